@@ -1,0 +1,93 @@
+// The port every adapter implements: `cluster/memory` (in-memory API server) and `cluster/kube`
+// (@kubernetes/client-node). It lives in api/ because the executor, runtime and kubelet all speak it and
+// none of them may import an adapter (style.md G4, G14). Methods throw the errors of ./errors.ts.
+
+import type { KubeObject } from './types.js';
+
+/** A resource the client can address, like a GroupVersionResource plus what the paths need. */
+export interface Resource {
+  group: string; // '' for the core group
+  version: string;
+  plural: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+const r = (group: string, version: string, plural: string, kind: string, namespaced = true): Resource => ({
+  group,
+  version,
+  plural,
+  kind,
+  namespaced,
+});
+
+export const Resources = {
+  pods: r('', 'v1', 'pods', 'Pod'),
+  persistentVolumeClaims: r('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim'),
+  events: r('', 'v1', 'events', 'Event'),
+  services: r('', 'v1', 'services', 'Service'),
+  nodes: r('', 'v1', 'nodes', 'Node', false),
+  namespaces: r('', 'v1', 'namespaces', 'Namespace', false),
+  controllerRevisions: r('apps', 'v1', 'controllerrevisions', 'ControllerRevision'),
+  statefulSets: r('apps', 'v1', 'statefulsets', 'StatefulSet'),
+  ordinalStatefulSets: r('apps.ordinal.dev', 'v1', 'statefulsets', 'StatefulSet'),
+  leases: r('coordination.k8s.io', 'v1', 'leases', 'Lease'),
+} as const;
+
+export function apiVersionOf(res: Resource): string {
+  return res.group ? `${res.group}/${res.version}` : res.version;
+}
+
+export interface ListOptions {
+  /** Label selector in the API's string form, e.g. `app=web,tier in (a,b)`. */
+  labelSelector?: string;
+}
+
+export interface ListResult<T> {
+  items: T[];
+  resourceVersion: string;
+}
+
+export interface DeleteOptions {
+  /** Precondition: delete only the object with this UID (409 Conflict otherwise). */
+  uid?: string;
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+
+export interface WatchEvent<T> {
+  type: WatchEventType;
+  object: T;
+}
+
+export interface WatchHandlers<T> {
+  onEvent(event: WatchEvent<T>): void;
+  /** The stream ended: `error` is a GoneError when the resourceVersion is too old (relist), else transport. */
+  onClose(error?: Error): void;
+}
+
+export interface WatchHandle {
+  stop(): void;
+}
+
+export interface ClusterClient {
+  get<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string): Promise<T>;
+  list<T extends KubeObject>(res: Resource, namespace: string | undefined, opts?: ListOptions): Promise<ListResult<T>>;
+  create<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
+  /** Replaces the object; a non-empty metadata.resourceVersion is a precondition (409 Conflict). */
+  update<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
+  /** Writes only `.status` through the status subresource. */
+  updateStatus<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
+  /** JSON merge patch (RFC 7386). */
+  patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown): Promise<T>;
+  delete(res: Resource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void>;
+  /** Watches from `resourceVersion` (exclusive); events arrive in resourceVersion order. */
+  watch<T extends KubeObject>(
+    res: Resource,
+    namespace: string | undefined,
+    resourceVersion: string,
+    handlers: WatchHandlers<T>,
+  ): WatchHandle;
+}

@@ -1,0 +1,260 @@
+// Plain JSON-shaped Kubernetes objects. Only the fields Ordinal reads are named; every object keeps
+// unknown fields (index signatures) so that a round trip through Ordinal loses nothing and the revision
+// hash sees the template exactly as stored.
+
+/** Milliseconds since the Unix epoch, from the injected clock (style.md T1, T9). */
+export type Instant = number;
+
+export type IntOrString = number | string;
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  [key: string]: unknown;
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+export interface Container {
+  name: string;
+  image?: string;
+  [key: string]: unknown;
+}
+
+export interface Volume {
+  name: string;
+  persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
+  [key: string]: unknown;
+}
+
+export interface PodSpec {
+  containers: Container[];
+  initContainers?: Container[];
+  volumes?: Volume[];
+  restartPolicy?: string;
+  activeDeadlineSeconds?: number;
+  terminationGracePeriodSeconds?: number;
+  hostname?: string;
+  subdomain?: string;
+  nodeName?: string;
+  [key: string]: unknown;
+}
+
+export interface PodTemplateSpec {
+  metadata?: ObjectMeta;
+  spec: PodSpec;
+}
+
+export interface PodCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface ContainerStatus {
+  name: string;
+  ready: boolean;
+  restartCount: number;
+  image?: string;
+  state?: {
+    waiting?: { reason?: string; message?: string };
+    running?: { startedAt?: string };
+    terminated?: { exitCode: number; reason?: string };
+  };
+  [key: string]: unknown;
+}
+
+export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
+
+export interface PodStatus {
+  phase?: PodPhase;
+  conditions?: PodCondition[];
+  containerStatuses?: ContainerStatus[];
+  startTime?: string;
+  [key: string]: unknown;
+}
+
+export interface Pod extends KubeObject {
+  spec: PodSpec;
+  status?: PodStatus;
+}
+
+export interface PersistentVolumeClaimSpec {
+  accessModes?: string[];
+  resources?: { requests?: Record<string, string> };
+  storageClassName?: string;
+  [key: string]: unknown;
+}
+
+export interface PersistentVolumeClaim extends KubeObject {
+  spec: PersistentVolumeClaimSpec;
+  status?: { phase?: string; [key: string]: unknown };
+}
+
+export interface RollingUpdateStatefulSetStrategy {
+  partition?: number;
+  maxUnavailable?: IntOrString;
+  /** Ordinal extension (apps.ordinal.dev/v1): how a batch of deleted pods is recreated under OrderedReady. */
+  batchStartPolicy?: 'Ordered' | 'Together';
+}
+
+/** Ordinal extension: seed 001, the first KEP-3541 design. */
+export interface EnforcedRollingUpdateStatefulSetStrategy {
+  partition?: number;
+  maxUnavailable?: IntOrString;
+}
+
+export type UpdateStrategyType = 'RollingUpdate' | 'OnDelete' | 'Recreate' | 'EnforcedRollingUpdate';
+
+export interface StatefulSetUpdateStrategy {
+  type?: UpdateStrategyType | string;
+  rollingUpdate?: RollingUpdateStatefulSetStrategy;
+  enforcedRollingUpdate?: EnforcedRollingUpdateStatefulSetStrategy;
+}
+
+export type PodManagementPolicy = 'OrderedReady' | 'Parallel';
+export type PersistentVolumeClaimRetentionPolicyType = 'Retain' | 'Delete';
+
+export interface StatefulSetSpec {
+  replicas?: number;
+  selector?: LabelSelector;
+  template: PodTemplateSpec;
+  volumeClaimTemplates?: PersistentVolumeClaim[];
+  serviceName?: string;
+  podManagementPolicy?: PodManagementPolicy | string;
+  updateStrategy?: StatefulSetUpdateStrategy;
+  revisionHistoryLimit?: number;
+  minReadySeconds?: number;
+  persistentVolumeClaimRetentionPolicy?: {
+    whenDeleted?: PersistentVolumeClaimRetentionPolicyType | string;
+    whenScaled?: PersistentVolumeClaimRetentionPolicyType | string;
+  };
+  ordinals?: { start?: number };
+  /** Ordinal extension: detection only, like Deployments (default 600). */
+  progressDeadlineSeconds?: number;
+  [key: string]: unknown;
+}
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  lastTransitionTime?: string;
+  lastUpdateTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface StatefulSetStatus {
+  observedGeneration?: number;
+  replicas: number;
+  readyReplicas?: number;
+  currentReplicas?: number;
+  updatedReplicas?: number;
+  availableReplicas?: number;
+  currentRevision?: string;
+  updateRevision?: string;
+  collisionCount?: number;
+  conditions?: Condition[];
+}
+
+export interface StatefulSet extends KubeObject {
+  spec: StatefulSetSpec;
+  status?: StatefulSetStatus;
+}
+
+export interface ControllerRevision extends KubeObject {
+  /** Raw JSON text exactly as stored (Go encoding), so hashing and equality are byte-exact. */
+  data?: unknown;
+  revision: number;
+}
+
+export interface ObjectReference {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface KubeEvent extends KubeObject {
+  involvedObject: ObjectReference;
+  reason?: string;
+  message?: string;
+  type?: 'Normal' | 'Warning';
+  count?: number;
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+  source?: { component?: string };
+}
+
+export interface Lease extends KubeObject {
+  spec: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+}
+
+export const APPS_V1 = 'apps/v1';
+export const ORDINAL_V1 = 'apps.ordinal.dev/v1';
+
+export const Labels = {
+  podName: 'statefulset.kubernetes.io/pod-name',
+  podIndex: 'apps.kubernetes.io/pod-index',
+  revisionHash: 'controller-revision-hash',
+  controllerHash: 'controller.kubernetes.io/hash',
+} as const;
+
+/** Converts an injected-clock instant to the RFC 3339 form the API server stores (whole seconds, T9). */
+export function toTimestamp(t: Instant): string {
+  return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** Parses an RFC 3339 timestamp; undefined for a missing or unparsable value. */
+export function fromTimestamp(s: string | undefined | null): Instant | undefined {
+  if (!s) return undefined;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? undefined : t;
+}

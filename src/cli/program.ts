@@ -1,0 +1,21 @@
+// Builds the `ordinal` / `kubectl-ordinal` command tree. Each command lives in cli/commands/<name>.ts and
+// exports `register(program)`.
+
+import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function buildProgram(name = 'ordinal'): Command {
+  const program = new Command(name)
+    .description(
+      'Ordinal: a StatefulSet controller with maxUnavailable, Recreate, EnforcedRollingUpdate and minReadySeconds, ' +
+        'and a simulated cluster with virtual time.',
+    )
+    .version(packageVersion(), '-v, --version')
+    .showHelpAfterError();
+  return program;
+}

@@ -1,0 +1,113 @@
+// The planner's contract (style.md G1–G3): observed state + `now` + features in, a Plan out. The planner
+// never calls the API; the executor (runtime/executor.ts) applies `actions` batch by batch.
+
+import type {
+  ControllerRevision,
+  Instant,
+  PersistentVolumeClaim,
+  Pod,
+  StatefulSet,
+  StatefulSetStatus,
+} from '../api/types.js';
+
+export interface ObservedState {
+  /** The set as stored (already defaulted by the API server). */
+  set: StatefulSet;
+  /**
+   * Pods in the set's namespace that the set controls (controller ownerRef with the set's UID) or that
+   * have no controller at all (adoption candidates). Pods controlled by anything else are left out.
+   */
+  pods: Pod[];
+  /** PVCs in the set's namespace whose names the set's claim templates could produce. */
+  claims: PersistentVolumeClaim[];
+  /** ControllerRevisions the set controls, plus orphans matching its selector (adoption candidates). */
+  revisions: ControllerRevision[];
+}
+
+/** Why a pod is deleted: upstream's reasons plus ours, for events, metrics and `why`. */
+export type DeleteCause =
+  | 'failed' // phase Failed/Succeeded (§3.4)
+  | 'condemned' // ordinal out of range (§3.5)
+  | 'update' // rolling update (§4)
+  | 'recreate' // Recreate strategy (§3.8)
+  | 'forced'; // EnforcedRollingUpdate replacing a stuck pod (seed 001)
+
+interface ActionBase {
+  /** Batch k runs only when every action of batch k−1 succeeded (style.md G3). */
+  batch: number;
+}
+
+export type Action = ActionBase &
+  (
+    | { kind: 'createRevision'; revision: ControllerRevision }
+    /** Rollback: an older revision is re-numbered to become the update revision (§7.1 step 3). */
+    | { kind: 'updateRevision'; revision: ControllerRevision }
+    | { kind: 'deleteRevision'; name: string }
+    | { kind: 'adoptRevision'; revision: ControllerRevision }
+    | { kind: 'adoptPod'; pod: Pod }
+    | { kind: 'releasePod'; pod: Pod }
+    | { kind: 'createClaim'; claim: PersistentVolumeClaim; podName: string }
+    /** Owner-reference changes for the retention policy (§2.5). */
+    | { kind: 'updateClaim'; claim: PersistentVolumeClaim; podName: string }
+    | { kind: 'createPod'; pod: Pod; ordinal: number }
+    /** Identity/storage repair (§2.3). */
+    | { kind: 'updatePod'; pod: Pod; ordinal: number }
+    | { kind: 'deletePod'; name: string; uid: string; ordinal: number; cause: DeleteCause }
+  );
+
+export type ActionKind = Action['kind'];
+
+/** Why the controller is not doing more this sync (style.md G2). `why`, events, metrics and tests read these. */
+export type Blocker =
+  | { kind: 'invalidSpec'; issues: { path: string; detail: string }[] }
+  | { kind: 'featureDisabled'; gate: string; field: string }
+  | { kind: 'setDeleting' }
+  | { kind: 'podTerminating'; pod: string; ordinal: number }
+  | { kind: 'podNotRunningAndReady'; pod: string; ordinal: number; phase: string }
+  | { kind: 'podNotAvailable'; pod: string; ordinal: number; availableAt: Instant }
+  | { kind: 'podMissing'; pod: string; ordinal: number }
+  | { kind: 'staleClaim'; pod: string; claim: string }
+  | { kind: 'claimDeleting'; pod: string; claim: string }
+  | { kind: 'budgetExhausted'; unavailable: number; maxUnavailable: number; unavailablePods: string[] }
+  | { kind: 'partition'; partition: number; heldBack: number }
+  | { kind: 'waitingForTermination'; pods: string[] }
+  | { kind: 'stuckOldRevision'; pod: string; ordinal: number; state: string }
+  | { kind: 'safetyHalt'; pod: string; ordinal: number }
+  | { kind: 'progressDeadlineExceeded'; since: Instant }
+  | { kind: 'workCapped'; remaining: number };
+
+export type BlockerKind = Blocker['kind'];
+
+/** Events the planner decides on (transitions); per-action success/failure events come from the runtime. */
+export interface PlannedEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+/** Metric values for this set after the sync; the runtime writes them to prom-client (style.md G13). */
+export interface PlanMetrics {
+  maxUnavailable: number;
+  /** In-range unavailable slots (§4.4 step 2); undefined when the rolling-update path did not run. */
+  unavailableReplicas?: number;
+  /** spec.replicas − availableReplicas > maxUnavailable was observed during a rolling update. */
+  unavailabilityViolation: boolean;
+  forcedReplacements: number;
+  safetyHalt: boolean;
+  enforcedRollingUpdateStarted: boolean;
+  /** Seconds a rollout took, reported once when it completes (strategy label from the set). */
+  updateCompletedSeconds?: number;
+}
+
+export interface Plan {
+  /** The status to write; optimistic: assumes every action succeeds (see settleStatus). */
+  status: StatefulSetStatus;
+  /** Whether `status` differs from the stored status enough to be written (upstream inconsistentStatus + conditions). */
+  statusChanged: boolean;
+  actions: Action[];
+  blockers: Blocker[];
+  events: PlannedEvent[];
+  metrics: PlanMetrics;
+  /** The earliest instant the answer could change with no new events (e.g. a pod becoming available). */
+  wakeAt?: Instant;
+}
