@@ -3,6 +3,7 @@
 
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
+import { register as registerManifests } from './commands/manifests.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -17,5 +18,6 @@ export function buildProgram(name = 'ordinal'): Command {
     )
     .version(packageVersion(), '-v, --version')
     .showHelpAfterError();
+  registerManifests(program);
   return program;
 }

@@ -1,5 +1,17 @@
 // The planner's contract (style.md G1–G3): observed state + `now` + features in, a Plan out. The planner
 // never calls the API; the executor (runtime/executor.ts) applies `actions` batch by batch.
+//
+// Batch convention (how upstream's stop-at-first-error becomes data):
+// - batch 0: adoption/release of pods and revisions, and the revision write (createRevision/updateRevision);
+//   upstream does these before UpdateStatefulSet, and a failure there ends the sync.
+// - then the replica pass, the condemned claim fixes, the condemned pass and the update deletions, in
+//   upstream's order. OrderedReady: every step is its own batch, in order (claims of one pod share a batch,
+//   as upstream aggregates their errors). Parallel: upstream's slowStartBatch (1, 2, 4, … ≤ 500 pods per
+//   batch); each pod's sequential steps (claims → pod → claim ownerRefs) take consecutive batches, so a
+//   claim is always created in an earlier batch than its pod.
+// - last batch: deleteRevision actions (upstream truncates history even when the sync failed; the executor
+//   runs them regardless).
+// Batch numbers are dense (0, 1, 2, …) and actions are listed in batch order.
 
 import type {
   ControllerRevision,
@@ -52,7 +64,15 @@ export type Action = ActionBase &
     | { kind: 'createPod'; pod: Pod; ordinal: number }
     /** Identity/storage repair (§2.3). */
     | { kind: 'updatePod'; pod: Pod; ordinal: number }
-    | { kind: 'deletePod'; name: string; uid: string; ordinal: number; cause: DeleteCause }
+    | {
+        kind: 'deletePod';
+        name: string;
+        uid: string;
+        ordinal: number;
+        cause: DeleteCause;
+        /** The plan's status already counts this pod out of currentReplicas (undone by settleStatus if it fails). */
+        decrementsCurrentReplicas?: boolean;
+      }
   );
 
 export type ActionKind = Action['kind'];
@@ -74,7 +94,11 @@ export type Blocker =
   | { kind: 'stuckOldRevision'; pod: string; ordinal: number; state: string }
   | { kind: 'safetyHalt'; pod: string; ordinal: number }
   | { kind: 'progressDeadlineExceeded'; since: Instant }
-  | { kind: 'workCapped'; remaining: number };
+  | { kind: 'workCapped'; remaining: number }
+  /** OnDelete: pods on an old revision wait for someone to delete them. */
+  | { kind: 'onDeleteStrategy'; outdatedPods: number }
+  /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
+  | { kind: 'podCreating'; pod: string; ordinal: number };
 
 export type BlockerKind = Blocker['kind'];
 
@@ -97,6 +121,8 @@ export interface PlanMetrics {
   enforcedRollingUpdateStarted: boolean;
   /** Seconds a rollout took, reported once when it completes (strategy label from the set). */
   updateCompletedSeconds?: number;
+  /** For each forced replacement: seconds the stuck pod had been unavailable (statefulset_stuck_pod_duration_seconds). */
+  stuckPodSeconds?: number[];
 }
 
 export interface Plan {
@@ -110,4 +136,6 @@ export interface Plan {
   metrics: PlanMetrics;
   /** The earliest instant the answer could change with no new events (e.g. a pod becoming available). */
   wakeAt?: Instant;
+  /** The status as observed; settleStatus returns it when a batch-0 action failed (upstream writes nothing then). */
+  previousStatus?: StatefulSetStatus;
 }

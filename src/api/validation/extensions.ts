@@ -1,0 +1,61 @@
+// Ordinal's extension fields (product.md "Semantics"): the EnforcedRollingUpdate strategy, rollingUpdate
+// .batchStartPolicy and spec.progressDeadlineSeconds. They exist only in apps.ordinal.dev/v1; in an apps/v1
+// object each is Forbidden with a message pointing at the right apiVersion.
+
+import { EXTENSION_ONLY, type SpecContext } from './context.js';
+import { child, forbidden, invalid, NEGATIVE, notSupported, type IssueList } from './field.js';
+import { isAbsent, type JsonObject } from './json.js';
+import { rejectRollingUpdate, STRATEGY_PATH, validateRollingParams } from './rolling-update.js';
+import { asObject, int32At, stringAt } from './values.js';
+
+const TYPE_PATH = child(STRATEGY_PATH, 'type');
+const ENFORCED_PATH = child(STRATEGY_PATH, 'enforcedRollingUpdate');
+const BATCH_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'batchStartPolicy');
+const DEADLINE_PATH = 'spec.progressDeadlineSeconds';
+export const ENFORCED_GATED =
+  'EnforcedRollingUpdate update strategy requires the EnforcedRollingUpdateInStatefulSet feature gate';
+export const BATCH_START_POLICIES = ['Ordered', 'Together'] as const;
+
+/**
+ * The EnforcedRollingUpdate case of the type switch: apps.ordinal.dev/v1 only, gated like Recreate (an
+ * object already using it may keep it), no rollingUpdate block, enforcedRollingUpdate as rollingUpdate.
+ */
+export function validateEnforcedStrategy(strategy: JsonObject, ctx: SpecContext, out: IssueList): void {
+  if (!ctx.ordinal) return out.add(forbidden(TYPE_PATH, `EnforcedRollingUpdate ${EXTENSION_ONLY}`));
+  if (!ctx.features.EnforcedRollingUpdateInStatefulSet && ctx.prevType !== 'EnforcedRollingUpdate') {
+    return out.add(forbidden(TYPE_PATH, ENFORCED_GATED));
+  }
+  rejectRollingUpdate(strategy, out);
+  validateRollingParams(strategy.enforcedRollingUpdate, ENFORCED_PATH, out);
+}
+
+function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, rollingUpdate: JsonObject | undefined, out: IssueList): void {
+  if (!isAbsent(spec.progressDeadlineSeconds)) out.add(forbidden(DEADLINE_PATH, EXTENSION_ONLY));
+  if (strategy && !isAbsent(strategy.enforcedRollingUpdate)) out.add(forbidden(ENFORCED_PATH, EXTENSION_ONLY));
+  if (rollingUpdate && !isAbsent(rollingUpdate.batchStartPolicy)) out.add(forbidden(BATCH_PATH, EXTENSION_ONLY));
+}
+
+/** Like Deployments: non-negative and greater than minReadySeconds (so at least 1). */
+// upstream: apps/validation ValidateDeploymentSpec (progressDeadlineSeconds)
+function validateProgressDeadline(spec: JsonObject, out: IssueList): void {
+  const deadline = int32At(spec.progressDeadlineSeconds, DEADLINE_PATH, out);
+  if (deadline === undefined) return;
+  if (deadline < 0) out.add(invalid(DEADLINE_PATH, deadline, NEGATIVE));
+  const minReady = typeof spec.minReadySeconds === 'number' ? spec.minReadySeconds : 0;
+  if (deadline <= minReady) out.add(invalid(DEADLINE_PATH, deadline, 'must be greater than minReadySeconds'));
+}
+
+/** The extension fields outside the type switch. */
+export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: IssueList): void {
+  const strategy = asObject(spec.updateStrategy);
+  const rollingUpdate = strategy && asObject(strategy.rollingUpdate);
+  if (!ctx.ordinal) return forbidExtensions(spec, strategy, rollingUpdate, out);
+  if (strategy && !isAbsent(strategy.enforcedRollingUpdate) && strategy.type !== 'EnforcedRollingUpdate') {
+    out.add(invalid(ENFORCED_PATH, strategy.enforcedRollingUpdate, "only allowed for updateStrategy 'EnforcedRollingUpdate'"));
+  }
+  const batch = rollingUpdate && stringAt(rollingUpdate.batchStartPolicy, BATCH_PATH, out);
+  if (batch !== undefined && !(BATCH_START_POLICIES as readonly string[]).includes(batch)) {
+    out.add(notSupported(BATCH_PATH, batch, BATCH_START_POLICIES));
+  }
+  validateProgressDeadline(spec, out);
+}

@@ -1,0 +1,55 @@
+// `ordinal manifests [--target crd|native|both] [--namespace NS] [--image IMAGE] [--write DIR]`: prints the
+// CRD, RBAC, Deployment and Service as one YAML stream, or writes deploy/'s files and the Helm chart
+// (`--write deploy` regenerates the checked-in manifests; test/deploy/manifests.test.ts checks them).
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Option, type Command } from 'commander';
+import { helmChartFiles } from '../manifests/helm-chart.js';
+import type { Target } from '../manifests/options.js';
+import { allManifests, deployFiles, manifestOptions, toYaml } from '../manifests/render.js';
+
+export interface ManifestsCommandOptions {
+  target: Target;
+  namespace?: string;
+  image?: string;
+  write?: string;
+}
+
+/** Files `--write DIR` produces, by path relative to DIR. */
+export function generatedFiles(version: string): Record<string, string> {
+  const files: Record<string, string> = { ...deployFiles(manifestOptions(version)) };
+  for (const [path, text] of Object.entries(helmChartFiles(version))) files[join('helm', 'ordinal', path)] = text;
+  return files;
+}
+
+export function manifestsCommand(version: string, opts: ManifestsCommandOptions, out: (text: string) => void): void {
+  if (opts.write) {
+    for (const [path, text] of Object.entries(generatedFiles(version))) {
+      const full = join(opts.write, path);
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(full, text);
+      out(`wrote ${full}\n`);
+    }
+    return;
+  }
+  const o = manifestOptions(version, {
+    target: opts.target,
+    ...(opts.namespace ? { namespace: opts.namespace } : {}),
+    ...(opts.image ? { image: opts.image } : {}),
+  });
+  out(toYaml(allManifests(o), '# ordinal manifests\n'));
+}
+
+export function register(program: Command): void {
+  program
+    .command('manifests')
+    .description('Print the CRD, RBAC and Deployment to install Ordinal (kubectl apply -f -), or write deploy/ with --write.')
+    .addOption(new Option('--target <target>', 'which StatefulSets the controller manages').choices(['crd', 'native', 'both']).default('crd'))
+    .option('--namespace <ns>', 'namespace of the controller (default ordinal-system)')
+    .option('--image <image>', 'controller image (default ordinal:<version>)')
+    .option('--write <dir>', 'write deploy/ files and the Helm chart into DIR instead of printing')
+    .action((opts: ManifestsCommandOptions) => {
+      manifestsCommand(program.version() ?? '0.0.0', opts, (t) => process.stdout.write(t));
+    });
+}

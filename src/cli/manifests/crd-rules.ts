@@ -1,0 +1,118 @@
+// The CEL rules of the CRD, with upstream's messages (upstream-statefulset.md §1.5) where a rule mirrors
+// an upstream check. What CEL cannot express within the API server's cost budget is left to the
+// controller's validateStatefulSet, which reports it as a Warning event and a condition: the selector
+// against the template labels (a map walk over unbounded maps is rejected as "estimated rule cost
+// exceeds budget by factor of more than 100x" by kube-apiserver 1.37), pod spec validation, and
+// feature-gated strategies. test/deploy/crd-validation.test.ts checks both agree.
+
+import { NON_NEGATIVE, type CelRule } from './schema-dsl.js';
+
+export const NON_NEGATIVE_RULE: CelRule = { rule: 'self >= 0', message: NON_NEGATIVE };
+
+export const PERCENT_MESSAGE =
+  "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%', or '93%', regex used for validation is '[0-9]+%')";
+
+/** validateRollingUpdateStatefulSet's maxUnavailable checks, for an int-or-string `self`. */
+export const MAX_UNAVAILABLE_RULES: CelRule[] = [
+  { rule: 'type(self) == string || self >= 0', message: NON_NEGATIVE },
+  { rule: "type(self) == int || self.matches('^[0-9]+%$')", message: PERCENT_MESSAGE },
+  { rule: "type(self) == int ? self != 0 : !self.matches('^0+%$')", message: 'cannot be 0' },
+  { rule: "type(self) == int || !self.matches('^[0-9]+%$') || self.matches('^0*([0-9]{1,2}|100)%$')", message: 'must not be greater than 100%' },
+];
+
+const DNS1123_LABEL = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+export const DNS1123_LABEL_MESSAGE =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+/** A DNS-1123 label, as upstream requires of the set's name and serviceName. */
+export function dns1123Label(expr: string, fieldPath?: string): CelRule[] {
+  return [
+    { rule: `size(${expr}) <= 63`, message: 'must be no more than 63 characters', ...(fieldPath ? { fieldPath } : {}) },
+    { rule: `${expr}.matches('${DNS1123_LABEL}')`, message: DNS1123_LABEL_MESSAGE, ...(fieldPath ? { fieldPath } : {}) },
+  ];
+}
+
+export const IMMUTABLE_MESSAGE =
+  "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', " +
+  "'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+
+/** Transition rule on an immutable field's own node (cost bounded by that field). */
+export const IMMUTABLE: CelRule = { rule: 'self == oldSelf', message: IMMUTABLE_MESSAGE };
+
+/** A field that may not appear or disappear on update; `dflt` is what absence means after defaulting. */
+function samePresence(field: string, dflt: string): CelRule {
+  const val = (o: string) => `(has(${o}.${field}) && ${o}.${field} != '' ? ${o}.${field} : '${dflt}')`;
+  return { rule: `${val('self')} == ${val('oldSelf')}`, message: IMMUTABLE_MESSAGE, fieldPath: `.${field}` };
+}
+
+/** Rules on `spec` itself: cross-field checks and the presence half of immutability. */
+export const SPEC_RULES: CelRule[] = [
+  samePresence('serviceName', ''),
+  samePresence('podManagementPolicy', 'OrderedReady'),
+  {
+    rule: 'has(self.volumeClaimTemplates) && size(self.volumeClaimTemplates) > 0 ? has(oldSelf.volumeClaimTemplates) : !has(oldSelf.volumeClaimTemplates) || size(oldSelf.volumeClaimTemplates) == 0',
+    message: IMMUTABLE_MESSAGE,
+    fieldPath: '.volumeClaimTemplates',
+  },
+  {
+    rule: '!has(self.progressDeadlineSeconds) || self.progressDeadlineSeconds > (has(self.minReadySeconds) ? self.minReadySeconds : 0)',
+    message: 'must be greater than minReadySeconds',
+    fieldPath: '.progressDeadlineSeconds',
+  },
+];
+
+export const UPDATE_STRATEGY_RULES: CelRule[] = [
+  {
+    rule: "!has(self.rollingUpdate) || !has(self.type) || self.type == '' || self.type == 'RollingUpdate'",
+    message: "only allowed for updateStrategy 'RollingUpdate'",
+    fieldPath: '.rollingUpdate',
+  },
+  {
+    rule: "!has(self.enforcedRollingUpdate) || (has(self.type) && self.type == 'EnforcedRollingUpdate')",
+    message: "only allowed for updateStrategy 'EnforcedRollingUpdate'",
+    fieldPath: '.enforcedRollingUpdate',
+  },
+];
+
+export const SELECTOR_RULES: CelRule[] = [
+  {
+    rule: '(has(self.matchLabels) && size(self.matchLabels) > 0) || (has(self.matchExpressions) && size(self.matchExpressions) > 0)',
+    message: 'empty selector is invalid for statefulset',
+  },
+];
+
+export const REQUIREMENT_RULES: CelRule[] = [
+  {
+    rule: "!(self.operator in ['In', 'NotIn']) || (has(self.values) && size(self.values) > 0)",
+    message: "must be specified when `operator` is 'In' or 'NotIn'",
+    fieldPath: '.values',
+  },
+  {
+    rule: "!(self.operator in ['Exists', 'DoesNotExist']) || !has(self.values) || size(self.values) == 0",
+    message: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+    fieldPath: '.values',
+  },
+];
+
+/** ValidateStatefulSetStatus / ValidateStatefulSetStatusUpdate. */
+export const STATUS_RULES: CelRule[] = [
+  ...(['readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'] as const).map((f) => ({
+    rule: `!has(self.${f}) || self.${f} <= (has(self.replicas) ? self.replicas : 0)`,
+    message: 'cannot be greater than status.replicas',
+    fieldPath: `.${f}`,
+  })),
+  {
+    rule: '!has(self.availableReplicas) || self.availableReplicas <= (has(self.readyReplicas) ? self.readyReplicas : 0)',
+    message: 'cannot be greater than status.readyReplicas',
+    fieldPath: '.availableReplicas',
+  },
+];
+
+export const COLLISION_COUNT_RULE: CelRule = { rule: 'self >= oldSelf', message: 'cannot be decremented' };
+
+export const NOT_SUPPORTED_ACTIVE_DEADLINE: CelRule = {
+  rule: '!has(self.activeDeadlineSeconds)',
+  message: 'activeDeadlineSeconds in StatefulSet is not Supported',
+  fieldPath: '.activeDeadlineSeconds',
+  reason: 'FieldValueForbidden',
+};

@@ -1,0 +1,134 @@
+// The `spec` schema of apps.ordinal.dev/v1 StatefulSet: apps/v1 StatefulSetSpec (upstream-statefulset.md
+// §1.1) plus Ordinal's extensions (product.md). Defaults are the unconditional half of upstream's
+// SetDefaults_StatefulSet (§1.4); the conditional half (`updateStrategy: {}`) and pod-template defaults
+// are applied by the controller on read, as for apps/v1 objects.
+
+import {
+  DNS1123_LABEL_MESSAGE,
+  IMMUTABLE,
+  MAX_UNAVAILABLE_RULES,
+  NOT_SUPPORTED_ACTIVE_DEADLINE,
+  REQUIREMENT_RULES,
+  SELECTOR_RULES,
+  SPEC_RULES,
+  UPDATE_STRATEGY_RULES,
+} from './crd-rules.js';
+import { int32, int64, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
+
+const maxUnavailable = rules(
+  intOrString('The maximum number of pods that can be unavailable during the update: an integer ≥ 1 or a percentage 1–100% of replicas (rounded down, minimum 1).'),
+  ...MAX_UNAVAILABLE_RULES,
+);
+
+const partition = (strategy: string) =>
+  int32(`${strategy} updates only pods with an ordinal index ≥ partition; pods below keep the current revision.`, { nonNegative: true });
+
+export const labelSelectorSchema: Schema = rules(
+  obj(
+    'A label query over pods that should match the replica count. It must match the pod template labels.',
+    {
+      matchLabels: stringMap('{key,value} pairs; each is equivalent to a matchExpressions element with operator In.'),
+      matchExpressions: list(
+        'A list of label selector requirements, ANDed.',
+        rules(
+          obj(
+            'A selector that contains values, a key, and an operator that relates the key and values.',
+            {
+              key: str('The label key that the selector applies to.'),
+              operator: str("The key's relationship to a set of values.", { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }),
+              values: list('Values for In/NotIn; empty for Exists/DoesNotExist.', { type: 'string' }, { 'x-kubernetes-list-type': 'atomic' }),
+            },
+            { required: ['key', 'operator'] },
+          ),
+          ...REQUIREMENT_RULES,
+        ),
+        { 'x-kubernetes-list-type': 'atomic' },
+      ),
+    },
+    { 'x-kubernetes-map-type': 'atomic' },
+  ),
+  ...SELECTOR_RULES,
+  IMMUTABLE,
+);
+
+const podTemplate = opaque('The pod template of every replica (core/v1 PodTemplateSpec, kept as written).', {
+  metadata: opaque('Pod metadata: labels must match the selector.', { labels: stringMap('Pod labels.') }),
+  spec: rules(
+    opaque('core/v1 PodSpec.', {
+      restartPolicy: str('Must be Always for a StatefulSet.', { enum: ['Always'] }),
+      activeDeadlineSeconds: int64('Not supported in a StatefulSet.'),
+    }),
+    NOT_SUPPORTED_ACTIVE_DEADLINE,
+  ),
+});
+
+const quantityMap = (d: string): Schema => ({ type: 'object', description: d, additionalProperties: intOrString('A resource quantity.') });
+
+const claimTemplate = opaque('A PersistentVolumeClaim template (core/v1 PersistentVolumeClaim, kept as written).', {
+  metadata: opaque('Claim metadata: the name is the volume name in the pod template.', {
+    name: str('Claim template name.'),
+    labels: stringMap('Claim labels.'),
+    annotations: stringMap('Claim annotations.'),
+  }),
+  spec: opaque('core/v1 PersistentVolumeClaimSpec.', {
+    accessModes: list('Access modes.', { type: 'string' }, { 'x-kubernetes-list-type': 'atomic' }),
+    storageClassName: str('Storage class.'),
+    volumeMode: str('Filesystem or Block.'),
+    resources: opaque('Requested storage.', { requests: quantityMap('Minimum resources.'), limits: quantityMap('Maximum resources.') }),
+  }),
+});
+
+const updateStrategy = rules(
+  obj(
+    'How pods are replaced when the template changes.',
+    {
+      type: str('RollingUpdate (default), OnDelete, Recreate, or the Ordinal extension EnforcedRollingUpdate.', {
+        enum: ['', 'RollingUpdate', 'OnDelete', 'Recreate', 'EnforcedRollingUpdate'],
+      }),
+      rollingUpdate: obj('Parameters of the RollingUpdate strategy.', {
+        partition: { ...partition('RollingUpdate'), default: 0 },
+        maxUnavailable: { ...maxUnavailable, default: 1 },
+        batchStartPolicy: str('Ordinal extension: under OrderedReady, Together recreates a whole batch of deleted pods at once; Ordered (default) is upstream.', {
+          enum: ['Ordered', 'Together'],
+        }),
+      }),
+      enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {
+        partition: partition('EnforcedRollingUpdate'),
+        maxUnavailable,
+      }),
+    },
+    { default: { type: 'RollingUpdate', rollingUpdate: {} } },
+  ),
+  ...UPDATE_STRATEGY_RULES,
+);
+
+const retention = (when: string): Schema => str(`What happens to claims ${when}: Retain (default) or Delete.`, { enum: ['Retain', 'Delete'], default: 'Retain' });
+
+export const specSchema: Schema = rules(
+  obj(
+    'The desired state of the StatefulSet: apps/v1 StatefulSetSpec plus Ordinal extensions.',
+    {
+      replicas: int32('Desired number of pods (default 1).', { nonNegative: true, default: 1 }),
+      selector: labelSelectorSchema,
+      template: podTemplate,
+      volumeClaimTemplates: rules(list('Claims that pods may reference; immutable.', claimTemplate, { 'x-kubernetes-list-type': 'atomic' }), IMMUTABLE),
+      // Immutability of serviceName and podManagementPolicy is a SPEC_RULES rule, which also sees them appear or go.
+      serviceName: rules(str('The governing headless Service; pods get DNS names under it. Immutable.'), {
+        rule: "self == '' || (size(self) <= 63 && self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))",
+        message: DNS1123_LABEL_MESSAGE,
+      }),
+      podManagementPolicy: rules(str('OrderedReady (default) or Parallel. Immutable.', { default: 'OrderedReady' }), {
+        rule: "self == '' || self in ['OrderedReady', 'Parallel']",
+        message: "must be 'OrderedReady' or 'Parallel'",
+      }),
+      updateStrategy,
+      revisionHistoryLimit: int32('ControllerRevisions to keep (default 10).', { default: 10 }),
+      minReadySeconds: int32('Seconds a new pod must be ready before it counts as available.', { nonNegative: true }),
+      persistentVolumeClaimRetentionPolicy: obj('Lifecycle of the claims created from volumeClaimTemplates.', { whenDeleted: retention('when the set is deleted'), whenScaled: retention('when the set is scaled down') }, { default: {} }),
+      ordinals: obj('Numbering of replica indices.', { start: int32('The first replica index (default 0).', { nonNegative: true }) }),
+      progressDeadlineSeconds: int32('Ordinal extension: seconds without progress before Progressing=False with reason ProgressDeadlineExceeded (default 600; detection only).'),
+    },
+    { required: ['selector', 'template'] },
+  ),
+  ...SPEC_RULES,
+);

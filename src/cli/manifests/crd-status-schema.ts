@@ -1,0 +1,38 @@
+// The `status` schema: apps/v1 StatefulSetStatus (upstream-statefulset.md §1.2) plus `selector`, the
+// string form of spec.selector that the scale subresource reports (HPA needs it), and the
+// Progressing/Available conditions Ordinal sets on every strategy (product.md).
+
+import { COLLISION_COUNT_RULE, NON_NEGATIVE_RULE, STATUS_RULES } from './crd-rules.js';
+import { int32, int64, list, obj, rules, str, type Schema } from './schema-dsl.js';
+
+const counter = (d: string): Schema => rules(int32(d), NON_NEGATIVE_RULE);
+
+const condition = obj(
+  'A StatefulSet condition: Progressing or Available.',
+  {
+    type: str('Condition type.'),
+    status: str('True, False or Unknown.', { enum: ['True', 'False', 'Unknown'] }),
+    lastTransitionTime: str('When the status last changed.', { format: 'date-time' }),
+    lastUpdateTime: str('When the condition was last written.', { format: 'date-time' }),
+    reason: str('Machine-readable reason, e.g. RollingUpdateInProgress, RolloutCompleted, ProgressDeadlineExceeded.'),
+    message: str('Human-readable detail.'),
+  },
+  { required: ['type', 'status'] },
+);
+
+export const statusSchema: Schema = rules(
+  obj('The observed state, written by the controller through the status subresource.', {
+    observedGeneration: rules(int64('The generation this status describes.'), NON_NEGATIVE_RULE),
+    replicas: counter('Pods created by the controller.'),
+    readyReplicas: counter('Pods with a Ready condition.'),
+    currentReplicas: counter('Pods at currentRevision.'),
+    updatedReplicas: counter('Pods at updateRevision.'),
+    availableReplicas: counter('Pods ready for at least minReadySeconds.'),
+    currentRevision: str('The revision of the pods below the partition / before the rollout.'),
+    updateRevision: str('The revision the rollout moves pods to.'),
+    collisionCount: rules(counter('Hash collisions of ControllerRevision names.'), COLLISION_COUNT_RULE),
+    conditions: list('Latest observations of the set.', condition, { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
+    selector: str('spec.selector in string form, for the scale subresource (labelSelectorPath).'),
+  }),
+  ...STATUS_RULES,
+);

@@ -1,0 +1,75 @@
+// The CustomResourceDefinition of apps.ordinal.dev/v1 StatefulSet (product.md "Operator"): the apps/v1
+// schema plus extensions, status and scale subresources so `kubectl scale` and HPA work, and printer
+// columns. The schema source is crd-spec-schema.ts / crd-status-schema.ts.
+
+import { Resources } from '../../api/client.js';
+import { dns1123Label } from './crd-rules.js';
+import { specSchema } from './crd-spec-schema.js';
+import { statusSchema } from './crd-status-schema.js';
+import { obj, rules, str, type Schema } from './schema-dsl.js';
+
+const res = Resources.ordinalStatefulSets;
+export const CRD_NAME = `${res.plural}.${res.group}`;
+export const SHORT_NAMES = ['osts'];
+
+/** The whole object's schema; the root rule holds upstream's DNS-1123 *label* rule for the name. */
+export const rootSchema: Schema = rules(
+  obj(
+    'A StatefulSet managed by Ordinal: apps/v1 StatefulSet semantics plus maxUnavailable, Recreate, EnforcedRollingUpdate, batchStartPolicy and progressDeadlineSeconds.',
+    {
+      apiVersion: str('APIVersion of this object: apps.ordinal.dev/v1.'),
+      kind: str('Kind: StatefulSet.'),
+      metadata: { type: 'object' },
+      spec: specSchema,
+      status: statusSchema,
+    },
+    { required: ['spec'] },
+  ),
+  // Root rules may read metadata.name but may not point fieldPath into metadata.
+  ...dns1123Label('self.metadata.name'),
+);
+
+const column = (name: string, type: string, jsonPath: string, description: string, priority?: number) => ({
+  name,
+  type,
+  jsonPath,
+  description,
+  ...(priority ? { priority } : {}),
+});
+
+export const printerColumns = [
+  column('Replicas', 'integer', '.spec.replicas', 'Desired replicas'),
+  column('Ready', 'integer', '.status.readyReplicas', 'Ready replicas'),
+  column('Available', 'integer', '.status.availableReplicas', 'Replicas ready for minReadySeconds'),
+  column('Updated', 'integer', '.status.updatedReplicas', 'Replicas at the update revision'),
+  column('Strategy', 'string', '.spec.updateStrategy.type', 'Update strategy'),
+  column('Age', 'date', '.metadata.creationTimestamp', 'Time since creation'),
+  column('Revision', 'string', '.status.updateRevision', 'Update revision', 1),
+];
+
+export function buildCrd(labels: Record<string, string>): Record<string, unknown> {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: CRD_NAME, labels },
+    spec: {
+      group: res.group,
+      names: { kind: res.kind, listKind: `${res.kind}List`, plural: res.plural, singular: 'statefulset', shortNames: SHORT_NAMES, categories: ['all', 'ordinal'] },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: res.version,
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: rootSchema },
+          subresources: {
+            status: {},
+            // upstream apps/v1 /scale reports the selector too; the controller writes status.selector.
+            scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+          },
+          additionalPrinterColumns: printerColumns,
+        },
+      ],
+    },
+  };
+}

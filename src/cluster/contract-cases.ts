@@ -1,0 +1,236 @@
+// The cases of the ClusterClient contract (run by contract.ts). Each uses only objects a real
+// kube-apiserver accepts without controllers (ControllerRevisions, pods bound to a named node,
+// StatefulSets with no controller running) and asserts only what every adapter must do.
+
+import assert from 'node:assert/strict';
+import { Resources, type ClusterClient, type WatchEvent } from '../api/client.js';
+import { isAlreadyExists, isConflict, isGone, isNotFound } from '../api/errors.js';
+import type { ControllerRevision, KubeObject, Pod, StatefulSet } from '../api/types.js';
+
+export interface ContractHarness {
+  client: ClusterClient;
+  namespace: string;
+  advance(ms: number): Promise<void>;
+  expireHistory(): Promise<void>;
+  finishPodDeletion(pod: Pod): Promise<void>;
+  /** Polls `check`, letting cluster time pass between tries; throws naming `what` on timeout. */
+  eventually(check: () => Promise<boolean>, what: string): Promise<void>;
+}
+
+interface ContractCase {
+  needs?: 'expireHistory';
+  test(h: ContractHarness): Promise<void>;
+}
+
+const revision = (h: ContractHarness, name: string, extra: Partial<ControllerRevision['metadata']> = {}): ControllerRevision => ({
+  apiVersion: 'apps/v1',
+  kind: 'ControllerRevision',
+  metadata: { name, namespace: h.namespace, ...extra },
+  data: {},
+  revision: 1,
+});
+
+const pod = (h: ContractHarness, name: string, nodeName?: string): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: h.namespace },
+  spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }], terminationGracePeriodSeconds: 20, ...(nodeName ? { nodeName } : {}) },
+});
+
+const statefulSet = (h: ContractHarness, name: string): StatefulSet => ({
+  apiVersion: 'apps/v1',
+  kind: 'StatefulSet',
+  metadata: { name, namespace: h.namespace },
+  spec: {
+    replicas: 2,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] } },
+  },
+  status: { replicas: 7 },
+});
+
+const rejects = async (p: Promise<unknown>, is: (e: unknown) => boolean, what: string) =>
+  assert.rejects(p, (e: unknown) => is(e) || assert.fail(`${what}: unexpected ${String(e)}`));
+
+const gone = async (h: ContractHarness, res: typeof Resources.pods, name: string) => {
+  try {
+    await h.client.get(res, h.namespace, name);
+    return false;
+  } catch (e) {
+    if (isNotFound(e)) return true;
+    throw e;
+  }
+};
+
+const CR = Resources.controllerRevisions;
+
+export const CONTRACT_CASES: Record<string, ContractCase> = {
+  'create then get returns the object with uid, resourceVersion and creationTimestamp set by the server': {
+    async test(h) {
+      const created = await h.client.create(CR, revision(h, 'crud-a', { labels: { k: 'v' } }));
+      assert.ok(created.metadata.uid && created.metadata.resourceVersion && created.metadata.creationTimestamp);
+      const got = await h.client.get<ControllerRevision>(CR, h.namespace, 'crud-a');
+      assert.equal(got.metadata.uid, created.metadata.uid);
+      assert.equal(got.metadata.resourceVersion, created.metadata.resourceVersion);
+      assert.deepEqual(got.metadata.labels, { k: 'v' });
+      assert.equal(got.revision, 1);
+    },
+  },
+  'create of an existing name fails with 409 AlreadyExists': {
+    async test(h) {
+      await h.client.create(CR, revision(h, 'dup'));
+      await rejects(h.client.create(CR, revision(h, 'dup')), isAlreadyExists, 'second create');
+    },
+  },
+  'get, update, patch and delete of a missing object fail with 404 NotFound': {
+    async test(h) {
+      await rejects(h.client.get(CR, h.namespace, 'missing'), isNotFound, 'get');
+      await rejects(h.client.update(CR, revision(h, 'missing')), isNotFound, 'update');
+      await rejects(h.client.patch(CR, h.namespace, 'missing', { metadata: { labels: { a: 'b' } } }), isNotFound, 'patch');
+      await rejects(h.client.delete(CR, h.namespace, 'missing'), isNotFound, 'delete');
+    },
+  },
+  'update with the current resourceVersion succeeds and changes it; a stale one fails with 409 Conflict': {
+    async test(h) {
+      const v1 = await h.client.create(CR, revision(h, 'occ'));
+      const v2 = await h.client.update(CR, { ...v1, metadata: { ...v1.metadata, labels: { step: '2' } } });
+      assert.notEqual(v2.metadata.resourceVersion, v1.metadata.resourceVersion);
+      await rejects(h.client.update(CR, { ...v1, metadata: { ...v1.metadata, labels: { step: 'stale' } } }), isConflict, 'stale update');
+      const now = await h.client.get<ControllerRevision>(CR, h.namespace, 'occ');
+      assert.deepEqual(now.metadata.labels, { step: '2' });
+    },
+  },
+  'merge patch changes only the given fields': {
+    async test(h) {
+      await h.client.create(CR, revision(h, 'patched', { labels: { keep: 'yes', drop: 'x' } }));
+      const out = await h.client.patch<ControllerRevision>(CR, h.namespace, 'patched', { metadata: { labels: { drop: null, add: 'z' } } });
+      assert.deepEqual(out.metadata.labels, { keep: 'yes', add: 'z' });
+      assert.equal(out.revision, 1);
+    },
+  },
+  'list filters by label selector (=, !=, in, notin, exists, !key)': {
+    async test(h) {
+      const labels: Record<string, string>[] = [{ tier: 'a', x: '1' }, { tier: 'b' }, { tier: 'c', x: '2' }];
+      for (const [i, l] of labels.entries()) await h.client.create(CR, revision(h, `sel-${i}`, { labels: l }));
+      const names = async (labelSelector: string) =>
+        (await h.client.list(CR, h.namespace, { labelSelector })).items.map((o) => o.metadata.name).sort();
+      assert.deepEqual(await names('tier=a'), ['sel-0']);
+      assert.deepEqual(await names('tier!=a'), ['sel-1', 'sel-2']);
+      assert.deepEqual(await names('tier in (a,c)'), ['sel-0', 'sel-2']);
+      assert.deepEqual(await names('tier notin (a,c)'), ['sel-1']);
+      assert.deepEqual(await names('x'), ['sel-0', 'sel-2']);
+      assert.deepEqual(await names('!x,tier'), ['sel-1']);
+    },
+  },
+  'watch from a list resourceVersion delivers ADDED, MODIFIED, DELETED in order': {
+    async test(h) {
+      const { resourceVersion } = await h.client.list(CR, h.namespace);
+      const events: WatchEvent<KubeObject>[] = [];
+      const w = h.client.watch(CR, h.namespace, resourceVersion, { onEvent: (e) => events.push(e), onClose: () => {} });
+      try {
+        const created = await h.client.create(CR, revision(h, 'watched'));
+        await h.client.update(CR, { ...created, metadata: { ...created.metadata, labels: { v: '2' } } });
+        await h.client.delete(CR, h.namespace, 'watched');
+        await h.eventually(async () => events.filter((e) => e.object.metadata.name === 'watched').length >= 3, 'three watch events');
+      } finally {
+        w.stop();
+      }
+      const mine = events.filter((e) => e.object.metadata.name === 'watched');
+      assert.deepEqual(mine.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+      assert.equal(mine[1]!.object.metadata.labels?.['v'], '2');
+      assert.equal(new Set(mine.map((e) => e.object.metadata.resourceVersion)).size, 3);
+    },
+  },
+  'watch from a resourceVersion older than the retained history ends with 410 Gone': {
+    needs: 'expireHistory',
+    async test(h) {
+      const first = await h.client.create(CR, revision(h, 'old'));
+      await h.client.patch(CR, h.namespace, 'old', { metadata: { labels: { v: '2' } } });
+      await h.expireHistory();
+      let closed: Error | undefined | null = null;
+      const w = h.client.watch(CR, h.namespace, first.metadata.resourceVersion ?? '', { onEvent: () => {}, onClose: (e) => (closed = e) });
+      try {
+        await h.eventually(async () => closed !== null, 'the watch to close');
+      } finally {
+        w.stop();
+      }
+      assert.ok(isGone(closed), `expected 410 Gone, got ${String(closed)}`);
+    },
+  },
+  'deleting a bound pod sets deletionTimestamp and the grace period; finishing the deletion removes it': {
+    async test(h) {
+      await h.client.create(Resources.pods, pod(h, 'graceful', 'contract-node'));
+      await h.client.delete(Resources.pods, h.namespace, 'graceful');
+      const terminating = await h.client.get<Pod>(Resources.pods, h.namespace, 'graceful');
+      assert.ok(terminating.metadata.deletionTimestamp, 'deletionTimestamp is set');
+      assert.equal(terminating.metadata.deletionGracePeriodSeconds, 20);
+      await h.finishPodDeletion(terminating);
+      await h.eventually(() => gone(h, Resources.pods, 'graceful'), 'the pod to be removed');
+    },
+  },
+  'an explicit gracePeriodSeconds on delete overrides the pod spec': {
+    async test(h) {
+      await h.client.create(Resources.pods, pod(h, 'short', 'contract-node'));
+      await h.client.delete(Resources.pods, h.namespace, 'short', { gracePeriodSeconds: 5 });
+      const terminating = await h.client.get<Pod>(Resources.pods, h.namespace, 'short');
+      assert.equal(terminating.metadata.deletionGracePeriodSeconds, 5);
+      await h.finishPodDeletion(terminating);
+    },
+  },
+  'deleting a pod that is not bound to a node removes it at once': {
+    async test(h) {
+      await h.client.create(Resources.pods, pod(h, 'unbound'));
+      await h.client.delete(Resources.pods, h.namespace, 'unbound');
+      assert.ok(await gone(h, Resources.pods, 'unbound'));
+    },
+  },
+  'delete with a mismatched uid precondition fails with 409 Conflict and deletes nothing': {
+    async test(h) {
+      await h.client.create(CR, revision(h, 'uid-guard'));
+      await rejects(h.client.delete(CR, h.namespace, 'uid-guard', { uid: 'not-the-uid' }), isConflict, 'delete');
+      assert.equal((await h.client.get(CR, h.namespace, 'uid-guard')).metadata.name, 'uid-guard');
+    },
+  },
+  'an object with finalizers stays, terminating, until they are removed': {
+    async test(h) {
+      await h.client.create(CR, revision(h, 'held', { finalizers: ['example.com/hold'] }));
+      await h.client.delete(CR, h.namespace, 'held');
+      const terminating = await h.client.get(CR, h.namespace, 'held');
+      assert.ok(terminating.metadata.deletionTimestamp);
+      await h.client.update(CR, { ...terminating, metadata: { ...terminating.metadata, finalizers: [] } });
+      await h.eventually(() => gone(h, CR, 'held'), 'removal after the last finalizer');
+    },
+  },
+  'dependents whose owner is deleted are garbage-collected': {
+    async test(h) {
+      const owner = await h.client.create(CR, revision(h, 'owner'));
+      const ref = { apiVersion: 'apps/v1', kind: 'ControllerRevision', name: 'owner', uid: owner.metadata.uid ?? '' };
+      await h.client.create(CR, revision(h, 'dependent', { ownerReferences: [ref] }));
+      await h.client.delete(CR, h.namespace, 'owner');
+      await h.eventually(() => gone(h, CR, 'dependent'), 'garbage collection of the dependent');
+    },
+  },
+  'StatefulSet generation starts at 1 and grows on spec changes only; create ignores status': {
+    async test(h) {
+      const created = await h.client.create(Resources.statefulSets, statefulSet(h, 'gen'));
+      assert.equal(created.metadata.generation, 1);
+      assert.equal(created.status?.replicas ?? 0, 0);
+      const labelled = await h.client.patch<StatefulSet>(Resources.statefulSets, h.namespace, 'gen', { metadata: { labels: { a: 'b' } } });
+      assert.equal(labelled.metadata.generation, 1);
+      const scaled = await h.client.patch<StatefulSet>(Resources.statefulSets, h.namespace, 'gen', { spec: { replicas: 3 } });
+      assert.equal(scaled.metadata.generation, 2);
+    },
+  },
+  'StatefulSet update ignores status and updateStatus writes only status': {
+    async test(h) {
+      const created = await h.client.create(Resources.statefulSets, statefulSet(h, 'sub'));
+      const status = { replicas: 2, readyReplicas: 1, currentReplicas: 2, updatedReplicas: 2, availableReplicas: 1, observedGeneration: 1 };
+      const viaUpdate = await h.client.update(Resources.statefulSets, { ...created, status });
+      assert.equal(viaUpdate.status?.readyReplicas ?? 0, 0);
+      const withStatus = await h.client.updateStatus(Resources.statefulSets, { ...viaUpdate, spec: { ...viaUpdate.spec, replicas: 9 }, status });
+      assert.equal(withStatus.status?.readyReplicas, 1);
+      assert.equal(withStatus.spec.replicas, 2);
+      assert.equal(withStatus.metadata.generation, 1);
+    },
+  },
+};

@@ -1,0 +1,84 @@
+// Where requests go and with which credentials: a client-node `KubeConfig` (file, $KUBECONFIG,
+// ~/.kube/config or in-cluster service account) supplies the server, TLS material and auth headers
+// (tokens, exec plugins and token files are refreshed by client-node on every call). We keep one
+// keep-alive agent per TLS identity, since client-node builds a fresh agent for every request.
+
+import { KubeConfig } from '@kubernetes/client-node';
+import { Agent as HttpAgent, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
+
+export interface RequestTarget {
+  url: URL;
+  headers: OutgoingHttpHeaders;
+  agent: HttpAgent;
+}
+
+export interface Connection {
+  /** The API server's base URL (may carry a path prefix, e.g. behind a proxy). */
+  readonly server: string;
+  /** Resolves credentials for one request to `path` (path and query, starting with `/`). */
+  target(path: string): Promise<RequestTarget>;
+  /** Closes idle keep-alive sockets. */
+  close(): void;
+}
+
+/** Loads the kubeconfig at `path`, or the default chain ($KUBECONFIG, ~/.kube/config, in-cluster). */
+export function loadKubeConfig(path?: string): KubeConfig {
+  const kc = new KubeConfig();
+  if (path) kc.loadFromFile(path);
+  else kc.loadFromDefault();
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error(`kubeconfig${path ? ` ${path}` : ''} has no current cluster (set current-context)`);
+  return kc;
+}
+
+function tlsIdentity(opts: RequestOptions): string {
+  const s = (v: unknown) => (v === undefined ? '' : String(v));
+  return [s(opts.ca), s(opts.cert), s(opts.key), s(opts.rejectUnauthorized), s(opts.servername)].join('\u0000');
+}
+
+function newAgent(server: string, opts: RequestOptions): HttpAgent {
+  const keepAlive = { keepAlive: true, maxSockets: 64 };
+  if (server.startsWith('http:')) return new HttpAgent(keepAlive);
+  const tls = { ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase };
+  return new HttpsAgent({
+    ...keepAlive,
+    ...tls,
+    ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
+    ...(opts.servername !== undefined ? { servername: opts.servername } : {}),
+  });
+}
+
+function authHeaders(opts: RequestOptions): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { ...(opts.headers as OutgoingHttpHeaders | undefined) };
+  if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
+  return headers;
+}
+
+export function createConnection(kc: KubeConfig): Connection {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('kubeconfig has no current cluster');
+  const server = cluster.server.replace(/\/+$/, '');
+  let cached: { identity: string; agent: HttpAgent } | undefined;
+  return {
+    server,
+    async target(path) {
+      const opts: RequestOptions = {};
+      await kc.applyToHTTPSOptions(opts);
+      let agent = opts.agent as HttpAgent;
+      if (!cluster.proxyUrl) {
+        const identity = tlsIdentity(opts);
+        if (cached?.identity !== identity) {
+          cached?.agent.destroy();
+          cached = { identity, agent: newAgent(server, opts) };
+        }
+        agent = cached.agent;
+      }
+      return { url: new URL(server + path), headers: authHeaders(opts), agent };
+    },
+    close() {
+      cached?.agent.destroy();
+      cached = undefined;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// The `ClusterClient` port (src/api/client.ts) on a real API server. It only translates: REST paths from
+// `Resource`, JSON bodies, HTTP statuses to ApiError classes, plus the transport concerns a real server
+// needs (client-side QPS/burst, retries of throttled or failed idempotent requests, resilient watches).
+// Conflict handling, requeues and anything StatefulSet-specific live above it (style.md G4).
+
+import type { ClusterClient } from '../../api/client.js';
+import type { Timers } from '../../runtime/clock.js';
+import type { Logger } from '../../runtime/logger.js';
+import { createConnection, loadKubeConfig } from './connection.js';
+import { RestClient } from './rest-client.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
+import { createTokenBucket } from './token-bucket.js';
+
+/** The adapter logs retries and watch restarts at debug level (pino's call shape, runtime/logger.ts). */
+export type KubeLogger = Pick<Logger, 'debug' | 'warn'>;
+
+export interface KubeClientOptions {
+  /** Path of a kubeconfig file; default: $KUBECONFIG, ~/.kube/config, then the in-cluster service account. */
+  kubeconfig?: string;
+  /** Client-side request rate (default 20, as kube-controller-manager); `<= 0` disables the limit. */
+  qps?: number;
+  /** Requests allowed back to back (default 30). */
+  burst?: number;
+  timers: Timers;
+  random: () => number;
+  logger?: KubeLogger;
+  /** Tuning for tests; the defaults suit a real cluster. */
+  tuning?: Partial<KubeClientTuning>;
+}
+
+export interface KubeClientTuning {
+  retry: RetryPolicy;
+  /** Page size of list requests. */
+  listChunkSize: number;
+  /** Silence after which a watch is restarted (the server sends a BOOKMARK about every minute). */
+  watchIdleTimeoutMs: number;
+  /** Server-side watch length is random in [min, 2·min) seconds, as client-go's reflector. */
+  watchMinTimeoutSeconds: number;
+  requestTimeoutMs: number;
+  userAgent: string;
+}
+
+export const DEFAULT_TUNING: KubeClientTuning = {
+  retry: DEFAULT_RETRY,
+  listChunkSize: 500,
+  watchIdleTimeoutMs: 5 * 60_000,
+  watchMinTimeoutSeconds: 5 * 60,
+  requestTimeoutMs: 90_000,
+  userAgent: 'ordinal-controller',
+};
+
+/** A ClusterClient that can also release its sockets. */
+export interface KubeClient extends ClusterClient {
+  /** The API server URL in use (for logs). */
+  readonly server: string;
+  close(): void;
+}
+
+/** Builds the client; loading the kubeconfig is synchronous and throws when it is unusable. */
+export function createKubeClient(opts: KubeClientOptions): KubeClient {
+  const conn = createConnection(loadKubeConfig(opts.kubeconfig));
+  const tuning: KubeClientTuning = { ...DEFAULT_TUNING, ...opts.tuning };
+  const bucket = createTokenBucket({ qps: opts.qps ?? 20, burst: opts.burst ?? 30, clock: opts.timers });
+  return new RestClient(conn, bucket, tuning, opts.timers, opts.random, opts.logger);
+}

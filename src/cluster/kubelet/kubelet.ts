@@ -1,0 +1,253 @@
+// The simulated kubelet: binds unbound pods to its node, reports their status as their images'
+// behaviours dictate over time, and finishes graceful deletions. It speaks only the `ClusterClient`
+// port, so it drives the in-memory API server and a real kube-apiserver alike. All time is the
+// injected Timers'; `start()` does the first work (style.md G12).
+
+import { Resources, type ClusterClient, type Resource, type WatchEvent } from '../../api/client.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/errors.js';
+import { fromTimestamp, type Instant, type Pod } from '../../api/types.js';
+import type { TimerId, Timers } from '../../runtime/clock.js';
+import { jsonEqual } from '../memory/equality.js';
+import { podPlans, terminationDelayMs, type KubeletConfig } from './config.js';
+import { containerStateAt, nextChangeAt } from './container-model.js';
+import { lifecycleTransitions, type PodLifecycleListener } from './lifecycle.js';
+import { PodSource } from './pod-source.js';
+import { renderPodStatus } from './pod-status.js';
+import { writePodStatus } from './status-writer.js';
+
+/** POST /api/v1/namespaces/{ns}/bindings: how a scheduler sets spec.nodeName (pod updates may not). */
+export const BINDINGS: Resource = { group: '', version: 'v1', plural: 'bindings', kind: 'Binding', namespaced: true };
+
+export interface KubeletOptions {
+  client: ClusterClient;
+  timers: Timers;
+  nodeName: string;
+  config: KubeletConfig;
+  onLifecycle?: PodLifecycleListener;
+  /** Unexpected API errors; the kubelet retries after a second either way. */
+  onError?: (error: unknown) => void;
+}
+
+export interface Kubelet {
+  /** Registers the node and lists pods; resolves once the first list has been handled. */
+  start(): Promise<void>;
+  /** Stops watching and cancels every timer; in-flight requests finish without further effect. */
+  stop(): void;
+  onLifecycle(listener: PodLifecycleListener): () => void;
+}
+
+interface Tracked {
+  pod: Pod;
+  /** When the kubelet took the pod: container start times count from here. */
+  t0?: Instant;
+  wake?: { at: Instant; id: TimerId };
+  termination?: TimerId;
+  binding?: boolean;
+  writing?: boolean;
+  dirty?: boolean;
+}
+
+const RETRY_MS = 1000;
+
+/** Failed and Succeeded pods never run again (restartPolicy aside), so their status is left alone. */
+const isTerminal = (pod: Pod): boolean => pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
+
+const newer = (a: Pod, b: Pod): boolean => Number(a.metadata.resourceVersion ?? 0) >= Number(b.metadata.resourceVersion ?? 0);
+
+export function createKubelet(opts: KubeletOptions): Kubelet {
+  return new SimulatedKubelet(opts);
+}
+
+class SimulatedKubelet implements Kubelet {
+  private readonly pods = new Map<string, Tracked>();
+  private readonly listeners: PodLifecycleListener[] = [];
+  private source: PodSource | undefined;
+  private running = false;
+
+  constructor(private readonly opts: KubeletOptions) {
+    if (opts.onLifecycle) this.listeners.push(opts.onLifecycle);
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.registerNode();
+    this.source = new PodSource(this.opts.client, this.opts.timers, {
+      onList: (pods) => this.onList(pods),
+      onEvent: (e) => this.onEvent(e),
+      onError: (e) => this.report(e),
+    });
+    await this.source.start();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.source?.stop();
+    for (const uid of [...this.pods.keys()]) this.forget(uid);
+  }
+
+  onLifecycle(listener: PodLifecycleListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  private async registerNode(): Promise<void> {
+    try {
+      await this.opts.client.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: this.opts.nodeName } });
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+  }
+
+  private onList(pods: Pod[]): void {
+    const seen = new Set(pods.map((p) => p.metadata.uid));
+    for (const uid of [...this.pods.keys()]) if (!seen.has(uid)) this.forget(uid);
+    for (const pod of pods) this.handle(pod);
+  }
+
+  private onEvent(event: WatchEvent<Pod>): void {
+    const uid = event.object.metadata.uid;
+    if (event.type === 'DELETED') {
+      if (uid) this.forget(uid);
+    } else if (event.type !== 'BOOKMARK') this.handle(event.object);
+  }
+
+  private handle(pod: Pod): void {
+    const uid = pod.metadata.uid;
+    if (!uid || !this.running) return;
+    if (pod.spec?.nodeName && pod.spec.nodeName !== this.opts.nodeName) return this.forget(uid);
+    let t = this.pods.get(uid);
+    if (t === undefined) {
+      t = { pod };
+      this.pods.set(uid, t);
+    } else if (newer(pod, t.pod)) t.pod = pod;
+    if (t.pod.metadata.deletionTimestamp !== undefined) this.terminate(t);
+    else if (!t.pod.spec?.nodeName) this.bind(t);
+    else if (!isTerminal(t.pod)) this.sync(t);
+  }
+
+  private bind(t: Tracked): void {
+    if (t.binding) return;
+    t.binding = true;
+    const { name, namespace, uid } = t.pod.metadata;
+    const binding = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name, namespace, uid },
+      target: { apiVersion: 'v1', kind: 'Node', name: this.opts.nodeName },
+    };
+    this.opts.client
+      .create(BINDINGS, binding)
+      .catch((e: unknown) => {
+        if (isConflict(e) || isNotFound(e)) return;
+        this.report(e);
+        this.retry(t, () => this.handle(t.pod));
+      })
+      .finally(() => (t.binding = false));
+  }
+
+  /** Brings the stored status up to date with the containers' states now, and wakes up for the next change. */
+  private sync(t: Tracked): void {
+    if (t.writing) {
+      t.dirty = true;
+      return;
+    }
+    const now = this.opts.timers.now();
+    const t0 = (t.t0 ??= fromTimestamp(t.pod.status?.startTime) ?? now);
+    const plans = podPlans(this.opts.config, t.pod);
+    const wakes = plans.map((p) => nextChangeAt(p, t0, now)).filter((w): w is Instant => w !== undefined);
+    this.wakeAt(t, wakes.length > 0 ? Math.min(...wakes) : undefined);
+    if (!jsonEqual(t.pod.status, this.render(t.pod, t0))) this.write(t, t0);
+  }
+
+  private render(pod: Pod, t0: Instant) {
+    const now = this.opts.timers.now();
+    const views = podPlans(this.opts.config, pod).map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
+    return renderPodStatus(pod, views, t0, now);
+  }
+
+  private write(t: Tracked, t0: Instant): void {
+    t.writing = true;
+    writePodStatus(this.opts.client, t.pod, (current) => this.render(current, t0))
+      .then((written) => {
+        if (!written || !this.running) return;
+        if (newer(written.after, t.pod)) t.pod = written.after;
+        this.emit(written.before, written.after);
+      })
+      .catch((e: unknown) => {
+        this.report(e);
+        this.retry(t, () => this.sync(t));
+      })
+      .finally(() => {
+        t.writing = false;
+        if (t.dirty && this.running && this.pods.get(t.pod.metadata.uid ?? '') === t) {
+          t.dirty = false;
+          this.sync(t);
+        }
+      });
+  }
+
+  private wakeAt(t: Tracked, at: Instant | undefined): void {
+    if (t.wake?.at === at) return;
+    if (t.wake) this.opts.timers.cancel(t.wake.id);
+    t.wake = undefined;
+    if (at === undefined) return;
+    const id = this.opts.timers.at(at, () => {
+      t.wake = undefined;
+      this.sync(t);
+    }, `kubelet ${this.opts.nodeName} ${t.pod.metadata.name}`);
+    t.wake = { at, id };
+  }
+
+  // upstream: pkg/kubelet/status/status_manager.go syncPod (the final delete with grace 0 and a UID precondition)
+  private terminate(t: Tracked): void {
+    this.wakeAt(t, undefined);
+    if (t.termination !== undefined || t.pod.spec?.nodeName !== this.opts.nodeName) return;
+    const { timers } = this.opts;
+    t.termination = timers.at(timers.now() + terminationDelayMs(this.opts.config, t.pod), () => this.finishDeletion(t), `kubelet delete ${t.pod.metadata.name}`);
+  }
+
+  private finishDeletion(t: Tracked): void {
+    const { name = '', namespace, uid } = t.pod.metadata;
+    this.opts.client.delete(Resources.pods, namespace, name, { gracePeriodSeconds: 0, uid }).catch((e: unknown) => {
+      if (isNotFound(e) || isConflict(e)) return;
+      this.report(e);
+      t.termination = undefined;
+      this.retry(t, () => this.terminate(t));
+    });
+  }
+
+  private retry(t: Tracked, task: () => void): void {
+    const { timers } = this.opts;
+    const id = timers.at(timers.now() + RETRY_MS, () => {
+      if (t.wake?.id === id) t.wake = undefined;
+      if (this.running && this.pods.get(t.pod.metadata.uid ?? '') === t) task();
+    }, `kubelet retry ${t.pod.metadata.name}`);
+    if (t.wake) timers.cancel(t.wake.id);
+    t.wake = { at: timers.now() + RETRY_MS, id };
+  }
+
+  private emit(before: Pod, after: Pod): void {
+    const { namespace = '', name = '', uid = '' } = after.metadata;
+    const at = this.opts.timers.now();
+    for (const tr of lifecycleTransitions(before.status, after.status)) {
+      const event = { ...tr, namespace, name, uid, at, pod: after };
+      for (const l of [...this.listeners]) l(event);
+    }
+  }
+
+  private forget(uid: string): void {
+    const t = this.pods.get(uid);
+    if (t === undefined) return;
+    if (t.wake) this.opts.timers.cancel(t.wake.id);
+    if (t.termination !== undefined) this.opts.timers.cancel(t.termination);
+    this.pods.delete(uid);
+  }
+
+  private report(error: unknown): void {
+    this.opts.onError?.(error);
+  }
+}

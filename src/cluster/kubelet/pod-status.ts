@@ -1,0 +1,80 @@
+// The status a kubelet reports for a pod, rendered from its containers' states (a pure function).
+// Conditions keep their lastTransitionTime while their status stays the same (whole seconds, T9).
+
+import {
+  toTimestamp,
+  type ContainerStatus,
+  type Instant,
+  type Pod,
+  type PodCondition,
+  type PodStatus,
+} from '../../api/types.js';
+import type { ContainerPlan } from './config.js';
+import type { ContainerState } from './container-model.js';
+
+export interface ContainerView {
+  plan: ContainerPlan;
+  state: ContainerState;
+}
+
+/** Condition types the kubelet owns, in the order it writes them. */
+const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+
+const isReady = (c: ContainerView): boolean => c.state.kind === 'running' && c.state.ready;
+const isStarted = (c: ContainerView): boolean => c.state.kind === 'running' || c.state.kind === 'crashLoop';
+
+// upstream: pkg/kubelet/status/generate.go GeneratePodReadyCondition
+export function renderPodStatus(pod: Pod, containers: ContainerView[], t0: Instant, now: Instant): PodStatus {
+  const prev = pod.status ?? {};
+  const unready = containers.filter((c) => !isReady(c)).map((c) => c.plan.name);
+  const ready = unready.length === 0;
+  const notReady = { reason: 'ContainersNotReady', message: `containers with unready status: [${unready.join(' ')}]` };
+  const want: PodCondition[] = [
+    { type: 'PodReadyToStartContainers', status: 'True' },
+    { type: 'Initialized', status: 'True' },
+    ready ? { type: 'Ready', status: 'True' } : { type: 'Ready', status: 'False', ...notReady },
+    ready ? { type: 'ContainersReady', status: 'True' } : { type: 'ContainersReady', status: 'False', ...notReady },
+    { type: 'PodScheduled', status: 'True' },
+  ];
+  const kept = (prev.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.includes(c.type));
+  return {
+    ...prev,
+    phase: containers.every(isStarted) ? 'Running' : 'Pending',
+    conditions: [...want.map((c) => withTransitionTime(c, prev.conditions, now)), ...kept],
+    containerStatuses: containers.map((c) => containerStatus(c, pod.metadata.name ?? '')),
+    startTime: prev.startTime ?? toTimestamp(t0),
+  };
+}
+
+function withTransitionTime(c: PodCondition, prev: PodCondition[] | undefined, now: Instant): PodCondition {
+  const old = prev?.find((p) => p.type === c.type);
+  const lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : toTimestamp(now);
+  return { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime, ...(c.reason ? { reason: c.reason, message: c.message } : {}) };
+}
+
+function containerStatus({ plan, state }: ContainerView, podName: string): ContainerStatus {
+  const base = { name: plan.name, image: plan.image, imageID: '', started: state.kind === 'running' };
+  switch (state.kind) {
+    case 'creating':
+      return { ...base, ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } };
+    case 'pullBackOff':
+      return {
+        ...base,
+        ready: false,
+        restartCount: 0,
+        state: { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${plan.image}"` } },
+      };
+    case 'running':
+      return { ...base, ready: state.ready, restartCount: 0, state: { running: { startedAt: toTimestamp(state.startedAt) } } };
+    case 'crashLoop': {
+      const message = `back-off ${state.backoffMs / 1000}s restarting failed container=${plan.name} pod=${podName}`;
+      return {
+        ...base,
+        ready: false,
+        restartCount: state.restartCount,
+        state: { waiting: { reason: 'CrashLoopBackOff', message } },
+        lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: toTimestamp(state.lastCrashAt) } },
+      };
+    }
+  }
+}

@@ -1,0 +1,44 @@
+// Pod status writes through /status with the current resourceVersion, re-reading and re-rendering on
+// 409 Conflict like client-go's RetryOnConflict, so a concurrent writer never loses an update.
+
+import { Resources, type ClusterClient } from '../../api/client.js';
+import { isConflict, isNotFound } from '../../api/errors.js';
+import type { Pod, PodStatus } from '../../api/types.js';
+import { jsonEqual } from '../memory/equality.js';
+
+const ATTEMPTS = 5;
+
+export interface StatusWrite {
+  /** The pod as stored just before the write (what the write replaced). */
+  before: Pod;
+  after: Pod;
+}
+
+/**
+ * Writes `render(current)` unless it equals the stored status. Resolves undefined when nothing was
+ * written (no change, or the pod is gone); throws other API errors and a Conflict that outlasts the retries.
+ */
+export async function writePodStatus(
+  client: ClusterClient,
+  pod: Pod,
+  render: (current: Pod) => PodStatus,
+): Promise<StatusWrite | undefined> {
+  let current = pod;
+  for (let attempt = 1; ; attempt++) {
+    const status = render(current);
+    if (jsonEqual(current.status, status)) return undefined;
+    try {
+      const after = await client.updateStatus<Pod>(Resources.pods, { ...current, status });
+      return { before: current, after };
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      if (!isConflict(e) || attempt >= ATTEMPTS) throw e;
+    }
+    try {
+      current = await client.get<Pod>(Resources.pods, current.metadata.namespace, current.metadata.name ?? '');
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,78 @@
+// Per-kind registry strategies of the in-memory API server: defaulting, status/generation handling and
+// validation on write, as kube-apiserver runs them (upstream-statefulset.md §1.4–§1.6). Invalid writes
+// throw InvalidError (422) with the API server's message.
+
+import type { Resource } from '../../api/client.js';
+import { InvalidError, type FieldIssue } from '../../api/errors.js';
+import type { Features } from '../../api/features.js';
+import type { KubeObject, Pod, StatefulSet } from '../../api/types.js';
+import { formatInvalid } from '../../api/validation/index.js';
+import { jsonEqual } from './equality.js';
+import { isPodResource } from './deletion.js';
+import { preparePodForCreate, preparePodForUpdate, validatePodUpdate } from './pod-admission.js';
+import { qualifiedResource } from './messages.js';
+import { admitStatefulSetCreate, admitStatefulSetUpdate, isStatefulSetResource } from './statefulset-admission.js';
+
+/** `main` writes everything but status; `status` writes only status (the /status subresource). */
+export type WriteMode = 'main' | 'status';
+
+const WITH_STATUS = new Set(['pods', 'persistentvolumeclaims', 'services', 'nodes', 'namespaces']);
+
+export function hasStatusSubresource(res: Resource): boolean {
+  return isStatefulSetResource(res) || WITH_STATUS.has(qualifiedResource(res));
+}
+
+export function invalid(res: Resource, name: string, issues: FieldIssue[]): InvalidError {
+  return new InvalidError(formatInvalid(res.kind, res.group, name, issues), issues);
+}
+
+/** Runs defaulting, the create strategy and validation; returns the object to store. */
+export function admitCreate(res: Resource, obj: KubeObject, features: Features): KubeObject {
+  if (isStatefulSetResource(res)) return admitStatefulSetCreate(res, obj as StatefulSet, features);
+  if (isPodResource(res)) return preparePodForCreate(obj as Pod);
+  const out = structuredClone(obj);
+  if ('spec' in out) out.metadata.generation = 1;
+  if (hasStatusSubresource(res)) {
+    delete out['status'];
+    const phase = initialPhase(res);
+    if (phase) out['status'] = { phase };
+  }
+  return out;
+}
+
+/**
+ * Runs defaulting, the update strategy and validation on `next`, which already carries the server-owned
+ * metadata of `prev` and, for the main resource, prev's status (or, for /status, prev's everything else).
+ */
+export function admitUpdate(res: Resource, next: KubeObject, prev: KubeObject, mode: WriteMode, features: Features): KubeObject {
+  if (isStatefulSetResource(res)) return admitStatefulSetUpdate(res, next as StatefulSet, prev as StatefulSet, mode, features);
+  if (mode === 'status') return next;
+  if (isPodResource(res)) {
+    const pod = preparePodForUpdate(next as Pod, prev as Pod);
+    const issues = validatePodUpdate(pod, prev as Pod);
+    if (issues.length > 0) throw invalid(res, pod.metadata.name ?? '', issues);
+    return pod;
+  }
+  const out = structuredClone(next);
+  if ('spec' in out || 'spec' in prev) {
+    const changed = !jsonEqual(withoutMetaAndStatus(out), withoutMetaAndStatus(prev));
+    out.metadata.generation = (prev.metadata.generation ?? 1) + (changed ? 1 : 0);
+  }
+  return out;
+}
+
+function withoutMetaAndStatus(obj: KubeObject): Record<string, unknown> {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+  return rest;
+}
+
+function initialPhase(res: Resource): string | undefined {
+  switch (qualifiedResource(res)) {
+    case 'persistentvolumeclaims':
+      return 'Pending';
+    case 'namespaces':
+      return 'Active';
+    default:
+      return undefined;
+  }
+}

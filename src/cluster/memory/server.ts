@@ -1,0 +1,236 @@
+// The in-memory API server: one store, one commit log, watch fan-out and a garbage collector, with
+// the request semantics of kube-apiserver (preconditions, status subresource, graceful deletion).
+// Requests run synchronously; client views wrap them in promises and attribute them to an actor.
+
+import { Resources, type DeleteOptions, type ListOptions, type ListResult, type Resource, type WatchHandle, type WatchHandlers } from '../../api/client.js';
+import { ApiError, ConflictError } from '../../api/errors.js';
+import type { Features } from '../../api/features.js';
+import { parseSelectorString } from '../../api/labels.js';
+import { toTimestamp, type KubeObject, type OwnerReference, type Pod } from '../../api/types.js';
+import type { Timers } from '../../runtime/clock.js';
+import { admitCreate, admitUpdate, hasStatusSubresource, invalid, type WriteMode } from './admission.js';
+import { CommitLog, type WriteContext } from './commit-log.js';
+import { isReadyForRemoval, planDeletion } from './deletion.js';
+import { sameStoredObject } from './equality.js';
+import type { FaultInjector } from './faults.js';
+import { GarbageCollector, GC_ACTOR } from './garbage-collector.js';
+import { applyMergePatch } from './merge-patch.js';
+import { bindPod } from './pod-admission.js';
+import { alreadyExists, badRequest, noSubresource, notFound, staleConflict, uidConflict } from './messages.js';
+import { createNameSource, type NameSource } from './names.js';
+import { ObjectStore } from './object-store.js';
+import type { WriteVerb } from './types.js';
+import { WatchHub } from './watch-hub.js';
+import type { WatchStream } from './watch-stream.js';
+
+export interface ServerConfig {
+  timers: Timers;
+  features: Features;
+  random: () => number;
+  watchHistory: number;
+  gcDelayMs: number;
+}
+
+const GENERATE_ATTEMPTS = 8;
+
+export class ApiServer {
+  readonly store = new ObjectStore();
+  readonly commits: CommitLog;
+  private readonly hub: WatchHub;
+  private readonly names: NameSource;
+  private readonly gc: GarbageCollector;
+
+  constructor(private readonly config: ServerConfig) {
+    this.hub = new WatchHub(config.watchHistory);
+    this.commits = new CommitLog(config.timers, this.store, this.hub);
+    this.names = createNameSource(config.random);
+    this.gc = new GarbageCollector(config.timers, config.gcDelayMs, this.store, {
+      deleteObject: (res, obj) => ignoreApiErrors(() => this.delete(GC_ACTOR, res, obj.metadata.namespace, obj.metadata.name ?? '', {})),
+      setOwners: (res, obj, owners) => ignoreApiErrors(() => this.setOwners(res, obj, owners)),
+    });
+    this.commits.afterCommit = (change, object) => {
+      if (change === 'DELETED' || this.gc.hasDanglingOwner(object)) this.gc.schedule();
+    };
+  }
+
+  get(res: Resource, namespace: string | undefined, name: string): KubeObject {
+    return structuredClone(this.mustGet(res, namespace, name));
+  }
+
+  list(res: Resource, namespace: string | undefined, opts: ListOptions = {}): ListResult<KubeObject> {
+    let matches: (labels: Record<string, string>) => boolean = () => true;
+    try {
+      if (opts.labelSelector) matches = parseSelectorString(opts.labelSelector);
+    } catch (e) {
+      throw badRequest(`unable to parse requirement: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const items = this.store
+      .list(res, res.namespaced ? namespace : undefined)
+      .filter((o) => matches(o.metadata.labels ?? {}))
+      .map((o) => structuredClone(o));
+    return { items, resourceVersion: String(this.store.currentRevision()) };
+  }
+
+  create(actor: string, res: Resource, obj: KubeObject): KubeObject {
+    if (isBindingResource(res)) return this.bind(actor, res, obj);
+    const draft = structuredClone(obj);
+    draft.metadata = { ...draft.metadata };
+    const meta = draft.metadata;
+    if (res.namespaced) meta.namespace = meta.namespace || 'default';
+    else delete meta.namespace;
+    if (!meta.name && meta.generateName) meta.name = this.freeName(res, meta.namespace, meta.generateName);
+    if (!meta.name) {
+      throw invalid(res, '', [{ path: 'metadata.name', type: 'Required', detail: 'name or generateName is required' }]);
+    }
+    if (this.store.get(res, meta.namespace, meta.name)) throw alreadyExists(res, meta.name);
+    for (const k of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) delete meta[k];
+    meta.uid = this.names.nextUid();
+    meta.creationTimestamp = toTimestamp(this.config.timers.now());
+    const admitted = admitCreate(res, draft, this.config.features);
+    return this.commits.put({ actor, verb: 'create', res }, admitted, false);
+  }
+
+  /** PUT of the main resource (`main`) or of /status, with resourceVersion and UID preconditions. */
+  replace(actor: string, verb: WriteVerb, res: Resource, obj: KubeObject, mode: WriteMode): KubeObject {
+    if (mode === 'status' && !hasStatusSubresource(res)) throw noSubresource(res, 'status');
+    const name = obj.metadata?.name ?? '';
+    const namespace = res.namespaced ? obj.metadata.namespace || 'default' : undefined;
+    const prev = this.mustGet(res, namespace, name);
+    const { resourceVersion, uid } = obj.metadata;
+    if (resourceVersion && resourceVersion !== prev.metadata.resourceVersion) throw staleConflict(res, name);
+    if (uid && uid !== prev.metadata.uid) throw uidConflict(res, name, uid, prev.metadata.uid);
+    const next = mode === 'status' ? { ...structuredClone(prev), status: structuredClone(obj['status']) } : this.carryOver(res, obj, prev);
+    const admitted = admitUpdate(res, next, prev, mode, this.config.features);
+    const ctx: WriteContext = { actor, verb, res };
+    if (isReadyForRemoval(admitted)) return this.commits.remove(ctx, admitted);
+    if (sameStoredObject(admitted, prev)) return this.commits.unchanged(ctx, prev);
+    return this.commits.put(ctx, admitted, true);
+  }
+
+  patch(actor: string, res: Resource, namespace: string | undefined, name: string, merge: unknown): KubeObject {
+    if (typeof merge !== 'object' || merge === null || Array.isArray(merge)) throw badRequest('merge patch must be a JSON object');
+    const prev = this.mustGet(res, namespace, name);
+    const patched = applyMergePatch(prev, merge) as KubeObject;
+    patched.metadata = { ...(patched.metadata ?? {}), name, namespace: prev.metadata.namespace };
+    return this.replace(actor, 'patch', res, patched, 'main');
+  }
+
+  delete(actor: string, res: Resource, namespace: string | undefined, name: string, opts: DeleteOptions = {}): void {
+    const prev = this.mustGet(res, namespace, name);
+    if (opts.uid && opts.uid !== prev.metadata.uid) throw uidConflict(res, name, opts.uid, prev.metadata.uid);
+    if (opts.propagationPolicy === 'Orphan' && prev.metadata.uid) this.orphanDependents(prev.metadata.uid);
+    const ctx: WriteContext = { actor, verb: 'delete', res };
+    const outcome = planDeletion(res, prev, opts, this.config.timers.now());
+    if (outcome.kind === 'remove') this.commits.remove(ctx, prev);
+    else if (outcome.kind === 'mark') this.commits.put(ctx, outcome.object, true);
+    else this.commits.unchanged(ctx, prev);
+  }
+
+  watch(
+    identity: string,
+    res: Resource,
+    namespace: string | undefined,
+    resourceVersion: string,
+    handlers: WatchHandlers<KubeObject>,
+    faults: FaultInjector,
+  ): WatchHandle {
+    const ns = res.namespaced ? namespace : undefined;
+    const stream = this.hub.open(
+      { res, resourceVersion, current: () => this.store.list(res, ns), forceGone: faults.goneOnResume(resourceVersion) },
+      { identity, timers: this.config.timers, random: this.config.random, namespace: ns, handlers, faults: faults.streamFaults() },
+    );
+    return { stop: () => stream.stop() };
+  }
+
+  compact(): void {
+    this.hub.compact(this.store.currentRevision());
+  }
+
+  closeWatches(match: (s: WatchStream) => boolean, error?: ApiError | Error): void {
+    this.hub.closeStreams(match, error);
+  }
+
+  mustGet(res: Resource, namespace: string | undefined, name: string): KubeObject {
+    const obj = this.store.get(res, res.namespaced ? namespace || 'default' : undefined, name);
+    if (obj === undefined) throw notFound(res, name);
+    return obj;
+  }
+
+  /** The request's object with the server-owned fields of `prev` (and prev's status when /status exists). */
+  private carryOver(res: Resource, obj: KubeObject, prev: KubeObject): KubeObject {
+    const next = structuredClone(obj);
+    const keep = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'];
+    next.metadata = { ...next.metadata };
+    for (const k of keep) {
+      if (prev.metadata[k] === undefined) delete next.metadata[k];
+      else next.metadata[k] = prev.metadata[k];
+    }
+    if (hasStatusSubresource(res)) {
+      if (prev['status'] === undefined) delete next['status'];
+      else next['status'] = structuredClone(prev['status']);
+    }
+    if (prev.metadata.deletionTimestamp !== undefined) this.checkFinalizers(res, next, prev);
+    return next;
+  }
+
+  /** No finalizer may be added to an object that is being deleted. */
+  private checkFinalizers(res: Resource, next: KubeObject, prev: KubeObject): void {
+    const before = new Set(prev.metadata.finalizers ?? []);
+    const added = (next.metadata.finalizers ?? []).filter((f) => !before.has(f));
+    if (added.length === 0) return;
+    throw invalid(res, prev.metadata.name ?? '', [
+      { path: 'metadata.finalizers', type: 'Forbidden', detail: 'no new finalizers can be added if the object is being deleted', value: added },
+    ]);
+  }
+
+  // upstream: pkg/registry/core/pod/storage/storage.go assignPod
+  /** POST .../bindings: schedules an unbound pod onto `target.name` (the only way to set spec.nodeName). */
+  private bind(actor: string, res: Resource, binding: KubeObject): KubeObject {
+    const namespace = binding.metadata?.namespace || 'default';
+    const name = binding.metadata?.name ?? '';
+    const node = (binding['target'] as { name?: string } | undefined)?.name;
+    if (!node) throw invalid(res, name, [{ path: 'target.name', type: 'Required', detail: 'target node name is required' }]);
+    const pod = this.mustGet(Resources.pods, namespace, name) as Pod;
+    if (binding.metadata.uid && binding.metadata.uid !== pod.metadata.uid) throw uidConflict(res, name, binding.metadata.uid, pod.metadata.uid);
+    const refuse = (why: string) => new ConflictError(`Operation cannot be fulfilled on pods/binding "${name}": ${why}`);
+    if (pod.metadata.deletionTimestamp) throw refuse(`pod ${name} is being deleted, cannot be assigned to a host`);
+    if (pod.spec.nodeName) throw refuse(`pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+    this.commits.put({ actor, verb: 'update', res: Resources.pods }, bindPod(pod, node, this.config.timers.now()), true);
+    return { ...structuredClone(binding), metadata: { ...binding.metadata, namespace } };
+  }
+
+  private freeName(res: Resource, namespace: string | undefined, prefix: string): string {
+    for (let i = 0; i < GENERATE_ATTEMPTS; i++) {
+      const name = this.names.generateName(prefix);
+      if (!this.store.get(res, namespace, name)) return name;
+    }
+    throw alreadyExists(res, prefix);
+  }
+
+  private orphanDependents(ownerUid: string): void {
+    for (const res of this.store.knownResources()) {
+      for (const obj of this.store.list(res)) {
+        const owners = obj.metadata.ownerReferences ?? [];
+        if (owners.some((r) => r.uid === ownerUid)) this.setOwners(res, obj, owners.filter((r) => r.uid !== ownerUid));
+      }
+    }
+  }
+
+  private setOwners(res: Resource, obj: KubeObject, owners: OwnerReference[]): void {
+    const next = structuredClone(obj);
+    if (owners.length > 0) next.metadata.ownerReferences = owners;
+    else delete next.metadata.ownerReferences;
+    this.replace(GC_ACTOR, 'patch', res, next, 'main');
+  }
+}
+
+const isBindingResource = (res: Resource): boolean => res.group === '' && res.plural === 'bindings';
+
+/** The garbage collector retries on its next pass; a request it lost a race on is not an error. */
+function ignoreApiErrors(f: () => void): void {
+  try {
+    f();
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+  }
+}

@@ -1,0 +1,47 @@
+// The StatefulSet registry strategy for both apps/v1 and apps.ordinal.dev/v1: defaulting, status and
+// generation rules, disabled-field dropping, then validation (upstream-statefulset.md §1.4–§1.6).
+
+import type { Resource } from '../../api/client.js';
+import { InvalidError } from '../../api/errors.js';
+import type { Features } from '../../api/features.js';
+import { defaultStatefulSet } from '../../api/defaults.js';
+import { prepareForCreate, prepareForUpdate } from '../../api/strategy.js';
+import type { StatefulSet } from '../../api/types.js';
+import {
+  formatInvalid,
+  validateStatefulSet,
+  validateStatefulSetStatusUpdate,
+  validateStatefulSetUpdate,
+} from '../../api/validation/index.js';
+import type { WriteMode } from './admission.js';
+
+export const isStatefulSetResource = (res: Resource): boolean =>
+  res.plural === 'statefulsets' && (res.group === 'apps' || res.group === 'apps.ordinal.dev');
+
+function reject(res: Resource, set: StatefulSet, issues: ReturnType<typeof validateStatefulSet>): void {
+  if (issues.length > 0) throw new InvalidError(formatInvalid(res.kind, res.group, set.metadata.name ?? '', issues), issues);
+}
+
+// upstream: pkg/registry/apps/statefulset/strategy.go PrepareForCreate, Validate
+export function admitStatefulSetCreate(res: Resource, set: StatefulSet, features: Features): StatefulSet {
+  const prepared = prepareForCreate(defaultStatefulSet(set, features), undefined, features);
+  reject(res, prepared, validateStatefulSet(prepared, features));
+  return prepared;
+}
+
+// upstream: pkg/registry/apps/statefulset/strategy.go PrepareForUpdate, ValidateUpdate (and the status strategy)
+export function admitStatefulSetUpdate(
+  res: Resource,
+  next: StatefulSet,
+  prev: StatefulSet,
+  mode: WriteMode,
+  features: Features,
+): StatefulSet {
+  if (mode === 'status') {
+    reject(res, next, validateStatefulSetStatusUpdate(next, prev));
+    return next;
+  }
+  const prepared = prepareForUpdate(defaultStatefulSet(next, features), prev, features);
+  reject(res, prepared, validateStatefulSetUpdate(prepared, prev, features));
+  return prepared;
+}

@@ -1,0 +1,58 @@
+// Everything one sync decides with, computed once: the set at both revisions, the slots, the strategy.
+
+import type { Features } from '../api/features.js';
+import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import { newVersionedStatefulSetPod } from './identity.js';
+import { isUnavailable, podRevision } from './pod-state.js';
+import type { Slots } from './replicas.js';
+import { isParallel, minReadySecondsOf } from './spec.js';
+import type { EffectiveStrategy } from './strategy.js';
+
+export interface SyncContext {
+  /** The live set. */
+  set: StatefulSet;
+  /** The set with the current / update revision's template applied (upstream currentSet / updateSet). */
+  currentSet: StatefulSet;
+  updateSet: StatefulSet;
+  currentRevision: string;
+  updateRevision: string;
+  now: Instant;
+  features: Features;
+  minReadySeconds: number;
+  monotonic: boolean;
+  strategy: EffectiveStrategy;
+  slots: Slots;
+  /** Observed claims by name. */
+  claims: ReadonlyMap<string, PersistentVolumeClaim>;
+}
+
+export interface ContextInput {
+  set: StatefulSet;
+  currentSet: StatefulSet;
+  updateSet: StatefulSet;
+  currentRevision: string;
+  updateRevision: string;
+  now: Instant;
+  features: Features;
+  strategy: EffectiveStrategy;
+  slots: Slots;
+  claims: readonly PersistentVolumeClaim[];
+}
+
+export function newSyncContext(input: ContextInput): SyncContext {
+  return {
+    ...input,
+    minReadySeconds: minReadySecondsOf(input.set),
+    monotonic: !isParallel(input.set),
+    claims: new Map(input.claims.map((c) => [c.metadata.name ?? '', c])),
+  };
+}
+
+/** The unsaved pod upstream puts in an empty slot (newVersionedStatefulSetPod). */
+export function placeholderPod(ctx: SyncContext, index: number): Pod {
+  return newVersionedStatefulSetPod(ctx.currentSet, ctx.updateSet, ctx.currentRevision, ctx.updateRevision, ctx.slots.start + index);
+}
+
+export const isOld = (ctx: SyncContext, pod: Pod): boolean => podRevision(pod) !== ctx.updateRevision;
+export const unavailable = (ctx: SyncContext, pod: Pod): boolean => isUnavailable(pod, ctx.minReadySeconds, ctx.now);
+export const podIndex = (ctx: SyncContext, ordinal: number): number => ordinal - ctx.slots.start;

@@ -1,0 +1,98 @@
+// Driving processReplica over the slots: OrderedReady stops at the first blocker (one creation per sync,
+// or one batch with batchStartPolicy: Together); Parallel visits every slot but creates at most
+// MAX_CREATES_PER_SYNC pods, so that replicas: 2147483647 costs bounded work.
+
+import type { Pod } from '../api/types.js';
+import type { Item } from './batches.js';
+import type { SyncContext } from './context.js';
+import type { Blocker, PlannedEvent } from './plan-types.js';
+import { missingIndices } from './replicas.js';
+import { createReplica, processReplica, type ReplicaOutcome } from './scale.js';
+
+/** Upstream's slow start reaches 1,000 pods in 10 batches; more waits for the next sync. */
+export const MAX_CREATES_PER_SYNC = 1000;
+
+export interface PassResult {
+  items: Item[];
+  blockers: Blocker[];
+  events: PlannedEvent[];
+  /** OrderedReady stopped before the end (no condemned or update phase this sync). */
+  stopped: boolean;
+  created: number;
+}
+
+const emptyPass = (): PassResult => ({ items: [], blockers: [], events: [], stopped: false, created: 0 });
+
+function record(result: PassResult, position: number, out: ReplicaOutcome): void {
+  result.items.push({ position, steps: out.steps });
+  result.events.push(...out.events);
+  if (out.created) result.created++;
+}
+
+/** Together: the lowest missing pod and the missing pods above it in the update range, up to maxUnavailable. */
+function togetherIndices(ctx: SyncContext, first: number): number[] {
+  if (!ctx.strategy.together || first < ctx.strategy.partition || ctx.currentRevision === ctx.updateRevision) return [first];
+  const out: number[] = [];
+  for (const i of missingIndices(ctx.slots, first)) {
+    if (out.length >= ctx.strategy.maxUnavailable) break;
+    out.push(i);
+  }
+  return out;
+}
+
+/** Creates the Together batch as one item (all claims, then all pods, then claim refs), skipping blocked pods. */
+function createTogether(ctx: SyncContext, first: number, result: PassResult): void {
+  const outs = togetherIndices(ctx, first).map((i) => createReplica(ctx, i));
+  const width = outs.reduce((w, o) => Math.max(w, o.steps.length), 0);
+  const steps = Array.from({ length: width }, (_, k) => outs.flatMap((o) => o.steps[k] ?? []));
+  record(result, first, { steps, events: outs.flatMap((o) => o.events), created: false });
+  result.created += outs.filter((o) => o.created).length;
+  result.blockers.push(...outs.flatMap((o) => (o.stop ? [o.stop] : [])));
+}
+
+// upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica, monotonic=true))
+function monotonicPass(ctx: SyncContext): PassResult {
+  const result = emptyPass();
+  for (let i = 0; i < ctx.slots.count; i++) {
+    const pod = ctx.slots.byIndex.get(i);
+    if (pod === undefined) {
+      createTogether(ctx, i, result);
+      result.stopped = true;
+      return result;
+    }
+    const out = processReplica(ctx, i, pod);
+    record(result, i, out);
+    if (out.stop !== undefined) {
+      result.blockers.push(out.stop);
+      result.stopped = true;
+      return result;
+    }
+  }
+  return result;
+}
+
+// upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica, monotonic=false))
+function parallelPass(ctx: SyncContext): PassResult {
+  const result = emptyPass();
+  for (const i of ctx.slots.indices) {
+    const out = processReplica(ctx, i, ctx.slots.byIndex.get(i) as Pod);
+    record(result, i, out);
+    if (out.stop?.kind === 'claimDeleting') result.blockers.push(out.stop);
+  }
+  const missingTotal = ctx.slots.count - ctx.slots.indices.length;
+  let visited = 0;
+  for (const i of missingIndices(ctx.slots)) {
+    if (visited >= MAX_CREATES_PER_SYNC) break;
+    visited++;
+    const out = createReplica(ctx, i);
+    record(result, i, out);
+    if (out.stop !== undefined && out.stop.kind !== 'podCreating') result.blockers.push(out.stop);
+  }
+  if (visited < missingTotal) result.blockers.push({ kind: 'workCapped', remaining: missingTotal - visited });
+  result.items.sort((a, b) => a.position - b.position);
+  return result;
+}
+
+export function replicaPass(ctx: SyncContext): PassResult {
+  return ctx.monotonic ? monotonicPass(ctx) : parallelPass(ctx);
+}

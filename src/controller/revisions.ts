@@ -1,0 +1,119 @@
+// Which ControllerRevision the set is rolling to (update) and from (current), and the revision writes that
+// needs — upstream getStatefulSetRevisions as a pure decision (style.md G1): the executor runs the actions.
+
+import type { Features } from '../api/features.js';
+import {
+  applyRevision,
+  equalRevision,
+  hashControllerRevision,
+  newRevision,
+  revisionName,
+  revisionRaw,
+} from '../api/revision/hash.js';
+import { nextRevision, sortRevisions } from '../api/revision/order.js';
+import type { ControllerRevision, StatefulSet } from '../api/types.js';
+import type { Action } from './plan-types.js';
+
+export interface RevisionPlan {
+  currentRevision: ControllerRevision;
+  updateRevision: ControllerRevision;
+  /** status.collisionCount to write: the stored value, raised by every name collision met. */
+  collisionCount: number;
+  /** At most one `createRevision` or `updateRevision` (rollback re-numbering), batch 0. */
+  actions: Action[];
+}
+
+interface Choice {
+  revision: ControllerRevision;
+  collisionCount: number;
+  actions: Action[];
+}
+
+/** The revisions upstream's ListControllerRevisions keeps: controlled by the set, or by no controller. */
+export function isOwnedRevision(set: StatefulSet, rev: ControllerRevision): boolean {
+  const ref = rev.metadata.ownerReferences?.find((r) => r.controller === true);
+  return ref === undefined || ref.uid === set.metadata.uid;
+}
+
+/**
+ * The newest revision is equal to the candidate → reuse it; an older one is → roll back by re-numbering it
+ * to the candidate's number. `owned` must be sorted.
+ */
+function reuseOrRollback(owned: ControllerRevision[], candidate: ControllerRevision, collisionCount: number): Choice | undefined {
+  const equal = owned.filter((r) => equalRevision(r, candidate));
+  const lastEqual = equal[equal.length - 1];
+  const newest = owned[owned.length - 1];
+  if (lastEqual === undefined || newest === undefined) return undefined;
+  if (equalRevision(newest, lastEqual)) return { revision: newest, collisionCount, actions: [] };
+  const renumbered: ControllerRevision = { ...structuredClone(lastEqual), revision: candidate.revision };
+  return { revision: renumbered, collisionCount, actions: [{ kind: 'updateRevision', batch: 0, revision: renumbered }] };
+}
+
+/**
+ * Whether restoring the newest revision onto the set reproduces the candidate, so that a revision written
+ * by an older server (e.g. with `"creationTimestamp":null`, #134773) does not trigger a rollout. The
+ * reconstruction is hashed without a collisionCount, as upstream does.
+ */
+// upstream: stateful_set_control.go setMatchesLatestExistingRevision
+function matchesNewest(set: StatefulSet, candidate: ControllerRevision, newest: ControllerRevision, features: Features): boolean {
+  if (!features.StatefulSetSemanticRevisionComparison) return false;
+  try {
+    return equalRevision(candidate, newRevision(applyRevision(set, newest), -1));
+  } catch {
+    return false; // upstream: an ApplyRevision or encoding error means "no match"
+  }
+}
+
+const INT32_MAX = 2 ** 31 - 1;
+const nextCount = (n: number): number => (n === INT32_MAX ? -(2 ** 31) : n + 1); // Go's int32 wraps
+
+/**
+ * Names the candidate like upstream's create loop: a name taken by a revision with other data raises
+ * collisionCount and re-hashes (only the name changes; the hash label keeps the first hash, as upstream);
+ * a name taken by identical data is reused. `all` includes revisions owned by others.
+ */
+// upstream: pkg/controller/history controller_history.go realHistory.CreateControllerRevision
+function createOrReuse(set: StatefulSet, all: readonly ControllerRevision[], candidate: ControllerRevision, collisionCount: number): Choice {
+  const raw = revisionRaw(candidate);
+  const byName = new Map(all.map((r) => [r.metadata.name, r]));
+  let count = collisionCount;
+  for (let tries = 0; tries <= all.length + 16; tries++, count = nextCount(count)) {
+    const name = revisionName(set.metadata.name ?? '', hashControllerRevision(raw, count));
+    const existing = byName.get(name);
+    if (existing !== undefined && revisionRaw(existing) === raw) return { revision: existing, collisionCount: count, actions: [] };
+    if (existing === undefined) {
+      const revision: ControllerRevision = { ...candidate, metadata: { ...candidate.metadata, name } };
+      return { revision, collisionCount: count, actions: [{ kind: 'createRevision', batch: 0, revision }] };
+    }
+  }
+  throw new Error(`statefulset ${set.metadata.name ?? ''}: no free ControllerRevision name after ${count} collisions`);
+}
+
+/**
+ * Current and update revisions of `set` (already defaulted) given the revisions listed in its namespace
+ * (its own, orphans matching its selector, and possibly others' — those only matter for name collisions).
+ * Upstream order: the newest equal revision is reused; an older equal one is rolled back to; with
+ * StatefulSetSemanticRevisionComparison the newest is reused when restoring it reproduces the set; else
+ * a new revision is created. Current = the revision named by status.currentRevision, else the update one.
+ * Throws only if no free name exists (a pathological history).
+ */
+// upstream: stateful_set_control.go getStatefulSetRevisions
+export function planRevisions(set: StatefulSet, revisions: ControllerRevision[], features: Features): RevisionPlan {
+  const owned = sortRevisions(revisions.filter((r) => isOwnedRevision(set, r)));
+  const stored = set.status?.collisionCount ?? 0;
+  const candidate = newRevision(set, nextRevision(owned), stored);
+  const newest = owned[owned.length - 1];
+  const chosen =
+    reuseOrRollback(owned, candidate, stored) ??
+    (newest !== undefined && matchesNewest(set, candidate, newest, features)
+      ? { revision: newest, collisionCount: stored, actions: [] }
+      : createOrReuse(set, revisions, candidate, stored));
+  const currentName = set.status?.currentRevision;
+  const current = (currentName && owned.find((r) => r.metadata.name === currentName)) || chosen.revision;
+  return {
+    currentRevision: current,
+    updateRevision: chosen.revision,
+    collisionCount: chosen.collisionCount,
+    actions: chosen.actions,
+  };
+}

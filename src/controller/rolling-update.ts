@@ -1,0 +1,112 @@
+// RollingUpdate deletions (upstream-statefulset.md §4): the legacy one-at-a-time loop when
+// MaxUnavailableStatefulSet is off, and the maxUnavailable budget with #137666's two-phase Parallel deletion
+// when it is on. One victim selector replaces upstream's three copies of the top-down loop (style.md A3).
+
+import type { Pod } from '../api/types.js';
+import * as block from './blockers.js';
+import { isOld, unavailable, type SyncContext } from './context.js';
+import type { Blocker } from './plan-types.js';
+import { isTerminating } from './pod-state.js';
+
+export interface Candidate {
+  index: number;
+  pod: Pod;
+}
+
+export interface UpdateDecision {
+  /** Pods to delete, in upstream's order (each its own batch). */
+  victims: Candidate[];
+  blockers: Blocker[];
+  /** In-range unavailable slots (statefulset_unavailable_replicas), when the gate-on path ran. */
+  unavailablePods?: number;
+}
+
+/** Existing pods of the update range [partition, replicas), highest index first. */
+export function updateRange(ctx: SyncContext): Candidate[] {
+  const out: Candidate[] = [];
+  for (let k = ctx.slots.indices.length - 1; k >= 0; k--) {
+    const index = ctx.slots.indices[k] as number;
+    if (index < ctx.strategy.partition) break;
+    out.push({ index, pod: ctx.slots.byIndex.get(index) as Pod });
+  }
+  return out;
+}
+
+/** The first `budget` candidates (top-down) that pass `filter`. */
+export function selectVictims(candidates: readonly Candidate[], filter: (pod: Pod) => boolean, budget: number): Candidate[] {
+  const out: Candidate[] = [];
+  for (const c of candidates) {
+    if (out.length >= budget) break;
+    if (filter(c.pod)) out.push(c);
+  }
+  return out;
+}
+
+/** In-range slots that are missing or unavailable (including below the partition). */
+export function countUnavailableSlots(ctx: SyncContext, exclude: (index: number, pod: Pod) => boolean = () => false): number {
+  let n = ctx.slots.count - ctx.slots.indices.length;
+  for (const i of ctx.slots.indices) {
+    const pod = ctx.slots.byIndex.get(i) as Pod;
+    if (unavailable(ctx, pod) && !exclude(i, pod)) n++;
+  }
+  return n;
+}
+
+/** Names of unavailable slots for a budget blocker (bounded: stops after MAX_LISTED_PODS names). */
+function unavailableNames(ctx: SyncContext): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < ctx.slots.count && names.length < block.MAX_LISTED_PODS; i++) {
+    const pod = ctx.slots.byIndex.get(i);
+    if (pod === undefined || unavailable(ctx, pod)) names.push(`${ctx.set.metadata.name ?? ''}-${ctx.slots.start + i}`);
+  }
+  return names;
+}
+
+const stale = (ctx: SyncContext) => (pod: Pod) => isOld(ctx, pod) && !isTerminating(pod);
+
+/** What is still to update after `victims`, as blockers: budget exhausted, or the partition holding pods back. */
+export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[], unavailablePods: number, budgetLimited = true): Blocker[] {
+  const chosen = new Set(victims.map((v) => v.pod));
+  const waiting = budgetLimited && updateRange(ctx).some((c) => stale(ctx)(c.pod) && !chosen.has(c.pod));
+  const out: Blocker[] = [];
+  if (waiting) {
+    out.push({ kind: 'budgetExhausted', unavailable: unavailablePods, maxUnavailable: ctx.strategy.maxUnavailable, unavailablePods: unavailableNames(ctx) });
+  }
+  const heldBack = ctx.slots.indices.filter((i) => i < ctx.strategy.partition && isOld(ctx, ctx.slots.byIndex.get(i) as Pod)).length;
+  if (heldBack > 0) out.push({ kind: 'partition', partition: ctx.strategy.partition, heldBack });
+  return out;
+}
+
+/** Top-down from the highest index: delete the first old pod, or wait on the first unavailable one. */
+// upstream: stateful_set_control.go updateStatefulSet (legacy loop, MaxUnavailableStatefulSet off)
+export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
+  for (let index = ctx.slots.count - 1; index >= ctx.strategy.partition; index--) {
+    const pod = ctx.slots.byIndex.get(index);
+    if (pod === undefined) return { victims: [], blockers: [{ kind: 'podMissing', pod: `${ctx.set.metadata.name ?? ''}-${ctx.slots.start + index}`, ordinal: ctx.slots.start + index }] };
+    if (stale(ctx)(pod)) return { victims: [{ index, pod }], blockers: [] };
+    if (unavailable(ctx, pod)) return { victims: [], blockers: [isTerminating(pod) ? block.terminating(pod) : block.notAvailable(pod, ctx.minReadySeconds)] };
+  }
+  return { victims: [], blockers: remainingBlockers(ctx, [], 0, false) };
+}
+
+/**
+ * Gate on (#137666): OrderedReady deletes up to maxUnavailable − unavailable old pods top-down, whatever their
+ * health. Parallel first deletes every old pod that is already unavailable (no budget: they are down), then
+ * old available pods while budget remains.
+ */
+// upstream: stateful_set_control.go updateStatefulSetAfterInvariantEstablished
+export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
+  const unavailablePods = countUnavailableSlots(ctx);
+  const budget = ctx.strategy.maxUnavailable - unavailablePods;
+  const range = updateRange(ctx);
+  const isStale = stale(ctx);
+  let victims: Candidate[];
+  if (ctx.monotonic) {
+    victims = selectVictims(range, isStale, Math.max(0, budget));
+  } else {
+    const phase1 = selectVictims(range, (p) => isStale(p) && unavailable(ctx, p), Number.POSITIVE_INFINITY);
+    const phase2 = selectVictims(range, (p) => isStale(p) && !unavailable(ctx, p), Math.max(0, budget));
+    victims = [...phase1, ...phase2];
+  }
+  return { victims, blockers: remainingBlockers(ctx, victims, unavailablePods), unavailablePods };
+}

@@ -1,0 +1,159 @@
+// Turns timeline records into what the report draws: one row per (set, ordinal) with state segments
+// coloured by revision, event markers, and the status counters over time.
+
+import type { StatefulSetStatus } from '../api/types.js';
+import type { PodRecord, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
+
+export type PodState = 'Pending' | 'Running' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating';
+
+export interface Segment {
+  start: number;
+  end: number;
+  state: PodState;
+  revision: string | null;
+  pod: string;
+}
+
+export interface Marker {
+  t: number;
+  kind: 'event' | 'warning' | 'violation';
+  label: string;
+}
+
+export interface Row {
+  /** `namespace/set` (or `namespace/pod` for pods without a set). */
+  group: string;
+  ordinal: number | null;
+  label: string;
+  segments: Segment[];
+  markers: Marker[];
+}
+
+export interface CounterSeries {
+  group: string;
+  points: { t: number; status: StatefulSetStatus }[];
+}
+
+export interface ReportModel {
+  title: string;
+  end: number;
+  rows: Row[];
+  /** Markers on a set as a whole, keyed by group. */
+  groupMarkers: Map<string, Marker[]>;
+  revisions: string[];
+  counters: CounterSeries[];
+  steps: { t: number; index: number; step: unknown }[];
+  expects: { t: number; index: number; ok: boolean; message: string }[];
+  failures: { t: number; index: number; message: string }[];
+  summary: SummaryRecord | undefined;
+}
+
+const STATE_OF: Record<PodRecord['event'], PodState | null> = {
+  Created: 'Pending',
+  Scheduled: 'Pending',
+  Running: 'Running',
+  Ready: 'Ready',
+  NotReady: 'NotReady',
+  Failed: 'Failed',
+  Terminating: 'Terminating',
+  Deleted: null,
+};
+
+interface OpenRow extends Row {
+  open?: Segment;
+}
+
+export function buildModel(records: readonly TimelineRecord[], title: string): ReportModel {
+  const summary = records.find((r): r is SummaryRecord => r.type === 'summary');
+  const end = summary?.endedAt ?? records.reduce((m, r) => Math.max(m, r.t), 0);
+  const model: ReportModel = {
+    title,
+    end,
+    rows: [],
+    groupMarkers: new Map(),
+    revisions: [],
+    counters: [],
+    steps: [],
+    expects: [],
+    failures: [],
+    summary,
+  };
+  const rows = new Map<string, OpenRow>();
+  const podRows = new Map<string, OpenRow>();
+  for (const r of records) addRecord(model, rows, podRows, r);
+  for (const row of rows.values()) closeSegment(row, end);
+  model.rows = [...rows.values()].map(({ open: _open, ...row }) => row).sort(compareRows);
+  return model;
+}
+
+function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<string, OpenRow>, r: TimelineRecord): void {
+  switch (r.type) {
+    case 'pod':
+      return addPod(model, rows, podRows, r);
+    case 'status':
+      return void counterSeries(model, `${r.namespace}/${r.name}`).points.push({ t: r.t, status: r.status });
+    case 'event': {
+      const marker: Marker = { t: r.t, kind: r.eventType === 'Warning' ? 'warning' : 'event', label: `${r.reason}: ${r.message}` };
+      const row = r.involvedObject.kind === 'Pod' ? podRows.get(`${r.namespace}/${r.involvedObject.name}`) : undefined;
+      if (row) row.markers.push(marker);
+      else groupMarkers(model, `${r.namespace}/${r.involvedObject.name}`).push(marker);
+      return;
+    }
+    case 'violation':
+      return void groupMarkers(model, '').push({ t: r.t, kind: 'violation', label: `${r.invariant}: ${r.message}` });
+    case 'step':
+      return void model.steps.push({ t: r.t, index: r.index, step: r.step });
+    case 'expect':
+      return void model.expects.push({ t: r.t, index: r.index, ok: r.ok, message: r.message });
+    case 'failure':
+      return void model.failures.push({ t: r.t, index: r.index, message: r.message });
+    default:
+      return;
+  }
+}
+
+function addPod(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<string, OpenRow>, r: PodRecord): void {
+  const group = `${r.namespace}/${r.set ?? r.name}`;
+  const key = r.set !== null && r.ordinal !== null ? `${group}#${r.ordinal}` : `${r.namespace}/${r.name}#pod`;
+  let row = rows.get(key);
+  if (!row) {
+    row = { group, ordinal: r.set !== null ? r.ordinal : null, label: r.name, segments: [], markers: [] };
+    rows.set(key, row);
+  }
+  podRows.set(`${r.namespace}/${r.name}`, row);
+  if (r.revision !== null && !model.revisions.includes(r.revision)) model.revisions.push(r.revision);
+  const state = STATE_OF[r.event];
+  const revision = r.revision ?? row.open?.revision ?? null;
+  closeSegment(row, r.t);
+  if (state !== null) row.open = { start: r.t, end: r.t, state, revision, pod: r.name };
+}
+
+function closeSegment(row: OpenRow, t: number): void {
+  if (!row.open) return;
+  row.open.end = t;
+  if (row.open.end > row.open.start) row.segments.push(row.open);
+  row.open = undefined;
+}
+
+function compareRows(a: Row, b: Row): number {
+  if (a.group !== b.group) return a.group < b.group ? -1 : 1;
+  return (a.ordinal ?? Number.MAX_SAFE_INTEGER) - (b.ordinal ?? Number.MAX_SAFE_INTEGER) || (a.label < b.label ? -1 : 1);
+}
+
+function counterSeries(model: ReportModel, group: string): CounterSeries {
+  let series = model.counters.find((c) => c.group === group);
+  if (!series) {
+    series = { group, points: [] };
+    model.counters.push(series);
+  }
+  return series;
+}
+
+function groupMarkers(model: ReportModel, group: string): Marker[] {
+  let list = model.groupMarkers.get(group);
+  if (!list) {
+    list = [];
+    model.groupMarkers.set(group, list);
+  }
+  return list;
+}

@@ -1,0 +1,116 @@
+// The per-pod timeline: one row per ordinal, grouped by StatefulSet, bars coloured by revision and shaded
+// by state, event markers on the rows, and a dashed line at each step.
+
+import { STATE_STYLE, revisionColor } from './colors.js';
+import { escapeHtml, num } from './escape.js';
+import type { Marker, ReportModel, Row, Segment } from './model.js';
+import { AXIS_H, LABEL_W, PLOT_W, ROW_H, type TimeScale, formatSeconds } from './scale.js';
+
+const GROUP_H = 22;
+
+export function renderTimelineSvg(model: ReportModel, scale: TimeScale): string {
+  const body: string[] = [];
+  let y = AXIS_H;
+  for (const group of groupsOf(model.rows)) {
+    body.push(groupHeader(group.name, model.groupMarkers.get(group.name) ?? [], y, scale));
+    y += GROUP_H;
+    for (const row of group.rows) {
+      body.push(renderRow(row, y, model.revisions, scale));
+      y += ROW_H;
+    }
+  }
+  const violations = model.groupMarkers.get('') ?? [];
+  if (violations.length) {
+    body.push(groupHeader('violations', violations, y, scale));
+    y += GROUP_H;
+  }
+  const height = y + 8;
+  const steps = model.steps.map((s) => stepLine(s.t, s.index, height, scale, JSON.stringify(s.step)));
+  return (
+    `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="${LABEL_W + PLOT_W + 20}" height="${height}" ` +
+    `data-end="${num(scale.end)}" data-x0="${LABEL_W}" data-w="${PLOT_W}">` +
+    patterns() +
+    axis(scale, height) +
+    steps.join('') +
+    body.join('') +
+    '<line class="cursor" x1="0" x2="0" y1="0" y2="0"/><text class="cursor-label" x="0" y="12"></text>' +
+    '</svg>'
+  );
+}
+
+function groupsOf(rows: readonly Row[]): { name: string; rows: Row[] }[] {
+  const out: { name: string; rows: Row[] }[] = [];
+  for (const row of rows) {
+    const last = out[out.length - 1];
+    if (last && last.name === row.group) last.rows.push(row);
+    else out.push({ name: row.group, rows: [row] });
+  }
+  return out;
+}
+
+function patterns(): string {
+  return (
+    '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
+    '<line x1="0" y1="0" x2="0" y2="6" stroke="#333" stroke-width="1.5" stroke-opacity="0.5"/></pattern></defs>'
+  );
+}
+
+function axis(scale: TimeScale, height: number): string {
+  return scale.ticks
+    .map((t) => {
+      const x = num(scale.x(t));
+      return (
+        `<line class="grid" x1="${x}" x2="${x}" y1="${AXIS_H - 6}" y2="${height}"/>` +
+        `<text class="tick" x="${x}" y="${AXIS_H - 10}" text-anchor="middle">${escapeHtml(formatSeconds(t))}</text>`
+      );
+    })
+    .join('');
+}
+
+function stepLine(t: number, index: number, height: number, scale: TimeScale, text: string): string {
+  const x = num(scale.x(t));
+  return (
+    `<g class="step"><title>${escapeHtml(`step #${index} at ${formatSeconds(t)}: ${text}`)}</title>` +
+    `<line x1="${x}" x2="${x}" y1="${AXIS_H}" y2="${height}"/>` +
+    `<text x="${x}" y="${AXIS_H + 9}" dx="2">#${index}</text></g>`
+  );
+}
+
+function groupHeader(name: string, markers: readonly Marker[], y: number, scale: TimeScale): string {
+  return (
+    `<g class="group"><text class="group-label" x="4" y="${y + 15}">${escapeHtml(name)}</text>` +
+    `<line class="group-rule" x1="0" x2="${LABEL_W + PLOT_W}" y1="${y + GROUP_H - 2}" y2="${y + GROUP_H - 2}"/>` +
+    markers.map((m) => marker(m, y + 4, scale)).join('') +
+    '</g>'
+  );
+}
+
+function renderRow(row: Row, y: number, revisions: readonly string[], scale: TimeScale): string {
+  const bars = row.segments.map((s) => segment(s, y, revisions, scale)).join('');
+  return (
+    `<g class="row"><text class="row-label" x="14" y="${y + ROW_H - 5}">${escapeHtml(row.label)}</text>` +
+    bars +
+    row.markers.map((m) => marker(m, y, scale)).join('') +
+    '</g>'
+  );
+}
+
+function segment(s: Segment, y: number, revisions: readonly string[], scale: TimeScale): string {
+  const style = STATE_STYLE[s.state];
+  const x = scale.x(s.start);
+  const w = Math.max(scale.x(s.end) - x, 0.5);
+  const fill = s.state === 'Failed' ? '#b22222' : revisionColor(revisions, s.revision);
+  const tip = `${s.pod} ${s.state} ${formatSeconds(s.start)}–${formatSeconds(s.end)} revision ${s.revision ?? '-'}`;
+  const geometry = `x="${num(x)}" y="${y + 2}" width="${num(w)}" height="${ROW_H - 4}"`;
+  const hatch = s.state === 'Terminating' || s.state === 'Pending' ? `<rect ${geometry} fill="url(#hatch)"/>` : '';
+  return (
+    `<g class="seg ${style.className}"><title>${escapeHtml(tip)}</title>` +
+    `<rect ${geometry} fill="${fill}" fill-opacity="${style.opacity}"/>${hatch}</g>`
+  );
+}
+
+function marker(m: Marker, y: number, scale: TimeScale): string {
+  const x = scale.x(m.t);
+  const points = `${num(x - 4)},${y} ${num(x + 4)},${y} ${num(x)},${y + 7}`;
+  return `<polygon class="mk mk-${m.kind}" points="${points}"><title>${escapeHtml(`${formatSeconds(m.t)} ${m.label}`)}</title></polygon>`;
+}

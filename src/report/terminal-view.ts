@@ -1,0 +1,94 @@
+// The demo's live terminal view: pods per ordinal (state, revision, readiness) and the status counters of
+// each StatefulSet. `frameOf` reads the simulator's view; `renderFrame` is pure text (ANSI colour optional).
+
+import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import { isRunningAndReady, isTerminating, isUnavailable, podOrdinal, podRevision } from '../controller/pod-state.js';
+import type { SimState } from '../sim/state.js';
+
+export interface PodRow {
+  ordinal: number;
+  pod: string;
+  state: string;
+  revision: string;
+  ready: boolean;
+  available: boolean;
+}
+
+export interface SetFrame {
+  name: string;
+  status: StatefulSet['status'];
+  updateRevision: string;
+  rows: PodRow[];
+}
+
+export interface Frame {
+  t: number;
+  sets: SetFrame[];
+  notes: string[];
+}
+
+const MAX_ROWS = 40;
+
+function podState(pod: Pod): string {
+  if (isTerminating(pod)) return 'Terminating';
+  const waiting = pod.status?.containerStatuses?.find((c) => c.state?.waiting?.reason)?.state?.waiting?.reason;
+  if (isRunningAndReady(pod)) return 'Ready';
+  if (waiting && waiting !== 'ContainerCreating') return waiting;
+  const phase = pod.status?.phase ?? 'Pending';
+  return phase === 'Running' ? 'Running' : phase;
+}
+
+export function frameOf(state: SimState, now: Instant, t: number, notes: string[] = []): Frame {
+  const sets = state.allSets().map(({ key, set }) => {
+    const mrs = set.spec.minReadySeconds ?? 0;
+    const rows = state
+      .podsOf(key)
+      .map((pod) => ({
+        ordinal: podOrdinal(pod),
+        pod: pod.metadata.name ?? '',
+        state: podState(pod),
+        revision: podRevision(pod),
+        ready: isRunningAndReady(pod),
+        available: !isUnavailable(pod, mrs, now),
+      }))
+      .sort((a, b) => a.ordinal - b.ordinal);
+    return { name: set.metadata.name ?? '', status: set.status, updateRevision: set.status?.updateRevision ?? '', rows };
+  });
+  return { t, sets, notes };
+}
+
+const ANSI = { reset: '\x1b[0m', dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', blue: '\x1b[34m', magenta: '\x1b[35m', cyan: '\x1b[36m' };
+const REVISION_COLORS = [ANSI.blue, ANSI.magenta, ANSI.cyan, ANSI.yellow];
+
+function stateColor(state: string): string {
+  if (state === 'Ready') return ANSI.green;
+  if (state === 'Terminating' || state === 'Failed' || state.endsWith('BackOff')) return ANSI.red;
+  return ANSI.yellow;
+}
+
+/** The frame as lines; with `color`, states and revisions are coloured with ANSI escapes. */
+export function renderFrame(frame: Frame, opts: { color: boolean }): string[] {
+  const paint = (code: string, text: string) => (opts.color ? `${code}${text}${ANSI.reset}` : text);
+  const lines = [paint(ANSI.bold, `t = ${frame.t.toFixed(1)}s (virtual)`)];
+  const revisions: string[] = [];
+  for (const set of frame.sets) {
+    const s = set.status;
+    lines.push(
+      paint(ANSI.bold, `StatefulSet ${set.name}`) +
+        `  replicas ${s?.replicas ?? 0}  ready ${s?.readyReplicas ?? 0}  available ${s?.availableReplicas ?? 0}` +
+        `  updated ${s?.updatedReplicas ?? 0}  current ${s?.currentReplicas ?? 0}`,
+    );
+    for (const row of set.rows.slice(0, MAX_ROWS)) {
+      if (!revisions.includes(row.revision)) revisions.push(row.revision);
+      const revColor = REVISION_COLORS[revisions.indexOf(row.revision) % REVISION_COLORS.length] ?? ANSI.blue;
+      const marker = row.revision === set.updateRevision ? 'new' : 'old';
+      lines.push(
+        `  ${String(row.ordinal).padStart(3)}  ${row.pod.padEnd(14)} ${paint(stateColor(row.state), row.state.padEnd(17))}` +
+          ` ${paint(revColor, `${row.revision} (${marker})`.padEnd(28))} ${row.ready ? 'ready' : '-----'} ${row.available ? 'available' : ''}`,
+      );
+    }
+    if (set.rows.length > MAX_ROWS) lines.push(paint(ANSI.dim, `  … ${set.rows.length - MAX_ROWS} more pods`));
+  }
+  for (const note of frame.notes) lines.push(paint(ANSI.dim, note));
+  return lines;
+}

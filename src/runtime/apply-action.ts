@@ -1,0 +1,119 @@
+// One planned action → ClusterClient calls. Only API mechanics live here (tolerated errors, conflict
+// retries, preconditions); every StatefulSet decision was made by the planner (style.md G1, G4).
+
+import { Resources, type ClusterClient, type Resource } from '../api/client.js';
+import { isAlreadyExists, isNotFound } from '../api/errors.js';
+import { equalRevision } from '../api/revision/hash.js';
+import { Labels, type ControllerRevision, type KubeObject, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
+import type { Action } from '../controller/plan-types.js';
+import { retryOnConflict } from './conflict-retry.js';
+import { adoptPatch, releasePatch } from './owner-refs.js';
+
+export interface ActionContext {
+  set: StatefulSet;
+  /** The set's own resource (native or CRD): owner references name its apiVersion. */
+  resource: Resource;
+  /** Throws when the set may not adopt (it is gone or being deleted); called before each adoption. */
+  canAdopt(): Promise<void>;
+}
+
+/** What the API holds after the action: the written object, or undefined when nothing was written or it was deleted. */
+export type Applied = KubeObject | undefined;
+
+type Of<K extends Action['kind']> = Extract<Action, { kind: K }>;
+
+/** Applies one action; throws the API error when it failed (tolerated errors are not failures). */
+export async function applyAction(action: Action, client: ClusterClient, ctx: ActionContext): Promise<Applied> {
+  const ns = ctx.set.metadata.namespace;
+  switch (action.kind) {
+    case 'createRevision':
+      return createRevision(action, client);
+    case 'updateRevision':
+      return updateWithRetry(client, Resources.controllerRevisions, action.revision, (latest) => ({ ...latest, revision: action.revision.revision }));
+    case 'deleteRevision':
+      return deleteTolerant(client, Resources.controllerRevisions, ns, action.name);
+    case 'adoptRevision':
+      await ctx.canAdopt();
+      return client.patch(Resources.controllerRevisions, ns, action.revision.metadata.name ?? '', adoptPatch(action.revision, ctx.set, ctx.resource));
+    case 'adoptPod':
+      await ctx.canAdopt();
+      return client.patch(Resources.pods, ns, action.pod.metadata.name ?? '', adoptPatch(action.pod, ctx.set, ctx.resource));
+    case 'releasePod':
+      return client.patch(Resources.pods, ns, action.pod.metadata.name ?? '', releasePatch(action.pod, ctx.set));
+    case 'createClaim':
+      return createClaim(action, client);
+    case 'updateClaim':
+      return updateWithRetry(client, Resources.persistentVolumeClaims, action.claim, (latest) => withOwners(latest, action.claim));
+    case 'createPod':
+      return client.create(Resources.pods, action.pod);
+    case 'updatePod':
+      return updateWithRetry(client, Resources.pods, action.pod, (latest) => reapplyIdentity(latest, action.pod));
+    case 'deletePod':
+      return deleteTolerant(client, Resources.pods, ns, action.name, action.uid);
+  }
+}
+
+/** AlreadyExists with identical data is our own earlier write; anything else is a collision for the planner. */
+async function createRevision(action: Of<'createRevision'>, client: ClusterClient): Promise<Applied> {
+  try {
+    return await client.create(Resources.controllerRevisions, action.revision);
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+    const m = action.revision.metadata;
+    const existing = await client.get<ControllerRevision>(Resources.controllerRevisions, m.namespace, m.name ?? '');
+    if (equalRevision(existing, action.revision)) return existing;
+    throw err;
+  }
+}
+
+/** A claim that already exists is the one the pod will use (upstream createPersistentVolumeClaims). */
+async function createClaim(action: Of<'createClaim'>, client: ClusterClient): Promise<Applied> {
+  try {
+    return await client.create(Resources.persistentVolumeClaims, action.claim);
+  } catch (err) {
+    if (isAlreadyExists(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Deleting what is already gone is success; a UID precondition keeps a recreated namesake safe. */
+async function deleteTolerant(client: ClusterClient, res: Resource, ns: string | undefined, name: string, uid?: string): Promise<Applied> {
+  try {
+    await client.delete(res, ns, name, uid === undefined ? undefined : { uid });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  return undefined;
+}
+
+/** Updates `desired`; on Conflict refetches and re-applies the planner's change to the latest object. */
+// upstream: stateful_pod_control.go UpdateStatefulPod (RetryOnConflict + refetch)
+async function updateWithRetry<T extends KubeObject>(client: ClusterClient, res: Resource, desired: T, reapply: (latest: T) => T): Promise<Applied> {
+  const m = desired.metadata;
+  return retryOnConflict(async (i) => {
+    const body = i === 0 ? desired : reapply(await client.get<T>(res, m.namespace, m.name ?? ''));
+    return client.update(res, body);
+  });
+}
+
+const withOwners = (latest: PersistentVolumeClaim, desired: PersistentVolumeClaim): PersistentVolumeClaim => ({
+  ...latest,
+  metadata: { ...latest.metadata, ownerReferences: desired.metadata.ownerReferences },
+});
+
+/**
+ * The planner's identity/storage repair on top of the latest pod: the identity labels, hostname and
+ * subdomain, volumes and owner references (upstream updateIdentity, updateStorage, retention refs).
+ */
+export function reapplyIdentity(latest: Pod, desired: Pod): Pod {
+  const labels = { ...latest.metadata.labels };
+  for (const key of [Labels.podName, Labels.podIndex]) {
+    const v = desired.metadata.labels?.[key];
+    if (v !== undefined) labels[key] = v;
+  }
+  const spec = { ...latest.spec };
+  for (const key of ['hostname', 'subdomain', 'volumes'] as const) {
+    if (desired.spec[key] !== undefined) spec[key] = desired.spec[key] as never;
+  }
+  return { ...latest, metadata: { ...latest.metadata, labels, ownerReferences: desired.metadata.ownerReferences }, spec };
+}

@@ -1,0 +1,25 @@
+// `createStatefulSetController`: the controller wired to the real planner of src/controller. The CLI's
+// `ordinal controller` and the simulator both build it; tests may pass another Planner.
+
+import { actionEventMessage } from '../controller/events.js';
+import { planStatefulSet } from '../controller/plan.js';
+import { settleStatus } from '../controller/settle-status.js';
+import type { Planner } from './planner-port.js';
+import { StatefulSetController, type StatefulSetControllerDeps } from './statefulset-controller.js';
+
+export type { ReconcileOutcome } from './sync.js';
+export type { ControllerTarget } from './set-targets.js';
+export { StatefulSetController } from './statefulset-controller.js';
+
+/** The planner of src/controller behind the runtime's Planner port. */
+export const defaultPlanner: Planner = {
+  plan: planStatefulSet,
+  settleStatus,
+  actionEvent: actionEventMessage,
+};
+
+export type CreateControllerDeps = Omit<StatefulSetControllerDeps, 'planner'> & { planner?: Planner };
+
+export function createStatefulSetController(deps: CreateControllerDeps): StatefulSetController {
+  return new StatefulSetController({ ...deps, planner: deps.planner ?? defaultPlanner });
+}

@@ -1,0 +1,139 @@
+// Prometheus metrics of product.md, on a registry per controller (never prom-client's global one, so the
+// simulator and tests can build many). Values come from the planner's PlanMetrics and the runtime's own
+// outcomes (style.md G13); durations are measured on the injected clock.
+
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { StatefulSet } from '../api/types.js';
+import type { PlanMetrics } from '../controller/plan-types.js';
+import type { Clock } from './clock.js';
+import type { WorkQueueMetrics } from './work-queue.js';
+import { createWorkQueueMetrics } from './workqueue-metrics.js';
+
+export type ReconcileResult = 'success' | 'error' | 'skipped';
+
+export interface ControllerMetricsOptions {
+  /** Adds prom-client's process metrics (CPU, memory, event loop): for the real process only. */
+  processMetrics?: boolean;
+}
+
+export interface ControllerMetrics {
+  readonly registry: Registry;
+  /** Writes one sync's PlanMetrics for `set`. */
+  recordPlanMetrics(set: StatefulSet, m: PlanMetrics): void;
+  /** A pod that was stuck (not Ready) for `seconds` was replaced (EnforcedRollingUpdate). */
+  observeStuckPod(set: StatefulSet, seconds: number): void;
+  observeReconcile(result: ReconcileResult, seconds: number): void;
+  /** Deletes every series of the set (it was deleted). */
+  forgetSet(namespace: string, name: string): void;
+  /** Work-queue metrics (`workqueue_*{name}`) in this registry. */
+  workQueue<K>(name: string, clock: Clock): WorkQueueMetrics<K>;
+}
+
+const SET_LABELS = ['namespace', 'statefulset', 'pod_management_policy'] as const;
+type SetLabels = Record<(typeof SET_LABELS)[number], string>;
+const DURATION_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600];
+
+function build(registry: Registry) {
+  const registers = [registry];
+  const labelNames = SET_LABELS;
+  return {
+    maxUnavailable: new Gauge({ name: 'statefulset_max_unavailable', help: 'Maximum number of unavailable pods allowed during StatefulSet rolling updates', labelNames, registers }),
+    unavailable: new Gauge({ name: 'statefulset_unavailable_replicas', help: 'Current number of unavailable pods in StatefulSet', labelNames, registers }),
+    violations: new Counter({ name: 'statefulset_unavailability_violation_total', help: 'Times spec.replicas - availableReplicas > maxUnavailable was observed during a rolling update', labelNames, registers }),
+    forced: new Counter({ name: 'statefulset_forced_pod_replacements_total', help: 'Pods replaced by EnforcedRollingUpdate although they were not Ready', labelNames, registers }),
+    halts: new Counter({ name: 'statefulset_safety_halt_total', help: 'Times EnforcedRollingUpdate halted because the highest-ordinal new pod failed', labelNames, registers }),
+    enforced: new Counter({ name: 'statefulset_enforced_rolling_updates_total', help: 'EnforcedRollingUpdate rollouts started', labelNames, registers }),
+    updateDuration: new Histogram({ name: 'statefulset_update_duration_seconds', help: 'Time from the start of a rollout to its completion, by update strategy', labelNames: ['namespace', 'statefulset', 'strategy'] as const, buckets: DURATION_BUCKETS, registers }),
+    stuck: new Histogram({ name: 'statefulset_stuck_pod_duration_seconds', help: 'How long a pod was not Ready before it was forcibly replaced', labelNames, buckets: DURATION_BUCKETS, registers }),
+    reconciles: new Counter({ name: 'ordinal_reconcile_total', help: 'StatefulSet syncs by result', labelNames: ['result'] as const, registers }),
+    reconcileDuration: new Histogram({ name: 'ordinal_reconcile_duration_seconds', help: 'Duration of one StatefulSet sync', buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60], registers }),
+  };
+}
+
+type Metrics = ReturnType<typeof build>;
+
+/** Label values a set has used, so forgetSet can delete exactly its series. */
+interface Seen {
+  policies: Set<string>;
+  strategies: Set<string>;
+  halted: boolean;
+}
+
+export function createControllerMetrics(opts: ControllerMetricsOptions = {}): ControllerMetrics {
+  const registry = new Registry();
+  if (opts.processMetrics) collectDefaultMetrics({ register: registry });
+  return new PromControllerMetrics(registry, build(registry));
+}
+
+class PromControllerMetrics implements ControllerMetrics {
+  private readonly seen = new Map<string, Seen>();
+
+  constructor(
+    readonly registry: Registry,
+    private readonly m: Metrics,
+  ) {}
+
+  recordPlanMetrics(set: StatefulSet, pm: PlanMetrics): void {
+    const labels = this.labelsOf(set);
+    const seen = this.seenOf(labels);
+    this.m.maxUnavailable.set(labels, pm.maxUnavailable);
+    if (pm.unavailableReplicas !== undefined) this.m.unavailable.set(labels, pm.unavailableReplicas);
+    if (pm.unavailabilityViolation) this.m.violations.inc(labels);
+    if (pm.forcedReplacements > 0) this.m.forced.inc(labels, pm.forcedReplacements);
+    // Counted on the transition into a halt, so a halt that lasts many syncs counts once.
+    if (pm.safetyHalt && !seen.halted) this.m.halts.inc(labels);
+    seen.halted = pm.safetyHalt;
+    if (pm.enforcedRollingUpdateStarted) this.m.enforced.inc(labels);
+    if (pm.updateCompletedSeconds !== undefined) {
+      const strategy = set.spec.updateStrategy?.type ?? 'RollingUpdate';
+      seen.strategies.add(strategy);
+      this.m.updateDuration.observe({ namespace: labels.namespace, statefulset: labels.statefulset, strategy }, pm.updateCompletedSeconds);
+    }
+  }
+
+  observeStuckPod(set: StatefulSet, seconds: number): void {
+    const labels = this.labelsOf(set);
+    this.seenOf(labels);
+    this.m.stuck.observe(labels, Math.max(0, seconds));
+  }
+
+  observeReconcile(result: ReconcileResult, seconds: number): void {
+    this.m.reconciles.inc({ result });
+    this.m.reconcileDuration.observe(Math.max(0, seconds));
+  }
+
+  forgetSet(namespace: string, name: string): void {
+    const seen = this.seen.get(`${namespace}/${name}`);
+    if (seen === undefined) return;
+    this.seen.delete(`${namespace}/${name}`);
+    const perSet = [this.m.maxUnavailable, this.m.unavailable, this.m.violations, this.m.forced, this.m.halts, this.m.enforced, this.m.stuck];
+    for (const policy of seen.policies) {
+      const labels = { namespace, statefulset: name, pod_management_policy: policy };
+      for (const metric of perSet) metric.remove(labels);
+    }
+    for (const strategy of seen.strategies) this.m.updateDuration.remove({ namespace, statefulset: name, strategy });
+  }
+
+  workQueue<K>(name: string, clock: Clock): WorkQueueMetrics<K> {
+    return createWorkQueueMetrics<K>(this.registry, name, clock);
+  }
+
+  private labelsOf(set: StatefulSet): SetLabels {
+    return {
+      namespace: set.metadata.namespace ?? '',
+      statefulset: set.metadata.name ?? '',
+      pod_management_policy: set.spec.podManagementPolicy ?? 'OrderedReady',
+    };
+  }
+
+  private seenOf(labels: SetLabels): Seen {
+    const key = `${labels.namespace}/${labels.statefulset}`;
+    let seen = this.seen.get(key);
+    if (seen === undefined) {
+      seen = { policies: new Set(), strategies: new Set(), halted: false };
+      this.seen.set(key, seen);
+    }
+    seen.policies.add(labels.pod_management_policy);
+    return seen;
+  }
+}

@@ -1,0 +1,39 @@
+// The planner's input, read from the informer caches (never from the API): what upstream's sync gathers
+// from its listers before calling UpdateStatefulSet.
+
+import { selectorMatches } from '../api/labels.js';
+import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import type { ObservedState } from '../controller/plan-types.js';
+import type { Informer } from './informer.js';
+import { controllerRefOf } from './set-targets.js';
+
+export interface Caches {
+  pods: Informer<Pod>;
+  claims: Informer<PersistentVolumeClaim>;
+  revisions: Informer<ControllerRevision>;
+}
+
+/** Controlled by the set, or by no controller at all (an adoption candidate). */
+const ownedOrOrphan = (set: StatefulSet) => (obj: Pod | ControllerRevision) => {
+  const ref = controllerRefOf(obj);
+  return ref === undefined || ref.uid === set.metadata.uid;
+};
+
+/** Claim names the set's templates produce: `<template>-<set>-<ordinal>`. */
+const claimPrefixes = (set: StatefulSet): string[] =>
+  (set.spec.volumeClaimTemplates ?? []).map((t) => `${t.metadata.name ?? ''}-${set.metadata.name ?? ''}-`);
+
+// upstream: stateful_set.go sync (getPodsForStatefulSet, ListControllerRevisions, the PVC lister)
+export function observe(set: StatefulSet, caches: Caches): ObservedState {
+  const ns = set.metadata.namespace ?? '';
+  const prefixes = claimPrefixes(set);
+  const owned = ownedOrOrphan(set);
+  return {
+    set,
+    pods: caches.pods.list(ns, owned),
+    claims: prefixes.length === 0 ? [] : caches.claims.list(ns, (c) => prefixes.some((p) => c.metadata.name?.startsWith(p))),
+    revisions: caches.revisions.list(ns, (r) =>
+      controllerRefOf(r) === undefined ? selectorMatches(set.spec.selector, r.metadata.labels) : owned(r),
+    ),
+  };
+}

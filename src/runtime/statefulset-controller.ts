@@ -1,0 +1,232 @@
+// The StatefulSet controller's wiring (upstream stateful_set.go): shared informers for sets, pods, claims
+// and revisions; event handlers that enqueue set keys; N workers pulling keys from the rate-limited queue
+// (the queue serialises each key); expectations gating every sync. Constructing it does nothing;
+// `start()` lists, watches and starts the workers; `stop()` drains (style.md G12).
+
+import type { ClusterClient } from '../api/client.js';
+import { Resources } from '../api/client.js';
+import type { Features } from '../api/features.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import type { Timers } from './clock.js';
+import type { EventRecorder } from './events.js';
+import { Expectations } from './expectations.js';
+import { Informer, type InformerOptions } from './informer.js';
+import { noopLogger, type Logger } from './logger.js';
+import type { ControllerMetrics, ReconcileResult } from './metrics.js';
+import type { Caches } from './observe.js';
+import type { Planner } from './planner-port.js';
+import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
+import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
+import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './sync.js';
+import { WorkQueue } from './work-queue.js';
+
+export interface StatefulSetControllerDeps {
+  client: ClusterClient;
+  timers: Timers;
+  features: Features;
+  target: ControllerTarget;
+  /** Reconcile only these namespaces (default: all). */
+  namespaces?: string[];
+  /** Concurrent syncs (upstream --concurrent-statefulset-syncs, default 5). */
+  workers?: number;
+  metrics: ControllerMetrics;
+  events: EventRecorder;
+  logger?: Logger;
+  /** Uniform in [0, 1): reconnect jitter of the informers. */
+  random: () => number;
+  planner: Planner;
+  expectationsTtlMs?: number;
+  /** Called after every sync with its outcome (timelines, tests). */
+  onReconcile?(key: string, outcome: ReconcileOutcome): void;
+}
+
+type State = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
+
+export class StatefulSetController {
+  private state: State = 'new';
+  private readonly queue: WorkQueue<string>;
+  private readonly targets: SetTargets;
+  private readonly caches: Caches;
+  private readonly expectations: Expectations;
+  private readonly waiting = new Set<string>();
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly workerDone: Promise<void>[] = [];
+  private readonly log: Logger;
+  private inFlight = 0;
+  private abandon = false;
+  private stopped: Promise<void> | undefined;
+
+  constructor(private readonly deps: StatefulSetControllerDeps) {
+    this.log = deps.logger ?? noopLogger;
+    const informer = <T extends KubeObject>(resource: InformerOptions['resource']) =>
+      new Informer<T>({ client: deps.client, resource, timers: deps.timers, random: deps.random, logger: this.log, ...(deps.namespaces ? { namespaces: deps.namespaces } : {}) });
+    const only = deps.target !== 'both';
+    this.targets = new SetTargets(resourcesFor(deps.target).map((resource) => ({ resource, informer: informer<StatefulSet>(resource), tag: only ? '' : resource.group })));
+    this.caches = {
+      pods: informer<Pod>(Resources.pods),
+      claims: informer<PersistentVolumeClaim>(Resources.persistentVolumeClaims),
+      revisions: informer<ControllerRevision>(Resources.controllerRevisions),
+    };
+    this.expectations = new Expectations({ clock: deps.timers, ...(deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {}) });
+    this.queue = new WorkQueue<string>({ timers: deps.timers, metrics: deps.metrics.workQueue<string>('statefulset', deps.timers) });
+  }
+
+  /** Lists and watches, waits for every cache to sync, then starts the workers. Aborting `signal` stops with drain. */
+  async start(signal?: AbortSignal): Promise<void> {
+    if (this.state !== 'new') throw new Error(`controller cannot start: it is ${this.state}`);
+    this.state = 'starting';
+    this.registerHandlers();
+    for (const i of this.informers()) i.start();
+    const synced = await Promise.all(this.informers().map((i) => i.waitForSync()));
+    if (this.state !== 'starting' || !synced.every(Boolean)) return;
+    this.state = 'running';
+    this.log.info({ target: this.deps.target, workers: this.deps.workers ?? 5 }, 'caches synced; starting workers');
+    for (let i = 0; i < (this.deps.workers ?? 5); i++) this.workerDone.push(this.worker());
+    if (signal?.aborted) void this.stop({ drain: true });
+    else signal?.addEventListener('abort', () => void this.stop({ drain: true }), { once: true });
+  }
+
+  /** Stops accepting work; `drain` (default) finishes queued and in-flight syncs first. Idempotent. */
+  stop(opts: { drain?: boolean } = {}): Promise<void> {
+    this.stopped ??= this.shutDown(opts.drain ?? true);
+    return this.stopped;
+  }
+
+  /** Nothing to do right now: no key ready in the queue and no sync in flight (delayed keys may be pending). */
+  idle(): boolean {
+    return this.state === 'stopped' || (this.queue.len() === 0 && this.inFlight === 0);
+  }
+
+  /** Every cache has completed its first list (readiness). */
+  hasSynced(): boolean {
+    return this.informers().every((i) => i.hasSynced());
+  }
+
+  /** Queues a set key for a sync (e.g. `default/web`). */
+  enqueue(key: string): void {
+    this.queue.add(key);
+  }
+
+  private async shutDown(drain: boolean): Promise<void> {
+    this.state = 'stopping';
+    this.abandon = !drain;
+    await this.queue.shutDown({ drain });
+    await Promise.all(this.workerDone);
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const i of this.informers()) i.stop();
+    await this.deps.events.flush();
+    this.state = 'stopped';
+    this.log.info({}, 'controller stopped');
+  }
+
+  private informers(): Informer<KubeObject>[] {
+    const { pods, claims, revisions } = this.caches;
+    return [...this.targets.all.map((t) => t.informer), pods, claims, revisions] as Informer<KubeObject>[];
+  }
+
+  private syncDeps(): SyncDeps {
+    const { client, timers, features, planner, metrics, events } = this.deps;
+    return { client, clock: timers, features, planner, metrics, events, targets: this.targets, caches: this.caches, expectations: this.expectations, logger: this.log };
+  }
+
+  private async worker(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      if (this.abandon) {
+        this.queue.done(key);
+        return;
+      }
+      this.inFlight++;
+      try {
+        await this.process(key);
+      } finally {
+        this.inFlight--;
+        this.queue.done(key);
+      }
+    }
+  }
+
+  private async process(key: string): Promise<void> {
+    const started = this.deps.timers.now();
+    let outcome: ReconcileOutcome;
+    try {
+      outcome = await syncStatefulSet(key, this.syncDeps());
+    } catch (err) {
+      outcome = { kind: 'retry', error: err instanceof Error ? err : new Error(String(err)) };
+      this.log.error({ key, err: outcome.error.message }, 'sync crashed');
+    }
+    this.requeue(key, outcome);
+    this.deps.metrics.observeReconcile(resultOf(outcome), (this.deps.timers.now() - started) / 1000);
+    this.deps.onReconcile?.(key, outcome);
+  }
+
+  // upstream: stateful_set.go processNextWorkItem (+ requeue at the planner's wakeAt, style.md T11)
+  private requeue(key: string, outcome: ReconcileOutcome): void {
+    const now = this.deps.timers.now();
+    switch (outcome.kind) {
+      case 'done':
+        this.waiting.delete(key);
+        this.queue.forget(key);
+        if (outcome.wakeAt !== undefined) this.queue.addAfter(key, Math.max(outcome.wakeAt - now, 1));
+        return;
+      case 'retry':
+        this.queue.addRateLimited(key);
+        return;
+      case 'terminal':
+        this.log.error({ key, err: outcome.error.message }, 'dropping key');
+        this.queue.forget(key);
+        return;
+      case 'waiting':
+        this.waiting.add(key);
+        if (outcome.until !== undefined) this.queue.addAfter(key, Math.max(outcome.until - now, 1));
+        return;
+    }
+  }
+
+  private enqueueAll(keys: readonly string[]): void {
+    for (const k of keys) this.queue.add(k);
+  }
+
+  /** Keys skipped because the caches were behind go back in the queue as soon as their writes are seen. */
+  private recheckWaiting(): void {
+    for (const key of [...this.waiting]) {
+      if (!this.expectations.satisfied(key)) continue;
+      this.waiting.delete(key);
+      this.queue.add(key);
+    }
+  }
+
+  private registerHandlers(): void {
+    const { targets } = this;
+    const handle = (keys: string[]): void => {
+      this.enqueueAll(keys);
+      this.recheckWaiting();
+    };
+    const on = <T extends KubeObject>(inf: Informer<T>, keys: { add(o: T): string[]; update(a: T, b: T): string[]; del(o: T): string[] }) =>
+      this.unsubscribe.push(
+        inf.addHandler({
+          onAdd: (o) => handle(keys.add(o)),
+          onUpdate: (a, b) => handle(keys.update(a, b)),
+          onDelete: (o) => handle(keys.del(o)),
+        }),
+      );
+    for (const t of targets.all) {
+      const key = (s: StatefulSet) => [targets.keyOf(t, s.metadata.namespace, s.metadata.name)];
+      on(t.informer, { add: key, update: (_a, b) => key(b), del: key });
+    }
+    on(this.caches.pods, { add: (p) => keysForPodAdd(targets, p), update: (a, b) => keysForPodUpdate(targets, a, b), del: (p) => keysForPodDelete(targets, p) });
+    const owner = (r: ControllerRevision) => {
+      const k = targets.resolve(r.metadata.namespace, controllerRefOf(r));
+      return k === undefined ? [] : [k];
+    };
+    on(this.caches.revisions, { add: owner, update: (_a, b) => owner(b), del: owner });
+    on(this.caches.claims, { add: () => [], update: () => [], del: () => [] });
+  }
+}
+
+function resultOf(outcome: ReconcileOutcome): ReconcileResult {
+  if (outcome.kind === 'done') return 'success';
+  if (outcome.kind === 'waiting') return 'skipped';
+  return 'error';
+}

@@ -1,0 +1,59 @@
+// What a sync leaves behind besides API writes: expectations for the writes it made, events for the
+// plan and each action's outcome, and metrics (style.md G13: produced here from Plan and outcomes).
+
+import { isAlreadyExists } from '../api/errors.js';
+import { fromTimestamp, type Instant, type KubeObject, type Pod, type StatefulSet } from '../api/types.js';
+import type { Action, Plan } from '../controller/plan-types.js';
+import type { EventRecorder } from './events.js';
+import type { ExecutionResult } from './executor.js';
+import type { Expectations } from './expectations.js';
+import type { Caches } from './observe.js';
+import type { ControllerMetrics } from './metrics.js';
+import type { Planner } from './planner-port.js';
+import type { ObjectReference } from '../api/types.js';
+
+/** Remembers one successful write so the next sync waits until the caches have seen it. */
+export function expectAction(exp: Expectations, key: string, caches: Caches, action: Action, written: KubeObject | undefined, namespace?: string): void {
+  switch (action.kind) {
+    case 'deletePod':
+      exp.expectDeletion(key, caches.pods, { namespace, name: action.name, uid: action.uid });
+      return;
+    case 'deleteRevision':
+      exp.expectDeletion(key, caches.revisions, { namespace, name: action.name });
+      return;
+  }
+  if (written === undefined) return;
+  const source = action.kind.endsWith('Pod') ? caches.pods : action.kind.endsWith('Claim') ? caches.claims : caches.revisions;
+  exp.expectWrite(key, source, written);
+}
+
+/** Planned events first, then each attempted action's Successful<Verb> or Failed<Verb> event, in plan order. */
+export function recordSyncEvents(events: EventRecorder, planner: Planner, ref: ObjectReference, set: StatefulSet, plan: Plan, result: ExecutionResult): void {
+  for (const e of plan.events) void events.event(ref, e.type, e.reason, e.message);
+  const failed = new Map(result.failures.map((f) => [f.action, f.error]));
+  for (const action of plan.actions) {
+    const error = failed.get(action);
+    if (error === undefined && !result.executed.has(action)) continue;
+    // upstream: no event when the pod already exists (the cache was behind)
+    if (error !== undefined && action.kind === 'createPod' && isAlreadyExists(error)) continue;
+    const e = planner.actionEvent(action, set, error);
+    if (e !== undefined) void events.event(ref, e.type, e.reason, e.message);
+  }
+}
+
+/** When a pod stopped being Ready (or was created, if it never was). */
+function notReadySince(pod: Pod): Instant | undefined {
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready !== undefined && ready.status !== 'True') return fromTimestamp(ready.lastTransitionTime);
+  return fromTimestamp(pod.metadata.creationTimestamp);
+}
+
+/** PlanMetrics, plus how long each forcibly replaced pod had been stuck. */
+export function recordSyncMetrics(metrics: ControllerMetrics, set: StatefulSet, pods: readonly Pod[], plan: Plan, result: ExecutionResult, now: Instant): void {
+  metrics.recordPlanMetrics(set, plan.metrics);
+  for (const action of result.executed) {
+    if (action.kind !== 'deletePod' || action.cause !== 'forced') continue;
+    const since = notReadySince(pods.find((p) => p.metadata.name === action.name) ?? { metadata: {}, spec: { containers: [] } });
+    if (since !== undefined) metrics.observeStuckPod(set, (now - since) / 1000);
+  }
+}

@@ -1,0 +1,97 @@
+// One reconcile of one StatefulSet key: caches → planner → executor → status → events, metrics and the
+// outcome that tells the queue when to come back (style.md G11: outcomes are a union).
+
+import type { ClusterClient } from '../api/client.js';
+import type { Features } from '../api/features.js';
+import type { Instant, StatefulSet } from '../api/types.js';
+import type { Plan } from '../controller/plan-types.js';
+import type { Clock } from './clock.js';
+import { objectReference, type EventRecorder } from './events.js';
+import { applyPlan, type ExecutionResult } from './executor.js';
+import type { Expectations } from './expectations.js';
+import type { Logger } from './logger.js';
+import type { ControllerMetrics } from './metrics.js';
+import { observe, type Caches } from './observe.js';
+import type { Planner } from './planner-port.js';
+import type { SetKey, SetTargets } from './set-targets.js';
+import { shouldWriteStatus, writeStatus } from './status-writer.js';
+import { expectAction, recordSyncEvents, recordSyncMetrics } from './sync-effects.js';
+
+export type ReconcileOutcome =
+  /** Converged for now; come back at `wakeAt` if nothing else happens first. */
+  | { kind: 'done'; wakeAt?: Instant }
+  /** Something failed; retry with rate-limited backoff. */
+  | { kind: 'retry'; error: Error }
+  /** Retrying cannot help (e.g. a malformed key). */
+  | { kind: 'terminal'; error: Error }
+  /** The caches have not yet seen this set's own writes; retry when they have, or at `until` at the latest. */
+  | { kind: 'waiting'; until?: Instant };
+
+export interface SyncDeps {
+  client: ClusterClient;
+  clock: Clock;
+  features: Features;
+  planner: Planner;
+  targets: SetTargets;
+  caches: Caches;
+  expectations: Expectations;
+  metrics: ControllerMetrics;
+  events: EventRecorder;
+  logger: Logger;
+}
+
+// upstream: stateful_set.go sync + syncStatefulSet
+export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<ReconcileOutcome> {
+  const parsed = deps.targets.parse(key);
+  if (parsed === undefined) return { kind: 'terminal', error: new Error(`invalid resource key: ${key}`) };
+  const set = parsed.target.informer.get(parsed.namespace, parsed.name);
+  if (set === undefined) {
+    deps.expectations.forget(key);
+    deps.metrics.forgetSet(parsed.namespace, parsed.name);
+    return { kind: 'done' };
+  }
+  if (!deps.expectations.satisfied(key)) {
+    const until = deps.expectations.expiresAt(key);
+    return until === undefined ? { kind: 'waiting' } : { kind: 'waiting', until };
+  }
+  const now = deps.clock.now();
+  const observed = observe(set, deps.caches);
+  const plan = deps.planner.plan(observed, now, deps.features);
+  const result = await applyPlan(plan, deps.client, {
+    set,
+    resource: parsed.target.resource,
+    onApplied: (action, written) => expectAction(deps.expectations, key, deps.caches, action, written, set.metadata.namespace),
+  });
+  const statusError = await persistStatus(key, parsed, set, plan, result, deps);
+  recordSyncEvents(deps.events, deps.planner, objectReference(set, parsed.target.resource), set, plan, result);
+  recordSyncMetrics(deps.metrics, set, observed.pods, plan, result, now);
+  return outcomeOf(key, plan, result, statusError, deps.logger);
+}
+
+/** Writes the settled status when needed; returns the write's error instead of throwing. */
+async function persistStatus(key: string, parsed: SetKey, set: StatefulSet, plan: Plan, result: ExecutionResult, deps: SyncDeps): Promise<Error | undefined> {
+  const failed = result.failures.length > 0;
+  const status = deps.planner.settleStatus(plan, result.executed);
+  if (!shouldWriteStatus(plan.statusChanged, failed, status, set.status)) return undefined;
+  try {
+    const written = await writeStatus(deps.client, parsed.target.resource, set, status);
+    deps.expectations.expectWrite(key, parsed.target.informer, written);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/** The first action failure wins over a status failure, as upstream returns the sync error first. */
+function outcomeOf(key: string, plan: Plan, result: ExecutionResult, statusError: Error | undefined, log: Logger): ReconcileOutcome {
+  const first = result.failures[0];
+  if (first !== undefined) {
+    log.warn({ key, action: first.action.kind, failures: result.failures.length, err: first.error.message }, 'error syncing StatefulSet, requeuing');
+    return { kind: 'retry', error: first.error };
+  }
+  if (statusError !== undefined) {
+    log.warn({ key, err: statusError.message }, 'error updating StatefulSet status, requeuing');
+    return { kind: 'retry', error: statusError };
+  }
+  return plan.wakeAt === undefined ? { kind: 'done' } : { kind: 'done', wakeAt: plan.wakeAt };
+}

@@ -1,0 +1,93 @@
+// "Converged" for a StatefulSet (scenario.md): observedGeneration caught up, every ordinal in the range has
+// a pod on status.updateRevision (below a partition the current revision will do) that is available and
+// not terminating, no pod outside the range, and the status counters agree. Work is O(pods), never
+// O(spec.replicas), so replicas: 2147483647 is cheap to check.
+
+import { partitionOf } from '../api/intstr.js';
+import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import { isRunningAndAvailable, isTerminating, podOrdinal, podRevision } from '../controller/pod-state.js';
+
+export interface Convergence {
+  converged: boolean;
+  /** Why not, for waitFor timeouts and `why`-style messages. */
+  reason?: string;
+}
+
+const NOT = (reason: string): Convergence => ({ converged: false, reason });
+
+export function rangeOf(set: StatefulSet): { start: number; replicas: number } {
+  return { start: set.spec.ordinals?.start ?? 0, replicas: set.spec.replicas ?? 1 };
+}
+
+/** The partition that lets pods stay on the current revision (0 for strategies without one). */
+export function effectivePartition(set: StatefulSet): number {
+  const type = set.spec.updateStrategy?.type ?? 'RollingUpdate';
+  return type === 'RollingUpdate' || type === 'EnforcedRollingUpdate' ? partitionOf(set) : 0;
+}
+
+export function convergence(set: StatefulSet, pods: readonly Pod[], now: Instant): Convergence {
+  const status = set.status;
+  const name = set.metadata.name ?? '';
+  if (!status || status.observedGeneration !== set.metadata.generation) {
+    return NOT(`${name}: status.observedGeneration ${status?.observedGeneration ?? '-'} != generation ${set.metadata.generation ?? '-'}`);
+  }
+  if (!status.updateRevision) return NOT(`${name}: no status.updateRevision yet`);
+  const { start, replicas } = rangeOf(set);
+  if (pods.length < replicas) return NOT(`${name}: ${pods.length} of ${replicas} pods exist`);
+  const counts = { update: 0, current: 0 };
+  const seen = new Set<number>();
+  for (const pod of pods) {
+    const problem = podProblem(set, pod, now, start, replicas, counts);
+    if (problem) return NOT(`${name}: ${problem}`);
+    seen.add(podOrdinal(pod));
+  }
+  if (seen.size !== replicas) return NOT(`${name}: ${seen.size} of ${replicas} ordinals have a pod`);
+  return countersAgree(set, replicas, counts);
+}
+
+function podProblem(
+  set: StatefulSet,
+  pod: Pod,
+  now: Instant,
+  start: number,
+  replicas: number,
+  counts: { update: number; current: number },
+): string | undefined {
+  const name = pod.metadata.name ?? '';
+  const ordinal = podOrdinal(pod);
+  if (ordinal < start || ordinal >= start + replicas) return `pod ${name} is outside the ordinal range`;
+  if (isTerminating(pod)) return `pod ${name} is terminating`;
+  const status = set.status!;
+  const revision = podRevision(pod);
+  const onUpdate = revision === status.updateRevision;
+  const onCurrent = revision === status.currentRevision;
+  if (!onUpdate && !(onCurrent && ordinal - start < effectivePartition(set))) {
+    return `pod ${name} is on revision ${revision || '-'}, not ${status.updateRevision}`;
+  }
+  if (!isRunningAndAvailable(pod, set.spec.minReadySeconds ?? 0, now)) return `pod ${name} is not available`;
+  if (onUpdate) counts.update++;
+  if (onCurrent) counts.current++;
+  return undefined;
+}
+
+function countersAgree(set: StatefulSet, replicas: number, counts: { update: number; current: number }): Convergence {
+  const s = set.status!;
+  const want: [string, number | undefined, number][] = [
+    ['replicas', s.replicas, replicas],
+    ['readyReplicas', s.readyReplicas, replicas],
+    ['availableReplicas', s.availableReplicas, replicas],
+    ['updatedReplicas', s.updatedReplicas, counts.update],
+    ['currentReplicas', s.currentReplicas, counts.current],
+  ];
+  for (const [field, got, expected] of want) {
+    if ((got ?? 0) !== expected) return NOT(`${set.metadata.name ?? ''}: status.${field} is ${got ?? 0}, pods say ${expected}`);
+  }
+  return { converged: true };
+}
+
+/** Whether the set reports `Progressing=False` with reason ProgressDeadlineExceeded. */
+export function progressDeadlineExceeded(set: StatefulSet): boolean {
+  return (set.status?.conditions ?? []).some(
+    (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
+  );
+}

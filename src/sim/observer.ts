@@ -1,0 +1,82 @@
+// Turns the in-memory API server's write stream into timeline records (pod lifecycle, status writes),
+// keeps the simulator's view and per-set trackers up to date, and runs the invariant checkers after every
+// write (style.md G6).
+
+import { Resources } from '../api/client.js';
+import type { Features } from '../api/features.js';
+import type { Pod } from '../api/types.js';
+import { podOrdinal, podRevision } from '../controller/pod-state.js';
+import type { WriteRecord } from '../cluster/memory/index.js';
+import { lifecycleEvents, podView } from './pod-lifecycle.js';
+import type { SetTracker } from './set-tracker.js';
+import type { SimState } from './state.js';
+import { podRecord, secondsSince, statusRecord, type TimelineRecord } from './timeline.js';
+import { checkControllerCreate, checkControllerDelete, type Found } from './violations.js';
+
+export interface ObserverDeps {
+  state: SimState;
+  tracker: SetTracker;
+  features: Features;
+  start: number;
+  /** Identity of the controller's client (its writes are checked against the invariants). */
+  controllerActor: string;
+  emit(record: TimelineRecord): void;
+  violation(found: Found, at: number): void;
+}
+
+export function observeWrite(deps: ObserverDeps, w: WriteRecord): void {
+  if (w.change === 'NONE') return;
+  if (w.resource === Resources.pods) return observePod(deps, w);
+  if (w.resource.kind === 'StatefulSet' && w.resource.plural === 'statefulsets') return observeSet(deps, w);
+}
+
+function observeSet(deps: ObserverDeps, w: WriteRecord): void {
+  const removed = w.change === 'DELETED';
+  const entry = deps.state.applySet(w.resource, w.object, removed);
+  const ns = w.object.metadata.namespace ?? 'default';
+  const key = entry?.key ?? `${ns}/${w.name}`;
+  if (w.verb === 'updateStatus' && entry) {
+    const generation = entry.set.metadata.generation ?? null;
+    deps.emit(statusRecord(secondsSince(deps.start, w.at), ns, w.name, generation, entry.set.status ?? { replicas: 0 }));
+  }
+  deps.tracker.update(key, entry?.set, entry ? deps.state.podsOf(key) : [], w.at);
+}
+
+function observePod(deps: ObserverDeps, w: WriteRecord): void {
+  const change = deps.state.applyPod(w.object, w.change === 'DELETED');
+  const pod = w.object as Pod;
+  const events = lifecycleEvents(change.prev && podView(change.prev), change.next && podView(change.next));
+  const t = secondsSince(deps.start, w.at);
+  const setEntry = change.nextSet ?? change.prevSet;
+  const setName = setEntry ? (deps.state.sets.get(setEntry)?.set.metadata.name ?? null) : null;
+  const ordinal = podOrdinal(pod);
+  for (const event of events) {
+    deps.emit(
+      podRecord(t, {
+        namespace: pod.metadata.namespace ?? 'default',
+        name: pod.metadata.name ?? '',
+        set: setName,
+        ordinal: ordinal >= 0 ? ordinal : null,
+        revision: podRevision(pod) || null,
+        event,
+      }),
+    );
+  }
+  if (w.actor === deps.controllerActor) checkWrite(deps, w, change.prev, setEntry);
+  for (const key of new Set([change.prevSet, change.nextSet])) {
+    if (key) deps.tracker.update(key, deps.state.sets.get(key)?.set, deps.state.podsOf(key), w.at);
+  }
+}
+
+function checkWrite(deps: ObserverDeps, w: WriteRecord, prev: Pod | undefined, setKey: string | undefined): void {
+  const set = setKey ? deps.state.sets.get(setKey)?.set : undefined;
+  if (!set) return;
+  const pods = deps.state.podsOf(setKey!);
+  let found: Found[] = [];
+  if (w.verb === 'delete' && prev && !prev.metadata.deletionTimestamp) {
+    found = checkControllerDelete(set, prev, pods, w.at, deps.features);
+  } else if (w.verb === 'create') {
+    found = checkControllerCreate(set, w.object as Pod, pods, w.at);
+  }
+  for (const f of found) deps.violation(f, w.at);
+}

@@ -1,0 +1,123 @@
+// The `cluster`, `faults` and `controller` blocks of a scenario file (scenario.md), with defaults.
+
+import { FeatureGateError, defaultFeatures, withFeatures } from '../api/features.js';
+import type { ClusterSpec, ControllerTarget, FaultSpec, ImageSpec } from './scenario-types.js';
+import {
+  type Issues,
+  type Obj,
+  at,
+  boolField,
+  enumField,
+  listField,
+  noUnknownKeys,
+  numberField,
+  objectField,
+  optional,
+} from './scenario-fields.js';
+
+const seconds = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0 });
+const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
+const BEHAVIORS = ['ImagePullBackOff', 'CrashLoopBackOff', 'NotReadyAfter'] as const;
+const VERBS = ['create', 'delete', 'update', 'patch'] as const;
+
+export function parseCluster(v: unknown, path: string, issues: Issues): ClusterSpec {
+  const spec: ClusterSpec = { podStartSeconds: 1, podTerminationSeconds: 1, images: {} };
+  if (v === undefined) return spec;
+  const obj = objectField(v, path, issues);
+  if (!obj) return spec;
+  noUnknownKeys(obj, ['podStartSeconds', 'podTerminationSeconds', 'images'], path, issues);
+  spec.podStartSeconds = optional(obj, 'podStartSeconds', path, issues, seconds) ?? spec.podStartSeconds;
+  spec.podTerminationSeconds = optional(obj, 'podTerminationSeconds', path, issues, seconds) ?? spec.podTerminationSeconds;
+  const images = optional(obj, 'images', path, issues, objectField) ?? {};
+  for (const [key, value] of Object.entries(images)) {
+    const image = parseImage(value, at(at(path, 'images'), key), issues);
+    if (image) spec.images[key] = image;
+  }
+  return spec;
+}
+
+function parseImage(v: unknown, path: string, issues: Issues): ImageSpec | undefined {
+  const obj = objectField(v, path, issues);
+  if (!obj) return undefined;
+  noUnknownKeys(obj, ['behavior', 'startSeconds', 'seconds'], path, issues);
+  const image: ImageSpec = {};
+  const behavior = optional(obj, 'behavior', path, issues, (x, p, i) => enumField(x, p, i, BEHAVIORS));
+  if (behavior) image.behavior = behavior;
+  const startSeconds = optional(obj, 'startSeconds', path, issues, seconds);
+  if (startSeconds !== undefined) image.startSeconds = startSeconds;
+  const after = optional(obj, 'seconds', path, issues, seconds);
+  if (after !== undefined) image.seconds = after;
+  if (behavior === 'NotReadyAfter' && after === undefined) issues.add(at(path, 'seconds'), 'required for behavior NotReadyAfter');
+  if (behavior !== 'NotReadyAfter' && after !== undefined) issues.add(at(path, 'seconds'), 'only allowed with behavior NotReadyAfter');
+  return image;
+}
+
+export function parseFaults(v: unknown, path: string, issues: Issues): FaultSpec | undefined {
+  if (v === undefined) return undefined;
+  const obj = objectField(v, path, issues);
+  if (!obj) return undefined;
+  noUnknownKeys(obj, ['apiErrors', 'conflicts', 'watch'], path, issues);
+  const faults: FaultSpec = {};
+  const apiErrors = optional(obj, 'apiErrors', path, issues, objectField);
+  if (apiErrors) faults.apiErrors = parseApiErrors(apiErrors, at(path, 'apiErrors'), issues);
+  const conflicts = optional(obj, 'conflicts', path, issues, objectField);
+  if (conflicts) {
+    noUnknownKeys(conflicts, ['rate'], at(path, 'conflicts'), issues);
+    faults.conflicts = { rate: rate(conflicts['rate'], at(at(path, 'conflicts'), 'rate'), issues) ?? 0 };
+  }
+  const watch = optional(obj, 'watch', path, issues, objectField);
+  if (watch) faults.watch = parseWatchFaults(watch, at(path, 'watch'), issues);
+  return faults;
+}
+
+function parseApiErrors(obj: Obj, path: string, issues: Issues): NonNullable<FaultSpec['apiErrors']> {
+  noUnknownKeys(obj, ['rate', 'verbs'], path, issues);
+  const verbs = optional(obj, 'verbs', path, issues, listField);
+  const checked = (verbs ?? [...VERBS]).map((x, i) => enumField(x, at(at(path, 'verbs'), i), issues, VERBS));
+  return {
+    rate: rate(obj['rate'], at(path, 'rate'), issues) ?? 0,
+    verbs: checked.filter((x): x is (typeof VERBS)[number] => x !== undefined),
+  };
+}
+
+function parseWatchFaults(obj: Obj, path: string, issues: Issues): NonNullable<FaultSpec['watch']> {
+  noUnknownKeys(obj, ['delaySeconds', 'breakEverySeconds', 'goneRate'], path, issues);
+  const out: NonNullable<FaultSpec['watch']> = {};
+  const delay = optional(obj, 'delaySeconds', path, issues, seconds);
+  if (delay !== undefined) out.delaySeconds = delay;
+  const every = optional(obj, 'breakEverySeconds', path, issues, (x, p, i) => numberField(x, p, i, { positive: true }));
+  if (every !== undefined) out.breakEverySeconds = every;
+  const gone = optional(obj, 'goneRate', path, issues, rate);
+  if (gone !== undefined) out.goneRate = gone;
+  return out;
+}
+
+export interface ParsedController {
+  featureGates: Record<string, boolean>;
+  /** Undefined: decided from the objects' apiVersions. */
+  target?: ControllerTarget;
+}
+
+export function parseController(v: unknown, path: string, issues: Issues): ParsedController {
+  const out: ParsedController = { featureGates: {} };
+  if (v === undefined) return out;
+  const obj = objectField(v, path, issues);
+  if (!obj) return out;
+  noUnknownKeys(obj, ['featureGates', 'target'], path, issues);
+  const gates = optional(obj, 'featureGates', path, issues, objectField) ?? {};
+  for (const [name, value] of Object.entries(gates)) {
+    const gatePath = at(at(path, 'featureGates'), name);
+    const on = boolField(value, gatePath, issues);
+    if (on === undefined) continue;
+    try {
+      withFeatures(defaultFeatures(), { [name]: on });
+      out.featureGates[name] = on;
+    } catch (e) {
+      if (!(e instanceof FeatureGateError)) throw e;
+      issues.add(gatePath, e.message);
+    }
+  }
+  const target = optional(obj, 'target', path, issues, (x, p, i) => enumField(x, p, i, ['crd', 'native'] as const));
+  if (target) out.target = target;
+  return out;
+}

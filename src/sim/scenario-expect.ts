@@ -1,0 +1,81 @@
+// The `expect` step (scenario.md): status subsets, pod states, maxUnavailableObserved and events.
+
+import type { EventExpectation, Expectation, PodExpectation } from './scenario-types.js';
+import {
+  type Issues,
+  at,
+  boolField,
+  enumField,
+  noUnknownKeys,
+  numberField,
+  objectField,
+  optional,
+  stringField,
+} from './scenario-fields.js';
+
+const KEYS = ['status', 'pods', 'maxUnavailableObserved', 'event', 'converged'] as const;
+
+export function parseExpect(v: unknown, path: string, issues: Issues): Expectation | undefined {
+  const obj = objectField(v, path, issues);
+  if (!obj) return undefined;
+  noUnknownKeys(obj, KEYS, path, issues);
+  const out: Expectation = {};
+  const status = optional(obj, 'status', path, issues, objectField);
+  if (status) out.status = mapOf(status, at(path, 'status'), issues, objectField);
+  const pods = optional(obj, 'pods', path, issues, objectField);
+  if (pods) out.pods = mapOf(pods, at(path, 'pods'), issues, parsePod);
+  const observed = optional(obj, 'maxUnavailableObserved', path, issues, objectField);
+  if (observed) {
+    const count = (x: unknown, p: string, i: Issues) => numberField(x, p, i, { min: 0, integer: true });
+    out.maxUnavailableObserved = mapOf(observed, at(path, 'maxUnavailableObserved'), issues, count);
+  }
+  const event = optional(obj, 'event', path, issues, parseEvent);
+  if (event) out.event = event;
+  const converged = optional(obj, 'converged', path, issues, boolField);
+  if (converged !== undefined) out.converged = converged;
+  if (Object.keys(obj).length === 0) issues.add(path, 'must name at least one of ' + KEYS.join(', '));
+  return out;
+}
+
+function mapOf<T>(obj: Record<string, unknown>, path: string, issues: Issues, check: (v: unknown, p: string, i: Issues) => T | undefined): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [key, value] of Object.entries(obj)) {
+    const checked = check(value, at(path, key), issues);
+    if (checked !== undefined) out[key] = checked;
+  }
+  return out;
+}
+
+function parsePod(v: unknown, path: string, issues: Issues): PodExpectation | undefined {
+  const obj = objectField(v, path, issues);
+  if (!obj) return undefined;
+  noUnknownKeys(obj, ['revision', 'ready', 'available', 'phase', 'exists'], path, issues);
+  const out: PodExpectation = {};
+  const revision = optional(obj, 'revision', path, issues, stringField);
+  if (revision !== undefined) out.revision = revision;
+  for (const key of ['ready', 'available', 'exists'] as const) {
+    const b = optional(obj, key, path, issues, boolField);
+    if (b !== undefined) out[key] = b;
+  }
+  const phase = optional(obj, 'phase', path, issues, stringField);
+  if (phase !== undefined) out.phase = phase;
+  return out;
+}
+
+function parseEvent(v: unknown, path: string, issues: Issues): EventExpectation | undefined {
+  const obj = objectField(v, path, issues);
+  if (!obj) return undefined;
+  noUnknownKeys(obj, ['reason', 'type', 'message', 'involvedObject', 'present'], path, issues);
+  const reason = stringField(obj['reason'], at(path, 'reason'), issues);
+  if (reason === undefined) return undefined;
+  const out: EventExpectation = { reason };
+  const type = optional(obj, 'type', path, issues, (x, p, i) => enumField(x, p, i, ['Normal', 'Warning'] as const));
+  if (type) out.type = type;
+  const message = optional(obj, 'message', path, issues, stringField);
+  if (message !== undefined) out.message = message;
+  const involved = optional(obj, 'involvedObject', path, issues, stringField);
+  if (involved !== undefined) out.involvedObject = involved;
+  const present = optional(obj, 'present', path, issues, boolField);
+  if (present !== undefined) out.present = present;
+  return out;
+}

@@ -1,0 +1,127 @@
+// The parsed, validated and defaulted form of a scenario file (scenario.md). Every step keeps `raw`,
+// the step exactly as given, because the timeline's `step` record echoes it.
+
+import type { Resource } from '../api/client.js';
+import type { KubeObject } from '../api/types.js';
+
+export type ImageBehavior = 'ImagePullBackOff' | 'CrashLoopBackOff' | 'NotReadyAfter';
+
+export interface ImageSpec {
+  behavior?: ImageBehavior;
+  /** Start time for this image (overrides podStartSeconds). */
+  startSeconds?: number;
+  /** NotReadyAfter: seconds of readiness before the pod turns NotReady. */
+  seconds?: number;
+}
+
+/** scenario.md `cluster`: the simulated kubelet's behaviour. */
+export interface ClusterSpec {
+  podStartSeconds: number;
+  podTerminationSeconds: number;
+  /** Keys are exact images or globs with `*`; kept in file order. */
+  images: Record<string, ImageSpec>;
+}
+
+/** scenario.md `faults`: applies only to the controller's client. */
+export interface FaultSpec {
+  apiErrors?: { rate: number; verbs: ('create' | 'delete' | 'update' | 'patch')[] };
+  conflicts?: { rate: number };
+  watch?: { delaySeconds?: number; breakEverySeconds?: number; goneRate?: number };
+}
+
+export type ControllerTarget = 'crd' | 'native' | 'both';
+
+export interface ControllerSpec {
+  featureGates: Record<string, boolean>;
+  /** `both` is chosen when the file does not say and the objects use both apiVersions. */
+  target: ControllerTarget;
+}
+
+/** An object to create, with the API resource it lives in. */
+export interface ScenarioObject {
+  resource: Resource;
+  object: KubeObject;
+}
+
+export interface ObjectRef {
+  namespace: string;
+  name: string;
+}
+
+export type WaitTarget =
+  | { kind: 'allConverged' }
+  | { kind: 'pod'; ref: ObjectRef; condition: 'Ready' | 'Deleted' }
+  | { kind: 'statefulset'; ref: ObjectRef; condition: 'Converged' | 'ProgressDeadlineExceeded' };
+
+export interface PodExpectation {
+  /** `update` / `current` compare with the set's status revisions; anything else is a revision name. */
+  revision?: string;
+  ready?: boolean;
+  available?: boolean;
+  phase?: string;
+  /** false: the pod must not exist. */
+  exists?: boolean;
+}
+
+export interface EventExpectation {
+  reason: string;
+  type?: 'Normal' | 'Warning';
+  /** Substring of the message. */
+  message?: string;
+  /** Name of the involved object. */
+  involvedObject?: string;
+  /** false: no such event may have been recorded so far. */
+  present?: boolean;
+}
+
+export interface Expectation {
+  /** Set key (`name` or `namespace/name`) → subset of its status. */
+  status?: Record<string, Record<string, unknown>>;
+  /** Pod key (`name` or `namespace/name`) → expectations. */
+  pods?: Record<string, PodExpectation>;
+  maxUnavailableObserved?: Record<string, number>;
+  event?: EventExpectation;
+  /** Extension: every StatefulSet converged (true) or not (false) right now. */
+  converged?: boolean;
+}
+
+interface StepBase {
+  /** The step as given in the file. */
+  raw: unknown;
+}
+
+export type Step = StepBase &
+  (
+    | { kind: 'waitFor'; target: WaitTarget; timeoutSeconds: number }
+    | { kind: 'apply'; object: ScenarioObject }
+    | { kind: 'patch'; target: PatchTarget; merge: Record<string, unknown> }
+    | { kind: 'setImage'; set: ObjectRef; apiVersion: string; container: string; image: string }
+    | { kind: 'deletePod'; pod: ObjectRef }
+    | { kind: 'advance'; seconds: number }
+    | { kind: 'restartController' }
+    | { kind: 'expect'; expect: Expectation }
+  );
+
+export type StepKind = Step['kind'];
+
+export interface PatchTarget extends ObjectRef {
+  kind: string;
+  /** Given, or resolved from the scenario's objects and earlier apply steps. */
+  apiVersion: string;
+}
+
+export interface Scenario {
+  kind: 'Scenario';
+  name?: string;
+  seed: number;
+  endSeconds: number;
+  cluster: ClusterSpec;
+  faults?: FaultSpec;
+  controller: ControllerSpec;
+  objects: ScenarioObject[];
+  steps: Step[];
+}
+
+export const DEFAULT_NAMESPACE = 'default';
+export const DEFAULT_END_SECONDS = 86400;
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;

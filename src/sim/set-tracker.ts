@@ -1,0 +1,83 @@
+// Per-StatefulSet bookkeeping the simulator updates after every write that touches a set or its pods:
+// whether it is converged (and since when all sets are), and the most ordinals without an available pod
+// seen at any instant since the set first converged (`maxUnavailableObserved`). Initial creation is not
+// counted: every ordinal starts without a pod, which says nothing about a rollout's budget.
+
+import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import { isUnavailable, podOrdinal } from '../controller/pod-state.js';
+import { convergence, rangeOf } from './converged.js';
+
+/** Ordinals in the set's range without an available, non-terminating pod. O(pods), not O(replicas). */
+export function unavailableOrdinals(set: StatefulSet, pods: readonly Pod[], now: Instant): number {
+  const { start, replicas } = rangeOf(set);
+  const mrs = set.spec.minReadySeconds ?? 0;
+  const available = new Set<number>();
+  for (const pod of pods) {
+    const o = podOrdinal(pod);
+    if (o >= start && o < start + replicas && !isUnavailable(pod, mrs, now)) available.add(o);
+  }
+  return replicas - available.size;
+}
+
+interface SetTrack {
+  converged: boolean;
+  reason: string | undefined;
+  /** Undefined until the set first converges. */
+  maxUnavailable: number | undefined;
+}
+
+export class SetTracker {
+  private readonly tracks = new Map<string, SetTrack>();
+  private notConverged = 0;
+  /** When every set last became converged; null while one is not. */
+  allConvergedSince: Instant | null;
+
+  constructor(start: Instant) {
+    this.allConvergedSince = start;
+  }
+
+  /** Re-evaluates one set (undefined: it was deleted). */
+  update(key: string, set: StatefulSet | undefined, pods: readonly Pod[], now: Instant): void {
+    const before = this.tracks.get(key);
+    if (before && !before.converged) this.notConverged--;
+    if (!set) {
+      this.tracks.delete(key);
+      this.afterChange(now);
+      return;
+    }
+    const c = convergence(set, pods, now);
+    const track: SetTrack = { converged: c.converged, reason: c.reason, maxUnavailable: before?.maxUnavailable };
+    if (c.converged && track.maxUnavailable === undefined) track.maxUnavailable = 0;
+    if (track.maxUnavailable !== undefined) {
+      track.maxUnavailable = Math.max(track.maxUnavailable, unavailableOrdinals(set, pods, now));
+    }
+    if (!track.converged) this.notConverged++;
+    this.tracks.set(key, track);
+    this.afterChange(now);
+  }
+
+  private afterChange(now: Instant): void {
+    if (this.notConverged === 0 && this.allConvergedSince === null) this.allConvergedSince = now;
+    if (this.notConverged > 0) this.allConvergedSince = null;
+  }
+
+  allConverged(): boolean {
+    return this.notConverged === 0;
+  }
+
+  isConverged(key: string): boolean {
+    return this.tracks.get(key)?.converged ?? false;
+  }
+
+  /** Why `key` (or, without a key, the first unconverged set in key order) is not converged. */
+  reason(key?: string): string | undefined {
+    if (key !== undefined) return this.tracks.get(key)?.reason ?? `${key} does not exist`;
+    const keys = [...this.tracks.keys()].sort();
+    for (const k of keys) if (!this.tracks.get(k)!.converged) return this.tracks.get(k)!.reason;
+    return undefined;
+  }
+
+  maxUnavailable(key: string): number | undefined {
+    return this.tracks.get(key)?.maxUnavailable;
+  }
+}

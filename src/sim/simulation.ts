@@ -1,0 +1,191 @@
+// One run of a scenario: builds the world, creates the objects at t=0, runs the steps in order and
+// records the timeline (scenario.md). Records are emitted as things happen, so at equal `t` they keep the
+// order in which things happened.
+
+import type { Features } from '../api/features.js';
+import type { Instant } from '../api/types.js';
+import type { RecordedEvent } from '../runtime/events.js';
+import { actionSet } from './action-set.js';
+import type { ExpectContext } from './expect.js';
+import { metricsSummary } from './metrics-summary.js';
+import { observeWrite } from './observer.js';
+import type { SentWrite } from './recording-client.js';
+import { scenarioFeatures } from './scenario.js';
+import type { Scenario } from './scenario-types.js';
+import { SetTracker } from './set-tracker.js';
+import { SimState, displayName } from './state.js';
+import { runStep, type StepContext } from './steps.js';
+import * as tl from './timeline.js';
+import { CONTROLLER_ACTOR, SIM_EPOCH, buildWorld, type World } from './world.js';
+
+export interface SimulationOptions {
+  /** Called with every record as it is produced. */
+  onRecord?: (record: tl.TimelineRecord) => void;
+  /** Keep every record in the result (default true; the benchmark turns it off). */
+  keepRecords?: boolean;
+  /** Called after every `progressEveryMs` of virtual time: the demo paces and redraws here. */
+  onProgress?: (sim: Simulation) => Promise<void> | void;
+  progressEveryMs?: number;
+}
+
+export class Simulation {
+  readonly features: Features;
+  readonly state = new SimState();
+  readonly tracker = new SetTracker(SIM_EPOCH);
+  readonly world: World;
+  readonly records: tl.TimelineRecord[] = [];
+  readonly events: tl.EventRecord[] = [];
+  readonly violations: tl.Violation[] = [];
+  readonly endAt: Instant;
+  failed = false;
+
+  constructor(
+    readonly scenario: Scenario,
+    private readonly opts: SimulationOptions = {},
+  ) {
+    this.features = scenarioFeatures(scenario);
+    this.endAt = SIM_EPOCH + Math.round(scenario.endSeconds * 1000);
+    this.world = buildWorld(scenario, this.features, {
+      onSend: (w) => this.onSend(w),
+      onEvent: (e) => this.onEvent(e),
+    });
+    this.world.cluster.onWrite((w) =>
+      observeWrite(
+        {
+          state: this.state,
+          tracker: this.tracker,
+          features: this.features,
+          start: SIM_EPOCH,
+          controllerActor: CONTROLLER_ACTOR,
+          emit: (r) => this.emit(r),
+          violation: (f, at) => this.violation(f.invariant, f.message, at),
+        },
+        w,
+      ),
+    );
+  }
+
+  now = (): Instant => this.world.clock.now();
+  t = (): number => tl.secondsSince(SIM_EPOCH, this.now());
+
+  emit(record: tl.TimelineRecord): void {
+    if (this.opts.keepRecords !== false) this.records.push(record);
+    this.opts.onRecord?.(record);
+  }
+
+  private violation(invariant: string, message: string, at: Instant): void {
+    const v: tl.Violation = { t: tl.secondsSince(SIM_EPOCH, at), invariant, message };
+    this.violations.push(v);
+    this.emit(tl.violationRecord(v));
+  }
+
+  private onSend(w: SentWrite): void {
+    const resource = w.status ? `${w.resource.plural}/status` : w.resource.plural;
+    const namespace = w.namespace ?? '';
+    this.emit(tl.actionRecord(this.t(), { namespace, set: actionSet(w, this.state), verb: w.verb, resource, name: w.name }));
+  }
+
+  private onEvent(e: RecordedEvent): void {
+    const involvedObject = { kind: e.involvedObject.kind ?? '', name: e.involvedObject.name ?? '' };
+    const record = tl.eventRecord(tl.secondsSince(SIM_EPOCH, e.at), { namespace: e.namespace, involvedObject, eventType: e.type, reason: e.reason, message: e.message });
+    this.events.push(record);
+    this.emit(record);
+  }
+
+  /** Runs virtual time to `until` (capped at endSeconds) while `pending()` holds; false if endSeconds cut it short. */
+  async runFor(until: Instant, pending: () => boolean = () => true): Promise<boolean> {
+    const target = Math.min(until, this.endAt);
+    const chunk = this.opts.onProgress ? Math.max(1, this.opts.progressEveryMs ?? 1000) : Infinity;
+    for (;;) {
+      const stop = Math.min(target, this.now() + chunk);
+      const r = await this.world.clock.run({ until: stop, while: pending });
+      await this.opts.onProgress?.(this);
+      if (r.reason === 'while' || stop >= target) break;
+    }
+    return !pending() || until <= this.endAt;
+  }
+
+  stepContext(): StepContext {
+    return {
+      now: this.now,
+      user: this.world.user,
+      state: this.state,
+      tracker: this.tracker,
+      runFor: (until, pending) => this.runFor(until, pending),
+      restartController: async () => {
+        await this.world.stopController();
+        await this.world.startController();
+      },
+      expectContext: () => this.expectContext(),
+    };
+  }
+
+  expectContext(): ExpectContext {
+    return {
+      state: this.state,
+      now: this.now(),
+      events: this.events,
+      maxUnavailable: (key) => this.tracker.maxUnavailable(key),
+      allConverged: () => this.tracker.allConverged(),
+    };
+  }
+
+  async start(): Promise<void> {
+    await this.world.cluster.addNode('sim-node-1');
+    await this.world.kubelet.start();
+    await this.world.startController();
+    for (const [i, { resource, object }] of this.scenario.objects.entries()) {
+      try {
+        await this.world.user.create(resource, structuredClone(object));
+      } catch (e) {
+        this.fail(-1, `objects[${i}] ${object.kind} ${object.metadata.name}: ${(e as Error).message}`);
+        return;
+      }
+    }
+  }
+
+  fail(index: number, message: string): void {
+    this.failed = true;
+    this.emit(tl.failureRecord(this.t(), index, message));
+  }
+
+  /** Runs the steps in order; a failed step (not a failed expect) ends the run. */
+  async runSteps(): Promise<void> {
+    const ctx = this.stepContext();
+    for (const [index, step] of this.scenario.steps.entries()) {
+      if (this.failed) return;
+      this.emit(tl.stepRecord(this.t(), index, step.raw));
+      const outcome = await runStep(step, ctx);
+      if (outcome.kind === 'expect') {
+        if (!outcome.ok) this.failed = true;
+        this.emit(tl.expectRecord(this.t(), index, outcome.ok, outcome.message));
+      } else if (outcome.kind === 'failed') {
+        this.fail(index, outcome.message);
+      }
+    }
+  }
+
+  async finish(): Promise<tl.SummaryRecord> {
+    const metrics = await metricsSummary(this.world.metrics.registry);
+    await this.world.stopController();
+    this.world.kubelet.stop();
+    const sets: Record<string, tl.SummaryRecord['sets'][string]> = {};
+    for (const entry of this.state.allSets()) {
+      const ns = entry.set.metadata.namespace ?? 'default';
+      let name = displayName(ns, entry.set.metadata.name ?? '');
+      if (name in sets) name = `${name} (${entry.set.apiVersion})`;
+      sets[name] = entry.set.status ?? null;
+    }
+    const since = this.tracker.allConvergedSince;
+    const summary = tl.summaryRecord({
+      converged: this.tracker.allConverged(),
+      convergedAt: since === null ? null : tl.secondsSince(SIM_EPOCH, since),
+      endedAt: this.t(),
+      sets,
+      metrics,
+      violations: this.violations,
+    });
+    this.emit(summary);
+    return summary;
+  }
+}

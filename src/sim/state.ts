@@ -1,0 +1,114 @@
+// The simulator's own view of the cluster, kept from the in-memory API server's write stream (every
+// successful write, in resourceVersion order). Objects are stored as the server stored them and never
+// mutated. Pods are indexed by StatefulSet so per-set checks cost O(pods of that set).
+
+import { Resources, type Resource } from '../api/client.js';
+import type { KubeObject, Pod, StatefulSet } from '../api/types.js';
+
+export interface SetEntry {
+  key: string;
+  resource: Resource;
+  set: StatefulSet;
+}
+
+export interface PodChange {
+  key: string;
+  prev: Pod | undefined;
+  next: Pod | undefined;
+  /** Set key (see setKey) the pod belongs to, before and after the write. */
+  prevSet: string | undefined;
+  nextSet: string | undefined;
+}
+
+const isSetResource = (r: Resource): boolean => r.kind === 'StatefulSet' && r.plural === 'statefulsets';
+
+/** `namespace/name`, with the API group for Ordinal's own sets so both apiVersions can share a name. */
+export function setKey(resource: Resource, namespace: string, name: string): string {
+  return resource.group === Resources.ordinalStatefulSets.group ? `${namespace}/${name}@ordinal` : `${namespace}/${name}`;
+}
+
+/** The name a user sees: `name` in the default namespace, else `namespace/name`. */
+export function displayName(namespace: string, name: string): string {
+  return namespace === 'default' ? name : `${namespace}/${name}`;
+}
+
+const ORDINAL_NAME = /^(.*)-([0-9]+)$/;
+
+export class SimState {
+  readonly sets = new Map<string, SetEntry>();
+  readonly pods = new Map<string, Pod>();
+  /** How many times each pod name (`namespace/name`) was removed from the API. */
+  readonly removals = new Map<string, number>();
+  private readonly podSet = new Map<string, string | undefined>();
+  private readonly bySet = new Map<string, Set<string>>();
+
+  applySet(resource: Resource, obj: KubeObject, removed: boolean): SetEntry | undefined {
+    if (!isSetResource(resource)) return undefined;
+    const ns = obj.metadata.namespace ?? 'default';
+    const key = setKey(resource, ns, obj.metadata.name ?? '');
+    if (removed) {
+      this.sets.delete(key);
+      return undefined;
+    }
+    const entry: SetEntry = { key, resource, set: obj as StatefulSet };
+    this.sets.set(key, entry);
+    return entry;
+  }
+
+  applyPod(obj: KubeObject, removed: boolean): PodChange {
+    const pod = obj as Pod;
+    const key = `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
+    const prev = this.pods.get(key);
+    const prevSet = this.podSet.get(key);
+    const nextSet = removed ? undefined : this.setOfPod(pod);
+    if (removed) {
+      this.pods.delete(key);
+      this.removals.set(key, (this.removals.get(key) ?? 0) + 1);
+    } else this.pods.set(key, pod);
+    if (prevSet !== nextSet || removed) {
+      if (prevSet) this.bySet.get(prevSet)?.delete(key);
+      if (nextSet) this.index(nextSet).add(key);
+    }
+    if (removed) this.podSet.delete(key);
+    else this.podSet.set(key, nextSet);
+    return { key, prev, next: removed ? undefined : pod, prevSet, nextSet };
+  }
+
+  private index(set: string): Set<string> {
+    let keys = this.bySet.get(set);
+    if (!keys) {
+      keys = new Set();
+      this.bySet.set(set, keys);
+    }
+    return keys;
+  }
+
+  /** Pods of a set, ordered by name (stable across runs). */
+  podsOf(key: string): Pod[] {
+    const keys = [...(this.bySet.get(key) ?? [])].sort();
+    return keys.map((k) => this.pods.get(k)).filter((p): p is Pod => p !== undefined);
+  }
+
+  /** The set a pod belongs to: its controller ownerRef, else a set named like the pod's prefix. */
+  setOfPod(pod: Pod): string | undefined {
+    const ns = pod.metadata.namespace ?? 'default';
+    const owner = pod.metadata.ownerReferences?.find((r) => r.controller && r.kind === 'StatefulSet');
+    if (owner) {
+      const res = owner.apiVersion === 'apps/v1' ? Resources.statefulSets : Resources.ordinalStatefulSets;
+      return setKey(res, ns, owner.name);
+    }
+    const m = ORDINAL_NAME.exec(pod.metadata.name ?? '');
+    if (!m || m[1] === undefined) return undefined;
+    return this.findSet(ns, m[1])?.key;
+  }
+
+  /** A set by namespace and name; Ordinal's apiVersion first when both exist. */
+  findSet(namespace: string, name: string): SetEntry | undefined {
+    return this.sets.get(setKey(Resources.ordinalStatefulSets, namespace, name)) ?? this.sets.get(setKey(Resources.statefulSets, namespace, name));
+  }
+
+  /** Sets in key order (stable across runs). */
+  allSets(): SetEntry[] {
+    return [...this.sets.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+}

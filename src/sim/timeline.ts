@@ -1,0 +1,178 @@
+// Timeline records (scenario.md "Timeline records"): every record has `t` (virtual seconds since the
+// start) and `type`; the builders below fix each record's field order so that jsonl output is
+// byte-identical for the same scenario and seed.
+
+import type { Instant, StatefulSetStatus } from '../api/types.js';
+
+export type PodEvent = 'Created' | 'Scheduled' | 'Running' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating' | 'Deleted';
+
+export interface StepRecord {
+  t: number;
+  type: 'step';
+  index: number;
+  step: unknown;
+}
+
+export interface PodRecord {
+  t: number;
+  type: 'pod';
+  namespace: string;
+  name: string;
+  /** Owning StatefulSet (controller ownerRef, else parsed from the name); null if neither. */
+  set: string | null;
+  ordinal: number | null;
+  /** Value of the `controller-revision-hash` label. */
+  revision: string | null;
+  event: PodEvent;
+}
+
+export interface StatusRecord {
+  t: number;
+  type: 'status';
+  namespace: string;
+  name: string;
+  generation: number | null;
+  status: StatefulSetStatus;
+}
+
+/**
+ * A Kubernetes Event. scenario.md lists the event's own `type` (Normal/Warning) among the fields, which
+ * would clash with the record's `type`; it is carried as `eventType`.
+ */
+export interface EventRecord {
+  t: number;
+  type: 'event';
+  namespace: string;
+  involvedObject: { kind: string; name: string };
+  eventType: string;
+  reason: string;
+  message: string;
+}
+
+export type ActionVerb = 'create' | 'delete' | 'update' | 'patch';
+
+export interface ActionRecord {
+  t: number;
+  type: 'action';
+  namespace: string;
+  set: string | null;
+  verb: ActionVerb;
+  /** Plural resource name, `statefulsets/status` for status writes. */
+  resource: string;
+  name: string;
+}
+
+export interface ExpectRecord {
+  t: number;
+  type: 'expect';
+  index: number;
+  ok: boolean;
+  message: string;
+}
+
+/** Extension: a step that could not do what it says (waitFor timed out, a write was rejected). */
+export interface FailureRecord {
+  t: number;
+  type: 'failure';
+  index: number;
+  message: string;
+}
+
+export interface Violation {
+  t: number;
+  invariant: string;
+  message: string;
+}
+
+/** Extension: an invariant broke at `t` (also listed in the summary's `violations`). */
+export interface ViolationRecord extends Violation {
+  type: 'violation';
+}
+
+export interface SummaryRecord {
+  t: number;
+  type: 'summary';
+  converged: boolean;
+  convergedAt: number | null;
+  endedAt: number;
+  sets: Record<string, StatefulSetStatus | null>;
+  metrics: Record<string, number>;
+  violations: Violation[];
+}
+
+export type TimelineRecord =
+  | StepRecord
+  | PodRecord
+  | StatusRecord
+  | EventRecord
+  | ActionRecord
+  | ExpectRecord
+  | FailureRecord
+  | ViolationRecord
+  | SummaryRecord;
+
+export type RecordType = TimelineRecord['type'];
+
+/** Virtual seconds since `start`, as a number (scenario.md). */
+export const secondsSince = (start: Instant, now: Instant): number => (now - start) / 1000;
+
+export function stepRecord(t: number, index: number, step: unknown): StepRecord {
+  return { t, type: 'step', index, step };
+}
+
+export function podRecord(t: number, p: Omit<PodRecord, 't' | 'type'>): PodRecord {
+  return { t, type: 'pod', namespace: p.namespace, name: p.name, set: p.set, ordinal: p.ordinal, revision: p.revision, event: p.event };
+}
+
+export function statusRecord(t: number, namespace: string, name: string, generation: number | null, status: StatefulSetStatus): StatusRecord {
+  return { t, type: 'status', namespace, name, generation, status };
+}
+
+export function eventRecord(t: number, e: Omit<EventRecord, 't' | 'type'>): EventRecord {
+  const involvedObject = { kind: e.involvedObject.kind, name: e.involvedObject.name };
+  return { t, type: 'event', namespace: e.namespace, involvedObject, eventType: e.eventType, reason: e.reason, message: e.message };
+}
+
+export function actionRecord(t: number, a: Omit<ActionRecord, 't' | 'type'>): ActionRecord {
+  return { t, type: 'action', namespace: a.namespace, set: a.set, verb: a.verb, resource: a.resource, name: a.name };
+}
+
+export function expectRecord(t: number, index: number, ok: boolean, message: string): ExpectRecord {
+  return { t, type: 'expect', index, ok, message };
+}
+
+export function failureRecord(t: number, index: number, message: string): FailureRecord {
+  return { t, type: 'failure', index, message };
+}
+
+export function violationRecord(v: Violation): ViolationRecord {
+  return { t: v.t, type: 'violation', invariant: v.invariant, message: v.message };
+}
+
+export function summaryRecord(s: Omit<SummaryRecord, 't' | 'type'>): SummaryRecord {
+  const violations = s.violations.map((v) => ({ t: v.t, invariant: v.invariant, message: v.message }));
+  return {
+    t: s.endedAt,
+    type: 'summary',
+    converged: s.converged,
+    convergedAt: s.convergedAt,
+    endedAt: s.endedAt,
+    sets: s.sets,
+    metrics: s.metrics,
+    violations,
+  };
+}
+
+export const toJsonLine = (r: TimelineRecord): string => JSON.stringify(r);
+
+export function toJsonl(records: readonly TimelineRecord[]): string {
+  return records.map(toJsonLine).join('\n') + (records.length ? '\n' : '');
+}
+
+/** Parses jsonl produced by toJsonl (for `--report` from a saved timeline and for tests). */
+export function fromJsonl(text: string): TimelineRecord[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as TimelineRecord);
+}

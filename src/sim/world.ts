@@ -1,0 +1,78 @@
+// Builds the simulated world of one run: a virtual clock, the in-memory API server, one simulated kubelet
+// and the StatefulSet controller (the same runtime code as `ordinal controller`), all on the same clock and
+// with randomness derived from the scenario's seed.
+
+import type { ClusterClient } from '../api/client.js';
+import type { Features } from '../api/features.js';
+import { createKubelet, type Kubelet } from '../cluster/kubelet/index.js';
+import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
+import { createStatefulSetController } from '../runtime/controller.js';
+import { createEventRecorder, type RecordedEvent } from '../runtime/events.js';
+import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
+import { randomFor } from './random.js';
+import { recordingClient, newCounter, type ApiCallCounter, type SentWrite } from './recording-client.js';
+import type { Scenario } from './scenario-types.js';
+import { createVirtualClock, type VirtualClock } from './virtual-clock.js';
+
+/** Virtual time starts here (a fixed instant, so timestamps in the objects are the same every run). */
+export const SIM_EPOCH = Date.UTC(2026, 0, 1, 0, 0, 0);
+export const CONTROLLER_ACTOR = 'ordinal-controller';
+export const USER_ACTOR = 'user';
+export const NODE_NAME = 'sim-node-1';
+
+export interface WorldHooks {
+  onSend(write: SentWrite): void;
+  onEvent(event: RecordedEvent): void;
+}
+
+export interface World {
+  clock: VirtualClock;
+  cluster: MemoryCluster;
+  user: ClusterClient;
+  kubelet: Kubelet;
+  metrics: ControllerMetrics;
+  /** Every call the controller made, across restarts. */
+  apiCalls: ApiCallCounter;
+  startController(): Promise<void>;
+  stopController(): Promise<void>;
+}
+
+type Controller = ReturnType<typeof createStatefulSetController>;
+
+export function buildWorld(scenario: Scenario, features: Features, hooks: WorldHooks): World {
+  const clock = createVirtualClock({ start: SIM_EPOCH, stepBudget: 50_000_000 });
+  const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster') });
+  const kubelet = createKubelet({ client: cluster.client('kubelet'), timers: clock, nodeName: NODE_NAME, config: scenario.cluster });
+  const metrics = createControllerMetrics();
+  const apiCalls = newCounter();
+  const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
+  let controller: Controller | undefined;
+  let generation = 0;
+  return {
+    clock,
+    cluster,
+    user: cluster.client(USER_ACTOR),
+    kubelet,
+    metrics,
+    apiCalls,
+    async startController() {
+      const events = createEventRecorder({ client: controllerClient, clock });
+      events.onRecord(hooks.onEvent);
+      controller = createStatefulSetController({
+        client: controllerClient,
+        timers: clock,
+        features,
+        target: scenario.controller.target,
+        workers: 1,
+        metrics,
+        events,
+        random: randomFor(scenario.seed, `controller-${generation++}`),
+      });
+      await controller.start();
+    },
+    async stopController() {
+      await controller?.stop({ drain: false });
+      controller = undefined;
+    },
+  };
+}

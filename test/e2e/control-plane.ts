@@ -1,0 +1,161 @@
+// The real control plane for end-to-end tests: etcd + kube-apiserver started by
+// scripts/control-plane/up.sh (or by ci-setup.sh in CI), found through ORDINAL_E2E_KUBECONFIG.
+// Under CI a missing control plane is a red test, never a silent skip.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { request as httpsRequest, Agent } from 'node:https';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+import { parse as parseYaml } from 'yaml';
+
+export interface ControlPlane {
+  /** Admin kubeconfig (client certificate in O=system:masters). */
+  kubeconfigPath: string;
+  /** The directory up.sh wrote (pki/, logs/, pid files). */
+  dir: string;
+  /** Where kube-apiserver, kube-controller-manager and etcd are. */
+  binDir: string;
+}
+
+const SCRIPTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../scripts/control-plane');
+const HOW_TO =
+  'no control plane: run `scripts/control-plane/up.sh /tmp/ordinal-e2e && source /tmp/ordinal-e2e/env` ' +
+  '(the first run builds kube-apiserver from source, which takes a while)';
+
+/** Reads the control plane from the environment, or returns why it cannot. */
+export function controlPlaneFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlane | { missing: string } {
+  const kubeconfigPath = env.ORDINAL_E2E_KUBECONFIG;
+  if (!kubeconfigPath) return { missing: `ORDINAL_E2E_KUBECONFIG is not set; ${HOW_TO}` };
+  if (!existsSync(kubeconfigPath)) return { missing: `ORDINAL_E2E_KUBECONFIG=${kubeconfigPath} does not exist; ${HOW_TO}` };
+  const dir = env.ORDINAL_E2E_DIR ?? dirname(kubeconfigPath);
+  const binDir = env.ORDINAL_K8S_BIN ?? binDirFromEnvFile(join(dir, 'env'));
+  if (!binDir) return { missing: `ORDINAL_K8S_BIN is not set and ${dir}/env names no binaries; ${HOW_TO}` };
+  return { kubeconfigPath, dir, binDir };
+}
+
+function binDirFromEnvFile(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  return /ORDINAL_K8S_BIN='([^']*)'/.exec(readFileSync(path, 'utf8'))?.[1];
+}
+
+/**
+ * The running control plane, or: under CI (`process.env.CI`) throws so the test fails; elsewhere skips
+ * the test with the command to start one and returns undefined.
+ */
+export function requireControlPlane(t: TestContext): ControlPlane | undefined {
+  const found = controlPlaneFromEnv();
+  if ('kubeconfigPath' in found) return found;
+  if (process.env.CI) throw new Error(`CI=${process.env.CI} but ${found.missing}`);
+  t.skip(found.missing);
+  return undefined;
+}
+
+function runScript(args: string[]): Promise<string> {
+  return new Promise((done, fail) => {
+    execFile(join(SCRIPTS, 'kcm.sh'), args, { timeout: 120_000 }, (err, stdout, stderr) => {
+      if (err) fail(new Error(`kcm.sh ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+      else done(stdout);
+    });
+  });
+}
+
+export interface ControllerManager {
+  /** kube-controller-manager's secure port on 127.0.0.1. */
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts kube-controller-manager with exactly these controllers (upstream names or aliases, e.g.
+ * `garbagecollector`, `namespace`, `statefulset`) and waits for its /healthz. Never include
+ * `statefulset` while Ordinal runs with --target=native.
+ */
+export async function startControllerManager(
+  controllers: string[],
+  options: { controlPlane?: ControlPlane; args?: string[] } = {},
+): Promise<ControllerManager> {
+  const cp = options.controlPlane ?? mustFromEnv();
+  const out = await runScript([cp.dir, 'start', `--controllers=${controllers.join(',')}`, ...(options.args ?? [])]);
+  const port = Number(out.trim().split('\n').pop());
+  return { port, stop: () => stopControllerManager(cp) };
+}
+
+/** Stops the kube-controller-manager started in this control plane, if any. */
+export async function stopControllerManager(cp: ControlPlane = mustFromEnv()): Promise<void> {
+  await runScript([cp.dir, 'stop']);
+}
+
+function mustFromEnv(): ControlPlane {
+  const found = controlPlaneFromEnv();
+  if ('kubeconfigPath' in found) return found;
+  throw new Error(found.missing);
+}
+
+export interface KubeResponse<T = unknown> {
+  status: number;
+  body: T;
+}
+
+export type KubeRequest = <T = unknown>(method: string, path: string, body?: unknown) => Promise<KubeResponse<T>>;
+
+interface NamedEntry<T> {
+  name: string;
+  [key: string]: T | string;
+}
+
+function pick<T>(list: NamedEntry<T>[] | undefined, name: string, key: string): T {
+  const hit = list?.find((e) => e.name === name)?.[key];
+  if (hit === undefined || typeof hit === 'string') throw new Error(`kubeconfig has no ${key} named ${name}`);
+  return hit;
+}
+
+function credential(entry: Record<string, string | undefined>, field: string): Buffer | undefined {
+  const data = entry[`${field}-data`];
+  if (data) return Buffer.from(data, 'base64');
+  const file = entry[field];
+  return file ? readFileSync(file) : undefined;
+}
+
+/** A minimal JSON client for the kubeconfig's current context (client certificates or a bearer token). */
+export function kubeRequester(kubeconfigPath: string): KubeRequest {
+  type Entries = NamedEntry<Record<string, string | undefined>>[];
+  const kc = parseYaml(readFileSync(kubeconfigPath, 'utf8')) as {
+    'current-context': string;
+    contexts: Entries;
+    clusters: Entries;
+    users: Entries;
+  };
+  const context = pick(kc.contexts, kc['current-context'], 'context');
+  const cluster = pick(kc.clusters, context.cluster ?? '', 'cluster');
+  const user = pick(kc.users, context.user ?? '', 'user');
+  const agent = new Agent({
+    ca: credential(cluster, 'certificate-authority'),
+    cert: credential(user, 'client-certificate'),
+    key: credential(user, 'client-key'),
+    keepAlive: true,
+  });
+  const server = new URL(cluster.server ?? '');
+  return (method, path, body) =>
+    new Promise((done, fail) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (payload !== undefined) headers['content-type'] = 'application/json';
+      if (user.token) headers.authorization = `Bearer ${user.token}`;
+      const req = httpsRequest(new URL(path, server), { method, agent, headers, timeout: 30_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            done({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : undefined) as never });
+          } catch {
+            done({ status: res.statusCode ?? 0, body: text as never });
+          }
+        });
+      });
+      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timed out`)));
+      req.on('error', fail);
+      req.end(payload);
+    });
+}

@@ -1,0 +1,151 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseScenario } from '../../src/sim/scenario.js';
+import { ScenarioError } from '../../src/sim/scenario-fields.js';
+
+const SET = `
+  - apiVersion: apps/v1
+    kind: StatefulSet
+    metadata: {name: web}
+    spec:
+      replicas: 3
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: nginx, image: "nginx:1"}]}
+`;
+
+function issuesOf(text: string): string[] {
+  try {
+    parseScenario(text, 'test.yaml');
+  } catch (e) {
+    assert.ok(e instanceof ScenarioError, String(e));
+    return e.issues.map((i) => `${i.path}: ${i.message}`);
+  }
+  assert.fail('expected a ScenarioError');
+}
+
+describe('parseScenario defaults', () => {
+  it('fills in seed 1, endSeconds 86400, the kubelet defaults and the target from the objects', () => {
+    const s = parseScenario(`kind: Scenario\nobjects:${SET}`);
+    assert.equal(s.seed, 1);
+    assert.equal(s.endSeconds, 86400);
+    assert.deepEqual(s.cluster, { podStartSeconds: 1, podTerminationSeconds: 1, images: {} });
+    assert.equal(s.controller.target, 'native');
+    assert.deepEqual(s.steps, []);
+    assert.equal(s.objects[0]!.object.metadata.namespace, 'default');
+  });
+
+  it('targets the CRD when the objects use apps.ordinal.dev/v1, and both when they mix', () => {
+    const ordinal = SET.replace('apps/v1', 'apps.ordinal.dev/v1');
+    assert.equal(parseScenario(`kind: Scenario\nobjects:${ordinal}`).controller.target, 'crd');
+    const both = ordinal + SET.replace('name: web}', 'name: db}');
+    assert.equal(parseScenario(`kind: Scenario\nobjects:${both}`).controller.target, 'both');
+  });
+
+  it('reads JSON as well as YAML', () => {
+    const s = parseScenario(JSON.stringify({ kind: 'Scenario', seed: 7, steps: [{ advance: 5 }] }));
+    assert.equal(s.seed, 7);
+    assert.deepEqual(s.steps[0], { raw: { advance: 5 }, kind: 'advance', seconds: 5 });
+  });
+});
+
+describe('parseScenario steps', () => {
+  const parse = (steps: string) => parseScenario(`kind: Scenario\nobjects:${SET}\nsteps:\n${steps}`).steps;
+
+  it('parses every step kind and keeps the step as given', () => {
+    const steps = parse(`
+  - waitFor: Converged
+    timeoutSeconds: 60
+  - waitFor: {pod: web-2, condition: Deleted}
+  - waitFor: {statefulset: web}
+  - patch: {kind: StatefulSet, name: web, merge: {spec: {replicas: 5}}}
+  - setImage: {name: web, container: nginx, image: "nginx:2"}
+  - deletePod: web-1
+  - advance: 30
+  - restartController: {}
+  - expect: {status: {web: {readyReplicas: 3}}, pods: {web-0: {revision: update, ready: true}}, maxUnavailableObserved: {web: 1}, event: {reason: SuccessfulCreate}}
+`);
+    assert.deepEqual(
+      steps.map((s) => s.kind),
+      ['waitFor', 'waitFor', 'waitFor', 'patch', 'setImage', 'deletePod', 'advance', 'restartController', 'expect'],
+    );
+    assert.deepEqual(steps[0], { raw: { waitFor: 'Converged', timeoutSeconds: 60 }, kind: 'waitFor', target: { kind: 'allConverged' }, timeoutSeconds: 60 });
+    assert.deepEqual((steps[1] as { target: unknown }).target, { kind: 'pod', ref: { namespace: 'default', name: 'web-2' }, condition: 'Deleted' });
+    assert.deepEqual((steps[2] as { target: unknown; timeoutSeconds: number }).timeoutSeconds, 600);
+    assert.equal((steps[3] as { target: { apiVersion: string } }).target.apiVersion, 'apps/v1');
+    assert.deepEqual(steps[5], { raw: { deletePod: 'web-1' }, kind: 'deletePod', pod: { namespace: 'default', name: 'web-1' } });
+  });
+
+  it('names the field of a patch whose merge is not an object', () => {
+    const issues = issuesOf(`kind: Scenario\nobjects:${SET}\nsteps:\n  - advance: 1\n  - advance: 1\n  - advance: 1\n  - patch: {kind: StatefulSet, name: web, merge: 3}\n`);
+    assert.deepEqual(issues, ['steps[3].patch.merge: must be an object, got number 3']);
+  });
+
+  it('rejects a step with no action or two actions, and unknown keys', () => {
+    const issues = issuesOf(`kind: Scenario\nsteps:\n  - {advance: 1, deletePod: web-0}\n  - {sleep: 3}\n  - {advance: 1, timeoutSeconds: 3}\n`);
+    assert.deepEqual(issues, [
+      'steps[0]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, got deletePod, advance',
+      'steps[1]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect',
+      'steps[2].timeoutSeconds: unknown field (allowed: advance)',
+    ]);
+  });
+
+  it('rejects a setImage for a StatefulSet the scenario never creates', () => {
+    const issues = issuesOf(`kind: Scenario\nsteps:\n  - setImage: {name: nope, container: c, image: i}\n`);
+    assert.deepEqual(issues, ['steps[0].setImage.name: no StatefulSet default/nope among the objects or earlier apply steps (or give apiVersion)']);
+  });
+});
+
+describe('parseScenario bad files', () => {
+  it('reports every bad field with its path in one go', () => {
+    const issues = issuesOf(`
+kind: Scenari
+seed: -1
+endSeconds: 0
+cluster: {podStartSeconds: fast, images: {"app:x": {behavior: Sleepy}, "app:y": {behavior: NotReadyAfter}}}
+faults: {apiErrors: {rate: 2, verbs: [create, get]}}
+controller: {featureGates: {NoSuchGate: true, PodIndexLabel: false}, target: kcm}
+`);
+    assert.deepEqual(issues, [
+      'kind: must be one of Scenario, got string "Scenari"',
+      'seed: must be >= 0, got -1',
+      'endSeconds: must be greater than 0, got 0',
+      'cluster.podStartSeconds: must be a number, got string "fast"',
+      'cluster.images["app:x"].behavior: must be one of ImagePullBackOff, CrashLoopBackOff, NotReadyAfter, got string "Sleepy"',
+      'cluster.images["app:y"].seconds: required for behavior NotReadyAfter',
+      'faults.apiErrors.verbs[1]: must be one of create, delete, update, patch, got string "get"',
+      'faults.apiErrors.rate: must be <= 1, got 2',
+      'controller.featureGates.NoSuchGate: ' +
+        'unrecognized feature gate: NoSuchGate (known: MaxUnavailableStatefulSet, StatefulSetRecreateStrategy, StatefulSetSemanticRevisionComparison, StaleControllerConsistencyStatefulSet, EnforcedRollingUpdateInStatefulSet, StatefulSetMinReadySeconds, StatefulSetStartOrdinal, StatefulSetAutoDeletePVC, PodIndexLabel)',
+      'controller.featureGates.PodIndexLabel: cannot set feature gate PodIndexLabel to false, feature is locked to true',
+      'controller.target: must be one of crd, native, got string "kcm"',
+    ]);
+  });
+
+  it('reports YAML syntax errors with their position', () => {
+    const issues = issuesOf('kind: Scenario\nsteps: [\n');
+    assert.equal(issues.length, 1);
+    assert.match(issues[0]!, /line 3|line 2/);
+  });
+
+  it('rejects an invalid StatefulSet among the objects with the API field path', () => {
+    const issues = issuesOf(`kind: Scenario\nobjects:${SET.replace('replicas: 3', 'replicas: -1')}`);
+    assert.equal(issues.length, 1);
+    assert.match(issues[0]!, /^objects\[0\]\.spec\.replicas: /);
+  });
+
+  it('rejects unsupported kinds and objects without a name', () => {
+    const issues = issuesOf(`kind: Scenario\nobjects:\n  - {apiVersion: v1, kind: Secret, metadata: {name: s}}\n  - {apiVersion: v1, kind: Service, metadata: {}}\n`);
+    assert.equal(issues.length, 2);
+    assert.match(issues[0]!, /^objects\[0\]\.kind: unsupported apiVersion\/kind v1 Secret/);
+    assert.equal(issues[1], 'objects[1].metadata.name: required');
+  });
+
+  it('rejects a top-level list and unknown top-level fields', () => {
+    assert.deepEqual(issuesOf('- a'), [': must be an object, got a list']);
+    assert.deepEqual(issuesOf('kind: Scenario\nstep: []'), [
+      'step: unknown field (allowed: kind, name, seed, endSeconds, cluster, faults, controller, objects, steps)',
+    ]);
+  });
+});
