@@ -103,8 +103,8 @@ K8S_MOD_JSON=$(go mod download -json "k8s.io/kubernetes@$VERSION") || die "go mo
 K8S_GOMOD=$(json_field GoMod <<<"$K8S_MOD_JSON")
 K8S_INFO=$(json_field Info <<<"$K8S_MOD_JSON")
 K8S_TIME=$(sed -n 's/.*"Time": *"\([^"]*\)".*/\1/p' "$K8S_INFO" 2>/dev/null || true)
-# The proxy's .info carries no commit for k8s.io/kubernetes; without one gitCommit keeps upstream's
-# "$Format:%H$" placeholder, as a build from a source tarball does.
+# The proxy's .info carries no commit for k8s.io/kubernetes, so gitCommit is empty unless
+# ORDINAL_K8S_GIT_COMMIT names it (better than upstream's "$Format:%H$" placeholder).
 K8S_COMMIT="${ORDINAL_K8S_GIT_COMMIT:-$(json_field Hash <<<"$K8S_MOD_JSON")}"
 [ -f "$K8S_GOMOD" ] || die "no go.mod for k8s.io/kubernetes@$VERSION in the module cache"
 # The upstream go.mod lists the staging modules it replaces with ./staging/src/k8s.io/<name>.
@@ -142,8 +142,7 @@ k8s_ldflags() {
   local date="$1" flags="-s -w" pkg
   for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
     flags+=" -X $pkg.gitVersion=$VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$K8S_MINOR"
-    flags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=$date"
-    [ -z "$K8S_COMMIT" ] || flags+=" -X $pkg.gitCommit=$K8S_COMMIT"
+    flags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=$date -X $pkg.gitCommit=$K8S_COMMIT"
   done
   echo "$flags"
 }

@@ -4,6 +4,10 @@
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { register as registerManifests } from './commands/manifests.js';
+import { register as registerController } from './commands/controller.js';
+import { register as registerSimulate } from './commands/simulate.js';
+import { register as registerDemo } from './commands/demo.js';
+import { register as registerBench } from './commands/bench.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -19,5 +23,9 @@ export function buildProgram(name = 'ordinal'): Command {
     .version(packageVersion(), '-v, --version')
     .showHelpAfterError();
   registerManifests(program);
+  registerController(program);
+  registerSimulate(program);
+  registerDemo(program);
+  registerBench(program);
   return program;
 }

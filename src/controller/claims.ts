@@ -123,9 +123,8 @@ export function withRetentionOwnerRefs(claim: PersistentVolumeClaim, set: Statef
     if (want.pod && !next.some((r) => r.uid === p.uid)) next = [...next, controllerRef(p)];
     if (want.set && !next.some((r) => r.uid === s.uid)) next = [...next, controllerRef(s)];
   }
-  const metadata = { ...claim.metadata, ownerReferences: next };
-  if (next.length === 0) delete metadata.ownerReferences;
-  return { ...claim, metadata };
+  const { ownerReferences: _old, ...rest } = claim.metadata;
+  return { ...claim, metadata: next.length === 0 ? rest : { ...rest, ownerReferences: next } };
 }
 
 /**

@@ -50,6 +50,12 @@ export function checkSafetyHalt(ctx: SyncContext): HaltCheck {
   return { failsAt };
 }
 
+/** The safetyHalt blocker, when the halt stops an update (old pods remain in the update range). */
+export function haltBlocker(ctx: SyncContext, halt: HaltCheck): Blocker | undefined {
+  if (halt.halted === undefined || !updateRange(ctx).some((c) => isOld(ctx, c.pod))) return undefined;
+  return { kind: 'safetyHalt', pod: halt.halted.pod.metadata.name ?? '', ordinal: halt.halted.ordinal };
+}
+
 /** When a stuck pod started being unavailable (Ready's last transition, else its creation). */
 export function stuckSince(pod: Pod): Instant | undefined {
   const ready = readyCondition(pod);
@@ -67,12 +73,7 @@ function scanStop(ctx: SyncContext, pod: Pod): Blocker | undefined {
 // upstream: none (seed 001 "Proposed EnforcedRollingUpdate Algorithm")
 export function planEnforcedUpdate(ctx: SyncContext, halt: HaltCheck): UpdateDecision {
   const unavailablePods = countUnavailableSlots(ctx, (i, p) => isReplaceableOldPod(ctx, i, p));
-  if (halt.halted !== undefined) {
-    const { pod, ordinal } = halt.halted;
-    const pending = remainingBlockers(ctx, [], unavailablePods, false);
-    const outdated = updateRange(ctx).some((c) => isOld(ctx, c.pod));
-    return { victims: [], blockers: outdated ? [{ kind: 'safetyHalt', pod: pod.metadata.name ?? '', ordinal }, ...pending] : pending, unavailablePods };
-  }
+  if (halt.halted !== undefined) return { victims: [], blockers: remainingBlockers(ctx, [], unavailablePods, false), unavailablePods };
   let budget = ctx.strategy.maxUnavailable - unavailablePods;
   let budgetLimited = false;
   const victims: Candidate[] = [];

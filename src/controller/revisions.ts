@@ -1,6 +1,7 @@
 // Which ControllerRevision the set is rolling to (update) and from (current), and the revision writes that
 // needs — upstream getStatefulSetRevisions as a pure decision (style.md G1): the executor runs the actions.
 
+import { defaultStatefulSet } from '../api/defaults.js';
 import type { Features } from '../api/features.js';
 import {
   applyRevision,
@@ -50,15 +51,17 @@ function reuseOrRollback(owned: ControllerRevision[], candidate: ControllerRevis
 }
 
 /**
- * Whether restoring the newest revision onto the set reproduces the candidate, so that a revision written
- * by an older server (e.g. with `"creationTimestamp":null`, #134773) does not trigger a rollout. The
- * reconstruction is hashed without a collisionCount, as upstream does.
+ * Whether restoring the newest revision onto the set (then defaulting it) reproduces the candidate, so
+ * that a revision written by an older server (`"creationTimestamp":null`, #134773, or a template from
+ * before a new pod default) does not trigger a rollout. The reconstruction is hashed without a
+ * collisionCount, as upstream does. (Upstream caches the answer per set generation; this is pure and cheap.)
  */
 // upstream: stateful_set_control.go setMatchesLatestExistingRevision
 function matchesNewest(set: StatefulSet, candidate: ControllerRevision, newest: ControllerRevision, features: Features): boolean {
   if (!features.StatefulSetSemanticRevisionComparison) return false;
   try {
-    return equalRevision(candidate, newRevision(applyRevision(set, newest), -1));
+    const restored = defaultStatefulSet(applyRevision(set, newest), features);
+    return equalRevision(candidate, newRevision(restored, -1));
   } catch {
     return false; // upstream: an ApplyRevision or encoding error means "no match"
   }

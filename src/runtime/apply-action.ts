@@ -29,12 +29,20 @@ export async function applyAction(action: Action, client: ClusterClient, ctx: Ac
     case 'createRevision':
       return createRevision(action, client);
     case 'updateRevision':
-      return updateWithRetry(client, Resources.controllerRevisions, action.revision, (latest) => ({ ...latest, revision: action.revision.revision }));
+      return updateWithRetry(client, Resources.controllerRevisions, action.revision, (latest) => ({
+        ...latest,
+        revision: action.revision.revision,
+      }));
     case 'deleteRevision':
       return deleteTolerant(client, Resources.controllerRevisions, ns, action.name);
     case 'adoptRevision':
       await ctx.canAdopt();
-      return client.patch(Resources.controllerRevisions, ns, action.revision.metadata.name ?? '', adoptPatch(action.revision, ctx.set, ctx.resource));
+      return client.patch(
+        Resources.controllerRevisions,
+        ns,
+        action.revision.metadata.name ?? '',
+        adoptPatch(action.revision, ctx.set, ctx.resource),
+      );
     case 'adoptPod':
       await ctx.canAdopt();
       return client.patch(Resources.pods, ns, action.pod.metadata.name ?? '', adoptPatch(action.pod, ctx.set, ctx.resource));
@@ -88,7 +96,12 @@ async function deleteTolerant(client: ClusterClient, res: Resource, ns: string |
 
 /** Updates `desired`; on Conflict refetches and re-applies the planner's change to the latest object. */
 // upstream: stateful_pod_control.go UpdateStatefulPod (RetryOnConflict + refetch)
-async function updateWithRetry<T extends KubeObject>(client: ClusterClient, res: Resource, desired: T, reapply: (latest: T) => T): Promise<Applied> {
+async function updateWithRetry<T extends KubeObject>(
+  client: ClusterClient,
+  res: Resource,
+  desired: T,
+  reapply: (latest: T) => T,
+): Promise<Applied> {
   const m = desired.metadata;
   return retryOnConflict(async (i) => {
     const body = i === 0 ? desired : reapply(await client.get<T>(res, m.namespace, m.name ?? ''));

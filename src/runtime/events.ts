@@ -89,10 +89,12 @@ class Recorder implements EventRecorder {
 
   event(ref: ObjectReference, type: EventType, reason: string, message: string): Promise<void> {
     const now = this.opts.clock.now();
-    const key = JSON.stringify([this.component, this.opts.host ?? '', ref.apiVersion, ref.kind, ref.namespace, ref.name, ref.uid, type, reason, message]);
+    const source = [this.component, this.opts.host ?? ''];
+    const key = JSON.stringify([...source, ref.apiVersion, ref.kind, ref.namespace, ref.name, ref.uid, type, reason, message]);
     const entry = this.touch(key, now, ref.name ?? '');
     const namespace = ref.namespace || 'default';
-    const recorded: RecordedEvent = { namespace, involvedObject: { ...ref }, type, reason, message, count: entry.count, name: entry.name, at: now };
+    const involvedObject = { ...ref };
+    const recorded: RecordedEvent = { namespace, involvedObject, type, reason, message, count: entry.count, name: entry.name, at: now };
     for (const l of [...this.listeners]) l(recorded);
     const body = this.eventObject(recorded, entry.firstTimestamp);
     const write = entry.tail.then(() => this.write(entry, body)).catch((err: unknown) => {

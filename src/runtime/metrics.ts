@@ -32,21 +32,33 @@ export interface ControllerMetrics {
 const SET_LABELS = ['namespace', 'statefulset', 'pod_management_policy'] as const;
 type SetLabels = Record<(typeof SET_LABELS)[number], string>;
 const DURATION_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600];
+const RECONCILE_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60];
 
 function build(registry: Registry) {
   const registers = [registry];
   const labelNames = SET_LABELS;
+  const gauge = (name: string, help: string) => new Gauge({ name, help, labelNames, registers });
+  const counter = (name: string, help: string) => new Counter({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labels: readonly L[], buckets = DURATION_BUCKETS) =>
+    new Histogram<L>({ name, help, labelNames: labels, buckets, registers });
   return {
-    maxUnavailable: new Gauge({ name: 'statefulset_max_unavailable', help: 'Maximum number of unavailable pods allowed during StatefulSet rolling updates', labelNames, registers }),
-    unavailable: new Gauge({ name: 'statefulset_unavailable_replicas', help: 'Current number of unavailable pods in StatefulSet', labelNames, registers }),
-    violations: new Counter({ name: 'statefulset_unavailability_violation_total', help: 'Times spec.replicas - availableReplicas > maxUnavailable was observed during a rolling update', labelNames, registers }),
-    forced: new Counter({ name: 'statefulset_forced_pod_replacements_total', help: 'Pods replaced by EnforcedRollingUpdate although they were not Ready', labelNames, registers }),
-    halts: new Counter({ name: 'statefulset_safety_halt_total', help: 'Times EnforcedRollingUpdate halted because the highest-ordinal new pod failed', labelNames, registers }),
-    enforced: new Counter({ name: 'statefulset_enforced_rolling_updates_total', help: 'EnforcedRollingUpdate rollouts started', labelNames, registers }),
-    updateDuration: new Histogram({ name: 'statefulset_update_duration_seconds', help: 'Time from the start of a rollout to its completion, by update strategy', labelNames: ['namespace', 'statefulset', 'strategy'] as const, buckets: DURATION_BUCKETS, registers }),
-    stuck: new Histogram({ name: 'statefulset_stuck_pod_duration_seconds', help: 'How long a pod was not Ready before it was forcibly replaced', labelNames, buckets: DURATION_BUCKETS, registers }),
-    reconciles: new Counter({ name: 'ordinal_reconcile_total', help: 'StatefulSet syncs by result', labelNames: ['result'] as const, registers }),
-    reconcileDuration: new Histogram({ name: 'ordinal_reconcile_duration_seconds', help: 'Duration of one StatefulSet sync', buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60], registers }),
+    maxUnavailable: gauge('statefulset_max_unavailable', 'Maximum number of unavailable pods allowed during StatefulSet rolling updates'),
+    unavailable: gauge('statefulset_unavailable_replicas', 'Current number of unavailable pods in StatefulSet'),
+    violations: counter(
+      'statefulset_unavailability_violation_total',
+      'Times spec.replicas - availableReplicas > maxUnavailable was observed during a rolling update',
+    ),
+    forced: counter('statefulset_forced_pod_replacements_total', 'Pods replaced by EnforcedRollingUpdate although they were not Ready'),
+    halts: counter('statefulset_safety_halt_total', 'Times EnforcedRollingUpdate halted because the highest-ordinal new pod failed'),
+    enforced: counter('statefulset_enforced_rolling_updates_total', 'EnforcedRollingUpdate rollouts started'),
+    updateDuration: histogram(
+      'statefulset_update_duration_seconds',
+      'Time from the start of a rollout to its completion, by update strategy',
+      ['namespace', 'statefulset', 'strategy'],
+    ),
+    stuck: histogram('statefulset_stuck_pod_duration_seconds', 'How long a pod was not Ready before it was forcibly replaced', labelNames),
+    reconciles: new Counter({ name: 'ordinal_reconcile_total', help: 'StatefulSet syncs by result', labelNames: ['result'], registers }),
+    reconcileDuration: histogram('ordinal_reconcile_duration_seconds', 'Duration of one StatefulSet sync', [], RECONCILE_BUCKETS),
   };
 }
 
@@ -106,7 +118,8 @@ class PromControllerMetrics implements ControllerMetrics {
     const seen = this.seen.get(`${namespace}/${name}`);
     if (seen === undefined) return;
     this.seen.delete(`${namespace}/${name}`);
-    const perSet = [this.m.maxUnavailable, this.m.unavailable, this.m.violations, this.m.forced, this.m.halts, this.m.enforced, this.m.stuck];
+    const { maxUnavailable, unavailable, violations, forced, halts, enforced, stuck } = this.m;
+    const perSet = [maxUnavailable, unavailable, violations, forced, halts, enforced, stuck];
     for (const policy of seen.policies) {
       const labels = { namespace, statefulset: name, pod_management_policy: policy };
       for (const metric of perSet) metric.remove(labels);

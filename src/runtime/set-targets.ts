@@ -64,7 +64,11 @@ export class SetTargets {
   /** Every watched set in `namespace` with its key, sorted by target then name. */
   setsIn(namespace: string | undefined): { key: string; set: StatefulSet; target: SetTarget }[] {
     return this.all.flatMap((target) =>
-      target.informer.list(namespace ?? '').map((set) => ({ key: this.keyOf(target, set.metadata.namespace, set.metadata.name), set, target })),
+      target.informer.list(namespace ?? '').map((set) => ({
+        key: this.keyOf(target, set.metadata.namespace, set.metadata.name),
+        set,
+        target,
+      })),
     );
   }
 }

@@ -3,14 +3,13 @@
 // (the queue serialises each key); expectations gating every sync. Constructing it does nothing;
 // `start()` lists, watches and starts the workers; `stop()` drains (style.md G12).
 
-import type { ClusterClient } from '../api/client.js';
-import { Resources } from '../api/client.js';
+import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
 import type { Timers } from './clock.js';
 import type { EventRecorder } from './events.js';
 import { Expectations } from './expectations.js';
-import { Informer, type InformerOptions } from './informer.js';
+import { Informer } from './informer.js';
 import { noopLogger, type Logger } from './logger.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
 import type { Caches } from './observe.js';
@@ -58,16 +57,18 @@ export class StatefulSetController {
 
   constructor(private readonly deps: StatefulSetControllerDeps) {
     this.log = deps.logger ?? noopLogger;
-    const informer = <T extends KubeObject>(resource: InformerOptions['resource']) =>
-      new Informer<T>({ client: deps.client, resource, timers: deps.timers, random: deps.random, logger: this.log, ...(deps.namespaces ? { namespaces: deps.namespaces } : {}) });
-    const only = deps.target !== 'both';
-    this.targets = new SetTargets(resourcesFor(deps.target).map((resource) => ({ resource, informer: informer<StatefulSet>(resource), tag: only ? '' : resource.group })));
+    const base = { client: deps.client, timers: deps.timers, random: deps.random, logger: this.log };
+    const scope = deps.namespaces ? { namespaces: deps.namespaces } : {};
+    const informer = <T extends KubeObject>(resource: Resource) => new Informer<T>({ ...base, ...scope, resource });
+    const tag = (r: Resource) => (deps.target === 'both' ? r.group : '');
+    this.targets = new SetTargets(resourcesFor(deps.target).map((r) => ({ resource: r, informer: informer<StatefulSet>(r), tag: tag(r) })));
     this.caches = {
       pods: informer<Pod>(Resources.pods),
       claims: informer<PersistentVolumeClaim>(Resources.persistentVolumeClaims),
       revisions: informer<ControllerRevision>(Resources.controllerRevisions),
     };
-    this.expectations = new Expectations({ clock: deps.timers, ...(deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {}) });
+    const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
+    this.expectations = new Expectations({ clock: deps.timers, ...ttl });
     this.queue = new WorkQueue<string>({ timers: deps.timers, metrics: deps.metrics.workQueue<string>('statefulset', deps.timers) });
   }
 
@@ -126,7 +127,8 @@ export class StatefulSetController {
 
   private syncDeps(): SyncDeps {
     const { client, timers, features, planner, metrics, events } = this.deps;
-    return { client, clock: timers, features, planner, metrics, events, targets: this.targets, caches: this.caches, expectations: this.expectations, logger: this.log };
+    const { targets, caches, expectations, log } = this;
+    return { client, clock: timers, features, planner, metrics, events, targets, caches, expectations, logger: log };
   }
 
   private async worker(): Promise<void> {
@@ -203,7 +205,8 @@ export class StatefulSetController {
       this.enqueueAll(keys);
       this.recheckWaiting();
     };
-    const on = <T extends KubeObject>(inf: Informer<T>, keys: { add(o: T): string[]; update(a: T, b: T): string[]; del(o: T): string[] }) =>
+    type Keys<T> = { add(o: T): string[]; update(a: T, b: T): string[]; del(o: T): string[] };
+    const on = <T extends KubeObject>(inf: Informer<T>, keys: Keys<T>) =>
       this.unsubscribe.push(
         inf.addHandler({
           onAdd: (o) => handle(keys.add(o)),
@@ -215,7 +218,11 @@ export class StatefulSetController {
       const key = (s: StatefulSet) => [targets.keyOf(t, s.metadata.namespace, s.metadata.name)];
       on(t.informer, { add: key, update: (_a, b) => key(b), del: key });
     }
-    on(this.caches.pods, { add: (p) => keysForPodAdd(targets, p), update: (a, b) => keysForPodUpdate(targets, a, b), del: (p) => keysForPodDelete(targets, p) });
+    on(this.caches.pods, {
+      add: (p) => keysForPodAdd(targets, p),
+      update: (a, b) => keysForPodUpdate(targets, a, b),
+      del: (p) => keysForPodDelete(targets, p),
+    });
     const owner = (r: ControllerRevision) => {
       const k = targets.resolve(r.metadata.namespace, controllerRefOf(r));
       return k === undefined ? [] : [k];

@@ -26,14 +26,24 @@ function canonical(v: unknown): string {
  * Whether to write: the planner says the status changed, or actions failed and the settled status
  * differs from the stored one (upstream writes the status even when the sync fails, §9.H).
  */
-export function shouldWriteStatus(statusChanged: boolean, failed: boolean, status: StatefulSetStatus, stored: StatefulSetStatus | undefined): boolean {
+export function shouldWriteStatus(
+  statusChanged: boolean,
+  failed: boolean,
+  status: StatefulSetStatus,
+  stored: StatefulSetStatus | undefined,
+): boolean {
   if (statusChanged) return true;
   return failed && !sameJson(status, stored);
 }
 
 /** Replaces `set`'s status; on Conflict re-reads the set and writes the same status onto it. */
 // upstream: stateful_set_status_updater.go UpdateStatefulSetStatus
-export async function writeStatus(client: ClusterClient, resource: Resource, set: StatefulSet, status: StatefulSetStatus): Promise<StatefulSet> {
+export async function writeStatus(
+  client: ClusterClient,
+  resource: Resource,
+  set: StatefulSet,
+  status: StatefulSetStatus,
+): Promise<StatefulSet> {
   const { namespace, name } = set.metadata;
   return retryOnConflict(async (i) => {
     const base = i === 0 ? set : await client.get<StatefulSet>(resource, namespace, name ?? '');

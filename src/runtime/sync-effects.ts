@@ -13,7 +13,14 @@ import type { Planner } from './planner-port.js';
 import type { ObjectReference } from '../api/types.js';
 
 /** Remembers one successful write so the next sync waits until the caches have seen it. */
-export function expectAction(exp: Expectations, key: string, caches: Caches, action: Action, written: KubeObject | undefined, namespace?: string): void {
+export function expectAction(
+  exp: Expectations,
+  key: string,
+  caches: Caches,
+  action: Action,
+  written: KubeObject | undefined,
+  namespace?: string,
+): void {
   switch (action.kind) {
     case 'deletePod':
       exp.expectDeletion(key, caches.pods, { namespace, name: action.name, uid: action.uid });
@@ -28,7 +35,14 @@ export function expectAction(exp: Expectations, key: string, caches: Caches, act
 }
 
 /** Planned events first, then each attempted action's Successful<Verb> or Failed<Verb> event, in plan order. */
-export function recordSyncEvents(events: EventRecorder, planner: Planner, ref: ObjectReference, set: StatefulSet, plan: Plan, result: ExecutionResult): void {
+export function recordSyncEvents(
+  events: EventRecorder,
+  planner: Planner,
+  ref: ObjectReference,
+  set: StatefulSet,
+  plan: Plan,
+  result: ExecutionResult,
+): void {
   for (const e of plan.events) void events.event(ref, e.type, e.reason, e.message);
   const failed = new Map(result.failures.map((f) => [f.action, f.error]));
   for (const action of plan.actions) {
@@ -49,7 +63,14 @@ function notReadySince(pod: Pod): Instant | undefined {
 }
 
 /** PlanMetrics, plus how long each forcibly replaced pod had been stuck. */
-export function recordSyncMetrics(metrics: ControllerMetrics, set: StatefulSet, pods: readonly Pod[], plan: Plan, result: ExecutionResult, now: Instant): void {
+export function recordSyncMetrics(
+  metrics: ControllerMetrics,
+  set: StatefulSet,
+  pods: readonly Pod[],
+  plan: Plan,
+  result: ExecutionResult,
+  now: Instant,
+): void {
   metrics.recordPlanMetrics(set, plan.metrics);
   for (const action of result.executed) {
     if (action.kind !== 'deletePod' || action.cause !== 'forced') continue;

@@ -69,7 +69,14 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
 }
 
 /** Writes the settled status when needed; returns the write's error instead of throwing. */
-async function persistStatus(key: string, parsed: SetKey, set: StatefulSet, plan: Plan, result: ExecutionResult, deps: SyncDeps): Promise<Error | undefined> {
+async function persistStatus(
+  key: string,
+  parsed: SetKey,
+  set: StatefulSet,
+  plan: Plan,
+  result: ExecutionResult,
+  deps: SyncDeps,
+): Promise<Error | undefined> {
   const failed = result.failures.length > 0;
   const status = deps.planner.settleStatus(plan, result.executed);
   if (!shouldWriteStatus(plan.statusChanged, failed, status, set.status)) return undefined;
@@ -86,7 +93,8 @@ async function persistStatus(key: string, parsed: SetKey, set: StatefulSet, plan
 function outcomeOf(key: string, plan: Plan, result: ExecutionResult, statusError: Error | undefined, log: Logger): ReconcileOutcome {
   const first = result.failures[0];
   if (first !== undefined) {
-    log.warn({ key, action: first.action.kind, failures: result.failures.length, err: first.error.message }, 'error syncing StatefulSet, requeuing');
+    const fields = { key, action: first.action.kind, failures: result.failures.length, err: first.error.message };
+    log.warn(fields, 'error syncing StatefulSet, requeuing');
     return { kind: 'retry', error: first.error };
   }
   if (statusError !== undefined) {

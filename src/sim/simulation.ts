@@ -5,6 +5,7 @@
 import type { Features } from '../api/features.js';
 import type { Instant } from '../api/types.js';
 import type { RecordedEvent } from '../runtime/events.js';
+import type { Planner } from '../runtime/planner-port.js';
 import { actionSet } from './action-set.js';
 import type { ExpectContext } from './expect.js';
 import { metricsSummary } from './metrics-summary.js';
@@ -26,6 +27,8 @@ export interface SimulationOptions {
   /** Called after every `progressEveryMs` of virtual time: the demo paces and redraws here. */
   onProgress?: (sim: Simulation) => Promise<void> | void;
   progressEveryMs?: number;
+  /** Replaces the real planner (the benchmark wraps it to measure its CPU time). */
+  planner?: Planner;
 }
 
 export class Simulation {
@@ -48,6 +51,7 @@ export class Simulation {
     this.world = buildWorld(scenario, this.features, {
       onSend: (w) => this.onSend(w),
       onEvent: (e) => this.onEvent(e),
+      ...(opts.planner ? { planner: opts.planner } : {}),
     });
     this.world.cluster.onWrite((w) =>
       observeWrite(

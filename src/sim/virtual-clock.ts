@@ -37,7 +37,10 @@ export interface RunResult {
 }
 
 export interface VirtualClock extends Timers {
-  /** Fires every timer due ≤ t in (dueAt, seq) order, then sets now = t. Throws RangeError if t < now. */
+  /**
+   * Fires every timer due ≤ t in (dueAt, seq) order, then sets now = t. Throws RangeError if t < now,
+   * StepBudgetError on a runaway loop, and rethrows a task's error (now stays at that task's dueAt).
+   */
   advanceTo(t: Instant): void;
   advanceBy(ms: number): void;
   /** Fires timers until none is pending (including ones scheduled by the fired tasks). */

@@ -7,6 +7,7 @@ import type { Features } from '../api/features.js';
 import { createKubelet, type Kubelet } from '../cluster/kubelet/index.js';
 import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
 import { createStatefulSetController } from '../runtime/controller.js';
+import type { Planner } from '../runtime/planner-port.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/events.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
 import { randomFor } from './random.js';
@@ -23,6 +24,8 @@ export const NODE_NAME = 'sim-node-1';
 export interface WorldHooks {
   onSend(write: SentWrite): void;
   onEvent(event: RecordedEvent): void;
+  /** Replaces the real planner (the benchmark wraps it to measure its CPU time). */
+  planner?: Planner;
 }
 
 export interface World {
@@ -67,6 +70,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
         metrics,
         events,
         random: randomFor(scenario.seed, `controller-${generation++}`),
+        ...(hooks.planner ? { planner: hooks.planner } : {}),
       });
       await controller.start();
     },

@@ -129,3 +129,24 @@ describe('simulated kubelet deletion and reliability', () => {
     assert.equal(env.clock.pending(), 0);
   });
 });
+
+describe('simulated kubelet start-up', () => {
+  it('keeps serving pods when registering its node fails, and stop() cancels the retry', async () => {
+    const env = newEnv({ random: createRandom(1) });
+    const errors: unknown[] = [];
+    const kubelet = createKubelet({
+      client: env.cluster.client('kubelet', { apiErrors: { rate: 1, verbs: ['create'] } }),
+      timers: env.clock,
+      nodeName: 'node-1',
+      config: {},
+      onError: (e) => errors.push(e),
+    });
+    await kubelet.start();
+    assert.ok(errors.length > 0);
+    await env.cluster.create(Resources.pods, pod('p', { nodeName: 'node-1' }));
+    await env.clock.advance(1_000);
+    assert.equal(await phaseOf(env, 'p'), 'Running');
+    kubelet.stop();
+    assert.equal(env.clock.pending(), 0);
+  });
+});

@@ -70,6 +70,7 @@ describe('memory cluster watch', () => {
   it('compact() makes every earlier resourceVersion Gone, even for a resource with no history yet', async () => {
     const { clock, cluster } = newEnv();
     await cluster.create(CR, revision('a'));
+    await cluster.create(CR, revision('b'));
     cluster.compact();
     const resumed = recorder();
     cluster.watch(CR, 'default', '1', resumed.handlers);
@@ -80,8 +81,12 @@ describe('memory cluster watch', () => {
     await clock.flush();
     assert.ok(isGone(resumed.state.error));
     assert.ok(isGone(otherResource.state.error));
-    assert.deepEqual(fresh.summary(), ['ADDED a']);
+    assert.deepEqual(fresh.summary(), ['ADDED a', 'ADDED b']);
     assert.equal(fresh.state.closed, false);
+    const current = recorder();
+    cluster.watch(CR, 'default', '2', current.handlers);
+    await clock.flush();
+    assert.equal(current.state.closed, false);
   });
 
   it('closeWatches ends only the given actor\'s streams, passing the error to onClose', async () => {

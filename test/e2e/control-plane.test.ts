@@ -80,8 +80,8 @@ describe('control plane built from source', () => {
     const built = stampedVersion(s.cp.binDir);
     assert.equal(res.body.gitVersion, built, 'gitVersion is the version build.sh stamped');
     assert.match(res.body.gitVersion ?? '', /^v1\.37\.\d+$/);
-    assert.equal(res.body.gitMajor, '1');
-    assert.equal(res.body.gitMinor, '37');
+    assert.equal(res.body.major, '1');
+    assert.equal(res.body.minor, '37');
     assert.equal(res.body.gitTreeState, 'clean');
     if (built !== 'v1.37.2') t.diagnostic(`built ${built}, not v1.37.2: build.sh fell back (see its log)`);
   });
@@ -162,7 +162,7 @@ describe('validation messages match kube-apiserver', () => {
       assert.equal(res.body.reason, 'Invalid');
       const features = upstream137Features();
       const issues = validateStatefulSet(defaultStatefulSet(structuredClone(set), features), features);
-      assert.equal(formatInvalid('StatefulSet.apps', set.metadata.name ?? '', issues), res.body.message);
+      assert.equal(formatInvalid('StatefulSet', 'apps', set.metadata.name ?? '', issues), res.body.message);
     });
   }
 });

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { defaultStatefulSet } from '../../src/api/defaults.js';
 import { defaultFeatures, withFeatures } from '../../src/api/features.js';
 import { hashControllerRevision, newRevision, revisionData, revisionName } from '../../src/api/revision/hash.js';
 import type { ControllerRevision, StatefulSet } from '../../src/api/types.js';
@@ -198,5 +199,15 @@ describe('planRevisions: StatefulSetSemanticRevisionComparison (#134773, #135017
     const plan = planRevisions(changed, [rev133], features);
     assert.deepEqual(plan.actions.map((a) => a.kind), ['createRevision']);
     assert.deepEqual(names([plan.currentRevision]), [rev133.metadata.name]);
+  });
+
+  it('reuses a revision written before a pod default existed, since the restored set is defaulted again', () => {
+    const live = defaultStatefulSet(newSet('nginx:1'), features);
+    const older = structuredClone(live);
+    delete older.spec.template.spec.containers[0]!.terminationMessagePolicy;
+    const oldRev = stored(older, 1, 1);
+    assert.deepEqual(planRevisions(live, [oldRev], features).actions, []);
+    assert.equal(planRevisions(live, [oldRev], features).updateRevision, oldRev);
+    assert.deepEqual(planRevisions(live, [oldRev], semanticOff).actions.map((a) => a.kind), ['createRevision']);
   });
 });

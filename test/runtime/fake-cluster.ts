@@ -55,6 +55,14 @@ export class FakeCluster implements ClusterClient {
   private uid = 0;
   /** Watches from a resourceVersion older than this get 410 Gone. */
   compactedBefore = 0;
+  /** While true, watch events are held back (a slow watch); releaseEvents() delivers them in order. */
+  holdEvents = false;
+  private readonly held: (() => void)[] = [];
+
+  releaseEvents(): void {
+    this.holdEvents = false;
+    for (const deliver of this.held.splice(0)) deliver();
+  }
 
   /** The next call of `verb` (optionally on `resource` plural) throws `error` instead of happening. */
   failNext(verb: Verb, error: Error, resource?: string): void {
@@ -194,8 +202,10 @@ export class FakeCluster implements ClusterClient {
 
   private deliver(w: Watcher, event: WatchEvent<KubeObject>): void {
     if (w.namespace !== undefined && event.object.metadata.namespace !== w.namespace) return;
-    queueMicrotask(() => {
+    const deliver = () => queueMicrotask(() => {
       if (!w.stopped) w.handlers.onEvent(clone(event));
     });
+    if (this.holdEvents) this.held.push(deliver);
+    else deliver();
   }
 }

@@ -85,7 +85,7 @@ describe('parseScenario steps', () => {
   it('rejects a step with no action or two actions, and unknown keys', () => {
     const issues = issuesOf(`kind: Scenario\nsteps:\n  - {advance: 1, deletePod: web-0}\n  - {sleep: 3}\n  - {advance: 1, timeoutSeconds: 3}\n`);
     assert.deepEqual(issues, [
-      'steps[0]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, got deletePod, advance',
+      'steps[0]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, got advance, deletePod',
       'steps[1]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect',
       'steps[2].timeoutSeconds: unknown field (allowed: advance)',
     ]);

@@ -32,9 +32,11 @@ export function dns1123Label(expr: string, fieldPath?: string): CelRule[] {
   ];
 }
 
-export const IMMUTABLE_MESSAGE =
-  "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', " +
-  "'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+/**
+ * Reported at the immutable field itself, as Ordinal's validateStatefulSetUpdate does (1.37's declarative
+ * immutability), rather than upstream's hand-written Forbidden at `spec`.
+ */
+export const IMMUTABLE_MESSAGE = 'field is immutable';
 
 /** Transition rule on an immutable field's own node (cost bounded by that field). */
 export const IMMUTABLE: CelRule = { rule: 'self == oldSelf', message: IMMUTABLE_MESSAGE };
@@ -61,7 +63,15 @@ export const SPEC_RULES: CelRule[] = [
   },
 ];
 
+export const UPDATE_STRATEGY_TYPES = ['RollingUpdate', 'OnDelete', 'Recreate', 'EnforcedRollingUpdate'];
+
 export const UPDATE_STRATEGY_RULES: CelRule[] = [
+  {
+    // Reported at spec.updateStrategy like upstream's classic "must be 'RollingUpdate' or 'OnDelete'".
+    // Feature-gated types (Recreate, EnforcedRollingUpdate) are accepted here; the controller checks its gates.
+    rule: `!has(self.type) || self.type in ['', ${UPDATE_STRATEGY_TYPES.map((t) => `'${t}'`).join(', ')}]`,
+    message: `must be ${UPDATE_STRATEGY_TYPES.slice(0, -1).map((t) => `'${t}'`).join(', ')} or '${UPDATE_STRATEGY_TYPES.at(-1)}'`,
+  },
   {
     rule: "!has(self.rollingUpdate) || !has(self.type) || self.type == '' || self.type == 'RollingUpdate'",
     message: "only allowed for updateStrategy 'RollingUpdate'",

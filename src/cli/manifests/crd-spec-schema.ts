@@ -82,14 +82,13 @@ const updateStrategy = rules(
   obj(
     'How pods are replaced when the template changes.',
     {
-      type: str('RollingUpdate (default), OnDelete, Recreate, or the Ordinal extension EnforcedRollingUpdate.', {
-        enum: ['', 'RollingUpdate', 'OnDelete', 'Recreate', 'EnforcedRollingUpdate'],
-      }),
+      type: str('RollingUpdate (default), OnDelete, Recreate, or the Ordinal extension EnforcedRollingUpdate.'),
       rollingUpdate: obj('Parameters of the RollingUpdate strategy.', {
         partition: { ...partition('RollingUpdate'), default: 0 },
         maxUnavailable: { ...maxUnavailable, default: 1 },
         batchStartPolicy: str('Ordinal extension: under OrderedReady, Together recreates a whole batch of deleted pods at once; Ordered (default) is upstream.', {
           enum: ['Ordered', 'Together'],
+          default: 'Ordered',
         }),
       }),
       enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {
@@ -126,7 +125,7 @@ export const specSchema: Schema = rules(
       minReadySeconds: int32('Seconds a new pod must be ready before it counts as available.', { nonNegative: true }),
       persistentVolumeClaimRetentionPolicy: obj('Lifecycle of the claims created from volumeClaimTemplates.', { whenDeleted: retention('when the set is deleted'), whenScaled: retention('when the set is scaled down') }, { default: {} }),
       ordinals: obj('Numbering of replica indices.', { start: int32('The first replica index (default 0).', { nonNegative: true }) }),
-      progressDeadlineSeconds: int32('Ordinal extension: seconds without progress before Progressing=False with reason ProgressDeadlineExceeded (default 600; detection only).'),
+      progressDeadlineSeconds: int32('Ordinal extension: seconds without progress before Progressing=False with reason ProgressDeadlineExceeded (detection only).', { default: 600 }),
     },
     { required: ['selector', 'template'] },
   ),

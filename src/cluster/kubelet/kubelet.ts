@@ -7,7 +7,7 @@ import { Resources, type ClusterClient, type Resource, type WatchEvent } from '.
 import { isAlreadyExists, isConflict, isNotFound } from '../../api/errors.js';
 import { fromTimestamp, type Instant, type Pod } from '../../api/types.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
-import { jsonEqual } from '../memory/equality.js';
+import { deepEqual } from '../../api/validation/json.js';
 import { podPlans, terminationDelayMs, type KubeletConfig } from './config.js';
 import { containerStateAt, nextChangeAt } from './container-model.js';
 import { lifecycleTransitions, type PodLifecycleListener } from './lifecycle.js';
@@ -62,6 +62,7 @@ class SimulatedKubelet implements Kubelet {
   private readonly pods = new Map<string, Tracked>();
   private readonly listeners: PodLifecycleListener[] = [];
   private source: PodSource | undefined;
+  private registerRetry: TimerId | undefined;
   private running = false;
 
   constructor(private readonly opts: KubeletOptions) {
@@ -83,6 +84,7 @@ class SimulatedKubelet implements Kubelet {
   stop(): void {
     this.running = false;
     this.source?.stop();
+    if (this.registerRetry !== undefined) this.opts.timers.cancel(this.registerRetry);
     for (const uid of [...this.pods.keys()]) this.forget(uid);
   }
 
@@ -94,11 +96,15 @@ class SimulatedKubelet implements Kubelet {
     };
   }
 
+  /** Creates the Node object if missing; a failure is reported and retried, it never stops the kubelet. */
   private async registerNode(): Promise<void> {
     try {
       await this.opts.client.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: this.opts.nodeName } });
     } catch (e) {
-      if (!isAlreadyExists(e)) throw e;
+      if (isAlreadyExists(e) || !this.running) return;
+      this.report(e);
+      const { timers } = this.opts;
+      this.registerRetry = timers.at(timers.now() + RETRY_MS, () => void this.registerNode(), `kubelet ${this.opts.nodeName} register`);
     }
   }
 
@@ -160,7 +166,7 @@ class SimulatedKubelet implements Kubelet {
     const plans = podPlans(this.opts.config, t.pod);
     const wakes = plans.map((p) => nextChangeAt(p, t0, now)).filter((w): w is Instant => w !== undefined);
     this.wakeAt(t, wakes.length > 0 ? Math.min(...wakes) : undefined);
-    if (!jsonEqual(t.pod.status, this.render(t.pod, t0))) this.write(t, t0);
+    if (!deepEqual(t.pod.status, this.render(t.pod, t0))) this.write(t, t0);
   }
 
   private render(pod: Pod, t0: Instant) {

@@ -4,7 +4,7 @@
 import { Resources, type ClusterClient } from '../../api/client.js';
 import { isConflict, isNotFound } from '../../api/errors.js';
 import type { Pod, PodStatus } from '../../api/types.js';
-import { jsonEqual } from '../memory/equality.js';
+import { deepEqual } from '../../api/validation/json.js';
 
 const ATTEMPTS = 5;
 
@@ -26,7 +26,7 @@ export async function writePodStatus(
   let current = pod;
   for (let attempt = 1; ; attempt++) {
     const status = render(current);
-    if (jsonEqual(current.status, status)) return undefined;
+    if (deepEqual(current.status, status)) return undefined;
     try {
       const after = await client.updateStatus<Pod>(Resources.pods, { ...current, status });
       return { before: current, after };

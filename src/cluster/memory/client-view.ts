@@ -2,7 +2,7 @@
 // are attributed to `identity` and whose requests pass through that actor's fault injector first.
 // Every method settles through plain promises; nothing waits on real time.
 
-import type { ClusterClient, Resource, WatchHandle, WatchHandlers } from '../../api/client.js';
+import type { DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers } from '../../api/client.js';
 import type { KubeObject } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
 import type { FaultInjector } from './faults.js';
@@ -10,58 +10,71 @@ import { getScale, updateScale } from './scale.js';
 import type { ApiServer } from './server.js';
 import type { FaultVerb, MemoryClusterClient, Scale } from './types.js';
 
-export function createClientView(server: ApiServer, timers: Timers, identity: string, faults: FaultInjector): MemoryClusterClient {
-  const guard = (verb: FaultVerb, res: Resource, name: string): void => {
-    const error = faults.failure(verb, res, name);
+export class ClientView implements MemoryClusterClient {
+  constructor(
+    protected readonly server: ApiServer,
+    protected readonly timers: Timers,
+    readonly identity: string,
+    private readonly faults: FaultInjector,
+  ) {}
+
+  async get<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string): Promise<T> {
+    this.guard('get', res, name);
+    return this.server.get(res, namespace, name) as T;
+  }
+
+  async list<T extends KubeObject>(res: Resource, namespace: string | undefined, opts?: ListOptions): Promise<ListResult<T>> {
+    this.guard('list', res, '');
+    const out = this.server.list(res, namespace, opts);
+    return { items: out.items as T[], resourceVersion: out.resourceVersion };
+  }
+
+  async create<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
+    this.guard('create', res, obj.metadata?.name || obj.metadata?.generateName || '');
+    return this.server.create(this.identity, res, obj) as T;
+  }
+
+  async update<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
+    this.guard('update', res, obj.metadata?.name ?? '');
+    return this.server.replace(this.identity, 'update', res, obj, 'main') as T;
+  }
+
+  async updateStatus<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
+    this.guard('updateStatus', res, obj.metadata?.name ?? '');
+    return this.server.replace(this.identity, 'updateStatus', res, obj, 'status') as T;
+  }
+
+  async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown): Promise<T> {
+    this.guard('patch', res, name);
+    return this.server.patch(this.identity, res, namespace, name, merge) as T;
+  }
+
+  async delete(res: Resource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void> {
+    this.guard('delete', res, name);
+    this.server.delete(this.identity, res, namespace, name, opts);
+  }
+
+  watch<T extends KubeObject>(res: Resource, namespace: string | undefined, resourceVersion: string, handlers: WatchHandlers<T>): WatchHandle {
+    const error = this.faults.failure('watch', res, '');
+    if (error) {
+      const id = this.timers.at(this.timers.now(), () => handlers.onClose(error), `watch refused ${this.identity}`);
+      return { stop: () => this.timers.cancel(id) };
+    }
+    return this.server.watch(this.identity, res, namespace, resourceVersion, handlers as WatchHandlers<KubeObject>, this.faults);
+  }
+
+  async getScale(res: Resource, namespace: string, name: string): Promise<Scale> {
+    this.guard('get', res, name);
+    return getScale(this.server, res, namespace, name);
+  }
+
+  async updateScale(res: Resource, namespace: string, name: string, scale: Scale): Promise<Scale> {
+    this.guard('update', res, name);
+    return updateScale(this.server, this.identity, res, namespace, name, scale);
+  }
+
+  private guard(verb: FaultVerb, res: Resource, name: string): void {
+    const error = this.faults.failure(verb, res, name);
     if (error) throw error;
-  };
-  const view: ClusterClient & MemoryClusterClient = {
-    identity,
-    async get<T extends KubeObject>(res: Resource, ns: string | undefined, name: string) {
-      guard('get', res, name);
-      return server.get(res, ns, name) as T;
-    },
-    async list<T extends KubeObject>(res: Resource, ns: string | undefined, opts?: { labelSelector?: string }) {
-      guard('list', res, '');
-      const out = server.list(res, ns, opts);
-      return { items: out.items as T[], resourceVersion: out.resourceVersion };
-    },
-    async create<T extends KubeObject>(res: Resource, obj: T) {
-      guard('create', res, obj.metadata?.name ?? obj.metadata?.generateName ?? '');
-      return server.create(identity, res, obj) as T;
-    },
-    async update<T extends KubeObject>(res: Resource, obj: T) {
-      guard('update', res, obj.metadata?.name ?? '');
-      return server.replace(identity, 'update', res, obj, 'main') as T;
-    },
-    async updateStatus<T extends KubeObject>(res: Resource, obj: T) {
-      guard('updateStatus', res, obj.metadata?.name ?? '');
-      return server.replace(identity, 'updateStatus', res, obj, 'status') as T;
-    },
-    async patch<T extends KubeObject>(res: Resource, ns: string | undefined, name: string, merge: unknown) {
-      guard('patch', res, name);
-      return server.patch(identity, res, ns, name, merge) as T;
-    },
-    async delete(res, ns, name, opts) {
-      guard('delete', res, name);
-      server.delete(identity, res, ns, name, opts);
-    },
-    watch<T extends KubeObject>(res: Resource, ns: string | undefined, rv: string, handlers: WatchHandlers<T>): WatchHandle {
-      const error = faults.failure('watch', res, '');
-      if (error) {
-        const id = timers.at(timers.now(), () => handlers.onClose(error), `watch refused ${identity}`);
-        return { stop: () => timers.cancel(id) };
-      }
-      return server.watch(identity, res, ns, rv, handlers as WatchHandlers<KubeObject>, faults);
-    },
-    async getScale(res: Resource, ns: string, name: string): Promise<Scale> {
-      guard('get', res, name);
-      return getScale(server, res, ns, name);
-    },
-    async updateScale(res: Resource, ns: string, name: string, scale: Scale): Promise<Scale> {
-      guard('update', res, name);
-      return updateScale(server, identity, res, ns, name, scale);
-    },
-  };
-  return view;
+  }
 }

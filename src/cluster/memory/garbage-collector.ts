@@ -37,20 +37,29 @@ export class GarbageCollector {
     return (obj.metadata.ownerReferences ?? []).some((r) => !this.store.hasUid(r.uid));
   }
 
+  /**
+   * Decides on the state at the start of the pass, then acts: a dependent orphaned by this pass's own
+   * deletions waits for the next pass, so a chain of owners goes one level per pass.
+   */
   // upstream: pkg/controller/garbagecollector/garbagecollector.go attemptToDeleteItem
   private pass(): void {
     this.scheduled = undefined;
+    const work: (() => void)[] = [];
     for (const res of this.store.knownResources()) {
-      for (const obj of this.store.list(res)) this.collect(res, obj);
+      for (const obj of this.store.list(res)) {
+        const task = this.decide(res, obj);
+        if (task) work.push(task);
+      }
     }
+    for (const task of work) task();
   }
 
-  private collect(res: Resource, obj: KubeObject): void {
+  private decide(res: Resource, obj: KubeObject): (() => void) | undefined {
     const owners = obj.metadata.ownerReferences ?? [];
-    if (owners.length === 0 || obj.metadata.deletionTimestamp !== undefined) return;
+    if (owners.length === 0 || obj.metadata.deletionTimestamp !== undefined) return undefined;
     const solid = owners.filter((r) => this.store.hasUid(r.uid));
-    if (solid.length === owners.length) return;
-    if (solid.length === 0) this.effects.deleteObject(res, obj);
-    else this.effects.setOwners(res, obj, solid);
+    if (solid.length === owners.length) return undefined;
+    if (solid.length === 0) return () => this.effects.deleteObject(res, obj);
+    return () => this.effects.setOwners(res, obj, solid);
   }
 }

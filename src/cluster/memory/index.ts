@@ -3,11 +3,12 @@
 
 import { Resources } from '../../api/client.js';
 import { isAlreadyExists } from '../../api/errors.js';
-import { createClientView } from './client-view.js';
+import type { Timers } from '../../runtime/clock.js';
+import { ClientView } from './client-view.js';
 import { FaultInjector } from './faults.js';
 import { defaultRandom } from './names.js';
 import { ApiServer } from './server.js';
-import type { FaultConfig, MemoryCluster, MemoryClusterOptions, MemorySnapshot } from './types.js';
+import type { FaultConfig, MemoryCluster, MemoryClusterClient, MemoryClusterOptions, MemorySnapshot, WriteListener } from './types.js';
 
 export type * from './types.js';
 
@@ -23,31 +24,48 @@ export function createMemoryCluster(opts: MemoryClusterOptions): MemoryCluster {
     watchHistory: opts.watchHistory ?? 1000,
     gcDelayMs: opts.gcDelayMs ?? 100,
   });
-  const client = (identity: string, faults?: FaultConfig) =>
-    createClientView(server, opts.timers, identity, new FaultInjector(faults, random));
-  const admin = client(ADMIN_ACTOR);
-  return {
-    ...admin,
-    client,
-    onWrite: (listener) => server.commits.onWrite(listener),
-    snapshot: () => snapshotOf(server),
-    async addNode(name) {
-      try {
-        await admin.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name } });
-      } catch (e) {
-        if (!isAlreadyExists(e)) throw e;
-      }
-    },
-    compact: () => server.compact(),
-    closeWatches: ({ identity, error } = {}) => server.closeWatches((s) => identity === undefined || s.identity === identity, error),
-  };
+  return new InMemoryCluster(server, opts.timers, random);
 }
 
-function snapshotOf(server: ApiServer): MemorySnapshot {
-  const resources: MemorySnapshot['resources'] = {};
-  for (const res of server.store.knownResources()) {
-    const items = server.store.list(res);
-    if (items.length > 0) resources[res.group ? `${res.plural}.${res.group}` : res.plural] = structuredClone(items);
+class InMemoryCluster extends ClientView implements MemoryCluster {
+  constructor(
+    server: ApiServer,
+    timers: Timers,
+    private readonly random: () => number,
+  ) {
+    super(server, timers, ADMIN_ACTOR, new FaultInjector(undefined, random));
   }
-  return { resourceVersion: String(server.store.currentRevision()), resources };
+
+  client(identity: string, faults?: FaultConfig): MemoryClusterClient {
+    return new ClientView(this.server, this.timers, identity, new FaultInjector(faults, this.random));
+  }
+
+  onWrite(listener: WriteListener): () => void {
+    return this.server.commits.onWrite(listener);
+  }
+
+  snapshot(): MemorySnapshot {
+    const resources: MemorySnapshot['resources'] = {};
+    for (const res of this.server.store.knownResources()) {
+      const items = this.server.store.list(res);
+      if (items.length > 0) resources[res.group ? `${res.plural}.${res.group}` : res.plural] = structuredClone(items);
+    }
+    return { resourceVersion: String(this.server.store.currentRevision()), resources };
+  }
+
+  async addNode(name: string): Promise<void> {
+    try {
+      await this.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name } });
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+  }
+
+  compact(): void {
+    this.server.compact();
+  }
+
+  closeWatches({ identity, error }: { identity?: string; error?: Error } = {}): void {
+    this.server.closeWatches((s) => identity === undefined || s.identity === identity, error);
+  }
 }

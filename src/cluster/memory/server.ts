@@ -45,7 +45,8 @@ export class ApiServer {
     this.commits = new CommitLog(config.timers, this.store, this.hub);
     this.names = createNameSource(config.random);
     this.gc = new GarbageCollector(config.timers, config.gcDelayMs, this.store, {
-      deleteObject: (res, obj) => ignoreApiErrors(() => this.delete(GC_ACTOR, res, obj.metadata.namespace, obj.metadata.name ?? '', {})),
+      deleteObject: (res, obj) =>
+        ignoreApiErrors(() => this.delete(GC_ACTOR, res, obj.metadata.namespace, obj.metadata.name ?? '', { uid: obj.metadata.uid })),
       setOwners: (res, obj, owners) => ignoreApiErrors(() => this.setOwners(res, obj, owners)),
     });
     this.commits.afterCommit = (change, object) => {

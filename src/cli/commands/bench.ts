@@ -1,0 +1,75 @@
+// `ordinal bench` (`npm run bench`): simulates a rollout of 1 set × 1,000 replicas and of 1,000 sets × 10
+// replicas and prints wall time, CPU time per pod replaced, peak memory and API calls per pod replaced.
+// Each case runs in its own child process so its peak RSS is its own.
+
+import { spawnSync } from 'node:child_process';
+import { Option, type Command } from 'commander';
+import { BENCH_CASES, scaled } from '../../sim/bench/cases.js';
+import { runBenchCase, type BenchResult } from '../../sim/bench/measure.js';
+
+export interface BenchOptions {
+  case?: string;
+  scale?: string;
+  json?: boolean;
+}
+
+function runChild(name: string, scale: number): BenchResult {
+  const args = [...process.execArgv, process.argv[1] ?? '', 'bench', '--case', name, '--scale', String(scale), '--json'];
+  const res = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 << 20 });
+  if (res.status !== 0) throw new Error(`bench case ${name} failed (exit ${res.status})`);
+  return JSON.parse(res.stdout.trim().split('\n').pop() ?? '') as BenchResult;
+}
+
+const f = (x: number, digits = 2): string => x.toFixed(digits);
+
+export function formatBench(results: readonly BenchResult[]): string {
+  const rows: [string, (r: BenchResult) => string][] = [
+    ['workload', (r) => `${r.sets} × ${r.replicas} (${r.case})`],
+    ['pods replaced', (r) => String(r.podsReplaced)],
+    ['converged / violations', (r) => `${r.converged ? 'yes' : 'NO'} / ${r.violations}`],
+    ['rollout virtual time', (r) => `${f(r.virtualSeconds, 1)} s`],
+    ['wall time, rollout', (r) => `${f(r.wallSecondsRollout)} s`],
+    ['wall time, whole run', (r) => `${f(r.wallSecondsTotal)} s`],
+    ['planner CPU / pod replaced', (r) => `${f(r.plannerCpuMsPerPodReplaced, 3)} ms`],
+    ['process CPU / pod replaced', (r) => `${f(r.processCpuMsPerPodReplaced, 3)} ms`],
+    ['API calls / pod replaced', (r) => f(r.apiCallsPerPodReplaced)],
+    ['  by verb', (r) => Object.entries(r.apiCallsByVerb).map(([k, v]) => `${k} ${v}`).join(', ')],
+    ['peak RSS', (r) => `${f(r.peakRssMiB, 0)} MiB`],
+    ['peak heap used', (r) => `${f(r.peakHeapMiB, 0)} MiB`],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, get]) => `${k.padEnd(width)}  ${results.map(get).map((v) => v.padEnd(34)).join('')}`.trimEnd()).join('\n');
+}
+
+export async function benchCommand(opts: BenchOptions): Promise<number> {
+  const scale = Number(opts.scale ?? '1');
+  const cases = BENCH_CASES.filter((c) => !opts.case || c.name === opts.case).map((c) => scaled(c, scale));
+  if (cases.length === 0) {
+    process.stderr.write(`unknown bench case ${opts.case} (known: ${BENCH_CASES.map((c) => c.name).join(', ')})\n`);
+    return 2;
+  }
+  if (opts.json) {
+    for (const c of cases) process.stdout.write(`${JSON.stringify(await runBenchCase(c))}\n`);
+    return 0;
+  }
+  const results: BenchResult[] = [];
+  for (const c of cases) {
+    process.stderr.write(`running ${c.description}${scale > 1 ? ` (scaled down ${scale}×)` : ''} ...\n`);
+    results.push(runChild(c.name, scale));
+  }
+  process.stdout.write(`${formatBench(results)}\n`);
+  process.stdout.write('(planner CPU: process.cpuUsage around every planStatefulSet call; process CPU: the whole process during the rollout, including the simulated API server and kubelet)\n');
+  return results.every((r) => r.converged && r.violations === 0) ? 0 : 1;
+}
+
+export function register(program: Command): void {
+  program
+    .command('bench')
+    .description('benchmark a simulated rollout of 1 set × 1,000 replicas and of 1,000 sets × 10 replicas')
+    .addOption(new Option('--case <name>', 'run one case only').choices(BENCH_CASES.map((c) => c.name)))
+    .option('--scale <n>', 'divide sets and replicas by n (quick runs)', '1')
+    .option('--json', 'print one JSON result per case, in this process')
+    .action(async (opts: BenchOptions) => {
+      process.exitCode = await benchCommand(opts);
+    });
+}

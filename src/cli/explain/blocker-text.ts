@@ -1,0 +1,137 @@
+// Blocker values (controller/plan-types.ts) as sentences for `why`. Pure: everything a sentence needs is in
+// the ExplainContext, so each kind is tested by a table (test/cli/blocker-text.test.ts).
+
+import type { Instant, Pod, StatefulSet } from '../../api/types.js';
+import type { Blocker } from '../../controller/plan-types.js';
+import { parentNameAndOrdinal } from '../../controller/pod-state.js';
+import type { EffectiveStrategy } from '../../controller/strategy.js';
+import { formatSecondsLeft, humanDuration } from './durations.js';
+import { podState, revisionMark } from './pod-view.js';
+
+export interface ExplainContext {
+  set: StatefulSet;
+  /** The pods the planner saw, by name. */
+  pods: ReadonlyMap<string, Pod>;
+  now: Instant;
+  strategy: EffectiveStrategy;
+  /** The revision the plan rolls to (plan.status.updateRevision). */
+  updateRevision: string;
+  minReadySeconds: number;
+  /** First ordinal of the range (spec.ordinals.start). */
+  start: number;
+  replicas: number;
+}
+
+type Of<K extends Blocker['kind']> = Extract<Blocker, { kind: K }>;
+
+const policy = (ctx: ExplainContext): string => (ctx.set.spec.podManagementPolicy === 'Parallel' ? 'Parallel' : 'OrderedReady');
+const indexOf = (ctx: ExplainContext, pod: string): number => parentNameAndOrdinal(pod).ordinal - ctx.start;
+const inRange = (ctx: ExplainContext, pod: string): boolean => indexOf(ctx, pod) >= 0 && indexOf(ctx, pod) < ctx.replicas;
+
+/** "ImagePullBackOff" / "Pending" / "missing" for a pod name. */
+export function stateOf(ctx: ExplainContext, name: string): string {
+  const pod = ctx.pods.get(name);
+  return pod === undefined ? 'missing' : podState(pod, ctx.minReadySeconds, ctx.now).state;
+}
+
+function revisionPhrase(ctx: ExplainContext, name: string): string {
+  const pod = ctx.pods.get(name);
+  return pod === undefined ? '' : ` on the ${revisionMark(pod, ctx.updateRevision)} revision`;
+}
+
+function notAvailable(b: Of<'podNotAvailable'>, ctx: ExplainContext): string {
+  const pod = ctx.pods.get(b.pod);
+  const state = pod ? podState(pod, ctx.minReadySeconds, ctx.now) : undefined;
+  if (state?.ready && b.availableAt < Number.MAX_SAFE_INTEGER) {
+    return `${b.pod} is Ready but not yet available: ${formatSecondsLeft(b.availableAt - ctx.now)} of minReadySeconds ${ctx.minReadySeconds} left`;
+  }
+  if (state?.ready) return `${b.pod} is Ready but has no Ready transition time, so it cannot count as available (minReadySeconds ${ctx.minReadySeconds})`;
+  const since = state?.since === undefined ? '' : ` for ${humanDuration(ctx.now - state.since)}`;
+  return `the rollout waits for ${b.pod}${revisionPhrase(ctx, b.pod)} to become available: it is ${state?.state ?? 'missing'}${since}`;
+}
+
+/** What the OrderedReady pass is doing when it stops at this pod. */
+function orderedPass(ctx: ExplainContext, pod: string): string {
+  if (!inRange(ctx, pod)) return `${policy(ctx)} scale-down`;
+  const status = ctx.set.status;
+  const rolling = (status?.updateRevision ?? ctx.updateRevision) !== status?.currentRevision;
+  return rolling ? `${policy(ctx)} rolling update` : `${policy(ctx)} scale-up`;
+}
+
+function notRunningAndReady(b: Of<'podNotRunningAndReady'>, ctx: ExplainContext): string {
+  if (b.phase === 'Failed' || b.phase === 'Succeeded') {
+    return `${b.pod} has phase ${b.phase}: it is deleted and recreated once it is gone`;
+  }
+  return `${orderedPass(ctx, b.pod)} waits for ${b.pod} to be Running and Ready (it is ${stateOf(ctx, b.pod)})`;
+}
+
+function budgetExhausted(b: Of<'budgetExhausted'>, ctx: ExplainContext): string {
+  const listed = b.unavailablePods.map((name) => {
+    const below = inRange(ctx, name) && indexOf(ctx, name) < ctx.strategy.partition ? ' below the partition' : '';
+    return `${name} ${stateOf(ctx, name)}${below}`;
+  });
+  const more = b.unavailable > listed.length ? `, and ${b.unavailable - listed.length} more` : '';
+  const detail = listed.length ? ` (${listed.join(', ')}${more})` : '';
+  const what = ctx.strategy.kind === 'EnforcedRollingUpdate' ? 'enforced rolling update' : 'rolling update';
+  return `${what} blocked: ${b.unavailable} of maxUnavailable ${b.maxUnavailable} ordinals unavailable${detail}`;
+}
+
+function stuckOld(b: Of<'stuckOldRevision'>): string {
+  return (
+    `stuck: ${b.pod} is in ${b.state} on the old revision; RollingUpdate will not replace it — ` +
+    'use EnforcedRollingUpdate or Recreate, or delete the pod'
+  );
+}
+
+function partition(b: Of<'partition'>): string {
+  const pods = b.heldBack === 1 ? '1 pod stays' : `${b.heldBack} pods stay`;
+  return `partition ${b.partition}: ${pods} on the old revision (ordinals below index ${b.partition} are not updated; lower the partition to continue)`;
+}
+
+function safetyHalt(b: Of<'safetyHalt'>, ctx: ExplainContext): string {
+  return (
+    `halted: ${b.pod} on the new revision failed to become available (${stateOf(ctx, b.pod)}); ` +
+    'EnforcedRollingUpdate replaces no lower ordinal until the template changes (fix the template, or roll back with `rollout undo`)'
+  );
+}
+
+function deadline(b: Of<'progressDeadlineExceeded'>, ctx: ExplainContext): string {
+  const seconds = ctx.set.spec.progressDeadlineSeconds ?? 600;
+  return `no progress for ${humanDuration(ctx.now - b.since)} (progressDeadlineSeconds ${seconds}): Progressing=False, reason ProgressDeadlineExceeded`;
+}
+
+function invalidSpec(b: Of<'invalidSpec'>): string {
+  const shown = b.issues.slice(0, 3).map((i) => (i.path ? `${i.path}: ${i.detail}` : i.detail));
+  const more = b.issues.length > 3 ? `; and ${b.issues.length - 3} more` : '';
+  return `the spec is invalid, so the controller creates and deletes nothing until it is fixed: ${shown.join('; ')}${more}`;
+}
+
+type Sentences = { [K in Blocker['kind']]: (b: Of<K>, ctx: ExplainContext) => string };
+
+const SENTENCES: Sentences = {
+  invalidSpec,
+  featureDisabled: (b) => `feature gate ${b.gate} is disabled, so ${b.field} falls back to upstream behaviour`,
+  setDeleting: () => 'the StatefulSet is being deleted: no pod is created or deleted any more',
+  podTerminating: (b, ctx) => `${orderedPass(ctx, b.pod)} waits for ${b.pod} to finish terminating`,
+  podNotRunningAndReady: notRunningAndReady,
+  podNotAvailable: notAvailable,
+  podMissing: (b) => `the rolling update waits for ${b.pod} to be created`,
+  staleClaim: (b) => `${b.pod} is not created: its claim ${b.claim} still belongs to a deleted pod; it waits for the garbage collector`,
+  claimDeleting: (b) => `${b.pod} waits for its claim ${b.claim} to finish deleting`,
+  budgetExhausted,
+  partition,
+  waitingForTermination: (b) => `Recreate waits for every old pod to be gone before creating new ones: ${b.pods.join(', ')}`,
+  stuckOldRevision: stuckOld,
+  safetyHalt,
+  progressDeadlineExceeded: deadline,
+  workCapped: (b) => `${b.remaining} more pods are left for the next syncs (work per sync is capped)`,
+  onDeleteStrategy: (b) =>
+    `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
+  podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,
+};
+
+/** One sentence (no final period) saying what `b` means for this set. */
+export function blockerSentence(b: Blocker, ctx: ExplainContext): string {
+  const render = SENTENCES[b.kind] as (b: Blocker, ctx: ExplainContext) => string;
+  return render(b, ctx);
+}

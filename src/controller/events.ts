@@ -1,0 +1,104 @@
+// Event texts. Per-action events are upstream's exact formats (upstream-statefulset.md §8.2), produced here
+// and recorded by the runtime after it ran the action; planned events (transitions) are built by the planner.
+
+import { isAlreadyExists } from '../api/errors.js';
+import type { Pod, StatefulSet } from '../api/types.js';
+import type { Action, PlannedEvent } from './plan-types.js';
+import { describePodState, podRevision } from './pod-state.js';
+
+/** Go's `%s` of an error. */
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+// upstream: stateful_pod_control.go recordPodEvent
+function podEvent(verb: 'create' | 'update' | 'delete', pod: string, set: string, error: unknown): PlannedEvent {
+  const Verb = verb[0]?.toUpperCase() + verb.slice(1);
+  if (error === undefined) {
+    return { type: 'Normal', reason: `Successful${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set} successful` };
+  }
+  return { type: 'Warning', reason: `Failed${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set} failed error: ${errorText(error)}` };
+}
+
+// upstream: stateful_pod_control.go recordClaimEvent
+function claimEvent(claim: string, pod: string, set: string, error: unknown): PlannedEvent {
+  if (error === undefined) {
+    return { type: 'Normal', reason: 'SuccessfulCreate', message: `create Claim ${claim} Pod ${pod} in StatefulSet ${set} success` };
+  }
+  return {
+    type: 'Warning',
+    reason: 'FailedCreate',
+    message: `create Claim ${claim} for Pod ${pod} in StatefulSet ${set} failed error: ${errorText(error)}`,
+  };
+}
+
+/**
+ * The event upstream records for an action that ran (error undefined) or failed, or undefined when upstream
+ * records none: AlreadyExists on a pod or claim create, revision writes, adoption, and successful claim
+ * owner-reference updates. A failed claim update is reported as a failed pod update, as upstream does.
+ */
+export function actionEventMessage(action: Action, set: StatefulSet, error?: unknown): PlannedEvent | undefined {
+  const setName = set.metadata.name ?? '';
+  switch (action.kind) {
+    case 'createPod':
+      return error !== undefined && isAlreadyExists(error) ? undefined : podEvent('create', action.pod.metadata.name ?? '', setName, error);
+    case 'updatePod':
+      return podEvent('update', action.pod.metadata.name ?? '', setName, error);
+    case 'deletePod':
+      return podEvent('delete', action.name, setName, error);
+    case 'createClaim':
+      return error !== undefined && isAlreadyExists(error) ? undefined : claimEvent(action.claim.metadata.name ?? '', action.podName, setName, error);
+    case 'updateClaim':
+      return error === undefined ? undefined : podEvent('update', action.podName, setName, error);
+    default:
+      return undefined;
+  }
+}
+
+export const EventReason = {
+  failedValidation: 'FailedValidation',
+  featureDisabled: 'FeatureDisabled',
+  recreateStarted: 'RecreateStarted',
+  enforcedRollingUpdateStarted: 'EnforcedRollingUpdateStarted',
+  forcedReplacement: 'ForcedReplacement',
+  safetyHalt: 'SafetyHalt',
+  progressDeadlineExceeded: 'ProgressDeadlineExceeded',
+  failedPlanning: 'FailedPlanning',
+} as const;
+
+export function recreateStartedEvent(set: StatefulSet, oldPods: number, revision: string): PlannedEvent {
+  return {
+    type: 'Normal',
+    reason: EventReason.recreateStarted,
+    message: `Deleting all ${oldPods} pods of StatefulSet ${set.metadata.name ?? ''} for Recreate update to revision ${revision}`,
+  };
+}
+
+export function enforcedStartedEvent(set: StatefulSet, revision: string): PlannedEvent {
+  return {
+    type: 'Normal',
+    reason: EventReason.enforcedRollingUpdateStarted,
+    message: `EnforcedRollingUpdate of StatefulSet ${set.metadata.name ?? ''} to revision ${revision} started`,
+  };
+}
+
+export function forcedReplacementEvent(set: StatefulSet, pod: Pod): PlannedEvent {
+  return {
+    type: 'Normal',
+    reason: EventReason.forcedReplacement,
+    message: `Replacing pod ${pod.metadata.name ?? ''} of revision ${podRevision(pod)} in StatefulSet ${set.metadata.name ?? ''} although it is not available (${describePodState(pod)})`,
+  };
+}
+
+export function safetyHaltEvent(set: StatefulSet, pod: string, reason: string, revision: string): PlannedEvent {
+  return {
+    type: 'Warning',
+    reason: EventReason.safetyHalt,
+    message: `EnforcedRollingUpdate of StatefulSet ${set.metadata.name ?? ''} halted: pod ${pod} of revision ${revision} failed to become available (${reason})`,
+  };
+}
+
+export function featureDisabledEvent(message: string): PlannedEvent {
+  return { type: 'Warning', reason: EventReason.featureDisabled, message };
+}

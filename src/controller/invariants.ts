@@ -1,0 +1,198 @@
+// Named invariant checkers (style.md G6), each returning violation strings (empty when it holds). State
+// checkers look at pods; plan checkers look at one sync's observed state and plan; `checkDeletion` judges a
+// single controller deletion against the world as the simulator sees it. Tests, fast-check and the
+// simulator all call these.
+
+import type { Features } from '../api/features.js';
+import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import { claimNamesForOrdinal, isClaimOwnerUpToDate } from './claims.js';
+import { identityMatches, storageMatches } from './identity.js';
+import type { Action, ObservedState, Plan } from './plan-types.js';
+import { isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
+import { isParallel, minReadySecondsOf, slotCountOf, startOrdinal } from './spec.js';
+import { effectiveStrategy, type EffectiveStrategy } from './strategy.js';
+
+const nameOf = (p: Pod): string => p.metadata.name ?? '';
+const ownPods = (set: StatefulSet, pods: readonly Pod[]): Pod[] =>
+  pods.filter((p) => parentNameAndOrdinal(p.metadata.name).parent === set.metadata.name && (p.metadata.namespace ?? '') === (set.metadata.namespace ?? ''));
+type Delete = Extract<Action, { kind: 'deletePod' }>;
+type Create = Extract<Action, { kind: 'createPod' }>;
+
+/** Never two pods for one ordinal of one set (e.g. `web-1` and `web-01`). */
+export function noDuplicateOrdinal(pods: readonly Pod[]): string[] {
+  const seen = new Map<string, string>();
+  const out: string[] = [];
+  for (const pod of pods) {
+    const { parent, ordinal } = parentNameAndOrdinal(pod.metadata.name);
+    if (ordinal < 0) continue;
+    const key = `${pod.metadata.namespace ?? ''}/${parent}/${ordinal}`;
+    const other = seen.get(key);
+    if (other !== undefined) out.push(`pods ${other} and ${nameOf(pod)} share ordinal ${ordinal} of ${parent}`);
+    else seen.set(key, nameOf(pod));
+  }
+  return out;
+}
+
+/** Every pod of the set has its identity and stable storage (upstream assertBurstInvariants). */
+export function identityAndStorage(set: StatefulSet, pods: readonly Pod[]): string[] {
+  return pods.flatMap((p) => [
+    ...(identityMatches(set, p) ? [] : [`pod ${nameOf(p)} does not have the identity of a member of ${set.metadata.name ?? ''}`]),
+    ...(storageMatches(set, p) ? [] : [`pod ${nameOf(p)} does not mount the claims of its ordinal`]),
+  ]);
+}
+
+/** Existing pods' claims carry the owner references of the retention policy (after a sync fixed them). */
+export function pvcRetention(set: StatefulSet, pods: readonly Pod[], claims: readonly PersistentVolumeClaim[]): string[] {
+  const byName = new Map(claims.map((c) => [c.metadata.name ?? '', c]));
+  return pods.flatMap((pod) =>
+    claimNamesForOrdinal(set, podOrdinal(pod)).flatMap((name) => {
+      const claim = byName.get(name);
+      return claim === undefined || isClaimOwnerUpToDate(claim, set, pod) ? [] : [`claim ${name} of pod ${nameOf(pod)} has owner references that do not follow the retention policy`];
+    }),
+  );
+}
+
+/** In-range ordinals without an available, non-terminating pod (the simulator's maxUnavailableObserved). */
+export function unavailableOrdinals(set: StatefulSet, pods: readonly Pod[], now: Instant): number {
+  const start = startOrdinal(set);
+  const count = slotCountOf(set);
+  const mrs = minReadySecondsOf(set);
+  const ok = new Set<number>();
+  for (const p of ownPods(set, pods)) {
+    const o = podOrdinal(p);
+    if (o >= start && o - start < count && !isUnavailable(p, mrs, now)) ok.add(o);
+  }
+  return count - ok.size;
+}
+
+interface World {
+  set: StatefulSet;
+  strategy: EffectiveStrategy;
+  byOrdinal: Map<number, Pod>;
+  updateRevision: string;
+  now: Instant;
+}
+
+function world(observed: ObservedState, plan: Plan, now: Instant, features: Features): World {
+  const set = observed.set;
+  const byOrdinal = new Map<number, Pod>();
+  for (const p of ownPods(set, observed.pods)) byOrdinal.set(podOrdinal(p), p);
+  return { set, strategy: effectiveStrategy(set, features), byOrdinal, updateRevision: plan.status.updateRevision ?? '', now };
+}
+
+const inRange = (w: World, ordinal: number): boolean => ordinal >= startOrdinal(w.set) && ordinal - startOrdinal(w.set) < slotCountOf(w.set);
+const healthy = (w: World, p: Pod | undefined): boolean =>
+  p !== undefined && !isTerminating(p) && isRunningAndAvailable(p, minReadySecondsOf(w.set), w.now);
+const replaceable = (w: World, ordinal: number, p: Pod | undefined): boolean =>
+  p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && ordinal - startOrdinal(w.set) >= w.strategy.partition && podRevision(p) !== w.updateRevision && !isTerminating(p);
+
+const deletes = (plan: Plan): Delete[] => plan.actions.filter((a): a is Delete => a.kind === 'deletePod');
+const creates = (plan: Plan): Create[] => plan.actions.filter((a): a is Create => a.kind === 'createPod');
+
+/**
+ * OrderedReady: a pod is created only when every lower ordinal of the range holds a Running, Ready,
+ * available pod (EnforcedRollingUpdate: or a replaceable old pod; Together: or a pod created with it), and
+ * one pod per sync (Together: up to maxUnavailable).
+ */
+export function orderedReadyInvariant(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
+  const w = world(observed, plan, now, features);
+  if (isParallel(w.set) || w.strategy.kind === 'Recreate' && [...w.byOrdinal.values()].some((p) => podRevision(p) !== w.updateRevision)) return [];
+  const created = creates(plan).map((c) => c.ordinal);
+  const limit = w.strategy.together ? w.strategy.maxUnavailable : 1;
+  const out = created.length > limit ? [`OrderedReady created ${created.length} pods in one sync (at most ${limit})`] : [];
+  const batch = new Set(created);
+  for (const o of created) {
+    for (let lower = startOrdinal(w.set); lower < o; lower++) {
+      const p = w.byOrdinal.get(lower);
+      if (healthy(w, p) || replaceable(w, lower, p) || (w.strategy.together && batch.has(lower))) continue;
+      out.push(`OrderedReady created ordinal ${o} while ordinal ${lower} is not Running, Ready and available`);
+      break;
+    }
+  }
+  return out;
+}
+
+/** Update deletions (cause update/forced) only at or above the partition. */
+export function partitionRespected(observed: ObservedState, plan: Plan, features: Features): string[] {
+  const strategy = effectiveStrategy(observed.set, features);
+  const start = startOrdinal(observed.set);
+  return deletes(plan)
+    .filter((d) => (d.cause === 'update' || d.cause === 'forced') && d.ordinal - start < strategy.partition)
+    .map((d) => `update deletion of ${d.name} below partition ${strategy.partition}`);
+}
+
+/** In-range slots unavailable before the sync (EnforcedRollingUpdate: replaceable old pods excluded). */
+function unavailableBefore(w: World): number {
+  let n = 0;
+  for (let i = 0, o = startOrdinal(w.set); i < slotCountOf(w.set) && n <= w.strategy.maxUnavailable; i++, o++) {
+    const p = w.byOrdinal.get(o);
+    if (!healthy(w, p) && !replaceable(w, o, p)) n++;
+  }
+  return n;
+}
+
+/**
+ * Rolling updates (gate on, and EnforcedRollingUpdate) never make more available pods unavailable than the
+ * budget maxUnavailable − already unavailable allows; pods already down may be replaced (#137666 phase 1).
+ * The legacy loop deletes at most one pod per sync.
+ */
+export function maxUnavailableBudget(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
+  const w = world(observed, plan, now, features);
+  const updates = deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced');
+  if (w.strategy.kind === 'RollingUpdate' && w.strategy.legacy) return updates.length > 1 ? [`legacy rolling update deleted ${updates.length} pods in one sync`] : [];
+  const madeUnavailable = updates.filter((d) => inRange(w, d.ordinal) && healthy(w, w.byOrdinal.get(d.ordinal))).length;
+  const budget = Math.max(0, w.strategy.maxUnavailable - unavailableBefore(w));
+  return madeUnavailable > budget ? [`update deleted ${madeUnavailable} available pods with a budget of ${budget} (maxUnavailable ${w.strategy.maxUnavailable})`] : [];
+}
+
+/** Recreate: no pod is created while a pod of another revision exists. */
+export function recreateNoMixedRevisions(observed: ObservedState, plan: Plan, features: Features): string[] {
+  if (effectiveStrategy(observed.set, features).kind !== 'Recreate') return [];
+  const updateRevision = plan.status.updateRevision ?? '';
+  const old = observed.pods.filter((p) => parentNameAndOrdinal(p.metadata.name).parent === observed.set.metadata.name && podRevision(p) !== updateRevision);
+  return old.length > 0 && creates(plan).length > 0 ? [`Recreate created ${creates(plan).map((c) => c.pod.metadata.name).join(', ')} while ${old.length} old pods exist`] : [];
+}
+
+/** EnforcedRollingUpdate never deletes a lower ordinal while the highest new-revision pod is unavailable. */
+export function enforcedHaltRespected(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
+  const w = world(observed, plan, now, features);
+  if (w.strategy.kind !== 'EnforcedRollingUpdate') return [];
+  const newest = [...w.byOrdinal.entries()]
+    .filter(([o, p]) => inRange(w, o) && podRevision(p) === w.updateRevision && !isTerminating(p))
+    .sort(([a], [b]) => b - a)[0];
+  if (newest === undefined || healthy(w, newest[1])) return [];
+  return deletes(plan)
+    .filter((d) => (d.cause === 'update' || d.cause === 'forced') && d.ordinal < newest[0])
+    .map((d) => `deleted ${d.name} while the highest new-revision pod ${nameOf(newest[1])} is unavailable`);
+}
+
+/** Every plan-level checker. */
+export function checkPlan(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
+  return [
+    ...orderedReadyInvariant(observed, plan, now, features),
+    ...partitionRespected(observed, plan, features),
+    ...maxUnavailableBudget(observed, plan, now, features),
+    ...recreateNoMixedRevisions(observed, plan, features),
+    ...enforcedHaltRespected(observed, plan, now, features),
+  ];
+}
+
+/**
+ * One controller deletion judged against `pods` as they are just before it (simulator use): not an
+ * in-range pod below the partition unless it finished (Failed/Succeeded) or the strategy is Recreate; and,
+ * for rolling updates, an available in-range pod only while fewer than maxUnavailable slots are unavailable.
+ */
+export function checkDeletion(set: StatefulSet, pods: readonly Pod[], victim: Pod, now: Instant, features: Features): string[] {
+  const strategy = effectiveStrategy(set, features);
+  const ordinal = podOrdinal(victim);
+  const start = startOrdinal(set);
+  const inside = ordinal >= start && ordinal - start < slotCountOf(set);
+  if (!inside || isFailed(victim) || isSucceeded(victim) || strategy.kind === 'Recreate' || strategy.kind === 'OnDelete') return [];
+  const out = ordinal - start < strategy.partition ? [`deleted ${nameOf(victim)} below partition ${strategy.partition}`] : [];
+  const mrs = minReadySecondsOf(set);
+  if (strategy.legacy || isUnavailable(victim, mrs, now)) return out;
+  const w: World = { set, strategy, byOrdinal: new Map(ownPods(set, pods).map((p) => [podOrdinal(p), p])), updateRevision: set.status?.updateRevision ?? '', now };
+  const down = unavailableBefore(w);
+  if (down >= strategy.maxUnavailable) out.push(`deleted available ${nameOf(victim)} while ${down} ordinals were unavailable (maxUnavailable ${strategy.maxUnavailable})`);
+  return out;
+}

@@ -1,0 +1,38 @@
+// The metric values of one sync (style.md G13: computed here, written to prom-client by the runtime).
+
+import type { Instant, StatefulSet, StatefulSetStatus } from '../api/types.js';
+import type { SyncContext } from './context.js';
+import { stuckSince } from './enforced-rolling-update.js';
+import type { PlanMetrics } from './plan-types.js';
+import type { StatusPlan } from './plan-status.js';
+import { replicasOf } from './spec.js';
+import type { SyncBody } from './sync.js';
+
+/** spec.replicas − availableReplicas > maxUnavailable while a rolling update is under way (seed 000). */
+export function isUnavailabilityViolation(set: StatefulSet, status: StatefulSetStatus, maxUnavailable: number, rolling: boolean): boolean {
+  return rolling && status.currentRevision !== status.updateRevision && replicasOf(set) - (status.availableReplicas ?? 0) > maxUnavailable;
+}
+
+const secondsSince = (since: Instant | undefined, now: Instant): number => (since === undefined ? 0 : Math.max(0, (now - since) / 1000));
+
+export interface MetricsInput {
+  ctx: SyncContext;
+  body: SyncBody;
+  status: StatusPlan;
+  enforcedStarted: boolean;
+}
+
+export function planMetrics({ ctx, body, status, enforcedStarted }: MetricsInput): PlanMetrics {
+  const rolling = ctx.strategy.kind === 'RollingUpdate' || ctx.strategy.kind === 'EnforcedRollingUpdate';
+  const metrics: PlanMetrics = {
+    maxUnavailable: ctx.strategy.maxUnavailable,
+    unavailabilityViolation: isUnavailabilityViolation(ctx.set, status.status, ctx.strategy.maxUnavailable, rolling),
+    forcedReplacements: body.forced.length,
+    safetyHalt: status.progress.haltStarted,
+    enforcedRollingUpdateStarted: enforcedStarted,
+  };
+  if (body.unavailablePods !== undefined) metrics.unavailableReplicas = body.unavailablePods;
+  if (status.progress.completedSeconds !== undefined) metrics.updateCompletedSeconds = status.progress.completedSeconds;
+  if (body.forced.length > 0) metrics.stuckPodSeconds = body.forced.map((p) => secondsSince(stuckSince(p), ctx.now));
+  return metrics;
+}

@@ -1,0 +1,84 @@
+// The status a valid sync writes: counters (§6), the optimistic decrement of update deletions, the
+// completion promotion, conditions and the transition events that go with them.
+
+import type { Condition, Pod, StatefulSetStatus } from '../api/types.js';
+import { ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
+import { isOld, unavailable, type SyncContext } from './context.js';
+import { featureDisabledEvent, safetyHaltEvent } from './events.js';
+import type { Action, PlannedEvent } from './plan-types.js';
+import { isTerminating } from './pod-state.js';
+import { hasProgressed, planProgress, type ProgressResult } from './progress.js';
+import { existingPods } from './replicas.js';
+import { completeUpdate, computeReplicaStatus, newStatus } from './status.js';
+import type { SyncBody } from './sync.js';
+
+export interface StatusPlan {
+  status: StatefulSetStatus;
+  events: PlannedEvent[];
+  progress: ProgressResult;
+  /** A converged set (nothing to do, everything available on the update revision). */
+  complete: boolean;
+}
+
+/** Counters over the pods the sync saw, minus the pods the plan deletes for the update. */
+export function countersFor(ctx: SyncContext, pods: readonly Pod[], actions: readonly Action[], collisionCount: number): StatefulSetStatus {
+  const counts = computeReplicaStatus(pods, ctx.minReadySeconds, ctx.currentRevision, ctx.updateRevision, ctx.now);
+  const decremented = actions.filter((a) => a.kind === 'deletePod' && a.decrementsCurrentReplicas).length;
+  counts.currentReplicas = Math.max(0, counts.currentReplicas - decremented);
+  const status = newStatus({ set: ctx.set, counts, currentRevision: ctx.currentRevision, updateRevision: ctx.updateRevision, collisionCount });
+  return completeUpdate(ctx.set, status);
+}
+
+/** Every slot holds an available, non-terminating pod on the update revision (below the partition: any). */
+export function isComplete(ctx: SyncContext, podWrites: number): boolean {
+  const { slots } = ctx;
+  if (podWrites > 0 || slots.condemned.length > 0 || slots.indices.length !== slots.count) return false;
+  const onDelete = ctx.strategy.kind === 'OnDelete';
+  return slots.indices.every((i) => {
+    const pod = slots.byIndex.get(i) as Pod;
+    return !isTerminating(pod) && !unavailable(ctx, pod) && (onDelete || i < ctx.strategy.partition || !isOld(ctx, pod));
+  });
+}
+
+/** FeatureDisabled condition (one per set, listing every disabled feature) and its event on change. */
+function featureConditions(ctx: SyncContext, conditions: Condition[]): { conditions: Condition[]; events: PlannedEvent[] } {
+  const disabled = ctx.strategy.disabled;
+  if (disabled.length === 0) return { conditions: removeCondition(conditions, ConditionType.featureDisabled), events: [] };
+  const message = disabled.map((d) => d.message).join('; ');
+  const before = findCondition(conditions, ConditionType.featureDisabled);
+  const value = { type: ConditionType.featureDisabled, status: 'True' as const, reason: disabled.map((d) => d.gate).join(','), message };
+  const events = before?.message === message ? [] : disabled.map((d) => featureDisabledEvent(d.message));
+  return { conditions: setCondition(conditions, value, ctx.now), events };
+}
+
+export function planStatus(ctx: SyncContext, body: SyncBody, statusPods: readonly Pod[], collisionCount: number): StatusPlan {
+  const actions = body.writer.actions;
+  const podWrites = actions.filter((a) => a.kind === 'createPod' || a.kind === 'deletePod').length;
+  const counters = countersFor(ctx, statusPods, actions, collisionCount);
+  const stored = ctx.set.status;
+  const complete = isComplete(ctx, podWrites);
+  const halted = body.halt.halted ? { pod: body.halt.halted.pod.metadata.name ?? '', reason: body.halt.halted.reason } : undefined;
+  const progress = planProgress({
+    set: ctx.set,
+    stored: stored ? { ...stored, conditions: removeCondition(stored.conditions ?? [], ConditionType.invalidSpec) } : undefined,
+    next: counters,
+    now: ctx.now,
+    strategy: ctx.strategy.kind,
+    maxUnavailable: ctx.strategy.maxUnavailable,
+    complete,
+    progressed: hasProgressed(stored, counters, podWrites),
+    ...(halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
+  });
+  const features = featureConditions(ctx, progress.conditions);
+  const events = [...features.events, ...progress.events];
+  if (progress.haltStarted && halted) events.push(safetyHaltEvent(ctx.set, halted.pod, halted.reason, ctx.updateRevision));
+  return { status: { ...counters, conditions: features.conditions }, events, progress, complete };
+}
+
+/** Status for a set being deleted: counters over every claimed pod, conditions kept. */
+export function deletingStatus(ctx: SyncContext, pods: readonly Pod[], collisionCount: number): StatefulSetStatus {
+  const counters = countersFor(ctx, pods, [], collisionCount);
+  return { ...counters, conditions: ctx.set.status?.conditions ?? [] };
+}
+
+export { existingPods };

@@ -1,0 +1,121 @@
+// planStatefulSet: the whole sync as a pure function (style.md G1) — observed state, `now` and feature
+// gates in; status, batched actions, blockers, events, metrics and wakeAt out. Never throws.
+
+import type { Features } from '../api/features.js';
+import { applyRevision } from '../api/revision/hash.js';
+import type { Instant, StatefulSet } from '../api/types.js';
+import { claimObjects, type Claimed } from './adoption.js';
+import { earliest, nextAvailableAt } from './availability.js';
+import { finalizeBatches } from './batches.js';
+import { newSyncContext, type SyncContext } from './context.js';
+import { enforcedStartedEvent, recreateStartedEvent } from './events.js';
+import { planHistoryTruncation } from './history.js';
+import { planMetrics } from './metrics.js';
+import type { Action, Blocker, ObservedState, Plan, PlannedEvent } from './plan-types.js';
+import { deletingStatus, existingPods, planStatus } from './plan-status.js';
+import { partitionPods } from './replicas.js';
+import { planRevisions, type RevisionPlan } from './revisions.js';
+import { statusChanged } from './status.js';
+import { effectiveStrategy } from './strategy.js';
+import { planSync, type SyncBody } from './sync.js';
+import { crashPlan, invalidPlan, specIssues } from './validity.js';
+
+/** How soon to look again after a claim blocked a pod (upstream returns an error, i.e. a rate-limited retry). */
+const CLAIM_RETRY_MS = 1000;
+
+function buildContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features): SyncContext {
+  const set = observed.set;
+  return newSyncContext({
+    set,
+    currentSet: applyRevision(set, revisions.currentRevision),
+    updateSet: applyRevision(set, revisions.updateRevision),
+    currentRevision: revisions.currentRevision.metadata.name ?? '',
+    updateRevision: revisions.updateRevision.metadata.name ?? '',
+    now,
+    features,
+    strategy: effectiveStrategy(set, features),
+    slots: partitionPods(set, claimed.pods),
+    claims: observed.claims,
+  });
+}
+
+function retryAt(blockers: readonly Blocker[], now: Instant): Instant | undefined {
+  if (blockers.some((b) => b.kind === 'workCapped')) return now;
+  if (blockers.some((b) => b.kind === 'staleClaim' || b.kind === 'claimDeleting')) return now + CLAIM_RETRY_MS;
+  return undefined;
+}
+
+/** RecreateStarted / EnforcedRollingUpdateStarted: once per new update revision. */
+function startedEvents(ctx: SyncContext, body: SyncBody): { events: PlannedEvent[]; enforcedStarted: boolean } {
+  const stored = ctx.set.status?.updateRevision;
+  const newRevision = stored !== ctx.updateRevision;
+  const events: PlannedEvent[] = [];
+  if (ctx.strategy.kind === 'Recreate' && newRevision && (body.recreate?.deletions.length ?? 0) > 0) {
+    events.push(recreateStartedEvent(ctx.set, body.recreate?.oldPods.length ?? 0, ctx.updateRevision));
+  }
+  const enforcedStarted = ctx.strategy.kind === 'EnforcedRollingUpdate' && newRevision && stored !== undefined;
+  if (enforcedStarted) events.push(enforcedStartedEvent(ctx.set, ctx.updateRevision));
+  return { events, enforcedStarted };
+}
+
+function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, fixed: { first: Action[]; last: Action[] }): Plan {
+  const pods = existingPods(ctx.slots);
+  const status = planStatus(ctx, body, pods, revisions.collisionCount);
+  const started = startedEvents(ctx, body);
+  const blockers = [...ctx.strategy.disabled.map((d): Blocker => ({ kind: 'featureDisabled', gate: d.gate, field: d.field })), ...body.blockers, ...status.progress.blockers];
+  const wakeAt = earliest(nextAvailableAt(pods, ctx.minReadySeconds, ctx.now), status.progress.wakeAt, ctx.strategy.kind === 'EnforcedRollingUpdate' ? body.halt.failsAt : undefined, retryAt(blockers, ctx.now));
+  const plan: Plan = {
+    status: status.status,
+    statusChanged: statusChanged(ctx.set.status, status.status, status.complete),
+    actions: finalizeBatches([...fixed.first, ...body.writer.actions, ...fixed.last]),
+    blockers,
+    events: [...status.events.filter((e) => e.reason === 'FeatureDisabled'), ...started.events, ...body.events, ...status.events.filter((e) => e.reason !== 'FeatureDisabled')],
+    metrics: planMetrics({ ctx, body, status, enforcedStarted: started.enforcedStarted }),
+    previousStatus: structuredClone(ctx.set.status ?? { replicas: 0 }),
+  };
+  if (wakeAt !== undefined) plan.wakeAt = wakeAt;
+  return plan;
+}
+
+/** A set being deleted: revisions and status only (upstream returns before touching pods). */
+function deletingPlan(ctx: SyncContext, claimed: Claimed, revisions: RevisionPlan, actions: Action[]): Plan {
+  const status = deletingStatus(ctx, claimed.pods, revisions.collisionCount);
+  return {
+    status,
+    statusChanged: statusChanged(ctx.set.status, status, false),
+    actions: finalizeBatches(actions),
+    blockers: [{ kind: 'setDeleting' }],
+    events: [],
+    metrics: { maxUnavailable: ctx.strategy.maxUnavailable, unavailabilityViolation: false, forcedReplacements: 0, safetyHalt: false, enforcedRollingUpdateStarted: false },
+    previousStatus: structuredClone(ctx.set.status ?? { replicas: 0 }),
+  };
+}
+
+const isDeleting = (set: StatefulSet): boolean => Boolean(set.metadata.deletionTimestamp);
+
+// upstream: stateful_set_control.go UpdateStatefulSet / performUpdate
+function planValid(observed: ObservedState, now: Instant, features: Features): Plan {
+  const set = observed.set;
+  const claimed = claimObjects(set, observed.pods, observed.revisions);
+  const revisions = planRevisions(set, claimed.revisions, features);
+  const ctx = buildContext(observed, claimed, revisions, now, features);
+  const first = [...claimed.actions, ...revisions.actions];
+  const last = planHistoryTruncation(set, claimed.revisions, claimed.pods, revisions.currentRevision, revisions.updateRevision);
+  if (isDeleting(set)) return deletingPlan(ctx, claimed, revisions, [...first, ...last]);
+  return assemble(ctx, planSync(ctx), revisions, { first, last });
+}
+
+/**
+ * Plans one sync of `observed.set`. Pure and deterministic; never throws: invalid input yields an
+ * `invalidSpec` blocker (and a FailedValidation event) with no pod actions, and an internal error the same
+ * with a FailedPlanning event.
+ */
+export function planStatefulSet(observed: ObservedState, now: Instant, features: Features): Plan {
+  try {
+    const issues = specIssues(observed.set, features);
+    if (issues.length > 0) return invalidPlan(observed.set, now, issues);
+    return planValid(observed, now, features);
+  } catch (error) {
+    return crashPlan(observed, now, error);
+  }
+}

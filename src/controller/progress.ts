@@ -1,0 +1,174 @@
+// Progressing and Available for a valid set: what the rollout is doing, whether it has made progress since
+// the last mark, and progressDeadlineSeconds detection (detection only: nothing is deleted because of it).
+
+import { fromTimestamp, type Condition, type Instant, type StatefulSet, type StatefulSetStatus } from '../api/types.js';
+import {
+  ConditionType,
+  findCondition,
+  inProgressReason,
+  isCompletedReason,
+  isInProgressReason,
+  progressMark,
+  Reason,
+  setCondition,
+  type ConditionValue,
+} from './conditions.js';
+import type { Blocker, PlannedEvent } from './plan-types.js';
+import { progressDeadlineSecondsOf, replicasOf } from './spec.js';
+import type { StrategyKind } from './strategy.js';
+
+export interface ProgressInput {
+  set: StatefulSet;
+  stored: StatefulSetStatus | undefined;
+  next: StatefulSetStatus;
+  now: Instant;
+  strategy: StrategyKind;
+  maxUnavailable: number;
+  /** Every replica exists on the update revision (or is held by the partition), available, nothing else to do. */
+  complete: boolean;
+  /** The controller acted or the counters moved forward since the stored status. */
+  progressed: boolean;
+  halted?: { pod: string; reason: string };
+}
+
+export interface ProgressResult {
+  conditions: Condition[];
+  events: PlannedEvent[];
+  blockers: Blocker[];
+  wakeAt?: Instant;
+  /** Seconds since Progressing went True, when a rollout completed this sync. */
+  completedSeconds?: number;
+  /** A safety halt started this sync (SafetyHalt event). */
+  haltStarted: boolean;
+}
+
+const setLabel = (set: StatefulSet): string => set.metadata.name ?? '';
+
+function inProgressMessage(input: ProgressInput): string {
+  const s = input.next;
+  const replicas = replicasOf(input.set);
+  if (s.currentRevision !== s.updateRevision) {
+    return `${input.strategy} to revision ${s.updateRevision ?? ''}: ${s.updatedReplicas ?? 0} of ${replicas} pods updated, ${s.availableReplicas ?? 0} available`;
+  }
+  return `scaling to ${replicas} replicas: ${s.readyReplicas ?? 0} ready, ${s.availableReplicas ?? 0} available`;
+}
+
+function completedValue(input: ProgressInput): ConditionValue {
+  const recreate = input.strategy === 'Recreate';
+  return {
+    type: ConditionType.progressing,
+    status: 'False',
+    reason: recreate ? Reason.recreateCompleted : Reason.rolloutCompleted,
+    message: `StatefulSet "${setLabel(input.set)}" has successfully progressed to revision ${input.next.updateRevision ?? ''}.`,
+    lastUpdateTime: input.now,
+  };
+}
+
+/** Keeps a completed condition while the spec and update revision are unchanged (pod churn is not a rollout). */
+function isStillComplete(input: ProgressInput, previous: Condition | undefined): boolean {
+  return (
+    previous?.status === 'False' &&
+    isCompletedReason(previous.reason) &&
+    (input.stored?.observedGeneration ?? -1) === (input.set.metadata.generation ?? 0) &&
+    input.stored?.updateRevision === input.next.updateRevision
+  );
+}
+
+type Decision = { value?: ConditionValue; events: PlannedEvent[]; blockers: Blocker[]; wakeAt?: Instant };
+
+function deadlineExceeded(input: ProgressInput, mark: Instant, previous: Condition | undefined): Decision {
+  const already = previous?.status === 'False' && previous.reason === Reason.progressDeadlineExceeded;
+  const message = `StatefulSet "${setLabel(input.set)}" has timed out progressing.`;
+  return {
+    value: { type: ConditionType.progressing, status: 'False', reason: Reason.progressDeadlineExceeded, message, lastUpdateTime: mark },
+    events: already ? [] : [{ type: 'Warning', reason: Reason.progressDeadlineExceeded, message }],
+    blockers: [{ kind: 'progressDeadlineExceeded', since: mark }],
+  };
+}
+
+/** Under way: keep or start the progress mark, and compare it with the deadline. */
+function underway(input: ProgressInput, previous: Condition | undefined): Decision {
+  const deadline = progressDeadlineSecondsOf(input.set) * 1000;
+  const stored = progressMark(previous);
+  const timedOut = previous?.status === 'False' && previous.reason === Reason.progressDeadlineExceeded;
+  const running = previous?.status === 'True' && isInProgressReason(previous.reason);
+  if (timedOut && !input.progressed && stored !== undefined) return deadlineExceeded(input, stored, previous);
+  const mark = running && !input.progressed && stored !== undefined ? stored : input.now;
+  if (input.now - mark >= deadline) return deadlineExceeded(input, mark, previous);
+  const value: ConditionValue = {
+    type: ConditionType.progressing,
+    status: 'True',
+    reason: inProgressReason(input.strategy),
+    message: inProgressMessage(input),
+    lastUpdateTime: mark,
+  };
+  return { value, events: [], blockers: [], wakeAt: mark + deadline };
+}
+
+function haltedDecision(input: ProgressInput, previous: Condition | undefined): Decision {
+  const halted = input.halted as { pod: string; reason: string };
+  const message =
+    `EnforcedRollingUpdate halted: pod ${halted.pod} of revision ${input.next.updateRevision ?? ''} failed to become available ` +
+    `(${halted.reason}); no lower ordinal is updated until the template changes`;
+  const started = !(previous?.status === 'False' && previous.reason === Reason.safetyHalt);
+  const value: ConditionValue = { type: ConditionType.progressing, status: 'False', reason: Reason.safetyHalt, message, lastUpdateTime: input.now };
+  return { value: started ? value : { ...value, lastUpdateTime: progressMark(previous) ?? input.now }, events: [], blockers: [] };
+}
+
+function progressingDecision(input: ProgressInput, previous: Condition | undefined): Decision {
+  if (input.halted !== undefined) return haltedDecision(input, previous);
+  if (isStillComplete(input, previous)) return { events: [], blockers: [] };
+  if (input.complete) return { value: completedValue(input), events: [], blockers: [] };
+  return underway(input, previous);
+}
+
+function availableValue(input: ProgressInput): ConditionValue {
+  const replicas = replicasOf(input.set);
+  const available = input.next.availableReplicas ?? 0;
+  const ok = available >= replicas - input.maxUnavailable;
+  return {
+    type: ConditionType.available,
+    status: ok ? 'True' : 'False',
+    reason: ok ? Reason.minimumReplicasAvailable : Reason.minimumReplicasUnavailable,
+    message: `${available} of ${replicas} replicas available (maxUnavailable ${input.maxUnavailable})`,
+  };
+}
+
+function completedSeconds(input: ProgressInput, previous: Condition | undefined): number | undefined {
+  const promoted = input.stored?.currentRevision !== input.next.currentRevision && input.next.currentRevision === input.next.updateRevision;
+  const since = previous?.status === 'True' ? progressMarkStart(previous) : undefined;
+  return promoted && input.stored?.currentRevision !== undefined && since !== undefined ? Math.max(0, (input.now - since) / 1000) : undefined;
+}
+
+const progressMarkStart = (c: Condition): Instant | undefined => fromTimestamp(c.lastTransitionTime);
+
+/**
+ * Progress, as Deployments define it: the controller created or deleted pods, more pods are updated, ready
+ * or available than in the stored status, fewer pods are outdated, or a new update revision appeared.
+ */
+export function hasProgressed(stored: StatefulSetStatus | undefined, next: StatefulSetStatus, podWrites: number): boolean {
+  const s = stored ?? { replicas: 0 };
+  const outdated = (x: StatefulSetStatus): number => (x.replicas ?? 0) - (x.updatedReplicas ?? 0);
+  return (
+    podWrites > 0 ||
+    (next.updatedReplicas ?? 0) > (s.updatedReplicas ?? 0) ||
+    (next.readyReplicas ?? 0) > (s.readyReplicas ?? 0) ||
+    (next.availableReplicas ?? 0) > (s.availableReplicas ?? 0) ||
+    outdated(next) < outdated(s) ||
+    (next.updateRevision ?? '') !== (s.updateRevision ?? '')
+  );
+}
+
+export function planProgress(input: ProgressInput): ProgressResult {
+  const storedConditions = input.stored?.conditions ?? [];
+  const previous = findCondition(storedConditions, ConditionType.progressing);
+  const d = progressingDecision(input, previous);
+  let conditions = d.value ? setCondition(storedConditions, d.value, input.now) : [...storedConditions];
+  conditions = setCondition(conditions, availableValue(input), input.now);
+  const haltStarted = input.halted !== undefined && !(previous?.reason === Reason.safetyHalt);
+  const result: ProgressResult = { conditions, events: d.events, blockers: d.blockers, haltStarted };
+  if (d.wakeAt !== undefined) result.wakeAt = d.wakeAt;
+  const seconds = completedSeconds(input, previous);
+  if (seconds !== undefined) result.completedSeconds = seconds;
+  return result;
+}

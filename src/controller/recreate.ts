@@ -1,0 +1,34 @@
+// The Recreate strategy (KEP-3541 final design, upstream-statefulset.md §3.8): delete every pod that is
+// not on the update revision (in range and condemned, stuck or not), wait until all of them are gone,
+// and only then let the ordinary replica pass create the new pods per podManagementPolicy.
+
+import type { Pod } from '../api/types.js';
+import type { Item } from './batches.js';
+import { listed } from './blockers.js';
+import { isOld, type SyncContext } from './context.js';
+import type { Blocker } from './plan-types.js';
+import { isTerminating, podOrdinal } from './pod-state.js';
+import { existingPods } from './replicas.js';
+
+export interface RecreateDecision {
+  /** Deletions of old pods in slow-start batches (upstream runs them through runForAll/slowStartBatch). */
+  deletions: Item[];
+  /** Old-revision pods that exist (terminating or not). */
+  oldPods: Pod[];
+  blockers: Blocker[];
+  /** No old pod remains: the shared loop may create pods. */
+  proceed: boolean;
+}
+
+// upstream: stateful_set_control.go recreateDeleteAndWait (PR #137187)
+export function planRecreate(ctx: SyncContext): RecreateDecision {
+  const oldPods = existingPods(ctx.slots).filter((p) => isOld(ctx, p));
+  if (oldPods.length === 0) return { deletions: [], oldPods, blockers: [], proceed: true };
+  const active = oldPods.filter((p) => !isTerminating(p));
+  const deletions: Item[] = active.map((pod, position) => ({
+    position,
+    steps: [[{ kind: 'deletePod', batch: 0, name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', ordinal: podOrdinal(pod), cause: 'recreate' }]],
+  }));
+  const names = oldPods.map((p) => p.metadata.name ?? '');
+  return { deletions, oldPods, blockers: [{ kind: 'waitingForTermination', pods: listed(names) }], proceed: false };
+}

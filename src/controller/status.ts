@@ -1,0 +1,108 @@
+// Status counters (upstream-statefulset.md §6): computed from scratch every sync, the optimistic
+// currentReplicas decrement of update deletions, the completion promotion, and the write decision.
+
+import type { Condition, Instant, Pod, StatefulSet, StatefulSetStatus } from '../api/types.js';
+import { isRunningAndAvailable, isRunningAndReady, isTerminating, podRevision } from './pod-state.js';
+import { replicasOf } from './spec.js';
+
+export interface ReplicaCounts {
+  replicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  currentReplicas: number;
+  updatedReplicas: number;
+}
+
+/** Counts over existing pods (every observed pod is created: the API server sets a phase). */
+// upstream: stateful_set_control.go computeReplicaStatus
+export function computeReplicaStatus(
+  pods: readonly Pod[],
+  minReadySeconds: number,
+  currentRevision: string,
+  updateRevision: string,
+  now: Instant,
+): ReplicaCounts {
+  const c: ReplicaCounts = { replicas: 0, readyReplicas: 0, availableReplicas: 0, currentReplicas: 0, updatedReplicas: 0 };
+  for (const pod of pods) {
+    c.replicas++;
+    if (isRunningAndReady(pod)) {
+      c.readyReplicas++;
+      if (isRunningAndAvailable(pod, minReadySeconds, now)) c.availableReplicas++;
+    }
+    if (isTerminating(pod)) continue;
+    const revision = podRevision(pod);
+    if (revision === currentRevision) c.currentReplicas++;
+    if (revision === updateRevision) c.updatedReplicas++;
+  }
+  return c;
+}
+
+export interface StatusInput {
+  set: StatefulSet;
+  counts: ReplicaCounts;
+  currentRevision: string;
+  updateRevision: string;
+  collisionCount: number;
+}
+
+export function newStatus(input: StatusInput): StatefulSetStatus {
+  return {
+    observedGeneration: input.set.metadata.generation ?? 0,
+    ...input.counts,
+    currentRevision: input.currentRevision,
+    updateRevision: input.updateRevision,
+    collisionCount: input.collisionCount,
+  };
+}
+
+/**
+ * When every replica is updated and ready, the update revision becomes the current one. Applies to every
+ * strategy (#136833 made OnDelete converge too). Availability is not required, as upstream (#136831).
+ */
+// upstream: stateful_set_utils.go completeUpdate (completeRollingUpdate before 1.37)
+export function completeUpdate(set: StatefulSet, status: StatefulSetStatus): StatefulSetStatus {
+  const replicas = replicasOf(set);
+  if (status.updatedReplicas === replicas && status.readyReplicas === replicas && status.replicas === replicas) {
+    return { ...status, currentReplicas: status.updatedReplicas, currentRevision: status.updateRevision };
+  }
+  return status;
+}
+
+const n = (v: number | undefined): number => v ?? 0;
+
+// upstream: stateful_set_utils.go inconsistentStatus
+export function inconsistentStatus(stored: StatefulSetStatus | undefined, next: StatefulSetStatus): boolean {
+  const s = stored ?? { replicas: 0 };
+  return (
+    n(next.observedGeneration) > n(s.observedGeneration) ||
+    n(next.replicas) !== n(s.replicas) ||
+    n(next.currentReplicas) !== n(s.currentReplicas) ||
+    n(next.readyReplicas) !== n(s.readyReplicas) ||
+    n(next.updatedReplicas) !== n(s.updatedReplicas) ||
+    (next.currentRevision ?? '') !== (s.currentRevision ?? '') ||
+    n(next.availableReplicas) !== n(s.availableReplicas) ||
+    (next.updateRevision ?? '') !== (s.updateRevision ?? '')
+  );
+}
+
+const conditionKey = (c: Condition): string =>
+  JSON.stringify([c.type, c.status, c.reason ?? '', c.message ?? '', c.lastTransitionTime ?? '', c.lastUpdateTime ?? '']);
+
+export function conditionsEqual(a: readonly Condition[] | undefined, b: readonly Condition[] | undefined): boolean {
+  const x = (a ?? []).map(conditionKey).sort();
+  const y = (b ?? []).map(conditionKey).sort();
+  return x.length === y.length && x.every((k, i) => k === y[i]);
+}
+
+/**
+ * Whether to write: upstream's inconsistentStatus, plus collisionCount (upstream leaves a raised count
+ * unwritten until another field changes) and conditions. `quietConditions` suppresses a write whose only
+ * change would be adding conditions to a converged set that has none (style.md G8: a steady-state sync of a
+ * set converged by kube-controller-manager makes zero writes).
+ */
+export function statusChanged(stored: StatefulSetStatus | undefined, next: StatefulSetStatus, quietConditions: boolean): boolean {
+  if (inconsistentStatus(stored, next)) return true;
+  if (n(stored?.collisionCount) !== n(next.collisionCount)) return true;
+  if (conditionsEqual(stored?.conditions, next.conditions)) return false;
+  return !(quietConditions && (stored?.conditions ?? []).length === 0);
+}

@@ -1,0 +1,59 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ENFORCED_GATED, EXTENSION_ONLY } from '../../src/api/validation/index.js';
+import { createMessages, gates, validOrdinalSet, validSet } from './fixtures.js';
+
+type Row = [name: string, fields: Record<string, unknown>, want: string[]];
+const enforced = (params: Record<string, unknown> = { partition: 0, maxUnavailable: 1 }): Record<string, unknown> => ({
+  'spec.updateStrategy': { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: params },
+});
+const ENF = 'spec.updateStrategy.enforcedRollingUpdate';
+const PDS = 'spec.progressDeadlineSeconds';
+
+describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden', () => {
+  const rows: Row[] = [
+    ['progressDeadlineSeconds', { [PDS]: 600 }, [`${PDS}: Forbidden: ${EXTENSION_ONLY}`]],
+    ['an enforcedRollingUpdate block', { [ENF]: { partition: 0 } }, [`${ENF}: Forbidden: ${EXTENSION_ONLY}`]],
+    ['batchStartPolicy', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, [`spec.updateStrategy.rollingUpdate.batchStartPolicy: Forbidden: ${EXTENSION_ONLY}`]],
+    ['type EnforcedRollingUpdate', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, [`spec.updateStrategy.type: Forbidden: EnforcedRollingUpdate ${EXTENSION_ONLY}`]],
+  ];
+  for (const [name, fields, want] of rows) it(name, () => assert.deepEqual(createMessages(fields, validSet()), want));
+  it('the message names the apiVersion to use', () => assert.match(EXTENSION_ONLY, /apiVersion: apps\.ordinal\.dev\/v1/));
+});
+
+describe('validateStatefulSet: extensions in apps.ordinal.dev/v1', () => {
+  const rows: Row[] = [
+    ['the defaulted fixture (batchStartPolicy Ordered, progressDeadlineSeconds 600)', {}, []],
+    ['batchStartPolicy Together', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, []],
+    ['batchStartPolicy unknown', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Parallel' }, ['spec.updateStrategy.rollingUpdate.batchStartPolicy: Unsupported value: "Parallel": supported values: "Ordered", "Together"']],
+    ['EnforcedRollingUpdate with its block', enforced(), []],
+    ['EnforcedRollingUpdate without a block', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, []],
+    ['EnforcedRollingUpdate with a percentage', enforced({ partition: 2, maxUnavailable: '25%' }), []],
+    [
+      'EnforcedRollingUpdate with a rollingUpdate block',
+      { 'spec.updateStrategy.type': 'EnforcedRollingUpdate' },
+      ['spec.updateStrategy.rollingUpdate: Invalid value: {"Partition":0,"MaxUnavailable":1}: only allowed for updateStrategy \'RollingUpdate\''],
+    ],
+    ['enforced partition negative', enforced({ partition: -1 }), [`${ENF}.partition: Invalid value: -1: must be greater than or equal to 0`]],
+    ['enforced maxUnavailable 0', enforced({ maxUnavailable: 0 }), [`${ENF}.maxUnavailable: Invalid value: 0: cannot be 0`]],
+    ['enforced maxUnavailable above 100%', enforced({ maxUnavailable: '150%' }), [`${ENF}.maxUnavailable: Invalid value: "150%": must not be greater than 100%`]],
+    ['an enforcedRollingUpdate block under RollingUpdate', { [ENF]: { partition: 0 } }, [`${ENF}: Invalid value: {"partition":0}: only allowed for updateStrategy 'EnforcedRollingUpdate'`]],
+    [
+      'an unknown type lists every strategy',
+      { 'spec.updateStrategy': { type: 'Blue' } },
+      ['spec.updateStrategy: Invalid value: {"Type":"Blue","RollingUpdate":null}: must be \'RollingUpdate\', \'OnDelete\', \'Recreate\' or \'EnforcedRollingUpdate\''],
+    ],
+    ['progressDeadlineSeconds 1', { [PDS]: 1 }, []],
+    ['progressDeadlineSeconds 0', { [PDS]: 0 }, [`${PDS}: Invalid value: 0: must be greater than minReadySeconds`]],
+    ['progressDeadlineSeconds negative', { [PDS]: -1 }, [`${PDS}: Invalid value: -1: must be greater than or equal to 0`, `${PDS}: Invalid value: -1: must be greater than minReadySeconds`]],
+    ['progressDeadlineSeconds equal to minReadySeconds', { [PDS]: 30, 'spec.minReadySeconds': 30 }, [`${PDS}: Invalid value: 30: must be greater than minReadySeconds`]],
+    ['progressDeadlineSeconds above minReadySeconds', { [PDS]: 31, 'spec.minReadySeconds': 30 }, []],
+    ['progressDeadlineSeconds not an integer', { [PDS]: '10m' }, [`${PDS}: Invalid value: "10m": must be of type integer`]],
+  ];
+  for (const [name, fields, want] of rows) it(name, () => assert.deepEqual(createMessages(fields, validOrdinalSet()), want));
+
+  it('EnforcedRollingUpdate needs its gate on create', () => {
+    const off = gates({ EnforcedRollingUpdateInStatefulSet: false });
+    assert.deepEqual(createMessages(enforced(), validOrdinalSet(), off), [`spec.updateStrategy.type: Forbidden: ${ENFORCED_GATED}`]);
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { StatefulSet } from '../../src/api/types.js';
+import { ENFORCED_GATED, RECREATE_GATED, validateStatefulSetUpdate } from '../../src/api/validation/index.js';
+import { features, gates, messages, validOrdinalSet, validSet, withFields } from './fixtures.js';
+
+const updateMessages = (prev: StatefulSet, fields: Record<string, unknown>, f = features): string[] =>
+  messages(validateStatefulSetUpdate(withFields(prev, fields), prev, f));
+
+describe('validateStatefulSetUpdate: mutable fields', () => {
+  const rows: Array<[string, Record<string, unknown>]> = [
+    ['nothing changed', {}],
+    ['replicas', { 'spec.replicas': 7 }],
+    ['the template', { 'spec.template.spec.containers.0.image': 'nginx:1.28' }],
+    ['updateStrategy', { 'spec.updateStrategy': { type: 'OnDelete' } }],
+    ['minReadySeconds', { 'spec.minReadySeconds': 30 }],
+    ['ordinals', { 'spec.ordinals': { start: 5 } }],
+    ['revisionHistoryLimit', { 'spec.revisionHistoryLimit': 3 }],
+    ['persistentVolumeClaimRetentionPolicy', { 'spec.persistentVolumeClaimRetentionPolicy': { whenDeleted: 'Delete', whenScaled: 'Delete' } }],
+    ['labels and annotations', { 'metadata.labels': { app: 'web', team: 'db' }, 'metadata.annotations': { note: 'x' } }],
+  ];
+  for (const [name, fields] of rows) it(`allows changing ${name}`, () => assert.deepEqual(updateMessages(validSet(), fields), []));
+
+  it('still validates the new values', () => {
+    assert.deepEqual(updateMessages(validSet(), { 'spec.replicas': -1 }), ['spec.replicas: Invalid value: -1: must be greater than or equal to 0']);
+  });
+});
+
+describe('validateStatefulSetUpdate: immutable fields (1.37: one "field is immutable" per field)', () => {
+  const rows: Array<[string, Record<string, unknown>, string[]]> = [
+    ['serviceName', { 'spec.serviceName': 'other' }, ['spec.serviceName: Invalid value: "other": field is immutable']],
+    ['serviceName cleared', { 'spec.serviceName': undefined }, ['spec.serviceName: Invalid value: "": field is immutable']],
+    ['podManagementPolicy', { 'spec.podManagementPolicy': 'Parallel' }, ['spec.podManagementPolicy: Invalid value: "Parallel": field is immutable']],
+    [
+      'selector',
+      { 'spec.selector': { matchLabels: { app: 'web', v: '2' } }, 'spec.template.metadata.labels': { app: 'web', v: '2' } },
+      ['spec.selector: Invalid value: {"matchLabels":{"app":"web","v":"2"}}: field is immutable'],
+    ],
+    [
+      'volumeClaimTemplates',
+      { 'spec.volumeClaimTemplates.0.spec.resources.requests.storage': '2Gi' },
+      [
+        'spec.volumeClaimTemplates: Invalid value: [{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"2Gi"}},"volumeMode":"Filesystem"},"status":{"phase":"Pending"}}]: field is immutable',
+      ],
+    ],
+    ['metadata.name', { 'metadata.name': 'web2' }, ['metadata.name: Invalid value: "web2": field is immutable']],
+    ['metadata.namespace', { 'metadata.namespace': 'prod' }, ['metadata.namespace: Invalid value: "prod": field is immutable']],
+  ];
+  for (const [name, fields, want] of rows) it(`rejects changing ${name}`, () => assert.deepEqual(updateMessages(validSet(), fields), want));
+});
+
+describe('validateStatefulSetUpdate: tolerance for old objects', () => {
+  it('does not re-validate a legacy subdomain name or an invalid serviceName', () => {
+    const prev = withFields(validSet(), { 'metadata.name': 'web.example', 'spec.serviceName': 'Web_Svc' });
+    assert.deepEqual(updateMessages(prev, { 'spec.replicas': 2 }), []);
+  });
+  it('does not re-validate volumeClaimTemplates', () => {
+    const prev = withFields(validSet(), { 'spec.volumeClaimTemplates.0.spec.accessModes': undefined });
+    assert.deepEqual(updateMessages(prev, { 'spec.replicas': 2 }), []);
+  });
+  it('ratchets the pod template: a stored invalid template may stay invalid', () => {
+    const prev = withFields(validSet(), { 'spec.template.spec.containers.0.image': undefined });
+    assert.deepEqual(updateMessages(prev, { 'spec.replicas': 2 }), []);
+  });
+  it('but a valid template may not become invalid', () => {
+    assert.deepEqual(updateMessages(validSet(), { 'spec.template.spec.containers.0.image': '' }), [
+      'spec.template.spec.containers[0].image: Required value',
+    ]);
+  });
+});
+
+describe('validateStatefulSetUpdate: gated strategy transitions', () => {
+  const off = gates({ StatefulSetRecreateStrategy: false, EnforcedRollingUpdateInStatefulSet: false });
+  const recreate = { 'spec.updateStrategy': { type: 'Recreate' } };
+  const rolling = { 'spec.updateStrategy': { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1 } } };
+  const enforced = { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: { partition: 0, maxUnavailable: 1 } } };
+
+  it('switching to Recreate needs the gate', () => {
+    assert.deepEqual(updateMessages(validSet(), recreate, off), [`spec.updateStrategy.type: Forbidden: ${RECREATE_GATED}`]);
+    assert.deepEqual(updateMessages(validSet(), recreate, features), []);
+  });
+  it('a set already on Recreate may stay on it with the gate off', () => {
+    assert.deepEqual(updateMessages(withFields(validSet(), recreate), { 'spec.replicas': 4 }, off), []);
+  });
+  it('leaving Recreate is allowed with the gate off', () => {
+    assert.deepEqual(updateMessages(withFields(validSet(), recreate), rolling, off), []);
+  });
+  it('EnforcedRollingUpdate follows the same rules', () => {
+    const prev = withFields(validOrdinalSet(), enforced);
+    assert.deepEqual(updateMessages(validOrdinalSet(), enforced, off), [`spec.updateStrategy.type: Forbidden: ${ENFORCED_GATED}`]);
+    assert.deepEqual(updateMessages(prev, { 'spec.replicas': 4 }, off), []);
+    assert.deepEqual(updateMessages(prev, rolling, off), []);
+  });
+});
+
+describe('validateStatefulSetUpdate: malformed input', () => {
+  it('reports instead of throwing', () => {
+    assert.deepEqual(messages(validateStatefulSetUpdate(null, validSet(), features)).slice(0, 2), [
+      'metadata.name: Invalid value: "": field is immutable',
+      'metadata.namespace: Invalid value: "": field is immutable',
+    ]);
+    assert.doesNotThrow(() => validateStatefulSetUpdate(validSet(), null as unknown as StatefulSet, features));
+  });
+});

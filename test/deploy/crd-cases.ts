@@ -1,0 +1,109 @@
+// One table of valid and invalid apps.ordinal.dev/v1 StatefulSets, read by two tests: the unit test
+// checks validateStatefulSet against it (crd-validation.test.ts), and the end-to-end test checks the
+// CRD's schema and CEL rules on a real kube-apiserver against it (test/e2e/kube-crd.test.ts). So the
+// CRD and the controller-side validation are held to the same verdicts and field paths.
+
+import type { StatefulSet } from '../../src/api/types.js';
+
+export interface CrdCase {
+  desc: string;
+  mutate(set: Mutable): void;
+  /** The field both must name; undefined = both accept. */
+  path?: string;
+  /** Set when the CRD accepts by design and only the controller rejects: why CEL leaves it out. */
+  controllerOnly?: string;
+}
+
+export interface UpdateCase {
+  desc: string;
+  mutate(set: Mutable): void;
+  /** undefined = the update is allowed. */
+  path?: string;
+}
+
+// The table edits plain JSON.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Mutable = any;
+
+export function baseSet(namespace: string, name = 'web'): StatefulSet {
+  return {
+    apiVersion: 'apps.ordinal.dev/v1',
+    kind: 'StatefulSet',
+    metadata: { name, namespace },
+    spec: {
+      replicas: 3,
+      serviceName: 'web',
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+    },
+  };
+}
+
+const strategy = (s: Mutable, u: object) => (s.spec.updateStrategy = u);
+const ru = (s: Mutable, r: object) => strategy(s, { type: 'RollingUpdate', rollingUpdate: r });
+
+export const CREATE_CASES: CrdCase[] = [
+  { desc: 'a minimal set', mutate: () => {} },
+  { desc: 'maxUnavailable as a percentage', mutate: (s) => ru(s, { maxUnavailable: '50%', partition: 1 }) },
+  { desc: 'maxUnavailable 100%', mutate: (s) => ru(s, { maxUnavailable: '100%' }) },
+  { desc: 'maxUnavailable above replicas', mutate: (s) => ru(s, { maxUnavailable: 50 }) },
+  { desc: 'OnDelete', mutate: (s) => strategy(s, { type: 'OnDelete' }) },
+  { desc: 'Recreate', mutate: (s) => strategy(s, { type: 'Recreate' }) },
+  { desc: 'EnforcedRollingUpdate with its parameters', mutate: (s) => strategy(s, { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: { partition: 1, maxUnavailable: '25%' } }) },
+  { desc: 'batchStartPolicy Together', mutate: (s) => ru(s, { maxUnavailable: 2, batchStartPolicy: 'Together' }) },
+  { desc: 'Parallel pod management', mutate: (s) => (s.spec.podManagementPolicy = 'Parallel') },
+  { desc: 'progressDeadlineSeconds above minReadySeconds', mutate: (s) => Object.assign(s.spec, { minReadySeconds: 10, progressDeadlineSeconds: 30 }) },
+  { desc: 'a start ordinal', mutate: (s) => (s.spec.ordinals = { start: 5 }) },
+  { desc: 'Delete retention', mutate: (s) => (s.spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Delete', whenScaled: 'Delete' }) },
+  { desc: 'a matchExpressions selector', mutate: (s) => (s.spec.selector = { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] }) },
+  { desc: 'negative replicas', mutate: (s) => (s.spec.replicas = -1), path: 'spec.replicas' },
+  { desc: 'negative minReadySeconds', mutate: (s) => (s.spec.minReadySeconds = -1), path: 'spec.minReadySeconds' },
+  { desc: 'a negative start ordinal', mutate: (s) => (s.spec.ordinals = { start: -1 }), path: 'spec.ordinals.start' },
+  { desc: 'a negative partition', mutate: (s) => ru(s, { partition: -1 }), path: 'spec.updateStrategy.rollingUpdate.partition' },
+  { desc: 'maxUnavailable 0', mutate: (s) => ru(s, { maxUnavailable: 0 }), path: 'spec.updateStrategy.rollingUpdate.maxUnavailable' },
+  { desc: 'maxUnavailable -1', mutate: (s) => ru(s, { maxUnavailable: -1 }), path: 'spec.updateStrategy.rollingUpdate.maxUnavailable' },
+  { desc: 'maxUnavailable 0%', mutate: (s) => ru(s, { maxUnavailable: '0%' }), path: 'spec.updateStrategy.rollingUpdate.maxUnavailable' },
+  { desc: 'maxUnavailable 101%', mutate: (s) => ru(s, { maxUnavailable: '101%' }), path: 'spec.updateStrategy.rollingUpdate.maxUnavailable' },
+  { desc: 'maxUnavailable "5" without %', mutate: (s) => ru(s, { maxUnavailable: '5' }), path: 'spec.updateStrategy.rollingUpdate.maxUnavailable' },
+  { desc: 'enforcedRollingUpdate.maxUnavailable 0', mutate: (s) => strategy(s, { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: { maxUnavailable: 0 } }), path: 'spec.updateStrategy.enforcedRollingUpdate.maxUnavailable' },
+  { desc: 'an unknown podManagementPolicy', mutate: (s) => (s.spec.podManagementPolicy = 'Random'), path: 'spec.podManagementPolicy' },
+  { desc: 'an unknown update strategy', mutate: (s) => strategy(s, { type: 'BlueGreen' }), path: 'spec.updateStrategy' },
+  { desc: 'rollingUpdate with OnDelete', mutate: (s) => strategy(s, { type: 'OnDelete', rollingUpdate: { partition: 1 } }), path: 'spec.updateStrategy.rollingUpdate' },
+  { desc: 'enforcedRollingUpdate with RollingUpdate', mutate: (s) => strategy(s, { type: 'RollingUpdate', enforcedRollingUpdate: { partition: 1 } }), path: 'spec.updateStrategy.enforcedRollingUpdate' },
+  { desc: 'an unknown batchStartPolicy', mutate: (s) => ru(s, { batchStartPolicy: 'Sometimes' }), path: 'spec.updateStrategy.rollingUpdate.batchStartPolicy' },
+  { desc: 'an unknown retention policy', mutate: (s) => (s.spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Archive' }), path: 'spec.persistentVolumeClaimRetentionPolicy.whenDeleted' },
+  { desc: 'an empty selector', mutate: (s) => (s.spec.selector = {}), path: 'spec.selector' },
+  { desc: 'In without values', mutate: (s) => (s.spec.selector = { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In' }] }), path: 'spec.selector.matchExpressions[0].values' },
+  { desc: 'restartPolicy Never', mutate: (s) => (s.spec.template.spec.restartPolicy = 'Never'), path: 'spec.template.spec.restartPolicy' },
+  { desc: 'activeDeadlineSeconds', mutate: (s) => (s.spec.template.spec.activeDeadlineSeconds = 30), path: 'spec.template.spec.activeDeadlineSeconds' },
+  { desc: 'a serviceName that is not a DNS label', mutate: (s) => (s.spec.serviceName = 'Web_Svc'), path: 'spec.serviceName' },
+  { desc: 'a name that is a DNS subdomain but not a label', mutate: (s) => (s.metadata.name = 'web.v1'), path: 'metadata.name' },
+  { desc: 'progressDeadlineSeconds not above minReadySeconds', mutate: (s) => Object.assign(s.spec, { minReadySeconds: 10, progressDeadlineSeconds: 5 }), path: 'spec.progressDeadlineSeconds' },
+  {
+    desc: 'a selector that does not match the template labels',
+    mutate: (s) => (s.spec.template.metadata.labels = { app: 'other' }),
+    path: 'spec.template.metadata.labels',
+    controllerOnly: 'walking both label maps exceeds the CEL cost budget kube-apiserver allows for unbounded maps',
+  },
+  {
+    desc: 'a template without containers',
+    mutate: (s) => (s.spec.template.spec.containers = []),
+    path: 'spec.template.spec.containers',
+    controllerOnly: 'the pod spec is kept as written (x-kubernetes-preserve-unknown-fields); pod validation is the controller\'s',
+  },
+];
+
+export const UPDATE_CASES: UpdateCase[] = [
+  { desc: 'scaling', mutate: (s) => (s.spec.replicas = 5) },
+  { desc: 'a new template', mutate: (s) => (s.spec.template.spec.containers[0].image = 'nginx:1.28') },
+  { desc: 'a new update strategy', mutate: (s) => strategy(s, { type: 'OnDelete' }) },
+  { desc: 'a changed selector', mutate: (s) => (s.spec.selector.matchLabels.tier = 'a'), path: 'spec.selector' },
+  { desc: 'a changed serviceName', mutate: (s) => (s.spec.serviceName = 'other'), path: 'spec.serviceName' },
+  { desc: 'a removed serviceName', mutate: (s) => delete s.spec.serviceName, path: 'spec.serviceName' },
+  { desc: 'a changed podManagementPolicy', mutate: (s) => (s.spec.podManagementPolicy = 'Parallel'), path: 'spec.podManagementPolicy' },
+  {
+    desc: 'added volumeClaimTemplates',
+    mutate: (s) => (s.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }]),
+    path: 'spec.volumeClaimTemplates',
+  },
+];

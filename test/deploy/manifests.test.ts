@@ -1,0 +1,175 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { generatedFiles, manifestsCommand } from '../../src/cli/commands/manifests.js';
+import { allManifests, manifestOptions } from '../../src/cli/manifests/render.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const DEPLOY = join(ROOT, 'deploy');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const HAND_WRITTEN = new Set(['README.md']);
+
+type Obj = Record<string, unknown> & { kind?: string; metadata?: { name?: string; namespace?: string } };
+const docs = (text: string): Obj[] => parseAllDocuments(text).map((d) => d.toJS() as Obj);
+const files = generatedFiles(VERSION);
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
+}
+
+describe('deploy/ is the output of `ordinal manifests --write deploy`', () => {
+  for (const [path, text] of Object.entries(files)) {
+    it(`deploy/${path} is up to date (regenerate: node bin/ordinal.js manifests --write deploy)`, () => {
+      assert.equal(readFileSync(join(DEPLOY, path), 'utf8'), text);
+    });
+  }
+  it('holds no generated-looking file the generator no longer writes', () => {
+    const stale = walk(DEPLOY)
+      .map((p) => relative(DEPLOY, p))
+      .filter((p) => !(p in files) && !HAND_WRITTEN.has(p));
+    assert.deepEqual(stale, []);
+  });
+});
+
+describe('the CRD', () => {
+  const [crd] = docs(files['crd.yaml'] ?? '') as [Obj & { spec: Record<string, never> }];
+  const spec = crd.spec as unknown as {
+    group: string;
+    scope: string;
+    names: { kind: string; plural: string; shortNames: string[] };
+    versions: { name: string; served: boolean; storage: boolean; subresources: Record<string, unknown>; additionalPrinterColumns: { name: string; jsonPath: string }[] }[];
+  };
+  it('defines apps.ordinal.dev/v1 StatefulSet, plural statefulsets, shortName osts, namespaced', () => {
+    assert.equal(crd.metadata?.name, 'statefulsets.apps.ordinal.dev');
+    assert.deepEqual([spec.group, spec.scope, spec.names.kind, spec.names.plural], ['apps.ordinal.dev', 'Namespaced', 'StatefulSet', 'statefulsets']);
+    assert.deepEqual(spec.names.shortNames, ['osts']);
+  });
+  it('serves and stores exactly one version, v1, with status and scale subresources', () => {
+    assert.equal(spec.versions.length, 1);
+    const v = spec.versions[0]!;
+    assert.deepEqual([v.name, v.served, v.storage], ['v1', true, true]);
+    assert.deepEqual(v.subresources, {
+      status: {},
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    });
+  });
+  it('prints replicas, ready, available, updated, strategy and age', () => {
+    const cols = spec.versions[0]!.additionalPrinterColumns.map((c) => c.name);
+    for (const c of ['Replicas', 'Ready', 'Available', 'Updated', 'Strategy', 'Age']) assert.ok(cols.includes(c), c);
+  });
+  it('is structural: every schema node has a type, or is int-or-string', () => {
+    const bad: string[] = [];
+    const visit = (s: Record<string, unknown>, path: string) => {
+      if (!s.type && !s['x-kubernetes-int-or-string']) bad.push(path);
+      for (const [k, child] of Object.entries((s.properties as Record<string, Record<string, unknown>>) ?? {})) visit(child, `${path}.${k}`);
+      if (s.items) visit(s.items as Record<string, unknown>, `${path}[]`);
+      if (s.additionalProperties) visit(s.additionalProperties as Record<string, unknown>, `${path}{}`);
+    };
+    visit((spec.versions[0] as unknown as { schema: { openAPIV3Schema: Record<string, unknown> } }).schema.openAPIV3Schema, '');
+    assert.deepEqual(bad, []);
+  });
+});
+
+describe('RBAC is least privilege', () => {
+  type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
+  const clusterRole = (file: string) => docs(files[file] ?? '').find((d) => d.kind === 'ClusterRole') as Obj & { rules: Rule[] };
+  const grants = (rules: Rule[], group: string, resource: string) => rules.filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs);
+
+  for (const file of ['rbac.yaml', 'rbac-native.yaml']) {
+    it(`${file}: no wildcards, no secrets, claims never deleted, sets read-only except status and finalizers`, () => {
+      const { rules } = clusterRole(file);
+      for (const r of rules) for (const x of [...r.apiGroups, ...r.resources, ...r.verbs]) assert.notEqual(x, '*');
+      assert.deepEqual(grants(rules, '', 'secrets'), []);
+      assert.ok(!grants(rules, '', 'persistentvolumeclaims').includes('delete'));
+      const group = file === 'rbac.yaml' ? 'apps.ordinal.dev' : 'apps';
+      assert.deepEqual(grants(rules, group, 'statefulsets').sort(), ['get', 'list', 'watch']);
+      assert.deepEqual(grants(rules, group, 'statefulsets/status').sort(), ['get', 'patch', 'update']);
+      assert.deepEqual(grants(rules, group, 'statefulsets/finalizers'), ['update']);
+      assert.ok(grants(rules, '', 'events').includes('create'));
+    });
+  }
+  it('grants each target only its own StatefulSet kind', () => {
+    assert.deepEqual(grants(clusterRole('rbac.yaml').rules, 'apps', 'statefulsets'), []);
+    assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, 'apps.ordinal.dev', 'statefulsets'), []);
+  });
+  it('limits the Lease to a namespaced Role, with get/update only on the controller\'s Lease name', () => {
+    const role = docs(files['rbac.yaml'] ?? '').find((d) => d.kind === 'Role') as Obj & { rules: (Rule & { resourceNames?: string[] })[] };
+    assert.equal(role.metadata?.namespace, 'ordinal-system');
+    const leaseRules = role.rules.filter((r) => r.resources.includes('leases'));
+    assert.deepEqual(leaseRules.find((r) => r.verbs.includes('update'))?.resourceNames, ['ordinal-controller']);
+    assert.deepEqual(leaseRules.find((r) => !r.resourceNames)?.verbs, ['create']);
+  });
+});
+
+describe('the Deployment', () => {
+  const deployment = docs(files['deployment.yaml'] ?? '').find((d) => d.kind === 'Deployment') as unknown as {
+    spec: { template: { spec: { securityContext: Record<string, unknown>; containers: Record<string, never>[]; serviceAccountName: string } } };
+  };
+  const pod = deployment.spec.template.spec;
+  const c = pod.containers[0] as unknown as {
+    image: string;
+    args: string[];
+    securityContext: Record<string, unknown>;
+    ports: { name: string; containerPort: number }[];
+    livenessProbe: { httpGet: { path: string; port: string } };
+    readinessProbe: { httpGet: { path: string; port: string } };
+  };
+  it('runs non-root with a read-only root filesystem, no privilege escalation and no capabilities', () => {
+    assert.equal(pod.securityContext.runAsNonRoot, true);
+    assert.equal(c.securityContext.readOnlyRootFilesystem, true);
+    assert.equal(c.securityContext.allowPrivilegeEscalation, false);
+    assert.deepEqual(c.securityContext.capabilities, { drop: ['ALL'] });
+  });
+  it('probes /healthz and /readyz on the health port and exposes the metrics port the flags bind', () => {
+    assert.deepEqual(c.livenessProbe.httpGet, { path: '/healthz', port: 'health' });
+    assert.deepEqual(c.readinessProbe.httpGet, { path: '/readyz', port: 'health' });
+    const port = (name: string) => c.ports.find((p) => p.name === name)?.containerPort;
+    assert.ok(c.args.includes(`--metrics-bind-address=:${port('metrics')}`));
+    assert.ok(c.args.includes(`--health-probe-bind-address=:${port('health')}`));
+  });
+  it('runs `ordinal controller --target=crd --leader-elect` from the image of this version', () => {
+    assert.equal(c.image, `ordinal:${VERSION}`);
+    assert.deepEqual(c.args.slice(0, 2), ['controller', '--target=crd']);
+    assert.ok(c.args.includes('--leader-elect'));
+    assert.equal(pod.serviceAccountName, 'ordinal-controller');
+  });
+});
+
+describe('ordinal manifests', () => {
+  it('prints the CRD only for targets that use it, and honours --namespace and --image', () => {
+    let out = '';
+    manifestsCommand(VERSION, { target: 'native', namespace: 'ops', image: 'reg/ordinal:dev' }, (t) => (out += t));
+    const objs = docs(out);
+    assert.ok(!objs.some((d) => d.kind === 'CustomResourceDefinition'));
+    assert.ok(objs.filter((d) => d.metadata?.namespace).every((d) => d.metadata?.namespace === 'ops'));
+    assert.match(out, /image: reg\/ordinal:dev/);
+    assert.match(out, /--target=native/);
+    assert.equal(allManifests(manifestOptions(VERSION)).filter((d) => (d as Obj).kind === 'CustomResourceDefinition').length, 1);
+  });
+});
+
+describe('the Helm chart', () => {
+  const templates = Object.entries(files).filter(([p]) => p.startsWith('helm/ordinal/templates/'));
+  it('keeps no placeholder of the generator', () => {
+    for (const [path, text] of templates) assert.doesNotMatch(text, /__HELM_/, path);
+  });
+  it('balances every if/with/range with an end', () => {
+    for (const [path, text] of templates) {
+      const opens = (text.match(/\{\{-?\s*(if|with|range|define)\b/g) ?? []).length;
+      const ends = (text.match(/\{\{-?\s*end\b/g) ?? []).length;
+      assert.equal(opens, ends, path);
+    }
+  });
+  it('ships the same CRD as deploy/crd.yaml in crds/ (Helm installs it before the templates)', () => {
+    assert.equal(files['helm/ordinal/crds/statefulsets.apps.ordinal.dev.yaml'], files['crd.yaml']);
+  });
+  it('has Chart.yaml and values.yaml that parse, with the version of the package', () => {
+    const chart = docs(files['helm/ordinal/Chart.yaml'] ?? '')[0] as { version: string; appVersion: string };
+    assert.deepEqual([chart.version, chart.appVersion], [VERSION, VERSION]);
+    const values = docs(files['helm/ordinal/values.yaml'] ?? '')[0] as { target: string; leaderElection: { enabled: boolean } };
+    assert.equal(values.target, 'crd');
+    assert.equal(values.leaderElection.enabled, true);
+  });
+});

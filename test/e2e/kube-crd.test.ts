@@ -1,0 +1,156 @@
+// deploy/'s manifests on a real kube-apiserver, through the kube adapter: the CRD installs and becomes
+// Established, every generated object is accepted, and the CRD's schema and CEL rules give the verdicts
+// and field paths of the table in test/deploy/crd-cases.ts (which validateStatefulSet also meets).
+import { after, before, describe, it } from 'node:test';
+import type { TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { Resources, type Resource } from '../../src/api/client.js';
+import { InvalidError, isNotFound } from '../../src/api/errors.js';
+import type { KubeObject, StatefulSet } from '../../src/api/types.js';
+import { allManifests, manifestOptions } from '../../src/cli/manifests/render.js';
+import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
+import { realTimers } from '../../src/runtime/real-clock.js';
+import { baseSet, CREATE_CASES, UPDATE_CASES, type Mutable } from '../deploy/crd-cases.js';
+import { requireControlPlane } from './control-plane.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const RUN = `${process.pid.toString(36)}${Date.now().toString(36).slice(-4)}`;
+const NS = `kube-crd-${RUN}`;
+const OSTS = Resources.ordinalStatefulSets;
+
+const r = (group: string, plural: string, kind: string, namespaced = true): Resource => ({ group, version: 'v1', plural, kind, namespaced });
+const RESOURCES: Record<string, Resource> = {
+  CustomResourceDefinition: r('apiextensions.k8s.io', 'customresourcedefinitions', 'CustomResourceDefinition', false),
+  Namespace: Resources.namespaces,
+  ServiceAccount: r('', 'serviceaccounts', 'ServiceAccount'),
+  ClusterRole: r('rbac.authorization.k8s.io', 'clusterroles', 'ClusterRole', false),
+  ClusterRoleBinding: r('rbac.authorization.k8s.io', 'clusterrolebindings', 'ClusterRoleBinding', false),
+  Role: r('rbac.authorization.k8s.io', 'roles', 'Role'),
+  RoleBinding: r('rbac.authorization.k8s.io', 'rolebindings', 'RoleBinding'),
+  Deployment: r('apps', 'deployments', 'Deployment'),
+  Service: Resources.services,
+};
+
+let client: KubeClient | undefined;
+let installed: Promise<void> | undefined;
+
+async function poll(what: string, check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Creates, or replaces keeping the resourceVersion, an object. */
+async function apply(c: KubeClient, obj: KubeObject): Promise<void> {
+  const res = RESOURCES[obj.kind ?? ''];
+  assert.ok(res, `no resource for ${obj.kind}`);
+  try {
+    const live = await c.get(res, obj.metadata.namespace, obj.metadata.name ?? '');
+    await c.update(res, { ...obj, metadata: { ...obj.metadata, resourceVersion: live.metadata.resourceVersion } });
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+    await c.create(res, obj);
+  }
+}
+
+async function setup(t: TestContext): Promise<KubeClient | undefined> {
+  const cp = requireControlPlane(t);
+  if (!cp) return undefined;
+  client ??= createKubeClient({ kubeconfig: cp.kubeconfigPath, qps: 0, timers: realTimers(), random: Math.random });
+  const c = client;
+  installed ??= (async () => {
+    const [crd] = parseAllDocuments(readFileSync(`${ROOT}deploy/crd.yaml`, 'utf8')).map((d) => d.toJS() as KubeObject);
+    await apply(c, crd!);
+    await poll('the CRD to be Established', async () => {
+      const live = (await c.get(RESOURCES.CustomResourceDefinition!, undefined, crd!.metadata.name ?? '')) as KubeObject & { status?: { conditions?: { type: string; status: string }[] } };
+      return live.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True') ?? false;
+    });
+    await c.create(Resources.namespaces, { metadata: { name: NS } });
+    await poll('the StatefulSet resource to be served', async () => c.list(OSTS, NS).then(() => true, () => false));
+  })();
+  await installed;
+  return c;
+}
+
+after(async () => {
+  await client?.delete(Resources.namespaces, undefined, NS).catch(() => undefined);
+  client?.close();
+});
+
+function build(name: string, mutate: (s: Mutable) => void): StatefulSet {
+  const s = structuredClone(baseSet(NS, name));
+  mutate(s);
+  return s;
+}
+
+describe('deploy/ manifests on kube-apiserver 1.37', () => {
+  it('accepts every generated object: namespace, RBAC, Deployment and Service', async (t) => {
+    const c = await setup(t);
+    if (!c) return;
+    const o = manifestOptions('0.0.0-e2e', { namespace: `ordinal-sys-${RUN}`, name: `ordinal-e2e-${RUN}` });
+    const docs = allManifests(o).filter((d) => (d as KubeObject).kind !== 'CustomResourceDefinition') as KubeObject[];
+    try {
+      for (const d of docs) await apply(c, d);
+    } finally {
+      for (const d of docs.filter((x) => !RESOURCES[x.kind ?? '']!.namespaced)) {
+        await c.delete(RESOURCES[d.kind ?? '']!, undefined, d.metadata.name ?? '').catch(() => undefined);
+      }
+    }
+  });
+});
+
+describe('the CRD on kube-apiserver 1.37 agrees with the validation table', () => {
+  CREATE_CASES.forEach((c, i) => {
+    const verdict = c.path && !c.controllerOnly ? `rejects at ${c.path}` : 'accepts';
+    it(`${verdict}: ${c.desc}${c.controllerOnly ? ` (controller-only: ${c.controllerOnly})` : ''}`, async (t) => {
+      const k = await setup(t);
+      if (!k) return;
+      const obj = build(`c${i}`, c.mutate);
+      const result = await k.create(OSTS, obj).then(() => undefined, (e: unknown) => e);
+      if (!c.path || c.controllerOnly) return assert.equal(result, undefined, `rejected: ${String(result)}`);
+      assert.ok(result instanceof InvalidError, `want 422 Invalid, got ${String(result)}`);
+      const where = c.path === 'metadata.name' ? 'RFC 1123 label' : c.path;
+      assert.ok(result.message.includes(where), `${result.message} should name ${where}`);
+    });
+  });
+
+  UPDATE_CASES.forEach((c, i) => {
+    it(`${c.path ? `forbids at ${c.path}` : 'allows'} an update with ${c.desc}`, async (t) => {
+      const k = await setup(t);
+      if (!k) return;
+      const live = await k.create(OSTS, build(`u${i}`, () => {}));
+      const next = structuredClone(live) as Mutable;
+      c.mutate(next);
+      const result = await k.update(OSTS, next).then(() => undefined, (e: unknown) => e);
+      if (!c.path) return assert.equal(result, undefined, `rejected: ${String(result)}`);
+      assert.ok(result instanceof InvalidError, `want 422 Invalid, got ${String(result)}`);
+      assert.ok(result.message.includes(c.path), `${result.message} should name ${c.path}`);
+    });
+  });
+
+  it('checks status writes: counters within status.replicas, collisionCount never decremented', async (t) => {
+    const k = await setup(t);
+    if (!k) return;
+    const live = await k.create(OSTS, build('st', () => {}));
+    const ok = await k.updateStatus(OSTS, { ...live, status: { replicas: 2, readyReplicas: 2, availableReplicas: 1, collisionCount: 3 } });
+    const tooMany = await k.updateStatus(OSTS, { ...ok, status: { replicas: 2, readyReplicas: 3 } }).catch((e: unknown) => e);
+    assert.ok(tooMany instanceof InvalidError && tooMany.message.includes('status.readyReplicas'), String(tooMany));
+    const backwards = await k.updateStatus(OSTS, { ...ok, status: { replicas: 2, collisionCount: 1 } }).catch((e: unknown) => e);
+    assert.ok(backwards instanceof InvalidError && backwards.message.includes('status.collisionCount'), String(backwards));
+  });
+
+  it('applies the apps/v1 defaults a StatefulSet gets from the API server', async (t) => {
+    const k = await setup(t);
+    if (!k) return;
+    const live = await k.create(OSTS, build('defaults', (s) => delete s.spec.replicas));
+    assert.equal(live.spec.replicas, 1);
+    assert.equal(live.spec.podManagementPolicy, 'OrderedReady');
+    assert.equal(live.spec.revisionHistoryLimit, 10);
+    assert.deepEqual(live.spec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1, batchStartPolicy: 'Ordered' } });
+    assert.deepEqual(live.spec.persistentVolumeClaimRetentionPolicy, { whenDeleted: 'Retain', whenScaled: 'Retain' });
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simulateCommand } from '../../src/cli/commands/simulate.js';
+import { fromJsonl } from '../../src/sim/timeline.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ordinal-simulate-'));
+
+function scenarioFile(name: string, steps: string): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    `kind: Scenario
+objects:
+  - apiVersion: apps/v1
+    kind: StatefulSet
+    metadata: {name: web}
+    spec:
+      replicas: 2
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: c, image: "app:1"}]}
+steps:
+${steps}`,
+  );
+  return path;
+}
+
+function io() {
+  const out = { stdout: '', stderr: '' };
+  return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t) } };
+}
+
+describe('ordinal simulate', () => {
+  it('exits 0 when every expect holds and prints jsonl ending with the summary', async () => {
+    const file = scenarioFile('ok.yaml', '  - waitFor: Converged\n  - expect: {status: {web: {readyReplicas: 2}}}\n');
+    const { out, io: sink } = io();
+    assert.equal(await simulateCommand(file, { format: 'jsonl' }, sink), 0);
+    const records = fromJsonl(out.stdout);
+    assert.equal(records[0]!.type, 'action');
+    assert.equal(records.at(-1)!.type, 'summary');
+    assert.ok(records.some((r) => r.type === 'expect' && r.ok));
+  });
+
+  it('exits 1 when an expect fails and writes --out and --report files', async () => {
+    const file = scenarioFile('fail.yaml', '  - waitFor: Converged\n  - expect: {status: {web: {readyReplicas: 3}}}\n');
+    const { out, io: sink } = io();
+    const timeline = join(dir, 'fail.txt');
+    const report = join(dir, 'fail.html');
+    assert.equal(await simulateCommand(file, { format: 'text', out: timeline, report }, sink), 1);
+    assert.equal(out.stdout, '');
+    assert.match(readFileSync(timeline, 'utf8'), /expect {4}#1 FAILED: web: status.readyReplicas is 2, expected 3/);
+    assert.match(readFileSync(report, 'utf8'), /<svg class="timeline"/);
+    assert.match(out.stderr, /report written to/);
+  });
+
+  it('exits 1 when a waitFor times out, naming what it waited for', async () => {
+    const file = scenarioFile('timeout.yaml', '  - waitFor: {pod: web-5}\n    timeoutSeconds: 5\n  - advance: 1\n');
+    const { out, io: sink } = io();
+    assert.equal(await simulateCommand(file, { format: 'jsonl' }, sink), 1);
+    const failure = fromJsonl(out.stdout).find((r) => r.type === 'failure');
+    assert.deepEqual(failure, { t: 5, type: 'failure', index: 0, message: 'waitFor pod default/web-5 Ready: not reached after 5s: the pod does not exist' });
+    assert.ok(!fromJsonl(out.stdout).some((r) => r.type === 'step' && r.index === 1), 'steps after a failed waitFor do not run');
+  });
+
+  it('exits 2 on a bad file without running anything', async () => {
+    const file = scenarioFile('bad.yaml', '  - patch: {kind: StatefulSet, name: web, merge: 3}\n');
+    const { out, io: sink } = io();
+    assert.equal(await simulateCommand(file, {}, sink), 2);
+    assert.equal(out.stdout, '');
+    assert.match(out.stderr, /steps\[0\]\.patch\.merge: must be an object/);
+    assert.equal(await simulateCommand(join(dir, 'missing.yaml'), {}, sink), 2);
+    assert.match(out.stderr, /cannot read file/);
+  });
+});
