@@ -19,7 +19,7 @@ DEFAULT_VERSION=v1.37.2
 REQUESTED="${1:-${ORDINAL_K8S_VERSION:-}}"
 FALLBACK="${ORDINAL_K8S_FALLBACK:-}"
 if [ -z "$REQUESTED" ]; then REQUESTED=$DEFAULT_VERSION; FALLBACK="${FALLBACK:-1}"; fi
-CACHE_ROOT="${ORDINAL_CACHE:-$HOME/.cache/ordinal}"
+CACHE_ROOT="${ORDINAL_CACHE:-${HOME:-/tmp}/.cache/ordinal}"
 BINARIES=(kube-apiserver kube-controller-manager etcd)
 NICE="${ORDINAL_BUILD_NICE:-10}"
 
@@ -87,6 +87,13 @@ fi
 BIN_DIR=$(bin_dir_of "$VERSION")
 CACHE_DIR=$(dirname "$BIN_DIR")
 STAMP="$BIN_DIR/.complete"
+# One build per version at a time: a second caller waits, then reuses the first one's result.
+mkdir -p "$CACHE_DIR"
+exec 9>"$CACHE_DIR/.lock"
+if ! flock -n 9; then
+  log "another build.sh is building $VERSION; waiting for it"
+  flock 9
+fi
 if is_complete "$VERSION"; then
   log "reusing $BIN_DIR ($(tr '\n' ' ' <"$STAMP"))"
   echo "$BIN_DIR"

@@ -65,15 +65,26 @@ cp_stop() {
   rm -f "$pidfile"
 }
 
-# cp_sign DIR NAME SUBJECT EXT: a key and a certificate signed by DIR/ca.{crt,key}.
+# cp_new_ca DIR NAME CN: a self-signed CA DIR/NAME.{crt,key}.
+cp_new_ca() {
+  local dir="$1" name="$2"
+  openssl ecparam -name prime256v1 -genkey -noout -out "$dir/$name.key.tmp" 2>/dev/null
+  openssl pkcs8 -topk8 -nocrypt -in "$dir/$name.key.tmp" -out "$dir/$name.key"
+  rm -f "$dir/$name.key.tmp"
+  openssl req -x509 -new -key "$dir/$name.key" -sha256 -days 3650 -subj "/CN=$3" \
+    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature" \
+    -out "$dir/$name.crt" 2>/dev/null
+}
+
+# cp_sign DIR NAME SUBJECT EXT [CA]: a key and a certificate signed by DIR/CA.{crt,key} (CA: ca).
 cp_sign() {
-  local dir="$1" name="$2" subject="$3" ext="$4"
+  local dir="$1" name="$2" subject="$3" ext="$4" ca="${5:-ca}"
   openssl ecparam -name prime256v1 -genkey -noout -out "$dir/$name.key.tmp" 2>/dev/null
   openssl pkcs8 -topk8 -nocrypt -in "$dir/$name.key.tmp" -out "$dir/$name.key"
   rm -f "$dir/$name.key.tmp"
   openssl req -new -key "$dir/$name.key" -subj "$subject" -out "$dir/$name.csr" 2>/dev/null
   printf '%s\n' "$ext" >"$dir/$name.ext"
-  openssl x509 -req -in "$dir/$name.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial \
+  openssl x509 -req -in "$dir/$name.csr" -CA "$dir/$ca.crt" -CAkey "$dir/$ca.key" -CAcreateserial \
     -days 3650 -sha256 -extfile "$dir/$name.ext" -out "$dir/$name.crt" 2>/dev/null
   rm -f "$dir/$name.csr" "$dir/$name.ext"
 }

@@ -38,11 +38,10 @@ mkdir -p "$PKI" "$DIR/logs"
 make_pki() {
   [ -f "$PKI/.complete" ] && return
   cp_log "generating certificates in $PKI"
-  openssl ecparam -name prime256v1 -genkey -noout -out "$PKI/ca.key.tmp" 2>/dev/null
-  openssl pkcs8 -topk8 -nocrypt -in "$PKI/ca.key.tmp" -out "$PKI/ca.key" && rm -f "$PKI/ca.key.tmp"
-  openssl req -x509 -new -key "$PKI/ca.key" -sha256 -days 3650 -subj "/CN=ordinal-e2e-ca" \
-    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature" \
-    -out "$PKI/ca.crt" 2>/dev/null
+  cp_new_ca "$PKI" ca ordinal-e2e-ca
+  # The front-proxy (request header) CA, as kubeadm sets it up, so delegated authentication in
+  # kube-controller-manager finds a complete extension-apiserver-authentication ConfigMap.
+  cp_new_ca "$PKI" front-proxy-ca ordinal-e2e-front-proxy-ca
   local serving="basicConstraints=CA:FALSE
 keyUsage=critical,digitalSignature,keyEncipherment
 extendedKeyUsage=serverAuth"
@@ -53,6 +52,9 @@ subjectAltName=IP:127.0.0.1,DNS:localhost"
   cp_sign "$PKI" admin "/O=system:masters/CN=ordinal-e2e-admin" "basicConstraints=CA:FALSE
 keyUsage=critical,digitalSignature,keyEncipherment
 extendedKeyUsage=clientAuth"
+  cp_sign "$PKI" front-proxy-client "/CN=front-proxy-client" "basicConstraints=CA:FALSE
+keyUsage=critical,digitalSignature,keyEncipherment
+extendedKeyUsage=clientAuth" front-proxy-ca
   openssl genrsa -out "$PKI/sa.key" 2048 2>/dev/null
   openssl rsa -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>/dev/null
   chmod 600 "$PKI"/*.key
@@ -120,6 +122,10 @@ start_apiserver() {
     --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
     --service-cluster-ip-range 10.0.0.0/24 --endpoint-reconciler-type none \
     --authorization-mode RBAC --disable-admission-plugins ServiceAccount \
+    --requestheader-client-ca-file "$PKI/front-proxy-ca.crt" --requestheader-allowed-names front-proxy-client \
+    --requestheader-username-headers X-Remote-User --requestheader-group-headers X-Remote-Group \
+    --requestheader-extra-headers-prefix X-Remote-Extra- \
+    --proxy-client-cert-file "$PKI/front-proxy-client.crt" --proxy-client-key-file "$PKI/front-proxy-client.key" \
     --profiling=false --v 1 "${extra[@]}" \
     </dev/null >"$DIR/logs/kube-apiserver.log" 2>&1 &
   echo $! >"$DIR/kube-apiserver.pid"

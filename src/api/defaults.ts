@@ -58,14 +58,21 @@ function defaultExtensions(spec: JsonObject): void {
   if (enforced && isAbsent(enforced.maxUnavailable)) enforced.maxUnavailable = 1;
 }
 
-/** The pod template's PodSpec and every volumeClaimTemplate get core defaults (part of the revision hash). */
-// upstream: apps/v1/zz_generated.defaults.go SetObjectDefaults_StatefulSet
-function defaultNested(spec: JsonObject): void {
+/**
+ * The pod template's PodSpec and every volumeClaimTemplate get core defaults (part of the revision hash).
+ * apps/v1 also stamps `apiVersion: v1, kind: PersistentVolumeClaim` on each claim template, as the API
+ * server's conversion does on every read (issue #87583); a CRD stores claim templates as written.
+ */
+// upstream: apps/v1/zz_generated.defaults.go SetObjectDefaults_StatefulSet, conversion.go Convert_apps_StatefulSetSpec_To_v1_StatefulSetSpec
+function defaultNested(spec: JsonObject, native: boolean): void {
   const template = ensureObject(spec, 'template');
   const podSpec = template && ensureObject(template, 'spec');
   if (podSpec) applyPodSpecDefaults(podSpec);
-  if (Array.isArray(spec.volumeClaimTemplates)) {
-    for (const claim of spec.volumeClaimTemplates) if (isObject(claim)) applyClaimDefaults(claim);
+  if (!Array.isArray(spec.volumeClaimTemplates)) return;
+  for (const claim of spec.volumeClaimTemplates) {
+    if (!isObject(claim)) continue;
+    applyClaimDefaults(claim);
+    if (native) Object.assign(claim, { apiVersion: 'v1', kind: 'PersistentVolumeClaim' });
   }
 }
 
@@ -82,7 +89,8 @@ export function defaultStatefulSet(set: StatefulSet, features: Features): Statef
   if (!spec) return out;
   defaultUpdateStrategy(spec, features);
   defaultCounts(spec);
-  if (out.apiVersion === ORDINAL_V1) defaultExtensions(spec);
-  defaultNested(spec);
+  const ordinal = out.apiVersion === ORDINAL_V1;
+  if (ordinal) defaultExtensions(spec);
+  defaultNested(spec, !ordinal);
   return out;
 }

@@ -8,8 +8,16 @@ import { register as registerController } from './commands/controller.js';
 import { register as registerSimulate } from './commands/simulate.js';
 import { register as registerDemo } from './commands/demo.js';
 import { register as registerBench } from './commands/bench.js';
+import { register as registerRollout } from './commands/rollout.js';
+import { register as registerWhy } from './commands/why.js';
+import { register as registerPlan } from './commands/plan.js';
+import { register as registerValidate } from './commands/validate.js';
+
+/** Set by scripts/bundle.mjs (esbuild `define`): the single-file bundle has no package.json next to it. */
+declare const ORDINAL_VERSION: string | undefined;
 
 function packageVersion(): string {
+  if (typeof ORDINAL_VERSION === 'string') return ORDINAL_VERSION;
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
@@ -27,5 +35,9 @@ export function buildProgram(name = 'ordinal'): Command {
   registerSimulate(program);
   registerDemo(program);
   registerBench(program);
+  registerRollout(program);
+  registerWhy(program);
+  registerPlan(program);
+  registerValidate(program);
   return program;
 }

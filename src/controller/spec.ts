@@ -55,9 +55,15 @@ export function retentionPolicyOf(set: StatefulSet): RetentionPolicy {
   return { whenDeleted: p?.whenDeleted || 'Retain', whenScaled: p?.whenScaled || 'Retain' };
 }
 
+/**
+ * spec.progressDeadlineSeconds; absent (apps/v1 objects cannot carry it) ⇒ 600, or minReadySeconds + 600
+ * when that is longer, since a deadline must exceed minReadySeconds (as validation requires when it is set).
+ */
 export function progressDeadlineSecondsOf(set: StatefulSet): number {
   const v = set.spec.progressDeadlineSeconds;
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : DEFAULT_PROGRESS_DEADLINE_SECONDS;
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
+  const mrs = minReadySecondsOf(set);
+  return mrs >= DEFAULT_PROGRESS_DEADLINE_SECONDS ? mrs + DEFAULT_PROGRESS_DEADLINE_SECONDS : DEFAULT_PROGRESS_DEADLINE_SECONDS;
 }
 
 export function selectorOf(set: StatefulSet): LabelSelector {

@@ -2,6 +2,7 @@
 // blocker, a FailedValidation Warning event and an InvalidSpec condition; its status still records
 // observedGeneration. A planner bug ends the same way instead of throwing.
 
+import { defaultStatefulSet } from '../api/defaults.js';
 import type { FieldIssue } from '../api/errors.js';
 import { defaultFeatures, type Features } from '../api/features.js';
 import type { Instant, StatefulSet, StatefulSetStatus } from '../api/types.js';
@@ -20,7 +21,10 @@ const UPDATE_TOLERATED = [/^metadata\.name$/, /^spec\.serviceName$/, /^spec\.vol
  * fallback (strategy.ts) — so the rules are evaluated with every gate on.
  */
 export function specIssues(set: unknown, _features: Features): FieldIssue[] {
-  const issues = validateStatefulSet(set, defaultFeatures());
+  // kube-apiserver validates apps/v1 sets after defaulting their pod template; a CRD stores the template
+  // as written (no imagePullPolicy, restartPolicy, ...), so it is validated on a defaulted copy too.
+  const all = defaultFeatures();
+  const issues = validateStatefulSet(defaultStatefulSet(set as StatefulSet, all), all);
   return issues.filter((i) => !UPDATE_TOLERATED.some((re) => re.test(i.path)));
 }
 

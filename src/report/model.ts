@@ -40,7 +40,8 @@ export interface ReportModel {
   rows: Row[];
   /** Markers on a set as a whole, keyed by group. */
   groupMarkers: Map<string, Marker[]>;
-  revisions: string[];
+  /** Revisions of each group (set) in order of first appearance: colours are per set. */
+  revisions: Map<string, string[]>;
   counters: CounterSeries[];
   steps: { t: number; index: number; step: unknown }[];
   expects: { t: number; index: number; ok: boolean; message: string }[];
@@ -71,7 +72,7 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
     end,
     rows: [],
     groupMarkers: new Map(),
-    revisions: [],
+    revisions: new Map(),
     counters: [],
     steps: [],
     expects: [],
@@ -121,7 +122,9 @@ function addPod(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<str
     rows.set(key, row);
   }
   podRows.set(`${r.namespace}/${r.name}`, row);
-  if (r.revision !== null && !model.revisions.includes(r.revision)) model.revisions.push(r.revision);
+  const revisions = model.revisions.get(group) ?? [];
+  model.revisions.set(group, revisions);
+  if (r.revision !== null && !revisions.includes(r.revision)) revisions.push(r.revision);
   const state = STATE_OF[r.event];
   const revision = r.revision ?? row.open?.revision ?? null;
   closeSegment(row, r.t);

@@ -35,8 +35,11 @@ for (const svg of document.querySelectorAll('svg[data-end]')) {
 `;
 
 export function legends(model: ReportModel): string {
-  const revs = model.revisions
-    .map((r) => `<span class="legend-item"><span class="swatch" style="background:${revisionColor(model.revisions, r)}"></span><code>${escapeHtml(r)}</code></span>`)
+  const revs = [...model.revisions.entries()]
+    .map(([group, list]) => {
+      const items = list.map((r) => `<span class="legend-item"><span class="swatch" style="background:${revisionColor(list, r)}"></span><code>${escapeHtml(r)}</code></span>`);
+      return `<div>${escapeHtml(group)}: ${items.join('')}</div>`;
+    })
     .join('');
   const states = (Object.keys(STATE_STYLE) as PodState[])
     .map((s) => {
@@ -48,7 +51,7 @@ export function legends(model: ReportModel): string {
   const markers =
     '<span class="legend-item">▼ markers: <span style="color:#546e7a">event</span>, <span style="color:#ef6c00">warning</span>, ' +
     '<span style="color:#c62828">violation</span>; dashed lines: steps</span>';
-  return `<div><strong>Revisions</strong> ${revs || '<span class="muted">none</span>'}</div><div><strong>States</strong> ${states}</div><div>${markers}</div>`;
+  return `<div><strong>Revisions</strong> (in order of appearance, per set) ${revs || '<span class="muted">none</span>'}</div><div><strong>States</strong> ${states}</div><div>${markers}</div>`;
 }
 
 export function summaryTable(model: ReportModel): string {

@@ -7,16 +7,28 @@ export const AXIS_H = 28;
 
 export interface TimeScale {
   end: number;
+  step: number;
   x(t: number): number;
   ticks: number[];
 }
 
-/** Round tick spacing (1, 2, 5 × 10^k) giving about eight ticks over [0, end]. */
+const STEPS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+/** A clock-friendly tick spacing (seconds, then minutes, then hours) giving at most about eight ticks. */
 export function tickStep(end: number): number {
   const raw = Math.max(end, 1e-9) / 8;
-  const base = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 5, 10]) if (base * m >= raw) return base * m;
-  return base * 10;
+  return STEPS.find((s) => s >= raw) ?? Math.ceil(raw / 86400) * 86400;
+}
+
+/** A tick label in the unit of the tick spacing: `90s`, `15m`, `2h`, `1h30m`. */
+export function formatTick(t: number, step: number): string {
+  if (step >= 3600 && t % 60 === 0) {
+    const h = Math.floor(t / 3600);
+    const m = (t % 3600) / 60;
+    return m ? `${h}h${m}m` : `${h}h`;
+  }
+  if (step >= 60 && t % 60 === 0) return `${t / 60}m`;
+  return `${Math.round(t * 1000) / 1000}s`;
 }
 
 export function timeScale(end: number): TimeScale {
@@ -24,7 +36,7 @@ export function timeScale(end: number): TimeScale {
   const step = tickStep(span);
   const ticks: number[] = [];
   for (let t = 0; t <= span + 1e-9 && ticks.length < 50; t += step) ticks.push(Math.round(t * 1000) / 1000);
-  return { end: span, x: (t) => LABEL_W + (Math.min(Math.max(t, 0), span) / span) * PLOT_W, ticks };
+  return { end: span, step, x: (t) => LABEL_W + (Math.min(Math.max(t, 0), span) / span) * PLOT_W, ticks };
 }
 
 export function formatSeconds(t: number): string {

@@ -4,7 +4,7 @@ import type { StatefulSetStatus } from '../api/types.js';
 import { COUNTER_COLORS } from './colors.js';
 import { escapeHtml, num } from './escape.js';
 import type { CounterSeries } from './model.js';
-import { LABEL_W, PLOT_W, type TimeScale, formatSeconds } from './scale.js';
+import { LABEL_W, PLOT_W, type TimeScale, formatSeconds, formatTick } from './scale.js';
 
 const HEIGHT = 150;
 const TOP = 14;
@@ -62,7 +62,7 @@ function yAxis(max: number, y: (v: number) => number): string {
 
 function xAxis(scale: TimeScale): string {
   return scale.ticks
-    .map((t) => `<text class="tick" x="${num(scale.x(t))}" y="${HEIGHT - 6}" text-anchor="middle">${escapeHtml(formatSeconds(t))}</text>`)
+    .map((t) => `<text class="tick" x="${num(scale.x(t))}" y="${HEIGHT - 6}" text-anchor="middle">${escapeHtml(formatTick(t, scale.step))}</text>`)
     .join('');
 }
 

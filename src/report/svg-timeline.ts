@@ -4,7 +4,7 @@
 import { STATE_STYLE, revisionColor } from './colors.js';
 import { escapeHtml, num } from './escape.js';
 import type { Marker, ReportModel, Row, Segment } from './model.js';
-import { AXIS_H, LABEL_W, PLOT_W, ROW_H, type TimeScale, formatSeconds } from './scale.js';
+import { AXIS_H, LABEL_W, PLOT_W, ROW_H, type TimeScale, formatSeconds, formatTick } from './scale.js';
 
 const GROUP_H = 22;
 
@@ -15,7 +15,7 @@ export function renderTimelineSvg(model: ReportModel, scale: TimeScale): string 
     body.push(groupHeader(group.name, model.groupMarkers.get(group.name) ?? [], y, scale));
     y += GROUP_H;
     for (const row of group.rows) {
-      body.push(renderRow(row, y, model.revisions, scale));
+      body.push(renderRow(row, y, model.revisions.get(group.name) ?? [], scale));
       y += ROW_H;
     }
   }
@@ -25,7 +25,7 @@ export function renderTimelineSvg(model: ReportModel, scale: TimeScale): string 
     y += GROUP_H;
   }
   const height = y + 8;
-  const steps = model.steps.map((s) => stepLine(s.t, s.index, height, scale, JSON.stringify(s.step)));
+  const steps = stepsByTime(model.steps).map((g) => stepLine(g.t, g.indexes, height, scale, g.text));
   return (
     `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="${LABEL_W + PLOT_W + 20}" height="${height}" ` +
     `data-end="${num(scale.end)}" data-x0="${LABEL_W}" data-w="${PLOT_W}">` +
@@ -61,18 +61,32 @@ function axis(scale: TimeScale, height: number): string {
       const x = num(scale.x(t));
       return (
         `<line class="grid" x1="${x}" x2="${x}" y1="${AXIS_H - 6}" y2="${height}"/>` +
-        `<text class="tick" x="${x}" y="${AXIS_H - 10}" text-anchor="middle">${escapeHtml(formatSeconds(t))}</text>`
+        `<text class="tick" x="${x}" y="${AXIS_H - 10}" text-anchor="middle">${escapeHtml(formatTick(t, scale.step))}</text>`
       );
     })
     .join('');
 }
 
-function stepLine(t: number, index: number, height: number, scale: TimeScale, text: string): string {
+/** Steps that start at the same instant share one line (`#1,2`). */
+function stepsByTime(steps: ReportModel['steps']): { t: number; indexes: number[]; text: string }[] {
+  const out: { t: number; indexes: number[]; text: string }[] = [];
+  for (const s of steps) {
+    const last = out[out.length - 1];
+    const text = `#${s.index} ${JSON.stringify(s.step)}`;
+    if (last && last.t === s.t) {
+      last.indexes.push(s.index);
+      last.text += `\n${text}`;
+    } else out.push({ t: s.t, indexes: [s.index], text });
+  }
+  return out;
+}
+
+function stepLine(t: number, indexes: number[], height: number, scale: TimeScale, text: string): string {
   const x = num(scale.x(t));
   return (
-    `<g class="step"><title>${escapeHtml(`step #${index} at ${formatSeconds(t)}: ${text}`)}</title>` +
+    `<g class="step"><title>${escapeHtml(`steps at ${formatSeconds(t)}:\n${text}`)}</title>` +
     `<line x1="${x}" x2="${x}" y1="${AXIS_H}" y2="${height}"/>` +
-    `<text x="${x}" y="${AXIS_H + 9}" dx="2">#${index}</text></g>`
+    `<text x="${x}" y="${AXIS_H + 9}" dx="2">#${indexes.join(',')}</text></g>`
   );
 }
 

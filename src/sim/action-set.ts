@@ -23,14 +23,18 @@ export function actionSet(w: SentWrite, state: SimState): string | null {
     const key = w.object ? state.setOfPod(w.object as Pod) : undefined;
     return (key ? state.sets.get(key)?.set.metadata.name : undefined) ?? setOfPodNamed(state, ns, w.name) ?? null;
   }
-  if (res === Resources.events) {
-    const involved = (w.object as KubeEvent | undefined)?.involvedObject;
-    if (involved?.kind === 'StatefulSet') return involved.name ?? null;
-    if (involved?.kind === 'Pod') return setOfPodNamed(state, ns, involved.name ?? '') ?? null;
-    return null;
-  }
+  if (res === Resources.events) return eventSet(w, ns, state);
   if (res === Resources.controllerRevisions) {
     return ownerSet(w.object) ?? (w.name.includes('-') ? w.name.slice(0, w.name.lastIndexOf('-')) : null);
   }
   return ownerSet(w.object) ?? null;
+}
+
+/** Events name their object (`<object>.<suffix>`), so a patch that bumps a count can be attributed too. */
+function eventSet(w: SentWrite, ns: string, state: SimState): string | null {
+  const involved = (w.object as KubeEvent | undefined)?.involvedObject;
+  const name = involved?.name ?? (w.name.includes('.') ? w.name.slice(0, w.name.lastIndexOf('.')) : '');
+  if (involved?.kind === 'Pod') return setOfPodNamed(state, ns, name) ?? null;
+  if (involved?.kind === 'StatefulSet' || state.findSet(ns, name)) return name;
+  return setOfPodNamed(state, ns, name) ?? null;
 }

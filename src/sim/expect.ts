@@ -35,9 +35,11 @@ export function evaluateExpect(e: Expectation, ctx: ExpectContext): ExpectOutcom
   for (const [key, want] of Object.entries(e.status ?? {})) check(`status ${key}`, statusProblem(key, want, ctx));
   for (const [key, want] of Object.entries(e.pods ?? {})) check(`pod ${key}`, podProblem(key, want, ctx));
   for (const [key, limit] of Object.entries(e.maxUnavailableObserved ?? {})) {
-    check(`maxUnavailableObserved ${key} <= ${limit}`, observedProblem(key, limit, ctx));
+    const entry = ctx.state.findSet(splitKey(key).namespace, splitKey(key).name);
+    const seen = entry ? ctx.maxUnavailable(entry.key) : undefined;
+    check(`maxUnavailableObserved ${key} = ${seen ?? '-'} (<= ${limit})`, observedProblem(key, limit, ctx));
   }
-  if (e.event) check(`event ${e.event.reason}`, eventProblem(e.event, ctx.events));
+  for (const want of e.event ?? []) check(`event ${want.reason}`, eventProblem(want, ctx.events));
   if (e.converged !== undefined) {
     const now = ctx.allConverged();
     check(`converged=${e.converged}`, now === e.converged ? undefined : `converged is ${now}, expected ${e.converged}`);

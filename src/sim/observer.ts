@@ -11,7 +11,7 @@ import { lifecycleEvents, podView } from './pod-lifecycle.js';
 import type { SetTracker } from './set-tracker.js';
 import type { SimState } from './state.js';
 import { podRecord, secondsSince, statusRecord, type TimelineRecord } from './timeline.js';
-import { checkControllerCreate, checkControllerDelete, type Found } from './violations.js';
+import { checkControllerDelete, checkPods, type Found } from './violations.js';
 
 export interface ObserverDeps {
   state: SimState;
@@ -43,12 +43,13 @@ function observeSet(deps: ObserverDeps, w: WriteRecord): void {
 }
 
 function observePod(deps: ObserverDeps, w: WriteRecord): void {
+  if (w.actor === deps.controllerActor && w.verb === 'delete') checkDelete(deps, w);
   const change = deps.state.applyPod(w.object, w.change === 'DELETED');
   const pod = w.object as Pod;
   const events = lifecycleEvents(change.prev && podView(change.prev), change.next && podView(change.next));
   const t = secondsSince(deps.start, w.at);
-  const setEntry = change.nextSet ?? change.prevSet;
-  const setName = setEntry ? (deps.state.sets.get(setEntry)?.set.metadata.name ?? null) : null;
+  const setKey = change.nextSet ?? change.prevSet;
+  const setName = setKey ? (deps.state.sets.get(setKey)?.set.metadata.name ?? null) : null;
   const ordinal = podOrdinal(pod);
   for (const event of events) {
     deps.emit(
@@ -62,21 +63,20 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
       }),
     );
   }
-  if (w.actor === deps.controllerActor) checkWrite(deps, w, change.prev, setEntry);
   for (const key of new Set([change.prevSet, change.nextSet])) {
-    if (key) deps.tracker.update(key, deps.state.sets.get(key)?.set, deps.state.podsOf(key), w.at);
+    if (!key) continue;
+    const pods = deps.state.podsOf(key);
+    if (change.prev === undefined) for (const f of checkPods(pods)) deps.violation(f, w.at);
+    deps.tracker.update(key, deps.state.sets.get(key)?.set, pods, w.at);
   }
 }
 
-function checkWrite(deps: ObserverDeps, w: WriteRecord, prev: Pod | undefined, setKey: string | undefined): void {
+/** Judges a controller deletion against the pods as they were just before it. */
+function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
+  const key = `${w.object.metadata.namespace ?? 'default'}/${w.name}`;
+  const victim = deps.state.pods.get(key);
+  const setKey = victim ? deps.state.setOfPod(victim) : undefined;
   const set = setKey ? deps.state.sets.get(setKey)?.set : undefined;
-  if (!set) return;
-  const pods = deps.state.podsOf(setKey!);
-  let found: Found[] = [];
-  if (w.verb === 'delete' && prev && !prev.metadata.deletionTimestamp) {
-    found = checkControllerDelete(set, prev, pods, w.at, deps.features);
-  } else if (w.verb === 'create') {
-    found = checkControllerCreate(set, w.object as Pod, pods, w.at);
-  }
-  for (const f of found) deps.violation(f, w.at);
+  if (!victim || !set || victim.metadata.deletionTimestamp) return;
+  for (const f of checkControllerDelete(set, deps.state.podsOf(setKey!), victim, w.at, deps.features)) deps.violation(f, w.at);
 }

@@ -29,8 +29,7 @@ export function parseExpect(v: unknown, path: string, issues: Issues): Expectati
     const count = (x: unknown, p: string, i: Issues) => numberField(x, p, i, { min: 0, integer: true });
     out.maxUnavailableObserved = mapOf(observed, at(path, 'maxUnavailableObserved'), issues, count);
   }
-  const event = optional(obj, 'event', path, issues, parseEvent);
-  if (event) out.event = event;
+  if (obj['event'] !== undefined) out.event = parseEvents(obj['event'], at(path, 'event'), issues);
   const converged = optional(obj, 'converged', path, issues, boolField);
   if (converged !== undefined) out.converged = converged;
   if (Object.keys(obj).length === 0) issues.add(path, 'must name at least one of ' + KEYS.join(', '));
@@ -60,6 +59,11 @@ function parsePod(v: unknown, path: string, issues: Issues): PodExpectation | un
   const phase = optional(obj, 'phase', path, issues, stringField);
   if (phase !== undefined) out.phase = phase;
   return out;
+}
+
+function parseEvents(v: unknown, path: string, issues: Issues): EventExpectation[] {
+  const list = Array.isArray(v) ? v.map((item, i) => parseEvent(item, at(path, i), issues)) : [parseEvent(v, path, issues)];
+  return list.filter((e): e is EventExpectation => e !== undefined);
 }
 
 function parseEvent(v: unknown, path: string, issues: Issues): EventExpectation | undefined {

@@ -80,7 +80,8 @@ export interface Expectation {
   /** Pod key (`name` or `namespace/name`) → expectations. */
   pods?: Record<string, PodExpectation>;
   maxUnavailableObserved?: Record<string, number>;
-  event?: EventExpectation;
+  /** scenario.md's `event: {reason}`; a list (extension) checks each. */
+  event?: EventExpectation[];
   /** Extension: every StatefulSet converged (true) or not (false) right now. */
   converged?: boolean;
 }

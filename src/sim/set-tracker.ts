@@ -4,20 +4,8 @@
 // counted: every ordinal starts without a pod, which says nothing about a rollout's budget.
 
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
-import { isUnavailable, podOrdinal } from '../controller/pod-state.js';
-import { convergence, rangeOf } from './converged.js';
-
-/** Ordinals in the set's range without an available, non-terminating pod. O(pods), not O(replicas). */
-export function unavailableOrdinals(set: StatefulSet, pods: readonly Pod[], now: Instant): number {
-  const { start, replicas } = rangeOf(set);
-  const mrs = set.spec.minReadySeconds ?? 0;
-  const available = new Set<number>();
-  for (const pod of pods) {
-    const o = podOrdinal(pod);
-    if (o >= start && o < start + replicas && !isUnavailable(pod, mrs, now)) available.add(o);
-  }
-  return replicas - available.size;
-}
+import { unavailableOrdinals } from '../controller/invariants.js';
+import { convergence } from './converged.js';
 
 interface SetTrack {
   converged: boolean;

@@ -51,6 +51,7 @@ export class Simulation {
     this.world = buildWorld(scenario, this.features, {
       onSend: (w) => this.onSend(w),
       onEvent: (e) => this.onEvent(e),
+      onPlanViolation: (found, at) => found.forEach((f) => this.violation(f.invariant, f.message, at)),
       ...(opts.planner ? { planner: opts.planner } : {}),
     });
     this.world.cluster.onWrite((w) =>

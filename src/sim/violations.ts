@@ -1,85 +1,70 @@
-// Invariants the simulator checks after every write (style.md G6), on top of the planner's own checkers:
-// what the controller deletes and creates must respect the partition, OnDelete, the maxUnavailable budget
-// and OrderedReady ordering. Each returns violation messages; the caller stamps them with `t`.
+// Invariants the simulator checks while a scenario runs (style.md G6), using the planner's own named
+// checkers (src/controller/invariants.ts): every plan the controller computes is checked against the
+// state it saw, and every pod the controller deletes is judged against the world as the simulator sees
+// it. One check of our own: under OnDelete the controller never deletes a healthy in-range pod.
 
 import type { Features } from '../api/features.js';
-import { maxUnavailableOf } from '../api/intstr.js';
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
-import { isUnavailable, podOrdinal } from '../controller/pod-state.js';
-import { effectivePartition, rangeOf } from './converged.js';
-import { unavailableOrdinals } from './set-tracker.js';
+import {
+  checkDeletion,
+  enforcedHaltRespected,
+  maxUnavailableBudget,
+  noDuplicateOrdinal,
+  orderedReadyInvariant,
+  partitionRespected,
+  recreateNoMixedRevisions,
+} from '../controller/invariants.js';
+import type { ObservedState, Plan } from '../controller/plan-types.js';
+import { podOrdinal } from '../controller/pod-state.js';
+import type { Planner } from '../runtime/planner-port.js';
+import { rangeOf } from './converged.js';
 
 export interface Found {
   invariant: string;
   message: string;
 }
 
-const strategyOf = (set: StatefulSet): string => set.spec.updateStrategy?.type ?? 'RollingUpdate';
-const isRolling = (set: StatefulSet): boolean => ['RollingUpdate', 'EnforcedRollingUpdate'].includes(strategyOf(set));
-const isDone = (pod: Pod): boolean => pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
+const named = (invariant: string, messages: readonly string[]): Found[] => messages.map((message) => ({ invariant, message }));
 
-function inRange(set: StatefulSet, ordinal: number): boolean {
-  const { start, replicas } = rangeOf(set);
-  return ordinal >= start && ordinal < start + replicas;
+/** The planner's plan-level checkers, each by name. */
+export function checkPlanInvariants(observed: ObservedState, plan: Plan, now: Instant, features: Features): Found[] {
+  const set = observed.set.metadata.name ?? '';
+  const at = (f: Found): Found => ({ invariant: f.invariant, message: `${set}: ${f.message}` });
+  return [
+    ...named('orderedReadyInvariant', orderedReadyInvariant(observed, plan, now, features)),
+    ...named('partitionRespected', partitionRespected(observed, plan, features)),
+    ...named('maxUnavailableBudget', maxUnavailableBudget(observed, plan, now, features)),
+    ...named('recreateNoMixedRevisions', recreateNoMixedRevisions(observed, plan, features)),
+    ...named('enforcedHaltRespected', enforcedHaltRespected(observed, plan, now, features)),
+  ].map(at);
 }
 
-/**
- * The controller asked to delete `victim` (its state just before). `after` is the set's pods with the
- * deletion applied.
- */
-export function checkControllerDelete(set: StatefulSet, victim: Pod, after: readonly Pod[], now: Instant, features: Features): Found[] {
+/** Wraps a planner so every plan it returns is checked; `report` gets the violations of each sync. */
+export function checkedPlanner(base: Planner, report: (found: Found[], now: Instant) => void): Planner {
+  return {
+    ...base,
+    plan(observed, now, features) {
+      const plan = base.plan(observed, now, features);
+      const found = checkPlanInvariants(observed, plan, now, features);
+      if (found.length) report(found, now);
+      return plan;
+    },
+  };
+}
+
+/** The controller asked to delete `victim`; `before` is the set's pods just before the deletion. */
+export function checkControllerDelete(set: StatefulSet, before: readonly Pod[], victim: Pod, now: Instant, features: Features): Found[] {
+  const out = named('checkDeletion', checkDeletion(set, before, victim, now, features)).map((f) => ({ ...f, message: `${set.metadata.name}: ${f.message}` }));
+  const { start, replicas } = rangeOf(set);
   const ordinal = podOrdinal(victim);
-  if (!inRange(set, ordinal) || isDone(victim)) return [];
-  const name = victim.metadata.name ?? '';
-  const index = ordinal - rangeOf(set).start;
-  const out: Found[] = [];
-  if (strategyOf(set) === 'OnDelete') {
-    out.push({ invariant: 'onDeleteDeletion', message: `controller deleted ${name} of ${set.metadata.name} although its updateStrategy is OnDelete` });
-  }
-  if (isRolling(set) && index < effectivePartition(set)) {
-    out.push({
-      invariant: 'updateDeletionBelowPartition',
-      message: `controller deleted ${name} (index ${index}) of ${set.metadata.name} below partition ${effectivePartition(set)}`,
-    });
-  }
-  const wasAvailable = !isUnavailable(victim, set.spec.minReadySeconds ?? 0, now);
-  if (features.MaxUnavailableStatefulSet && isRolling(set) && wasAvailable) {
-    const unavailable = unavailableOrdinals(set, after, now);
-    const budget = maxUnavailableOf(set);
-    if (unavailable > budget) {
-      out.push({
-        invariant: 'maxUnavailableBudget',
-        message: `controller deleted available pod ${name} of ${set.metadata.name}, leaving ${unavailable} ordinals unavailable > maxUnavailable ${budget}`,
-      });
-    }
+  const healthy = victim.status?.phase !== 'Failed' && victim.status?.phase !== 'Succeeded';
+  if ((set.spec.updateStrategy?.type ?? 'RollingUpdate') === 'OnDelete' && ordinal >= start && ordinal < start + replicas && healthy) {
+    out.push({ invariant: 'onDeleteDeletion', message: `${set.metadata.name}: controller deleted ${victim.metadata.name} although its updateStrategy is OnDelete` });
   }
   return out;
 }
 
-/**
- * The controller created `pod`. Under OrderedReady (upstream's monotonic creation) every lower ordinal in
- * the range must have a Running, Ready, available and non-terminating pod. Not checked for
- * `batchStartPolicy: Together` (it starts a batch at once on purpose) or EnforcedRollingUpdate.
- */
-export function checkControllerCreate(set: StatefulSet, pod: Pod, pods: readonly Pod[], now: Instant): Found[] {
-  if ((set.spec.podManagementPolicy ?? 'OrderedReady') !== 'OrderedReady') return [];
-  if (strategyOf(set) === 'EnforcedRollingUpdate') return [];
-  if (set.spec.updateStrategy?.rollingUpdate?.batchStartPolicy === 'Together') return [];
-  const ordinal = podOrdinal(pod);
-  const { start } = rangeOf(set);
-  const mrs = set.spec.minReadySeconds ?? 0;
-  const healthy = new Set<number>();
-  for (const p of pods) {
-    const o = podOrdinal(p);
-    if (o >= start && o < ordinal && !isUnavailable(p, mrs, now)) healthy.add(o);
-  }
-  if (healthy.size === ordinal - start) return [];
-  const missing = [];
-  for (let o = start; o < ordinal && missing.length < 3; o++) if (!healthy.has(o)) missing.push(o);
-  return [
-    {
-      invariant: 'orderedReadyCreation',
-      message: `controller created ${pod.metadata.name} of ${set.metadata.name} while ordinal ${missing.join(', ')} had no Running, Ready and available pod`,
-    },
-  ];
+/** Two pods with one ordinal of one set. */
+export function checkPods(pods: readonly Pod[]): Found[] {
+  return named('noDuplicateOrdinal', noDuplicateOrdinal(pods));
 }

@@ -6,7 +6,7 @@ import type { ClusterClient } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import { createKubelet, type Kubelet } from '../cluster/kubelet/index.js';
 import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
-import { createStatefulSetController } from '../runtime/controller.js';
+import { createStatefulSetController, defaultPlanner } from '../runtime/controller.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/events.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
@@ -14,6 +14,7 @@ import { randomFor } from './random.js';
 import { recordingClient, newCounter, type ApiCallCounter, type SentWrite } from './recording-client.js';
 import type { Scenario } from './scenario-types.js';
 import { createVirtualClock, type VirtualClock } from './virtual-clock.js';
+import { checkedPlanner, type Found } from './violations.js';
 
 /** Virtual time starts here (a fixed instant, so timestamps in the objects are the same every run). */
 export const SIM_EPOCH = Date.UTC(2026, 0, 1, 0, 0, 0);
@@ -26,6 +27,8 @@ export interface WorldHooks {
   onEvent(event: RecordedEvent): void;
   /** Replaces the real planner (the benchmark wraps it to measure its CPU time). */
   planner?: Planner;
+  /** Invariant violations in a plan the controller computed. */
+  onPlanViolation(found: Found[], now: number): void;
 }
 
 export interface World {
@@ -49,6 +52,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const metrics = createControllerMetrics();
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
+  const planner = checkedPlanner(hooks.planner ?? defaultPlanner, hooks.onPlanViolation);
   let controller: Controller | undefined;
   let generation = 0;
   return {
@@ -70,7 +74,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
         metrics,
         events,
         random: randomFor(scenario.seed, `controller-${generation++}`),
-        ...(hooks.planner ? { planner: hooks.planner } : {}),
+        planner,
       });
       await controller.start();
     },

@@ -49,6 +49,12 @@ describe('defaultStatefulSet: upstream SetDefaults_StatefulSet (§1.4)', () => {
     assert.equal(getPath(set, 'spec.volumeClaimTemplates.0.status.phase'), 'Pending');
   });
 
+  it('stamps apiVersion/kind on apps/v1 claim templates (conversion, issue #87583), not on CRD objects', () => {
+    assert.equal(getPath(defaulted({ 'spec.volumeClaimTemplates.0.apiVersion': 'v9' }), 'spec.volumeClaimTemplates.0.apiVersion'), 'v1');
+    assert.equal(getPath(defaulted({}), 'spec.volumeClaimTemplates.0.kind'), 'PersistentVolumeClaim');
+    assert.equal(getPath(defaulted({}, ORDINAL_V1), 'spec.volumeClaimTemplates.0.apiVersion'), undefined);
+  });
+
   it('gives an absent spec the zero-struct defaults', () => {
     const set = defaultStatefulSet({ metadata: { name: 'x' } } as StatefulSet, features);
     assert.equal(getPath(set, 'spec.replicas'), 1);

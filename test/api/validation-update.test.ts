@@ -18,6 +18,7 @@ describe('validateStatefulSetUpdate: mutable fields', () => {
     ['revisionHistoryLimit', { 'spec.revisionHistoryLimit': 3 }],
     ['persistentVolumeClaimRetentionPolicy', { 'spec.persistentVolumeClaimRetentionPolicy': { whenDeleted: 'Delete', whenScaled: 'Delete' } }],
     ['labels and annotations', { 'metadata.labels': { app: 'web', team: 'db' }, 'metadata.annotations': { note: 'x' } }],
+    ['nothing, when namespace and uid are left out (filled by the server)', { 'metadata.namespace': undefined, 'metadata.uid': undefined }],
   ];
   for (const [name, fields] of rows) it(`allows changing ${name}`, () => assert.deepEqual(updateMessages(validSet(), fields), []));
 
@@ -40,11 +41,12 @@ describe('validateStatefulSetUpdate: immutable fields (1.37: one "field is immut
       'volumeClaimTemplates',
       { 'spec.volumeClaimTemplates.0.spec.resources.requests.storage': '2Gi' },
       [
-        'spec.volumeClaimTemplates: Invalid value: [{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"2Gi"}},"volumeMode":"Filesystem"},"status":{"phase":"Pending"}}]: field is immutable',
+        'spec.volumeClaimTemplates: Invalid value: [{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"2Gi"}},"volumeMode":"Filesystem"},"status":{"phase":"Pending"},"apiVersion":"v1","kind":"PersistentVolumeClaim"}]: field is immutable',
       ],
     ],
     ['metadata.name', { 'metadata.name': 'web2' }, ['metadata.name: Invalid value: "web2": field is immutable']],
     ['metadata.namespace', { 'metadata.namespace': 'prod' }, ['metadata.namespace: Invalid value: "prod": field is immutable']],
+    ['metadata.uid', { 'metadata.uid': 'u2' }, ['metadata.uid: Invalid value: "u2": field is immutable']],
   ];
   for (const [name, fields, want] of rows) it(`rejects changing ${name}`, () => assert.deepEqual(updateMessages(validSet(), fields), want));
 });
@@ -97,7 +99,7 @@ describe('validateStatefulSetUpdate: malformed input', () => {
   it('reports instead of throwing', () => {
     assert.deepEqual(messages(validateStatefulSetUpdate(null, validSet(), features)).slice(0, 2), [
       'metadata.name: Invalid value: "": field is immutable',
-      'metadata.namespace: Invalid value: "": field is immutable',
+      'spec.podManagementPolicy: Required value',
     ]);
     assert.doesNotThrow(() => validateStatefulSetUpdate(validSet(), null as unknown as StatefulSet, features));
   });

@@ -70,6 +70,10 @@ export function newSet(replicas: number, opts: SetOptions = {}): StatefulSet {
       ...(opts.start !== undefined ? { ordinals: { start: opts.start } } : {}),
       ...(opts.retention ? { persistentVolumeClaimRetentionPolicy: opts.retention } : {}),
       ...(opts.progressDeadlineSeconds !== undefined ? { progressDeadlineSeconds: opts.progressDeadlineSeconds } : {}),
+      // validation wants a progress deadline longer than minReadySeconds
+      ...(opts.progressDeadlineSeconds === undefined && (opts.minReadySeconds ?? 0) >= 600 && (opts.apiVersion ?? 'apps.ordinal.dev/v1') !== 'apps/v1'
+        ? { progressDeadlineSeconds: (opts.minReadySeconds ?? 0) + 600 }
+        : {}),
     },
   };
   return defaultStatefulSet(raw, features);

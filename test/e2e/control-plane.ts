@@ -61,29 +61,39 @@ function runScript(args: string[]): Promise<string> {
 }
 
 export interface ControllerManager {
+  /** kcm.sh's instance name (its pid file, port file and log in the control-plane dir). */
+  instance: string;
   /** kube-controller-manager's secure port on 127.0.0.1. */
   port: number;
   stop(): Promise<void>;
 }
 
+let instances = 0;
+
 /**
- * Starts kube-controller-manager with exactly these controllers (upstream names or aliases, e.g.
- * `garbagecollector`, `namespace`, `statefulset`) and waits for its /healthz. Never include
- * `statefulset` while Ordinal runs with --target=native.
+ * Starts a kube-controller-manager with exactly these controllers (upstream names or aliases, e.g.
+ * `garbage-collector-controller`, `namespace`, `statefulset`) and waits for its /healthz. Each call gets
+ * its own instance, so test files running side by side do not collide; they must not run the same
+ * controller, and never `statefulset` while Ordinal runs with --target=native.
  */
 export async function startControllerManager(
   controllers: string[],
   options: { controlPlane?: ControlPlane; args?: string[] } = {},
 ): Promise<ControllerManager> {
   const cp = options.controlPlane ?? mustFromEnv();
-  const out = await runScript([cp.dir, 'start', `--controllers=${controllers.join(',')}`, ...(options.args ?? [])]);
+  const instance = `p${process.pid}-${++instances}`;
+  const flags = [`--instance=${instance}`, `--controllers=${controllers.join(',')}`, ...(options.args ?? [])];
+  const out = await runScript([cp.dir, 'start', ...flags]);
   const port = Number(out.trim().split('\n').pop());
-  return { port, stop: () => stopControllerManager(cp) };
+  return { instance, port, stop: () => stopControllerManager(cp, instance) };
 }
 
-/** Stops the kube-controller-manager started in this control plane, if any. */
-export async function stopControllerManager(cp: ControlPlane = mustFromEnv()): Promise<void> {
-  await runScript([cp.dir, 'stop']);
+/**
+ * Stops one kube-controller-manager instance of the control plane in `cp.dir`, or every instance there
+ * when `instance` is omitted. No error when nothing runs.
+ */
+export async function stopControllerManager(cp: ControlPlane = mustFromEnv(), instance?: string): Promise<void> {
+  await runScript([cp.dir, 'stop', instance ? `--instance=${instance}` : '--all']);
 }
 
 function mustFromEnv(): ControlPlane {
@@ -117,8 +127,11 @@ function credential(entry: Record<string, string | undefined>, field: string): B
   return file ? readFileSync(file) : undefined;
 }
 
-/** A minimal JSON client for the kubeconfig's current context (client certificates or a bearer token). */
-export function kubeRequester(kubeconfigPath: string): KubeRequest {
+/**
+ * A minimal JSON client for the kubeconfig's current context (client certificates or a bearer token).
+ * `options.token` replaces the kubeconfig's credentials, e.g. with a ServiceAccount token.
+ */
+export function kubeRequester(kubeconfigPath: string, options: { token?: string } = {}): KubeRequest {
   type Entries = NamedEntry<Record<string, string | undefined>>[];
   const kc = parseYaml(readFileSync(kubeconfigPath, 'utf8')) as {
     'current-context': string;
@@ -128,7 +141,7 @@ export function kubeRequester(kubeconfigPath: string): KubeRequest {
   };
   const context = pick(kc.contexts, kc['current-context'], 'context');
   const cluster = pick(kc.clusters, context.cluster ?? '', 'cluster');
-  const user = pick(kc.users, context.user ?? '', 'user');
+  const user = options.token ? { token: options.token } : pick(kc.users, context.user ?? '', 'user');
   const agent = new Agent({
     ca: credential(cluster, 'certificate-authority'),
     cert: credential(user, 'client-certificate'),

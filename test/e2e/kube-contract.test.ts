@@ -25,7 +25,8 @@ if ('kubeconfigPath' in cp) {
   let seq = 0;
   const run = `${process.pid.toString(36)}${Date.now().toString(36).slice(-4)}`;
   before(async () => {
-    if (hasKcm) kcm = await startControllerManager(['garbagecollector', 'namespace'], { controlPlane: cp }).catch(() => undefined);
+    // An instance of our own (kcm.sh --instance), so other test files' instances are left alone.
+    if (hasKcm) kcm = await startControllerManager(['garbagecollector', 'namespace'], { controlPlane: cp });
   });
   after(async () => {
     await kcm?.stop();
@@ -42,6 +43,9 @@ if ('kubeconfigPath' in cp) {
       return {
         client,
         namespace,
+        // Real time, on a ref'd timer: the contract's default sleeps on unref'd real timers, and with no
+        // request in flight the process would end mid-case.
+        advance: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
         async close() {
           await client.delete(Resources.namespaces, undefined, namespace).catch(() => undefined);
         },

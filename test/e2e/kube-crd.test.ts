@@ -1,13 +1,13 @@
 // deploy/'s manifests on a real kube-apiserver, through the kube adapter: the CRD installs and becomes
 // Established, every generated object is accepted, and the CRD's schema and CEL rules give the verdicts
 // and field paths of the table in test/deploy/crd-cases.ts (which validateStatefulSet also meets).
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { Resources, type Resource } from '../../src/api/client.js';
-import { InvalidError, isNotFound } from '../../src/api/errors.js';
+import { InvalidError, isAlreadyExists, isConflict, isNotFound } from '../../src/api/errors.js';
 import type { KubeObject, StatefulSet } from '../../src/api/types.js';
 import { allManifests, manifestOptions } from '../../src/cli/manifests/render.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
@@ -44,16 +44,17 @@ async function poll(what: string, check: () => Promise<boolean>): Promise<void> 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** Creates, or replaces keeping the resourceVersion, an object. */
-async function apply(c: KubeClient, obj: KubeObject): Promise<void> {
+/** Creates, or replaces keeping the resourceVersion, an object (other test files may apply it concurrently). */
+async function apply(c: KubeClient, obj: KubeObject, attempts = 5): Promise<void> {
   const res = RESOURCES[obj.kind ?? ''];
   assert.ok(res, `no resource for ${obj.kind}`);
   try {
     const live = await c.get(res, obj.metadata.namespace, obj.metadata.name ?? '');
     await c.update(res, { ...obj, metadata: { ...obj.metadata, resourceVersion: live.metadata.resourceVersion } });
   } catch (e) {
+    if (attempts > 1 && (isConflict(e) || isAlreadyExists(e))) return apply(c, obj, attempts - 1);
     if (!isNotFound(e)) throw e;
-    await c.create(res, obj);
+    await c.create(res, obj).catch((err: unknown) => (attempts > 1 && isAlreadyExists(err) ? apply(c, obj, attempts - 1) : Promise.reject(err)));
   }
 }
 

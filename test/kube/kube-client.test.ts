@@ -1,5 +1,8 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Resources } from '../../src/api/client.js';
 import { AlreadyExistsError, ApiError, ConflictError, InvalidError, NotFoundError } from '../../src/api/errors.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
@@ -184,6 +187,33 @@ describe('createKubeClient requests', () => {
   it('refuses to create a namespaced object without metadata.namespace', async () => {
     await assert.rejects(client.create(Resources.pods, { metadata: { name: 'x' } }), /metadata.namespace is required/);
     assert.equal(api.requests.length, 0);
+  });
+});
+
+describe('createKubeClient kubeconfig', () => {
+  it('uses the given context instead of current-context, and rejects an unknown one', async () => {
+    const api = await startFakeApiServer();
+    try {
+      api.handle((_req, res) => sendJson(res, 200, pod('web-0')));
+      const dir = mkdtempSync(join(tmpdir(), 'ordinal-ctx-'));
+      const path = join(dir, 'kubeconfig');
+      writeFileSync(
+        path,
+        readFileSync(api.kubeconfig, 'utf8')
+          .replace('current-context: fake', 'current-context: other')
+          .replace('contexts:\n', 'contexts:\n- name: other\n  context: {cluster: nowhere, user: tester}\n')
+          .replace('clusters:\n', 'clusters:\n- name: nowhere\n  cluster: {server: "http://127.0.0.1:1", insecure-skip-tls-verify: true}\n'),
+      );
+      const timers = createManualTimers();
+      const client = createKubeClient({ kubeconfig: path, context: 'fake', qps: 0, timers, random: () => 0 });
+      assert.equal(client.server, api.url);
+      await drive(timers, client.get(Resources.pods, 'ns', 'web-0'));
+      client.close();
+      assert.throws(() => createKubeClient({ kubeconfig: path, context: 'missing', timers, random: () => 0 }), /context "missing" does not exist/);
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      await api.close();
+    }
   });
 });
 

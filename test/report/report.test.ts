@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderReport } from '../../src/report/index.js';
 import { buildModel } from '../../src/report/model.js';
-import { tickStep, timeScale } from '../../src/report/scale.js';
+import { formatTick, tickStep, timeScale } from '../../src/report/scale.js';
 import type { TimelineRecord } from '../../src/sim/timeline.js';
 import { sampleTimeline } from './fixture-timeline.js';
 
@@ -28,7 +28,7 @@ describe('report model', () => {
 
   it('orders revisions by first appearance and puts pod events on the pod row', () => {
     const model = buildModel(sampleTimeline(), 't');
-    assert.deepEqual(model.revisions, ['web-rev-a', 'web-rev-b']);
+    assert.deepEqual(model.revisions.get('default/web'), ['web-rev-a', 'web-rev-b']);
     assert.equal(model.rows[1]!.markers.length, 1);
     assert.equal(model.rows[1]!.markers[0]!.kind, 'warning');
     assert.equal(model.counters[0]!.points.length, 2);
@@ -76,10 +76,14 @@ describe('renderReport', () => {
 });
 
 describe('time axis', () => {
-  it('uses round tick steps of 1, 2 or 5 times a power of ten', () => {
+  it('uses clock-friendly tick steps and labels them in the step\'s unit', () => {
     assert.equal(tickStep(8), 1);
-    assert.equal(tickStep(100), 20);
-    assert.equal(tickStep(3600), 500);
+    assert.equal(tickStep(100), 15);
+    assert.equal(tickStep(3600), 600);
     assert.deepEqual(timeScale(4).ticks, [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4]);
+    assert.deepEqual(timeScale(700).ticks.map((t) => formatTick(t, 120)), ['0m', '2m', '4m', '6m', '8m', '10m']);
+    assert.equal(formatTick(5400, 1800), '90m');
+    assert.equal(formatTick(5400, 3600), '1h30m');
+    assert.equal(formatTick(45, 15), '45s');
   });
 });

@@ -1,7 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { convergence } from '../../src/sim/converged.js';
-import { unavailableOrdinals } from '../../src/sim/set-tracker.js';
 import { T0, convergedStatus, pod, set } from './fixtures.js';
 
 const pods3 = () => [pod(0), pod(1), pod(2)];
@@ -48,13 +47,5 @@ describe('convergence', () => {
   it('costs O(pods) for a huge replicas value', () => {
     const s = set({ replicas: 2147483647, status: convergedStatus(2147483647) });
     assert.match(convergence(s, pods3(), T0).reason!, /3 of 2147483647 pods exist/);
-  });
-});
-
-describe('unavailableOrdinals', () => {
-  it('counts ordinals in range without an available, non-terminating pod, placeholders included', () => {
-    const s = set({ replicas: 5 });
-    const pods = [pod(0), pod(1, { ready: false }), pod(2, { terminating: true }), pod(3), pod(7)];
-    assert.equal(unavailableOrdinals(s, pods, T0), 3);
   });
 });

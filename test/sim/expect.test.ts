@@ -46,8 +46,8 @@ describe('evaluateExpect', () => {
 
   it('finds a recorded event by reason, type, message part and object, or its absence', () => {
     const e: EventRecord = { t: 1, type: 'event', namespace: 'default', involvedObject: { kind: 'StatefulSet', name: 'web' }, eventType: 'Normal', reason: 'SuccessfulDelete', message: 'delete Pod web-4 in StatefulSet web successful' };
-    assert.equal(evaluateExpect({ event: { reason: 'SuccessfulDelete', message: 'web-4', involvedObject: 'web' } }, context([e])).ok, true);
-    assert.equal(evaluateExpect({ event: { reason: 'SuccessfulDelete', type: 'Warning' } }, context([e])).ok, false);
-    assert.equal(evaluateExpect({ event: { reason: 'SafetyHalt', present: false } }, context([e])).ok, true);
+    assert.equal(evaluateExpect({ event: [{ reason: 'SuccessfulDelete', message: 'web-4', involvedObject: 'web' }] }, context([e])).ok, true);
+    assert.equal(evaluateExpect({ event: [{ reason: 'SuccessfulDelete', type: 'Warning' }] }, context([e])).ok, false);
+    assert.equal(evaluateExpect({ event: [{ reason: 'SafetyHalt', present: false }] }, context([e])).ok, true);
   });
 });

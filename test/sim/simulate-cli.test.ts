@@ -40,7 +40,8 @@ describe('ordinal simulate', () => {
     const { out, io: sink } = io();
     assert.equal(await simulateCommand(file, { format: 'jsonl' }, sink), 0);
     const records = fromJsonl(out.stdout);
-    assert.equal(records[0]!.type, 'action');
+    assert.equal(records[0]!.type, 'step');
+    assert.ok(records.some((r) => r.type === 'action' && r.verb === 'create' && r.resource === 'pods'));
     assert.equal(records.at(-1)!.type, 'summary');
     assert.ok(records.some((r) => r.type === 'expect' && r.ok));
   });

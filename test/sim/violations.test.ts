@@ -1,59 +1,66 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultFeatures } from '../../src/api/features.js';
+import type { ObservedState, Plan } from '../../src/controller/plan-types.js';
+import { defaultPlanner } from '../../src/runtime/controller.js';
 import { SetTracker } from '../../src/sim/set-tracker.js';
-import { checkControllerCreate, checkControllerDelete } from '../../src/sim/violations.js';
+import { checkControllerDelete, checkPods, checkedPlanner, type Found } from '../../src/sim/violations.js';
 import { T0, convergedStatus, pod, set } from './fixtures.js';
 
 const features = defaultFeatures();
-const rolling = (rollingUpdate: { partition?: number; maxUnavailable?: number; batchStartPolicy?: 'Ordered' | 'Together' }, replicas = 5) =>
+const rolling = (rollingUpdate: { partition?: number; maxUnavailable?: number }, replicas = 5) =>
   set({ replicas, updateStrategy: { type: 'RollingUpdate', rollingUpdate } });
 const healthy = (n: number) => Array.from({ length: n }, (_, i) => pod(i));
-const deleted = (pods: ReturnType<typeof healthy>, ordinal: number) => pods.map((p, i) => (i === ordinal ? pod(i, { terminating: true }) : p));
+const down = (pods: ReturnType<typeof healthy>, ...ordinals: number[]) => pods.map((p, i) => (ordinals.includes(i) ? pod(i, { terminating: true }) : p));
 
 describe('checkControllerDelete', () => {
-  it('accepts deletions within maxUnavailable and flags the one that goes beyond it', () => {
+  it('accepts a deletion within maxUnavailable and flags the one beyond it', () => {
     const s = rolling({ maxUnavailable: 2 });
-    const oneDown = deleted(healthy(5), 4);
-    assert.deepEqual(checkControllerDelete(s, pod(3), deleted(oneDown, 3), T0, features), []);
-    const alreadyTwo = deleted(deleted(oneDown, 3), 2);
-    const found = checkControllerDelete(s, pod(2), alreadyTwo, T0, features);
-    assert.deepEqual(found.map((f) => f.invariant), ['maxUnavailableBudget']);
-    assert.match(found[0]!.message, /leaving 3 ordinals unavailable > maxUnavailable 2/);
+    assert.deepEqual(checkControllerDelete(s, down(healthy(5), 4), pod(3), T0, features), []);
+    const found = checkControllerDelete(s, down(healthy(5), 4, 3), pod(2), T0, features);
+    assert.deepEqual(found.map((f) => f.invariant), ['checkDeletion']);
+    assert.match(found[0]!.message, /^web: deleted available web-2 while 2 ordinals were unavailable \(maxUnavailable 2\)/);
   });
 
-  it('does not count replacing a pod that was already unavailable against the budget', () => {
-    const s = rolling({ maxUnavailable: 1 });
-    const pods = [...healthy(3), pod(3, { ready: false }), pod(4, { terminating: true })];
-    assert.deepEqual(checkControllerDelete(s, pod(3, { ready: false }), pods, T0, features), []);
+  it('flags an update deletion below the partition', () => {
+    const found = checkControllerDelete(rolling({ partition: 3, maxUnavailable: 5 }), healthy(5), pod(1), T0, features);
+    assert.match(found[0]!.message, /below partition 3/);
   });
 
-  it('flags an update deletion below the partition, but not of a failed pod', () => {
-    const s = rolling({ partition: 3, maxUnavailable: 5 });
-    assert.deepEqual(checkControllerDelete(s, pod(1), deleted(healthy(5), 1), T0, features).map((f) => f.invariant), ['updateDeletionBelowPartition']);
-    assert.deepEqual(checkControllerDelete(s, pod(1, { ready: false, phase: 'Failed' }), healthy(5), T0, features), []);
-  });
-
-  it('flags any deletion of a healthy in-range pod under OnDelete, and ignores condemned pods', () => {
+  it('flags any deletion of a healthy in-range pod under OnDelete, but not of condemned or failed pods', () => {
     const s = set({ replicas: 3, updateStrategy: { type: 'OnDelete' } });
-    assert.deepEqual(checkControllerDelete(s, pod(0), healthy(3), T0, features).map((f) => f.invariant), ['onDeleteDeletion']);
-    assert.deepEqual(checkControllerDelete(s, pod(5), healthy(3), T0, features), []);
+    assert.deepEqual(checkControllerDelete(s, healthy(3), pod(0), T0, features).map((f) => f.invariant), ['onDeleteDeletion']);
+    assert.deepEqual(checkControllerDelete(s, healthy(6), pod(5), T0, features), []);
+    assert.deepEqual(checkControllerDelete(s, healthy(3), pod(0, { ready: false, phase: 'Failed' }), T0, features), []);
   });
 });
 
-describe('checkControllerCreate', () => {
-  it('flags an OrderedReady creation while a lower ordinal is not Running and Ready', () => {
-    const s = rolling({});
-    assert.deepEqual(checkControllerCreate(s, pod(2, { ready: false }), [pod(0), pod(1)], T0), []);
-    const found = checkControllerCreate(s, pod(2, { ready: false }), [pod(0), pod(1, { ready: false })], T0);
-    assert.equal(found[0]?.invariant, 'orderedReadyCreation');
-    assert.match(found[0]!.message, /ordinal 1 had no Running, Ready and available pod/);
+describe('checkPods', () => {
+  it('flags two pods with one ordinal', () => {
+    const twin = pod(1);
+    twin.metadata.name = 'web-01';
+    assert.deepEqual(checkPods([pod(0), pod(1), twin]).map((f) => f.invariant), ['noDuplicateOrdinal']);
+    assert.deepEqual(checkPods(healthy(3)), []);
   });
+});
 
-  it('does not apply to Parallel sets or batchStartPolicy Together', () => {
-    const lower = [pod(0, { ready: false })];
-    assert.deepEqual(checkControllerCreate(set({ podManagementPolicy: 'Parallel' }), pod(1), lower, T0), []);
-    assert.deepEqual(checkControllerCreate(rolling({ batchStartPolicy: 'Together' }), pod(1), lower, T0), []);
+describe('checkedPlanner', () => {
+  it('reports what the plan-level checkers find in a plan and passes the plan through', () => {
+    const s = rolling({ partition: 3, maxUnavailable: 5 });
+    const observed: ObservedState = { set: s, pods: healthy(5), claims: [], revisions: [] };
+    const bad: Plan = {
+      status: { replicas: 5, updateRevision: 'web-2' },
+      statusChanged: false,
+      actions: [{ kind: 'deletePod', name: 'web-0', uid: 'uid-web-0', ordinal: 0, cause: 'update', batch: 0 }],
+      blockers: [],
+      events: [],
+      metrics: { maxUnavailable: 5, unavailabilityViolation: false, forcedReplacements: 0, safetyHalt: false, enforcedRollingUpdateStarted: false },
+    };
+    const reported: Found[] = [];
+    const planner = checkedPlanner({ ...defaultPlanner, plan: () => bad }, (found) => reported.push(...found));
+    assert.equal(planner.plan(observed, T0, features), bad);
+    assert.deepEqual(reported.map((f) => f.invariant), ['partitionRespected']);
+    assert.match(reported[0]!.message, /^web: update deletion of web-0 below partition 3/);
   });
 });
 

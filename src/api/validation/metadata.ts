@@ -63,15 +63,17 @@ export function validateObjectMeta(value: unknown, out: IssueList): void {
 }
 
 /**
- * Update: name, namespace and uid are immutable; labels and annotations re-validated. The name itself is not
- * re-validated, so sets created under the old DNS-subdomain rule stay updatable.
+ * Update: name, namespace and uid are immutable; labels and annotations re-validated. An absent namespace or
+ * uid means "unchanged" (the API server fills them from the request path and the stored object). The name
+ * itself is not re-validated, so sets created under the old DNS-subdomain rule stay updatable.
  */
-// upstream: core/validation ValidateObjectMetaUpdate
+// upstream: core/validation ValidateObjectMetaUpdate (with rest.BeforeUpdate filling uid and namespace)
 export function validateObjectMetaUpdate(next: unknown, prev: unknown, out: IssueList): void {
   const path = 'metadata';
   const meta = objectAt(next, path, out) ?? {};
   const old = asObject(prev) ?? {};
   for (const field of ['name', 'namespace', 'uid']) {
+    if (field !== 'name' && isEmptyString(meta[field])) continue;
     const now = meta[field] ?? '';
     if (!deepEqual(now, old[field] ?? '')) out.add(invalid(child(path, field), now, IMMUTABLE));
   }

@@ -10,11 +10,12 @@ import { runBenchCase, type BenchResult } from '../../sim/bench/measure.js';
 export interface BenchOptions {
   case?: string;
   scale?: string;
+  namespaces?: string;
   json?: boolean;
 }
 
-function runChild(name: string, scale: number): BenchResult {
-  const args = [...process.execArgv, process.argv[1] ?? '', 'bench', '--case', name, '--scale', String(scale), '--json'];
+function runChild(name: string, scale: number, extra: string[]): BenchResult {
+  const args = [...process.execArgv, process.argv[1] ?? '', 'bench', '--case', name, '--scale', String(scale), '--json', ...extra];
   const res = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 << 20 });
   if (res.status !== 0) throw new Error(`bench case ${name} failed (exit ${res.status})`);
   return JSON.parse(res.stdout.trim().split('\n').pop() ?? '') as BenchResult;
@@ -38,12 +39,17 @@ export function formatBench(results: readonly BenchResult[]): string {
     ['peak heap used', (r) => `${f(r.peakHeapMiB, 0)} MiB`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, get]) => `${k.padEnd(width)}  ${results.map(get).map((v) => v.padEnd(34)).join('')}`.trimEnd()).join('\n');
+  const cells = rows.map(([, get]) => results.map(get));
+  const col = Math.max(...cells.flat().map((v) => v.length)) + 3;
+  return rows.map(([k], i) => `${k.padEnd(width)}  ${cells[i]!.map((v) => v.padEnd(col)).join('')}`.trimEnd()).join('\n');
 }
 
 export async function benchCommand(opts: BenchOptions): Promise<number> {
   const scale = Number(opts.scale ?? '1');
-  const cases = BENCH_CASES.filter((c) => !opts.case || c.name === opts.case).map((c) => scaled(c, scale));
+  const namespaces = opts.namespaces === undefined ? undefined : Math.max(1, Number(opts.namespaces));
+  const cases = BENCH_CASES.filter((c) => !opts.case || c.name === opts.case)
+    .map((c) => scaled(c, scale))
+    .map((c) => (namespaces === undefined ? c : { ...c, namespaces }));
   if (cases.length === 0) {
     process.stderr.write(`unknown bench case ${opts.case} (known: ${BENCH_CASES.map((c) => c.name).join(', ')})\n`);
     return 2;
@@ -55,7 +61,7 @@ export async function benchCommand(opts: BenchOptions): Promise<number> {
   const results: BenchResult[] = [];
   for (const c of cases) {
     process.stderr.write(`running ${c.description}${scale > 1 ? ` (scaled down ${scale}×)` : ''} ...\n`);
-    results.push(runChild(c.name, scale));
+    results.push(runChild(c.name, scale, opts.namespaces === undefined ? [] : ['--namespaces', opts.namespaces]));
   }
   process.stdout.write(`${formatBench(results)}\n`);
   process.stdout.write('(planner CPU: process.cpuUsage around every planStatefulSet call; process CPU: the whole process during the rollout, including the simulated API server and kubelet)\n');
@@ -67,7 +73,8 @@ export function register(program: Command): void {
     .command('bench')
     .description('benchmark a simulated rollout of 1 set × 1,000 replicas and of 1,000 sets × 10 replicas')
     .addOption(new Option('--case <name>', 'run one case only').choices(BENCH_CASES.map((c) => c.name)))
-    .option('--scale <n>', 'divide sets and replicas by n (quick runs)', '1')
+    .option('--scale <n>', 'divide the number of pods by n (quick runs)', '1')
+    .option('--namespaces <n>', 'spread the sets over n namespaces (default: 1 for one-set, 100 for many-sets)')
     .option('--json', 'print one JSON result per case, in this process')
     .action(async (opts: BenchOptions) => {
       process.exitCode = await benchCommand(opts);

@@ -30,15 +30,19 @@ interface Screen {
   draw(lines: string[]): void;
 }
 
-/** On a TTY the frame is redrawn in place; otherwise each changed frame is printed as plain lines. */
+/**
+ * On a TTY the frame is redrawn in place; otherwise a frame is printed as plain lines only when something
+ * other than the clock (its first line) changed.
+ */
 function screen(out: NodeJS.WriteStream): Screen {
   let height = 0;
   let last = '';
   return {
     draw(lines) {
       const text = lines.join('\n');
-      if (text === last) return;
-      last = text;
+      const key = out.isTTY ? text : lines.slice(1).join('\n');
+      if (key === last) return;
+      last = key;
       if (out.isTTY) {
         out.write((height ? `\x1b[${height}A` : '') + lines.map((l) => `\x1b[2K${l}`).join('\n') + '\n');
         height = lines.length;
@@ -53,7 +57,7 @@ export async function demoCommand(opts: DemoOptions, out: NodeJS.WriteStream = p
   const file = opts.file ?? DEMO_SCENARIO;
   const scenario = loadScenarioOr2(file);
   if (!scenario) return 2;
-  const speed = Number(opts.speed ?? '6');
+  const speed = Number(opts.speed ?? '8');
   const color = opts.color !== false && !!out.isTTY && !process.env['NO_COLOR'];
   const view = screen(out);
   const notes: string[] = [];
@@ -90,7 +94,7 @@ export function register(program: Command): void {
     .description('roll out a StatefulSet with maxUnavailable on the embedded simulated cluster, with a live view and an HTML report')
     .option('--file <scenario>', 'play another scenario file instead of examples/demo.yaml')
     .option('--report <path>', 'where to write the HTML report', 'ordinal-demo-report.html')
-    .option('--speed <factor>', 'virtual seconds per wall-clock second (0: as fast as possible)', '6')
+    .option('--speed <factor>', 'virtual seconds per wall-clock second (0: as fast as possible)', '8')
     .option('--no-color', 'plain output without ANSI colours')
     .action(async (opts: DemoOptions) => {
       process.exitCode = await demoCommand(opts);

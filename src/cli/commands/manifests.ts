@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Option, type Command } from 'commander';
+import { isDNS1123Label } from '../../api/validation/index.js';
 import { helmChartFiles } from '../manifests/helm-chart.js';
 import type { Target } from '../manifests/options.js';
 import { allManifests, deployFiles, manifestOptions, toYaml } from '../manifests/render.js';
@@ -49,7 +50,9 @@ export function register(program: Command): void {
     .option('--namespace <ns>', 'namespace of the controller (default ordinal-system)')
     .option('--image <image>', 'controller image (default ordinal:<version>)')
     .option('--write <dir>', 'write deploy/ files and the Helm chart into DIR instead of printing')
-    .action((opts: ManifestsCommandOptions) => {
+    .action((opts: ManifestsCommandOptions, cmd: Command) => {
+      const bad = opts.namespace === undefined ? [] : isDNS1123Label(opts.namespace);
+      if (bad.length) cmd.error(`error: --namespace=${opts.namespace}: ${bad.join('; ')}`, { exitCode: 2 });
       manifestsCommand(program.version() ?? '0.0.0', opts, (t) => process.stdout.write(t));
     });
 }

@@ -40,8 +40,15 @@ export interface RunningController {
 }
 
 export async function runController(config: ControllerConfig, deps: RunDeps): Promise<RunningController> {
+  // The injected real timers are unref'd; with both endpoints disabled and every watch in backoff nothing
+  // else would keep the process alive until shutdown.
+  const keepAlive = setInterval(() => {}, 2 ** 30);
   const proc = new ControllerProcess(config, deps);
-  await proc.start();
+  void proc.exited.then(() => clearInterval(keepAlive));
+  await proc.start().catch((e: unknown) => {
+    clearInterval(keepAlive);
+    throw e;
+  });
   return { exited: proc.exited, ports: proc.ports, shutdown: () => void proc.shutdown(0, 'shutdown requested') };
 }
 

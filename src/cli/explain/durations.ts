@@ -5,6 +5,11 @@ export function formatSecondsLeft(ms: number): string {
   return `${Math.max(0, Math.ceil(ms / 1000))} s`;
 }
 
+/** A wait in a sentence: "12 s" up to two minutes, then kubectl's style ("10m", "2h5m"). */
+export function formatWait(ms: number): string {
+  return ms < 120_000 ? formatSecondsLeft(ms) : humanDuration(ms);
+}
+
 /** kubectl's AGE column (apimachinery duration.HumanDuration). */
 // upstream: k8s.io/apimachinery/pkg/util/duration duration.go HumanDuration
 export function humanDuration(ms: number): string {

@@ -1,6 +1,7 @@
 // Plain text tables in kubectl's style: upper-case headers, columns separated by three spaces, no borders.
 // Widths are measured without ANSI escapes so that coloured cells still line up.
 
+// eslint-disable-next-line no-control-regex -- matching ANSI colour escapes is the point
 const ESCAPES = /\x1b\[[0-9;]*m/g;
 
 export const visibleLength = (s: string): number => s.replace(ESCAPES, '').length;

@@ -22,11 +22,18 @@ export interface Connection {
   close(): void;
 }
 
-/** Loads the kubeconfig at `path`, or the default chain ($KUBECONFIG, ~/.kube/config, in-cluster). */
-export function loadKubeConfig(path?: string): KubeConfig {
+/**
+ * Loads the kubeconfig at `path`, or the default chain ($KUBECONFIG, ~/.kube/config, in-cluster), with
+ * `context` made current when given. Throws when the file, the context or its cluster is unusable.
+ */
+export function loadKubeConfig(path?: string, context?: string): KubeConfig {
   const kc = new KubeConfig();
   if (path) kc.loadFromFile(path);
   else kc.loadFromDefault();
+  if (context !== undefined) {
+    if (kc.getContextObject(context) === null) throw new Error(`context "${context}" does not exist in the kubeconfig`);
+    kc.setCurrentContext(context);
+  }
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error(`kubeconfig${path ? ` ${path}` : ''} has no current cluster (set current-context)`);
   return kc;

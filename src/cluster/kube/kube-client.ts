@@ -17,6 +17,8 @@ export type KubeLogger = Pick<Logger, 'debug' | 'warn'>;
 export interface KubeClientOptions {
   /** Path of a kubeconfig file; default: $KUBECONFIG, ~/.kube/config, then the in-cluster service account. */
   kubeconfig?: string;
+  /** A kubeconfig context other than its current-context. */
+  context?: string;
   /** Client-side request rate (default 20, as kube-controller-manager); `<= 0` disables the limit. */
   qps?: number;
   /** Requests allowed back to back (default 30). */
@@ -58,7 +60,7 @@ export interface KubeClient extends ClusterClient {
 
 /** Builds the client; loading the kubeconfig is synchronous and throws when it is unusable. */
 export function createKubeClient(opts: KubeClientOptions): KubeClient {
-  const conn = createConnection(loadKubeConfig(opts.kubeconfig));
+  const conn = createConnection(loadKubeConfig(opts.kubeconfig, opts.context));
   const tuning: KubeClientTuning = { ...DEFAULT_TUNING, ...opts.tuning };
   const bucket = createTokenBucket({ qps: opts.qps ?? 20, burst: opts.burst ?? 30, clock: opts.timers });
   return new RestClient(conn, bucket, tuning, opts.timers, opts.random, opts.logger);

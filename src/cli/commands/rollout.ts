@@ -1,0 +1,86 @@
+// `rollout status|history|undo|restart NAME` for apps/v1 and apps.ordinal.dev/v1 StatefulSets, with
+// kubectl's flags, messages and exit codes. The functions take a ClusterClient (tests use the in-memory
+// cluster); `register` only wires them to commander and a real cluster.
+//
+// `rollout pause|resume` are left out on purpose: a StatefulSet has no `spec.paused` (neither apps/v1 nor
+// the CRD, and kubectl refuses both verbs for StatefulSets); emulating it with the partition would change
+// what happens to deleted pods below it and to scale-ups, and would overwrite a partition the user set.
+
+import { Option, type Command } from 'commander';
+import { parseGoDuration } from '../explain/durations.js';
+import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
+import { useColor } from '../explain/io.js';
+import { addKubeFlags, type KubeFlags } from '../kube-context.js';
+import { rolloutHistory } from '../rollout/history.js';
+import { rolloutRestart } from '../rollout/restart.js';
+import { rolloutStatus } from '../rollout/status.js';
+import { rolloutUndo } from '../rollout/undo.js';
+
+export interface StatusOptions {
+  watch?: boolean;
+  /** Go duration; '0' waits forever. */
+  timeout?: string;
+  color?: boolean;
+}
+
+export async function rolloutStatusCommand(deps: CommandDeps, name: string, opts: StatusOptions): Promise<number> {
+  let timeoutMs: number;
+  try {
+    timeoutMs = parseGoDuration(opts.timeout ?? '0');
+  } catch (e) {
+    deps.io.stderr(`error: invalid --timeout: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const live = useColor(deps.io, opts.color);
+  return runOnSet(deps, name, ({ resource, set }) =>
+    rolloutStatus(deps.client, { resource, set, watch: opts.watch !== false, timeoutMs, live }, deps.io, deps.timers),
+  );
+}
+
+export function rolloutHistoryCommand(deps: CommandDeps, name: string, opts: { revision?: number }): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) => rolloutHistory(deps.client, { resource, set, revision: opts.revision ?? 0 }, deps.io));
+}
+
+export function rolloutUndoCommand(deps: CommandDeps, name: string, opts: { toRevision?: number }): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) => rolloutUndo(deps.client, { resource, set, toRevision: opts.toRevision ?? 0 }, deps.io));
+}
+
+export function rolloutRestartCommand(deps: CommandDeps, name: string): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) => rolloutRestart(deps.client, { resource, set }, deps.io, deps.timers));
+}
+
+const revisionNumber = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`not a revision number: ${v}`);
+  return n;
+};
+
+const NAME_HELP = 'NAME, statefulset.apps/NAME (apps/v1) or statefulset.apps.ordinal.dev/NAME (osts/NAME)';
+
+export function register(program: Command): void {
+  const rollout = program.command('rollout').description('manage the rollout of a StatefulSet (apps/v1 or apps.ordinal.dev/v1)');
+  const sub = (name: string, description: string) => addKubeFlags(rollout.command(name).description(description).argument('<name>', NAME_HELP));
+  sub('status', 'watch the rollout until it converges; exit 1 on ProgressDeadlineExceeded, SafetyHalt or timeout')
+    .option('-w, --watch', 'watch until done (default)', true)
+    .option('--no-watch', 'print the status once; exit 0 only if converged')
+    .addOption(new Option('--timeout <duration>', 'give up after this long (e.g. 30s, 5m; 0 waits forever)').default('0'))
+    .option('--no-color', 'plain lines instead of the live view, even on a terminal')
+    .action(async (name: string, opts: StatusOptions & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutStatusCommand(deps, name, opts));
+    });
+  sub('history', 'list the revisions with what each changed in the pod template')
+    .option('--revision <n>', 'show that revision in detail', revisionNumber)
+    .action(async (name: string, opts: { revision?: number } & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutHistoryCommand(deps, name, opts));
+    });
+  sub('undo', 'roll back to the previous revision (or --to-revision N)')
+    .option('--to-revision <n>', 'the revision to roll back to (default: the previous one)', revisionNumber)
+    .action(async (name: string, opts: { toRevision?: number } & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutUndoCommand(deps, name, opts));
+    });
+  sub('restart', 'replace every pod by the update strategy (template annotation kubectl.kubernetes.io/restartedAt)').action(
+    async (name: string, opts: KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutRestartCommand(deps, name));
+    },
+  );
+}

@@ -1,0 +1,50 @@
+// The planner's input for one set, read once: the runtime's own informers list pods, claims and revisions
+// of the set's namespace and the runtime's `observe` picks what the controller would pick, so `why` and
+// `plan` see exactly what a sync would see (there is no second builder to drift from the controller's).
+
+import { Resources, type ClusterClient } from '../../api/client.js';
+import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
+import type { ObservedState } from '../../controller/plan-types.js';
+import type { Timers } from '../../runtime/clock.js';
+import { Informer } from '../../runtime/informer.js';
+import { noopLogger, type Logger } from '../../runtime/logger.js';
+import { observe } from '../../runtime/observe.js';
+
+export class ObserveError extends Error {
+  override name = 'ObserveError';
+}
+
+/**
+ * A logger that turns the reflector's first "list failed; retrying" into a rejection: a reflector retries
+ * forever, but a one-shot command should report the error (Forbidden, NotFound, no connection) and stop.
+ */
+function failFast(reject: (e: Error) => void): Logger {
+  return {
+    ...noopLogger,
+    warn: (fields, msg) => {
+      if (msg?.startsWith('list failed')) reject(new ObserveError(`cannot list ${String(fields['resource'])}: ${String(fields['err'])}`));
+    },
+  };
+}
+
+/** Lists (and briefly watches) the namespace of `set`, then stops; rejects with ObserveError if a list fails. */
+export async function observeOnce(client: ClusterClient, timers: Timers, set: StatefulSet): Promise<ObservedState> {
+  const namespace = set.metadata.namespace ?? 'default';
+  let fail: (e: Error) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => {});
+  const common = { client, timers, namespaces: [namespace], random: () => 0.5, logger: failFast((e) => fail(e)) };
+  const caches = {
+    pods: new Informer<Pod>({ ...common, resource: Resources.pods }),
+    claims: new Informer<PersistentVolumeClaim>({ ...common, resource: Resources.persistentVolumeClaims }),
+    revisions: new Informer<ControllerRevision>({ ...common, resource: Resources.controllerRevisions }),
+  };
+  const all = [caches.pods, caches.claims, caches.revisions];
+  try {
+    for (const informer of all) informer.start();
+    await Promise.race([Promise.all(all.map((i) => i.waitForSync())), failed]);
+    return observe(set, caches);
+  } finally {
+    for (const informer of all) informer.stop();
+  }
+}

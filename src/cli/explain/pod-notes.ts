@@ -1,0 +1,94 @@
+// Short per-pod notes for `why`'s table, from the plan's blockers and actions: the table says, next to each
+// ordinal, what the controller waits for there or what it does next.
+
+import type { Blocker, Plan } from '../../controller/plan-types.js';
+import { isTerminating, parentNameAndOrdinal, podRevision } from '../../controller/pod-state.js';
+import { actionNote } from './action-text.js';
+import type { ExplainContext } from './blocker-text.js';
+import { formatSecondsLeft } from './durations.js';
+import { podState } from './pod-view.js';
+
+type Note = { pod: string; note: string };
+
+function notAvailableNote(b: Extract<Blocker, { kind: 'podNotAvailable' }>, ctx: ExplainContext): string {
+  const pod = ctx.pods.get(b.pod);
+  const ready = pod !== undefined && podState(pod, ctx.minReadySeconds, ctx.now).ready;
+  return ready && b.availableAt < Number.MAX_SAFE_INTEGER ? `available in ${formatSecondsLeft(b.availableAt - ctx.now)}` : 'waiting to become available';
+}
+
+/** Pods on the old revision whose index is below the partition. */
+function heldBack(ctx: ExplainContext): Note[] {
+  const out: Note[] = [];
+  for (const pod of ctx.pods.values()) {
+    const index = parentNameAndOrdinal(pod.metadata.name).ordinal - ctx.start;
+    if (index >= 0 && index < Math.min(ctx.strategy.partition, ctx.replicas) && podRevision(pod) !== ctx.updateRevision) {
+      out.push({ pod: pod.metadata.name ?? '', note: 'held by the partition' });
+    }
+  }
+  return out;
+}
+
+/** Old pods of the update range [partition, replicas) that wait for budget (the plan deletes none of them). */
+function waitingForBudget(ctx: ExplainContext): Note[] {
+  const out: Note[] = [];
+  for (const pod of ctx.pods.values()) {
+    const index = parentNameAndOrdinal(pod.metadata.name).ordinal - ctx.start;
+    const inUpdateRange = index >= ctx.strategy.partition && index < ctx.replicas;
+    if (inUpdateRange && podRevision(pod) !== ctx.updateRevision && !isTerminating(pod)) {
+      out.push({ pod: pod.metadata.name ?? '', note: 'old revision: waits for the maxUnavailable budget' });
+    }
+  }
+  return out;
+}
+
+function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
+  switch (b.kind) {
+    case 'podNotAvailable':
+      return [{ pod: b.pod, note: notAvailableNote(b, ctx) }];
+    case 'podNotRunningAndReady':
+      return [{ pod: b.pod, note: 'waiting for Running and Ready' }];
+    case 'podTerminating':
+      return [{ pod: b.pod, note: 'waiting for it to be gone' }];
+    case 'podMissing':
+      return [{ pod: b.pod, note: 'waiting for it to be created' }];
+    case 'podCreating':
+      return [{ pod: b.pod, note: 'being created' }];
+    case 'staleClaim':
+      return [{ pod: b.pod, note: `claim ${b.claim} is stale` }];
+    case 'claimDeleting':
+      return [{ pod: b.pod, note: `claim ${b.claim} is deleting` }];
+    case 'budgetExhausted':
+      return [...b.unavailablePods.map((pod) => ({ pod, note: 'unavailable: uses the maxUnavailable budget' })), ...waitingForBudget(ctx)];
+    case 'stuckOldRevision':
+      return [{ pod: b.pod, note: `stuck (${b.state}); RollingUpdate will not replace it` }];
+    case 'safetyHalt':
+      return [{ pod: b.pod, note: 'failed: rollout halted here' }];
+    case 'waitingForTermination':
+      return b.pods.map((pod) => ({ pod, note: 'Recreate: waiting for it to be gone' }));
+    case 'partition':
+      return heldBack(ctx);
+    default:
+      return [];
+  }
+}
+
+/** Notes by pod name, in plan order; a pod being created this sync shows only the action. */
+export function podNotes(plan: Plan, ctx: ExplainContext): Map<string, string[]> {
+  const notes = new Map<string, string[]>();
+  const add = ({ pod, note }: Note) => {
+    const list = notes.get(pod) ?? [];
+    if (!list.includes(note)) list.push(note);
+    notes.set(pod, list);
+  };
+  const created = new Set(plan.actions.flatMap((a) => (a.kind === 'createPod' ? [a.pod.metadata.name ?? ''] : [])));
+  const deleted = new Set(plan.actions.flatMap((a) => (a.kind === 'deletePod' ? [a.name] : [])));
+  const skip = (b: Blocker, n: Note) => (b.kind === 'podCreating' && created.has(n.pod)) || (b.kind === 'budgetExhausted' && deleted.has(n.pod));
+  for (const b of plan.blockers) {
+    for (const n of blockerNotes(b, ctx)) if (!skip(b, n)) add(n);
+  }
+  for (const a of plan.actions) {
+    const n = actionNote(a);
+    if (n !== undefined) add(n);
+  }
+  return notes;
+}

@@ -1,0 +1,66 @@
+// Which StatefulSet a command is about: `web` (either API), or qualified as kubectl spells it —
+// `statefulset.apps/web`, `sts/web` (apps/v1) or `statefulset.apps.ordinal.dev/web`, `osts/web` (the CRD).
+
+import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
+import { isNotFound } from '../../api/errors.js';
+import type { StatefulSet } from '../../api/types.js';
+
+export interface SetRef {
+  name: string;
+  /** The resources to look in, preferred first. */
+  resources: Resource[];
+}
+
+export interface FoundSet {
+  resource: Resource;
+  set: StatefulSet;
+}
+
+export class SetRefError extends Error {
+  override name = 'SetRefError';
+}
+
+const NATIVE = ['statefulset', 'statefulsets', 'sts', 'statefulset.apps', 'statefulsets.apps'];
+const CRD = ['osts', 'statefulset.apps.ordinal.dev', 'statefulsets.apps.ordinal.dev'];
+
+export function parseSetRef(text: string): SetRef {
+  const slash = text.indexOf('/');
+  if (slash < 0) return { name: text, resources: [Resources.ordinalStatefulSets, Resources.statefulSets] };
+  const type = text.slice(0, slash).toLowerCase();
+  const name = text.slice(slash + 1);
+  if (!name) throw new SetRefError(`${text}: missing a name after the slash`);
+  if (NATIVE.includes(type)) return { name, resources: [Resources.statefulSets] };
+  if (CRD.includes(type)) return { name, resources: [Resources.ordinalStatefulSets] };
+  throw new SetRefError(`${text}: not a StatefulSet (use NAME, statefulset.apps/NAME or statefulset.apps.ordinal.dev/NAME)`);
+}
+
+/** `statefulset.apps/web`, `statefulset.apps.ordinal.dev/web`: how kubectl names an object in messages. */
+export const qualifiedName = (resource: Resource, name: string): string =>
+  `${resource.kind.toLowerCase()}${resource.group ? `.${resource.group}` : ''}/${name}`;
+
+/** `statefulsets.apps "web" not found`, kubectl's wording. */
+export const notFoundMessage = (ref: SetRef): string =>
+  `${ref.resources.map((r) => `${r.plural}${r.group ? `.${r.group}` : ''}`).join(' or ')} "${ref.name}" not found`;
+
+async function tryGet(client: ClusterClient, resource: Resource, namespace: string, name: string): Promise<FoundSet | undefined> {
+  try {
+    return { resource, set: await client.get<StatefulSet>(resource, namespace, name) };
+  } catch (e) {
+    if (isNotFound(e)) return undefined; // also what a server without the CRD answers
+    throw e;
+  }
+}
+
+/** Gets the set; a bare name found under both APIs is ambiguous (SetRefError), found under none is SetRefError. */
+export async function findSet(client: ClusterClient, namespace: string, ref: SetRef): Promise<FoundSet> {
+  const found = (await Promise.all(ref.resources.map((r) => tryGet(client, r, namespace, ref.name)))).filter(
+    (f): f is FoundSet => f !== undefined,
+  );
+  if (found.length > 1) {
+    const names = found.map((f) => qualifiedName(f.resource, ref.name)).join(' and ');
+    throw new SetRefError(`both ${names} exist in namespace ${namespace}; name one of them`);
+  }
+  const first = found[0];
+  if (first === undefined) throw new SetRefError(notFoundMessage(ref));
+  return first;
+}

@@ -1,0 +1,78 @@
+// `rollout status`: kubectl's StatefulSet status messages (kubectl/pkg/polymorphichelpers rollout_status.go
+// StatefulSetStatusViewer), extended to Ordinal's strategies and conditions. "Done" is the simulator's
+// Converged (sim/converged.ts): the status and the pods both say every ordinal is updated and available.
+// A Progressing=False condition with reason ProgressDeadlineExceeded or SafetyHalt is a failure.
+
+import { partitionOf } from '../../api/intstr.js';
+import type { Instant, Pod, StatefulSet } from '../../api/types.js';
+import { findCondition } from '../../controller/conditions.js';
+import { minReadySecondsOf, replicasOf } from '../../controller/spec.js';
+import { convergence } from '../../sim/converged.js';
+
+export type RolloutState =
+  | { kind: 'progressing'; message: string }
+  | { kind: 'done'; message: string }
+  | { kind: 'failed'; message: string };
+
+const FAILURE_REASONS = new Set(['ProgressDeadlineExceeded', 'SafetyHalt']);
+
+function failure(set: StatefulSet): RolloutState | undefined {
+  const c = findCondition(set.status?.conditions, 'Progressing');
+  if (c?.status !== 'False' || !FAILURE_REASONS.has(c.reason ?? '')) return undefined;
+  const name = set.metadata.name ?? '';
+  if (c.reason === 'ProgressDeadlineExceeded') return { kind: 'failed', message: `statefulset "${name}" exceeded its progress deadline` };
+  return { kind: 'failed', message: `statefulset "${name}" rollout halted: ${c.message ?? 'SafetyHalt'}` };
+}
+
+const typeOf = (set: StatefulSet): string => set.spec.updateStrategy?.type || 'RollingUpdate';
+
+/** The partition that applies (RollingUpdate / EnforcedRollingUpdate), else 0. */
+function partition(set: StatefulSet): number {
+  const t = typeOf(set);
+  return t === 'RollingUpdate' || t === 'EnforcedRollingUpdate' ? partitionOf(set) : 0;
+}
+
+/** kubectl's waiting messages, in its order, plus availability and scale-down which kubectl does not check. */
+// upstream: kubectl/pkg/polymorphichelpers/rollout_status.go StatefulSetStatusViewer.Status
+function waitingMessage(set: StatefulSet): string | undefined {
+  const s = set.status;
+  const replicas = replicasOf(set);
+  if (!s || !s.observedGeneration || (set.metadata.generation ?? 0) > s.observedGeneration) {
+    return 'Waiting for statefulset spec update to be observed...';
+  }
+  if ((s.readyReplicas ?? 0) < replicas) return `Waiting for ${replicas - (s.readyReplicas ?? 0)} pods to be ready...`;
+  if (minReadySecondsOf(set) > 0 && (s.availableReplicas ?? 0) < replicas) {
+    return `Waiting for ${replicas - (s.availableReplicas ?? 0)} pods to be available (minReadySeconds ${minReadySecondsOf(set)})...`;
+  }
+  if ((s.replicas ?? 0) > replicas) return `Waiting for ${(s.replicas ?? 0) - replicas} pods to be removed (scale-down)...`;
+  const p = partition(set);
+  if (p > 0) {
+    const want = Math.max(0, replicas - p);
+    if ((s.updatedReplicas ?? 0) < want) {
+      return `Waiting for partitioned roll out to finish: ${s.updatedReplicas ?? 0} out of ${want} new pods have been updated...`;
+    }
+    return undefined;
+  }
+  if (s.updateRevision !== s.currentRevision) {
+    const outdated = typeOf(set) === 'OnDelete' ? ' (OnDelete: delete the old pods to update them)' : '';
+    return `waiting for statefulset rolling update to complete ${s.updatedReplicas ?? 0} pods at revision ${s.updateRevision ?? ''}${outdated}...`;
+  }
+  return undefined;
+}
+
+function doneMessage(set: StatefulSet): string {
+  const s = set.status;
+  if (partition(set) > 0) return `partitioned roll out complete: ${s?.updatedReplicas ?? 0} new pods have been updated...`;
+  return `statefulset rolling update complete ${s?.currentReplicas ?? 0} pods at revision ${s?.currentRevision ?? ''}...`;
+}
+
+/** Where the rollout of `set` stands; `pods` are the set's pods (as the controller owns them). */
+export function rolloutState(set: StatefulSet, pods: readonly Pod[], now: Instant): RolloutState {
+  const failed = failure(set);
+  if (failed) return failed;
+  const waiting = waitingMessage(set);
+  if (waiting !== undefined) return { kind: 'progressing', message: waiting };
+  const c = convergence(set, pods, now);
+  if (!c.converged) return { kind: 'progressing', message: `Waiting: ${c.reason ?? 'pods are not converged yet'}...` };
+  return { kind: 'done', message: doneMessage(set) };
+}

@@ -1,0 +1,157 @@
+// `rollout status NAME [--watch] [--timeout D]`: exit 0 once the set has converged, 1 when the rollout
+// failed (ProgressDeadlineExceeded, SafetyHalt), timed out, or the set is gone. Watching uses the runtime's
+// informers (list + watch) on the injected Timers, so tests run it against the in-memory cluster on
+// virtual time.
+
+import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
+import { selectorToString } from '../../api/labels.js';
+import type { Pod, StatefulSet } from '../../api/types.js';
+import type { TimerId, Timers } from '../../runtime/clock.js';
+import { Informer } from '../../runtime/informer.js';
+import { controllerRefOf } from '../../runtime/set-targets.js';
+import type { CommandIO } from '../explain/io.js';
+import { qualifiedName } from '../explain/set-ref.js';
+import { liveScreen, type Screen } from './screen.js';
+import { rolloutState, type RolloutState } from './status-message.js';
+import { podChanges, renderLiveFrame, watchRows, type WatchPodRow } from './watch-view.js';
+
+export interface RolloutStatusArgs {
+  resource: Resource;
+  set: StatefulSet;
+  watch: boolean;
+  /** 0: wait forever. */
+  timeoutMs: number;
+  /** Live view (a terminal with colour); else plain lines. */
+  live: boolean;
+}
+
+/** How often a watch re-evaluates without events (availability and "time in state" move with the clock). */
+export const TICK_MS = 1000;
+
+/** Pods the set controls (controller reference with its UID). */
+export const ownedBy = (set: StatefulSet) => (pod: Pod) => controllerRefOf(pod)?.uid === set.metadata.uid;
+
+function labelSelectorOf(set: StatefulSet): string | undefined {
+  try {
+    return selectorToString(set.spec.selector ?? {}) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const exitCode = (state: RolloutState): number => (state.kind === 'done' ? 0 : 1);
+
+function report(state: RolloutState, io: CommandIO): void {
+  if (state.kind === 'failed') io.stderr(`error: ${state.message}\n`);
+  else io.stdout(`${state.message}\n`);
+}
+
+/** One look, no watch: exit 0 only when converged (kubectl exits 0 whatever the state; a poller needs more). */
+async function statusOnce(client: ClusterClient, args: RolloutStatusArgs, io: CommandIO, timers: Timers): Promise<number> {
+  const ns = args.set.metadata.namespace ?? 'default';
+  const selector = labelSelectorOf(args.set);
+  const pods = (await client.list<Pod>(Resources.pods, ns, selector ? { labelSelector: selector } : undefined)).items;
+  const state = rolloutState(args.set, pods.filter(ownedBy(args.set)), timers.now());
+  report(state, io);
+  return exitCode(state);
+}
+
+export async function rolloutStatus(client: ClusterClient, args: RolloutStatusArgs, io: CommandIO, timers: Timers): Promise<number> {
+  if (!args.watch) return statusOnce(client, args, io, timers);
+  return new StatusWatch(client, args, io, timers).run();
+}
+
+class StatusWatch {
+  private readonly sets: Informer<StatefulSet>;
+  private readonly pods: Informer<Pod>;
+  private readonly screen: Screen | undefined;
+  private readonly ns: string;
+  private readonly name: string;
+  private lastMessage = '';
+  private lastRows = new Map<string, WatchPodRow>();
+  private tickTimer: TimerId | undefined;
+  private timeoutTimer: TimerId | undefined;
+  private finished = false;
+  private resolve: (code: number) => void = () => {};
+
+  constructor(
+    client: ClusterClient,
+    private readonly args: RolloutStatusArgs,
+    private readonly io: CommandIO,
+    private readonly clock: Timers,
+  ) {
+    this.ns = args.set.metadata.namespace ?? 'default';
+    this.name = args.set.metadata.name ?? '';
+    const common = { client, timers: clock, namespaces: [this.ns], random: () => 0.5 };
+    const selector = labelSelectorOf(args.set);
+    this.sets = new Informer<StatefulSet>({ ...common, resource: args.resource });
+    this.pods = new Informer<Pod>({ ...common, resource: Resources.pods, ...(selector ? { labelSelector: selector } : {}) });
+    this.screen = args.live ? liveScreen(io) : undefined;
+  }
+
+  run(): Promise<number> {
+    const done = new Promise<number>((resolve) => (this.resolve = resolve));
+    const onChange = { onAdd: () => this.evaluate(), onUpdate: () => this.evaluate(), onDelete: () => this.evaluate() };
+    this.sets.addHandler(onChange);
+    this.pods.addHandler(onChange);
+    if (this.args.timeoutMs > 0) this.timeoutTimer = this.clock.at(this.clock.now() + this.args.timeoutMs, () => this.timeout(), 'rollout status timeout');
+    this.sets.start();
+    this.pods.start();
+    this.tick();
+    return done.finally(() => this.stop());
+  }
+
+  private tick(): void {
+    const next = () => {
+      this.evaluate();
+      if (!this.finished) this.tick();
+    };
+    this.tickTimer = this.clock.at(this.clock.now() + TICK_MS, next, 'rollout status tick');
+  }
+
+  private finish(code: number): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.resolve(code);
+  }
+
+  private stop(): void {
+    for (const id of [this.tickTimer, this.timeoutTimer]) if (id !== undefined) this.clock.cancel(id);
+    this.sets.stop();
+    this.pods.stop();
+  }
+
+  private timeout(): void {
+    if (this.finished) return;
+    this.io.stderr('error: timed out waiting for the condition\n');
+    this.finish(1);
+  }
+
+  private evaluate(): void {
+    if (this.finished || !this.sets.hasSynced() || !this.pods.hasSynced()) return;
+    const set = this.sets.get(this.ns, this.name);
+    if (set === undefined || set.metadata.uid !== this.args.set.metadata.uid) {
+      this.io.stderr(`error: ${qualifiedName(this.args.resource, this.name)} was deleted\n`);
+      return this.finish(1);
+    }
+    const now = this.clock.now();
+    const pods = this.pods.list(this.ns, ownedBy(set));
+    const state = rolloutState(set, pods, now);
+    this.show(set, pods, state, now);
+    if (state.kind !== 'progressing') this.finish(exitCode(state));
+  }
+
+  private show(set: StatefulSet, pods: Pod[], state: RolloutState, now: number): void {
+    const rows = watchRows(set, pods, now);
+    if (this.screen) {
+      const title = `${qualifiedName(this.args.resource, this.name)} in ${this.ns}`;
+      this.screen.draw(renderLiveFrame({ title, message: state.kind === 'failed' ? `error: ${state.message}` : state.message, set, rows }, { color: true }));
+      return;
+    }
+    const lines = podChanges(this.lastRows, rows);
+    this.lastRows = new Map(rows.map((r) => [r.pod, r]));
+    if (lines.length > 0) this.io.stdout(`${lines.join('\n')}\n`);
+    if (state.message !== this.lastMessage) report(state, this.io);
+    this.lastMessage = state.message;
+  }
+}

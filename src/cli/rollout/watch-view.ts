@@ -1,0 +1,94 @@
+// What `rollout status --watch` shows: on a terminal, the demo's live view (pods per ordinal with state,
+// time in state, revision) redrawn in place; otherwise plain lines — the status message when it changes and
+// one line per pod that changed state or revision. Pure: frames are text.
+
+import type { Instant, Pod, StatefulSet } from '../../api/types.js';
+import { podOrdinal, podRevision } from '../../controller/pod-state.js';
+import { minReadySecondsOf } from '../../controller/spec.js';
+import { humanDuration } from '../explain/durations.js';
+import { ANSI, painter } from '../explain/io.js';
+import { podState } from '../explain/pod-view.js';
+import { renderTable } from '../explain/table.js';
+
+export interface WatchPodRow {
+  ordinal: number;
+  pod: string;
+  state: string;
+  age: string;
+  revision: string;
+  mark: 'new' | 'old';
+  available: boolean;
+}
+
+/** Most pods drawn in the live view. */
+export const MAX_LIVE_ROWS = 40;
+
+export function watchRows(set: StatefulSet, pods: readonly Pod[], now: Instant): WatchPodRow[] {
+  const mrs = minReadySecondsOf(set);
+  const update = set.status?.updateRevision ?? '';
+  return pods
+    .map((pod) => {
+      const s = podState(pod, mrs, now);
+      const revision = podRevision(pod);
+      return {
+        ordinal: podOrdinal(pod),
+        pod: pod.metadata.name ?? '',
+        state: s.state === 'Ready' && !s.available ? 'Ready (not yet available)' : s.state,
+        age: s.since === undefined ? '-' : humanDuration(now - s.since),
+        revision,
+        mark: revision === update ? ('new' as const) : ('old' as const),
+        available: s.available,
+      };
+    })
+    .sort((a, b) => a.ordinal - b.ordinal);
+}
+
+function stateColor(row: WatchPodRow): string {
+  if (row.available) return ANSI.green;
+  if (row.state === 'Terminating' || row.state === 'Failed' || row.state.endsWith('BackOff') || row.state.startsWith('Err')) return ANSI.red;
+  return ANSI.yellow;
+}
+
+export interface LiveFrame {
+  title: string;
+  message: string;
+  set: StatefulSet;
+  rows: WatchPodRow[];
+}
+
+/** The live view's lines. */
+export function renderLiveFrame(frame: LiveFrame, opts: { color: boolean }): string[] {
+  const paint = painter(opts.color);
+  const s = frame.set.status;
+  const counters =
+    `replicas ${s?.replicas ?? 0}/${frame.set.spec.replicas ?? 1}  ready ${s?.readyReplicas ?? 0}  available ${s?.availableReplicas ?? 0}` +
+    `  updated ${s?.updatedReplicas ?? 0}  current ${s?.currentReplicas ?? 0}`;
+  const cells = frame.rows.slice(0, MAX_LIVE_ROWS).map((r) => [
+    String(r.ordinal),
+    r.pod,
+    paint(stateColor(r), r.state),
+    r.age,
+    paint(r.mark === 'new' ? ANSI.cyan : ANSI.magenta, `${r.revision || '-'} (${r.mark})`),
+  ]);
+  const lines = [paint(ANSI.bold, frame.title), counters, ...renderTable(['ORDINAL', 'POD', 'STATE', 'FOR', 'REVISION'], cells).map((l) => `  ${l}`)];
+  if (frame.rows.length > MAX_LIVE_ROWS) lines.push(paint(ANSI.dim, `  … ${frame.rows.length - MAX_LIVE_ROWS} more pods`));
+  lines.push(frame.message);
+  return lines;
+}
+
+const key = (r: WatchPodRow): string => `${r.state}|${r.revision}`;
+
+/** Plain lines for pods that appeared, changed state or revision, or disappeared since `previous`. */
+export function podChanges(previous: ReadonlyMap<string, WatchPodRow>, rows: readonly WatchPodRow[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const r of rows) {
+    seen.add(r.pod);
+    const before = previous.get(r.pod);
+    if (before !== undefined && key(before) === key(r)) continue;
+    const from = before === undefined ? '' : `${before.state} -> `;
+    out.push(`  ${r.pod}: ${from}${r.state} (revision ${r.revision || '-'}, ${r.mark})`);
+  }
+  for (const name of previous.keys()) if (!seen.has(name)) out.push(`  ${name}: deleted`);
+  return out;
+}

@@ -1,0 +1,168 @@
+// Every Blocker kind has a sentence; each sentence names what the controller waits for, with the numbers.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { blockerSentence, type ExplainContext } from '../../src/cli/explain/blocker-text.js';
+import type { Pod, StatefulSet } from '../../src/api/types.js';
+import type { Blocker } from '../../src/controller/plan-types.js';
+import { effectiveStrategy } from '../../src/controller/strategy.js';
+import { features, newSet, podFor, revisionName, SECOND, T0, withImage, withStatus, type SetOptions } from '../controller/fixtures.js';
+
+function context(set: StatefulSet, pods: Pod[], update = revisionName(set)): ExplainContext {
+  return {
+    set,
+    pods: new Map(pods.map((p) => [p.metadata.name ?? '', p])),
+    now: T0,
+    strategy: effectiveStrategy(set, features),
+    updateRevision: update,
+    minReadySeconds: set.spec.minReadySeconds ?? 0,
+    start: set.spec.ordinals?.start ?? 0,
+    replicas: set.spec.replicas ?? 1,
+  };
+}
+
+function ctxFor(opts: SetOptions, pods: (set: StatefulSet) => Pod[], rolling = false): ExplainContext {
+  const v1 = newSet(5, opts);
+  const set = rolling ? withImage(v1, 'app:v2') : v1;
+  const status = withStatus(set, { currentRevision: revisionName(v1), updateRevision: revisionName(set) });
+  return context(status, pods(v1), revisionName(set));
+}
+
+interface Case {
+  desc: string;
+  ctx: ExplainContext;
+  blocker: Blocker;
+  want: string;
+}
+
+const minReady = ctxFor({ minReadySeconds: 30 }, (s) => [podFor(s, 3, { readySince: T0 - 18 * SECOND })]);
+const pending = ctxFor({}, (s) => [podFor(s, 2, { phase: 'Pending', ready: false })]);
+const condemned = ctxFor({}, (s) => [podFor(s, 7, { phase: 'Running', ready: false })]);
+const rolling = ctxFor({ partition: 2, maxUnavailable: 2 }, (s) => [podFor(s, 1, { ready: false }), podFor(s, 4, { phase: 'Pending', ready: false })], true);
+const stuck = ctxFor({}, (s) => [podFor(s, 4, { phase: 'Pending', ready: false, waiting: 'ImagePullBackOff' })], true);
+
+const cases: Case[] = [
+  {
+    desc: 'a Ready pod inside minReadySeconds: the seconds left',
+    ctx: minReady,
+    blocker: { kind: 'podNotAvailable', pod: 'web-3', ordinal: 3, availableAt: T0 + 12 * SECOND },
+    want: 'web-3 is Ready but not yet available: 12 s of minReadySeconds 30 left',
+  },
+  {
+    desc: 'a pod that is not Ready yet: its state and for how long',
+    ctx: pending,
+    blocker: { kind: 'podNotAvailable', pod: 'web-2', ordinal: 2, availableAt: Number.MAX_SAFE_INTEGER },
+    want: 'the rollout waits for web-2 on the new revision to become available: it is Pending for 60m',
+  },
+  {
+    desc: 'OrderedReady scale-up stopped at a pod that is not Running and Ready',
+    ctx: pending,
+    blocker: { kind: 'podNotRunningAndReady', pod: 'web-2', ordinal: 2, phase: 'Pending' },
+    want: 'OrderedReady scale-up waits for web-2 to be Running and Ready (it is Pending)',
+  },
+  {
+    desc: 'OrderedReady scale-down stopped at a condemned pod',
+    ctx: condemned,
+    blocker: { kind: 'podNotRunningAndReady', pod: 'web-7', ordinal: 7, phase: 'Running' },
+    want: 'OrderedReady scale-down waits for web-7 to be Running and Ready (it is NotReady)',
+  },
+  {
+    desc: 'a failed pod is replaced',
+    ctx: pending,
+    blocker: { kind: 'podNotRunningAndReady', pod: 'web-2', ordinal: 2, phase: 'Failed' },
+    want: 'web-2 has phase Failed: it is deleted and recreated once it is gone',
+  },
+  {
+    desc: 'the maxUnavailable budget, naming the unavailable pods and the partition',
+    ctx: rolling,
+    blocker: { kind: 'budgetExhausted', unavailable: 2, maxUnavailable: 2, unavailablePods: ['web-1', 'web-4'] },
+    want: 'rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, web-4 Pending)',
+  },
+  {
+    desc: 'a budget blocker whose list was cut short says how many more',
+    ctx: rolling,
+    blocker: { kind: 'budgetExhausted', unavailable: 12, maxUnavailable: 2, unavailablePods: ['web-1'] },
+    want: 'rolling update blocked: 12 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, and 11 more)',
+  },
+  {
+    desc: 'a stuck pod on the old revision under RollingUpdate',
+    ctx: stuck,
+    blocker: { kind: 'stuckOldRevision', pod: 'web-4', ordinal: 4, state: 'ImagePullBackOff' },
+    want: 'stuck: web-4 is in ImagePullBackOff on the old revision; RollingUpdate will not replace it — use EnforcedRollingUpdate or Recreate, or delete the pod',
+  },
+  {
+    desc: 'the partition holding pods back',
+    ctx: rolling,
+    blocker: { kind: 'partition', partition: 2, heldBack: 2 },
+    want: 'partition 2: 2 pods stay on the old revision (ordinals below index 2 are not updated; lower the partition to continue)',
+  },
+  {
+    desc: 'OrderedReady rolling update waiting for a terminating pod',
+    ctx: rolling,
+    blocker: { kind: 'podTerminating', pod: 'web-4', ordinal: 4 },
+    want: 'OrderedReady rolling update waits for web-4 to finish terminating',
+  },
+  {
+    desc: 'an invalid spec, with field paths',
+    ctx: pending,
+    blocker: { kind: 'invalidSpec', issues: [{ path: 'spec.replicas', detail: 'must be greater than or equal to 0' }] },
+    want: 'the spec is invalid, so the controller creates and deletes nothing until it is fixed: spec.replicas: must be greater than or equal to 0',
+  },
+  {
+    desc: 'a disabled feature gate',
+    ctx: pending,
+    blocker: { kind: 'featureDisabled', gate: 'StatefulSetRecreateStrategy', field: 'spec.updateStrategy.type' },
+    want: 'feature gate StatefulSetRecreateStrategy is disabled, so spec.updateStrategy.type falls back to upstream behaviour',
+  },
+  { desc: 'a set being deleted', ctx: pending, blocker: { kind: 'setDeleting' }, want: 'the StatefulSet is being deleted: no pod is created or deleted any more' },
+  { desc: 'a missing pod in the update range', ctx: pending, blocker: { kind: 'podMissing', pod: 'web-3', ordinal: 3 }, want: 'the rolling update waits for web-3 to be created' },
+  {
+    desc: 'a stale claim',
+    ctx: pending,
+    blocker: { kind: 'staleClaim', pod: 'web-3', claim: 'data-web-3' },
+    want: 'web-3 is not created: its claim data-web-3 still belongs to a deleted pod; it waits for the garbage collector',
+  },
+  {
+    desc: 'a claim being deleted',
+    ctx: pending,
+    blocker: { kind: 'claimDeleting', pod: 'web-3', claim: 'data-web-3' },
+    want: 'web-3 waits for its claim data-web-3 to finish deleting',
+  },
+  {
+    desc: 'Recreate waiting for old pods',
+    ctx: pending,
+    blocker: { kind: 'waitingForTermination', pods: ['web-0', 'web-1'] },
+    want: 'Recreate waits for every old pod to be gone before creating new ones: web-0, web-1',
+  },
+  {
+    desc: 'an EnforcedRollingUpdate safety halt',
+    ctx: stuck,
+    blocker: { kind: 'safetyHalt', pod: 'web-4', ordinal: 4 },
+    want: 'halted: web-4 on the new revision failed to become available (ImagePullBackOff); EnforcedRollingUpdate replaces no lower ordinal until the template changes (fix the template, or roll back with `rollout undo`)',
+  },
+  {
+    desc: 'the progress deadline',
+    ctx: pending,
+    blocker: { kind: 'progressDeadlineExceeded', since: T0 - 700 * SECOND },
+    want: 'no progress for 11m (progressDeadlineSeconds 600): Progressing=False, reason ProgressDeadlineExceeded',
+  },
+  { desc: 'capped work', ctx: pending, blocker: { kind: 'workCapped', remaining: 40 }, want: '40 more pods are left for the next syncs (work per sync is capped)' },
+  { desc: 'OnDelete with one old pod', ctx: pending, blocker: { kind: 'onDeleteStrategy', outdatedPods: 1 }, want: 'OnDelete: 1 pod runs the old revision until you delete it' },
+  { desc: 'OnDelete with old pods', ctx: pending, blocker: { kind: 'onDeleteStrategy', outdatedPods: 3 }, want: 'OnDelete: 3 pods run the old revision until you delete them' },
+  {
+    desc: 'a pod created this sync',
+    ctx: pending,
+    blocker: { kind: 'podCreating', pod: 'web-3', ordinal: 3 },
+    want: 'web-3 is being created; OrderedReady waits for it to be Running and Ready before the next ordinal',
+  },
+];
+
+describe('blockerSentence', () => {
+  for (const c of cases) it(`says: ${c.desc}`, () => assert.equal(blockerSentence(c.blocker, c.ctx), c.want));
+
+  it('says "enforced rolling update" for the EnforcedRollingUpdate budget', () => {
+    const ctx = ctxFor({ strategy: 'EnforcedRollingUpdate', maxUnavailable: 1 }, () => [], true);
+    const text = blockerSentence({ kind: 'budgetExhausted', unavailable: 1, maxUnavailable: 1, unavailablePods: ['web-4'] }, ctx);
+    assert.equal(text, 'enforced rolling update blocked: 1 of maxUnavailable 1 ordinals unavailable (web-4 missing)');
+  });
+});

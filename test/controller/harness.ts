@@ -1,0 +1,241 @@
+// A tiny in-memory world for multi-sync planner tests: it applies a Plan's actions to pods, claims and
+// revisions (optionally failing some, with the executor's stop-after-a-failed-batch rule), writes the
+// settled status, checks the invariants after every sync, and lets tests play the kubelet.
+
+import assert from 'node:assert/strict';
+import type { Features } from '../../src/api/features.js';
+import { toTimestamp, type ControllerRevision, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
+import { checkPlan, noDuplicateOrdinal } from '../../src/controller/invariants.js';
+import { planStatefulSet } from '../../src/controller/plan.js';
+import type { Action, ObservedState, Plan } from '../../src/controller/plan-types.js';
+import { podOrdinal, podRevision } from '../../src/controller/pod-state.js';
+import { settleStatus } from '../../src/controller/settle-status.js';
+import { features as defaultFeatures, SECOND, T0 } from './fixtures.js';
+
+export interface HarnessOptions {
+  features?: Features;
+  /** Created pods become Running and Ready immediately. */
+  autoReady?: boolean;
+  /** Terminating pods vanish right after the sync that deleted them. */
+  autoDelete?: boolean;
+  now?: Instant;
+}
+
+export class Harness {
+  set: StatefulSet;
+  readonly pods = new Map<string, Pod>();
+  readonly claims = new Map<string, PersistentVolumeClaim>();
+  readonly revisions = new Map<string, ControllerRevision>();
+  now: Instant;
+  readonly features: Features;
+  readonly plans: Plan[] = [];
+  /** Every action that was applied, in order. */
+  readonly applied: Action[] = [];
+  private seq = 0;
+
+  constructor(
+    set: StatefulSet,
+    readonly opts: HarnessOptions = {},
+  ) {
+    this.set = structuredClone(set);
+    this.now = opts.now ?? T0;
+    this.features = opts.features ?? defaultFeatures;
+  }
+
+  observed(): ObservedState {
+    return {
+      set: structuredClone(this.set),
+      pods: [...this.pods.values()].map((p) => structuredClone(p)),
+      claims: [...this.claims.values()].map((c) => structuredClone(c)),
+      revisions: [...this.revisions.values()].map((r) => structuredClone(r)),
+    };
+  }
+
+  /** One sync: plan, apply (failing `fail` actions and every later batch), write the status, check invariants. */
+  sync(fail: (a: Action) => boolean = () => false): Plan {
+    const observed = this.observed();
+    const plan = planStatefulSet(observed, this.now, this.features);
+    assert.deepEqual(checkPlan(observed, plan, this.now, this.features), [], 'plan invariants');
+    const executed = this.execute(plan, fail);
+    if (plan.statusChanged || executed.size < plan.actions.length) this.set = { ...this.set, status: settleStatus(plan, executed) };
+    assert.deepEqual(noDuplicateOrdinal([...this.pods.values()]), [], 'no duplicate ordinal');
+    if (this.opts.autoDelete) this.finishTerminating();
+    this.plans.push(plan);
+    return plan;
+  }
+
+  private execute(plan: Plan, fail: (a: Action) => boolean): Set<Action> {
+    const executed = new Set<Action>();
+    let failedBatch: number | undefined;
+    for (const a of plan.actions) {
+      const blocked = failedBatch !== undefined && a.batch > failedBatch && a.kind !== 'deleteRevision';
+      if (blocked) continue;
+      if (fail(a)) {
+        failedBatch ??= a.batch;
+        continue;
+      }
+      this.apply(a);
+      executed.add(a);
+    }
+    return executed;
+  }
+
+  private apply(a: Action): void {
+    this.applied.push(a);
+    switch (a.kind) {
+      case 'createRevision':
+      case 'updateRevision':
+      case 'adoptRevision':
+        this.revisions.set(a.revision.metadata.name ?? '', this.owned(structuredClone(a.revision)));
+        return;
+      case 'deleteRevision':
+        this.revisions.delete(a.name);
+        return;
+      case 'createClaim':
+      case 'updateClaim':
+        this.claims.set(a.claim.metadata.name ?? '', { ...structuredClone(a.claim), metadata: { ...a.claim.metadata, uid: a.claim.metadata.uid ?? `uid-claim-${++this.seq}` } });
+        return;
+      case 'createPod':
+        this.pods.set(a.pod.metadata.name ?? '', this.created(a.pod));
+        return;
+      case 'updatePod': {
+        const old = this.pods.get(a.pod.metadata.name ?? '');
+        this.pods.set(a.pod.metadata.name ?? '', { ...structuredClone(a.pod), status: old?.status ?? {} });
+        return;
+      }
+      case 'deletePod':
+        return this.terminate(a.name);
+      case 'adoptPod':
+      case 'releasePod':
+        return this.setOwner(a.pod, a.kind === 'adoptPod');
+    }
+  }
+
+  private owned<T extends ControllerRevision>(rev: T): T {
+    const ref = { apiVersion: this.set.apiVersion ?? 'apps/v1', kind: 'StatefulSet', name: this.set.metadata.name ?? '', uid: this.set.metadata.uid ?? '', controller: true };
+    const others = (rev.metadata.ownerReferences ?? []).filter((r) => r.controller !== true);
+    return { ...rev, metadata: { ...rev.metadata, ownerReferences: [...others, ref] } };
+  }
+
+  private setOwner(pod: Pod, adopt: boolean): void {
+    const live = this.pods.get(pod.metadata.name ?? '');
+    if (!live) return;
+    const others = (live.metadata.ownerReferences ?? []).filter((r) => r.uid !== this.set.metadata.uid);
+    const ref = { apiVersion: this.set.apiVersion ?? 'apps/v1', kind: 'StatefulSet', name: this.set.metadata.name ?? '', uid: this.set.metadata.uid ?? '', controller: true };
+    live.metadata.ownerReferences = adopt ? [...others, ref] : others;
+  }
+
+  private created(template: Pod): Pod {
+    const pod = structuredClone(template);
+    pod.metadata.uid = `uid-pod-${++this.seq}`;
+    pod.metadata.creationTimestamp = toTimestamp(this.now);
+    pod.status = { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: toTimestamp(this.now) }] };
+    if (this.opts.autoReady) return this.withReady(pod, this.now);
+    return pod;
+  }
+
+  private withReady(pod: Pod, since: Instant): Pod {
+    return { ...pod, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: toTimestamp(since) }] } };
+  }
+
+  private terminate(name: string): void {
+    const pod = this.pods.get(name);
+    if (pod && !pod.metadata.deletionTimestamp) pod.metadata.deletionTimestamp = toTimestamp(this.now);
+  }
+
+  // --- the kubelet's side ---
+
+  /** Pod becomes Running and Ready at `since` (default now). */
+  ready(name: string, since: Instant = this.now): void {
+    const pod = this.must(name);
+    this.pods.set(name, this.withReady(pod, since));
+  }
+
+  /** Pod is Running but not Ready (e.g. CrashLoopBackOff). */
+  notReady(name: string, waiting?: string): void {
+    const pod = this.must(name);
+    pod.status = {
+      phase: waiting === 'ImagePullBackOff' ? 'Pending' : 'Running',
+      conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: toTimestamp(this.now) }],
+      containerStatuses: [{ name: 'app', ready: false, restartCount: 1, ...(waiting ? { state: { waiting: { reason: waiting } } } : {}) }],
+    };
+  }
+
+  phase(name: string, phase: 'Failed' | 'Succeeded' | 'Pending'): void {
+    const pod = this.must(name);
+    pod.status = { ...pod.status, phase };
+  }
+
+  /** Removes terminating pods (all, or the named ones). */
+  finishTerminating(...names: string[]): void {
+    for (const [name, pod] of this.pods) {
+      if (pod.metadata.deletionTimestamp && (names.length === 0 || names.includes(name))) this.pods.delete(name);
+    }
+  }
+
+  /** Makes every existing non-terminating pod Running and Ready (since now) unless it already is. */
+  readyAll(): void {
+    for (const [name, pod] of this.pods) {
+      const ready = pod.status?.phase === 'Running' && pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      if (!pod.metadata.deletionTimestamp && !ready) this.ready(name);
+    }
+  }
+
+  private unreadyCount(): number {
+    return [...this.pods.values()].filter((p) => !(p.status?.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))).length;
+  }
+
+  advance(ms: number): void {
+    this.now += ms;
+  }
+
+  /** Replaces the spec (bumping generation), like `kubectl apply`. */
+  update(mutate: (set: StatefulSet) => void): void {
+    const next = structuredClone(this.set);
+    mutate(next);
+    next.metadata.generation = (next.metadata.generation ?? 1) + 1;
+    this.set = next;
+  }
+
+  setImage(image: string): void {
+    this.update((s) => {
+      const c = s.spec.template.spec.containers[0];
+      if (c) c.image = image;
+    });
+  }
+
+  must(name: string): Pod {
+    const pod = this.pods.get(name);
+    assert.ok(pod, `pod ${name} exists`);
+    return pod;
+  }
+
+  /** Sorted ordinals of existing pods (terminating included). */
+  ordinals(): number[] {
+    return [...this.pods.values()].map(podOrdinal).sort((a, b) => a - b);
+  }
+
+  terminatingOrdinals(): number[] {
+    return [...this.pods.values()].filter((p) => p.metadata.deletionTimestamp).map(podOrdinal).sort((a, b) => a - b);
+  }
+
+  revisionOf(name: string): string {
+    return podRevision(this.must(name));
+  }
+
+  /** Syncs (readying new pods and removing terminating ones between syncs) until a sync plans nothing. */
+  converge(maxSyncs = 200): number {
+    for (let i = 1; i <= maxSyncs; i++) {
+      const settled = this.terminatingOrdinals().length === 0 && this.unreadyCount() === 0;
+      const plan = this.sync();
+      const podWrites = plan.actions.filter((a) => a.kind === 'createPod' || a.kind === 'deletePod').length;
+      this.finishTerminating();
+      this.readyAll();
+      this.advance(SECOND);
+      const availableAt = plan.blockers.flatMap((b) => (b.kind === 'podNotAvailable' && b.availableAt < Number.MAX_SAFE_INTEGER ? [b.availableAt] : []));
+      if (availableAt.length > 0) this.now = Math.max(this.now, Math.min(...availableAt));
+      else if (settled && podWrites === 0 && !plan.statusChanged) return i;
+    }
+    throw new Error(`did not converge in ${maxSyncs} syncs`);
+  }
+}

@@ -1,0 +1,54 @@
+// upstream-statefulset.md §9.E NewRevisionDeletePodFailure and §9.H: the status written when only some
+// actions succeeded.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { planStatefulSet } from '../../src/controller/plan.js';
+import type { Action } from '../../src/controller/plan-types.js';
+import { settleStatus } from '../../src/controller/settle-status.js';
+import { features, newSet, observe, readyPods, revisionOf, T0, withImage, withStatus } from './fixtures.js';
+
+function updatePlan() {
+  const v1 = newSet(3);
+  const rev = revisionOf(v1).metadata.name ?? '';
+  const v2 = withStatus(withImage(v1, 'app:v2'), {
+    observedGeneration: 1, replicas: 3, readyReplicas: 3, availableReplicas: 3, currentReplicas: 3, updatedReplicas: 3, currentRevision: rev, updateRevision: rev,
+  });
+  return planStatefulSet(observe(v2, readyPods(v1, 3), { revisions: [revisionOf(v1)] }), T0, features);
+}
+
+describe('settleStatus', () => {
+  it('keeps currentReplicas at 3 when the update deletion fails, and lowers it to 2 when it succeeds', () => {
+    const plan = updatePlan();
+    const del = plan.actions.find((a) => a.kind === 'deletePod');
+    assert.ok(del);
+    const allButDelete = new Set(plan.actions.filter((a) => a !== del));
+    const failed = settleStatus(plan, allButDelete);
+    assert.equal(failed.currentReplicas, 3);
+    assert.notEqual(failed.currentRevision, failed.updateRevision);
+    const done = settleStatus(plan, new Set(plan.actions));
+    assert.equal(done.currentReplicas, 2);
+    assert.equal(done.observedGeneration, 2);
+  });
+
+  it('returns the observed status unchanged when the revision write (batch 0) fails', () => {
+    const plan = updatePlan();
+    const executed = new Set<Action>(plan.actions.filter((a) => a.kind !== 'createRevision'));
+    const status = settleStatus(plan, executed);
+    assert.equal(status.observedGeneration, 1);
+    assert.equal(status.updateRevision, status.currentRevision);
+  });
+
+  it('still records observedGeneration and counters when a later action fails', () => {
+    const plan = updatePlan();
+    const status = settleStatus(plan, new Set(plan.actions.filter((a) => a.batch === 0)));
+    assert.equal(status.observedGeneration, 2);
+    assert.equal(status.replicas, 3);
+    assert.equal(status.readyReplicas, 3);
+  });
+
+  it('returns the plan status itself when everything ran', () => {
+    const plan = updatePlan();
+    assert.equal(settleStatus(plan, new Set(plan.actions)), plan.status);
+  });
+});

@@ -1,0 +1,63 @@
+// Renders the Helm chart with a real `helm` binary when one is available ($ORDINAL_HELM or `helm` on
+// PATH; none is installed by CI, so there the test is skipped with that reason): `helm lint` passes and
+// `helm template` with default values gives the same objects as `ordinal manifests`, chart labels aside.
+import { describe, it } from 'node:test';
+import type { TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { allManifests, manifestOptions } from '../../src/cli/manifests/render.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const CHART = join(ROOT, 'deploy/helm/ordinal');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const HELM = process.env.ORDINAL_HELM ?? 'helm';
+
+function helm(t: TestContext, ...args: string[]): string | undefined {
+  const res = spawnSync(HELM, args, { encoding: 'utf8', timeout: 60_000 });
+  if (res.error) {
+    t.skip(`no helm binary (${HELM}): ${res.error.message}`);
+    return undefined;
+  }
+  assert.equal(res.status, 0, `helm ${args.join(' ')}\n${res.stdout}\n${res.stderr}`);
+  return res.stdout;
+}
+
+type Obj = { kind?: string; metadata?: { name?: string; labels?: Record<string, string> }; spec?: { template?: { metadata?: { labels?: Record<string, string> } } } };
+
+/** Drops labels, where the chart adds helm.sh/chart, instance and managed-by. */
+function withoutLabels(o: Obj): Obj {
+  const copy = structuredClone(o);
+  if (copy.metadata) delete copy.metadata.labels;
+  if (copy.spec?.template?.metadata) delete copy.spec.template.metadata.labels;
+  return copy;
+}
+
+describe('the Helm chart under helm', () => {
+  it('passes helm lint', (t) => {
+    helm(t, 'lint', CHART, '--strict');
+  });
+
+  it('renders, with default values, the objects of `ordinal manifests` (but the Namespace, which Helm does not own)', (t) => {
+    const out = helm(t, 'template', 'ordinal', CHART, '--namespace', 'ordinal-system', '--include-crds');
+    if (out === undefined) return;
+    const byKey = (list: Obj[]) => new Map(list.map((o) => [`${o.kind}/${o.metadata?.name}`, withoutLabels(o)]));
+    const rendered = byKey(parseAllDocuments(out).map((d) => d.toJS() as Obj).filter(Boolean));
+    const plain = byKey((allManifests(manifestOptions(VERSION)) as Obj[]).filter((o) => o.kind !== 'Namespace'));
+    assert.deepEqual([...rendered.keys()].sort(), [...plain.keys()].sort());
+    for (const [key, obj] of plain) assert.deepEqual(rendered.get(key), obj, key);
+  });
+
+  it('renders the native target and optional parts switched off', (t) => {
+    const out = helm(t, 'template', 'x', CHART, '--set', 'target=native,leaderElection.enabled=false,metrics.service.enabled=false', '--set', 'watchNamespaces={a,b}');
+    if (out === undefined) return;
+    const objs = parseAllDocuments(out).map((d) => d.toJS() as Obj & { rules?: { apiGroups: string[] }[] }).filter(Boolean);
+    assert.ok(!objs.some((o) => o.kind === 'Role' || o.kind === 'Service'));
+    const role = objs.find((o) => o.kind === 'ClusterRole');
+    assert.ok(!role?.rules?.some((r) => r.apiGroups.includes('apps.ordinal.dev')));
+    assert.match(out, /- --namespace=a\n\s+- --namespace=b/);
+    assert.doesNotMatch(out, /--leader-elect/);
+  });
+});

@@ -1,0 +1,174 @@
+// One end-to-end test = one namespace on the real kube-apiserver, a simulated kubelet confined to it, the
+// Ordinal controller as child processes reconciling only that namespace, and an observer of what
+// happens there. `e2eTest` wires it up, prints the controller's last log lines when the test fails, and
+// always tears everything down (processes, kubelet, namespace).
+import { it } from 'node:test';
+import { Resources, type Resource } from '../../src/api/client.js';
+import { isConflict } from '../../src/api/errors.js';
+import { APPS_V1, ORDINAL_V1, type KubeEvent, type KubeObject, type StatefulSet } from '../../src/api/types.js';
+import type { KubeletConfig } from '../../src/cluster/kubelet/index.js';
+import type { KubeClient } from '../../src/cluster/kube/index.js';
+import { requireControlPlane, type ControlPlane } from './control-plane.js';
+import { createNamespace, deleteNamespace, ensureCrd, openSession } from './cluster-session.js';
+import { startController, type ControllerOptions, type ControllerProcess } from './controller-process.js';
+import { acquire } from './exclusive.js';
+import { startKubelet, type NamespacedKubelet } from './namespaced-kubelet.js';
+import { NamespaceObserver } from './observer.js';
+
+export type Target = 'crd' | 'native';
+
+export interface EnvOptions {
+  /** Which StatefulSets the test's objects are and the controller manages (default crd). */
+  target?: Target;
+  kubelet?: KubeletConfig;
+  /** Start one controller before the body runs (default true). */
+  controller?: boolean;
+  /** A cluster-wide lock (exclusive.ts) held for the whole test. */
+  exclusive?: string;
+}
+
+export class TestEnv {
+  readonly res: Resource;
+  readonly apiVersion: string;
+  readonly controllers: ControllerProcess[] = [];
+  kubelet: NamespacedKubelet | undefined;
+  private releases: (() => void | Promise<void>)[] = [];
+
+  private constructor(
+    readonly cp: ControlPlane,
+    readonly client: KubeClient,
+    readonly ns: string,
+    readonly target: Target,
+    readonly observer: NamespaceObserver,
+  ) {
+    this.res = target === 'native' ? Resources.statefulSets : Resources.ordinalStatefulSets;
+    this.apiVersion = target === 'native' ? APPS_V1 : ORDINAL_V1;
+  }
+
+  static async open(cp: ControlPlane, title: string, opts: EnvOptions): Promise<TestEnv> {
+    const { client } = openSession(cp);
+    const target = opts.target ?? 'crd';
+    if (target === 'crd') await ensureCrd(client);
+    const ns = await createNamespace(client, `e2e-${slug(title)}`);
+    const res = target === 'native' ? Resources.statefulSets : Resources.ordinalStatefulSets;
+    const env = new TestEnv(cp, client, ns, target, new NamespaceObserver(client, ns, res));
+    env.onClose(() => deleteNamespace(client, ns));
+    env.onClose(() => env.observer.stop());
+    await env.observer.start();
+    if (opts.kubelet) await env.startKubelet(opts.kubelet);
+    if (opts.controller !== false) env.startController();
+    return env;
+  }
+
+  /** Registers teardown work; it runs last-registered first. */
+  onClose(fn: () => void | Promise<void>): void {
+    this.releases.push(fn);
+  }
+
+  async startKubelet(config: KubeletConfig): Promise<NamespacedKubelet> {
+    const k = await startKubelet(this.client, this.ns, config);
+    this.kubelet = k;
+    this.onClose(() => k.stop());
+    return k;
+  }
+
+  /** A controller reconciling this namespace only, with this env's target. */
+  startController(extra: Partial<ControllerOptions> = {}): ControllerProcess {
+    const c = startController({ kubeconfig: this.cp.kubeconfigPath, namespaces: [this.ns], target: this.target, ...extra });
+    this.controllers.push(c);
+    this.onClose(async () => void (await c.stop()));
+    return c;
+  }
+
+  /** `set`, in this namespace under this env's apiVersion. */
+  async create(set: StatefulSet): Promise<StatefulSet> {
+    const obj = { ...set, apiVersion: this.apiVersion, kind: 'StatefulSet', metadata: { ...set.metadata, namespace: this.ns } };
+    return this.client.create(this.res, obj);
+  }
+
+  async createObject(res: Resource, obj: KubeObject): Promise<KubeObject> {
+    return this.client.create(res, { ...obj, metadata: { ...obj.metadata, namespace: this.ns } });
+  }
+
+  /** Read-modify-write of the live set, retried on conflicts (the controller writes status meanwhile). */
+  async modify(name: string, change: (set: StatefulSet) => void): Promise<StatefulSet> {
+    for (let attempt = 0; ; attempt++) {
+      const live = await this.client.get<StatefulSet>(this.res, this.ns, name);
+      change(live);
+      try {
+        return await this.client.update(this.res, live);
+      } catch (e) {
+        if (!isConflict(e) || attempt >= 10) throw e;
+      }
+    }
+  }
+
+  setImage(name: string, container: string, image: string): Promise<StatefulSet> {
+    return this.modify(name, (s) => {
+      const c = s.spec.template.spec?.containers.find((x) => x.name === container);
+      if (!c) throw new Error(`${name} has no container ${container}`);
+      c.image = image;
+    });
+  }
+
+  patch(name: string, merge: unknown): Promise<StatefulSet> {
+    return this.client.patch<StatefulSet>(this.res, this.ns, name, merge);
+  }
+
+  /** Kubernetes Events about `name` (any kind), optionally of one reason. */
+  async events(name: string, reason?: string): Promise<KubeEvent[]> {
+    const list = await this.client.list<KubeEvent>(Resources.events, this.ns);
+    return list.items.filter((e) => e.involvedObject?.name === name && (reason === undefined || e.reason === reason));
+  }
+
+  /** What helps when a test fails: the namespace's pods and each controller's last log lines. */
+  diagnostics(): string {
+    const out = [`namespace ${this.ns}`];
+    for (const set of new Set(this.observer.podEvents.map((e) => e.name.replace(/-\d+$/, '')))) {
+      out.push(`pods of ${set}: ${this.observer.describePods(set)}`, `status of ${set}: ${JSON.stringify(this.observer.set(set)?.status)}`);
+    }
+    for (const c of this.controllers) out.push(`--- controller ${c.label} (pid ${c.pid}) last log lines:`, c.tail(30));
+    if (this.kubelet?.errors.length) out.push(`kubelet errors: ${this.kubelet.errors.slice(-5).map(String).join('; ')}`);
+    return out.join('\n');
+  }
+
+  async close(): Promise<void> {
+    for (const fn of this.releases.reverse()) {
+      try {
+        await fn();
+      } catch {
+        // teardown is best effort; the test's own result is what matters
+      }
+    }
+    this.releases = [];
+  }
+}
+
+function slug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 20).replace(/-$/, '');
+}
+
+export interface E2eTestOptions extends EnvOptions {
+  /** Test timeout in ms (node:test fails the test past it). */
+  timeout: number;
+}
+
+/** An `it` with a fresh TestEnv; skipped without a control plane unless CI is set (control-plane.ts). */
+export function e2eTest(title: string, opts: E2eTestOptions, body: (env: TestEnv) => Promise<void>): void {
+  it(title, { timeout: opts.timeout }, async (t) => {
+    const cp = requireControlPlane(t);
+    if (!cp) return;
+    const release = opts.exclusive ? await acquire(cp, opts.exclusive, Math.max(60_000, opts.timeout / 2)) : undefined;
+    let env: TestEnv | undefined;
+    try {
+      env = await TestEnv.open(cp, title, opts);
+      await body(env);
+    } catch (e) {
+      if (env) t.diagnostic(env.diagnostics());
+      throw e;
+    } finally {
+      await env?.close();
+      release?.();
+    }
+  });
+}
