@@ -43,6 +43,10 @@ function defaultCounts(spec: JsonObject): void {
   if (policy && isEmptyString(policy.whenDeleted)) policy.whenDeleted = 'Retain';
   if (policy && isEmptyString(policy.whenScaled)) policy.whenScaled = 'Retain';
   if (isAbsent(spec.replicas)) spec.replicas = 1;
+  // Go's encoder writes these non-omitempty fields, so the real server always returns them.
+  if (isAbsent(spec.serviceName)) spec.serviceName = '';
+  const ordinals = objectAt(spec, 'ordinals');
+  if (ordinals && isAbsent(ordinals.start)) ordinals.start = 0;
   if (isAbsent(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
 }
 

@@ -73,7 +73,16 @@ describe('validateStatefulSet: Recreate (StatefulSetRecreateStrategy)', () => {
   describe('gate off', () => {
     run(
       [
-        ['Recreate is forbidden on create', { 'spec.updateStrategy': { type: 'Recreate' } }, [`spec.updateStrategy.type: Forbidden: ${RECREATE_GATED}`]],
+        [
+          'Recreate is rejected on create as a real 1.37 kube-apiserver does',
+          { 'spec.updateStrategy': { type: 'Recreate' } },
+          [`spec.updateStrategy: Invalid value: {"Type":"Recreate","RollingUpdate":null}: must be 'RollingUpdate' or 'OnDelete'`],
+        ],
+        [
+          'Recreate on apps.ordinal.dev/v1 names the gate',
+          { apiVersion: 'apps.ordinal.dev/v1', 'spec.updateStrategy': { type: 'Recreate' } },
+          [`spec.updateStrategy.type: Forbidden: ${RECREATE_GATED}`],
+        ],
         ['RollingUpdate is unaffected', {}, []],
       ],
       gates({ StatefulSetRecreateStrategy: false }),

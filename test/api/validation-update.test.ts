@@ -78,7 +78,13 @@ describe('validateStatefulSetUpdate: gated strategy transitions', () => {
   const enforced = { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: { partition: 0, maxUnavailable: 1 } } };
 
   it('switching to Recreate needs the gate', () => {
-    assert.deepEqual(updateMessages(validSet(), recreate, off), [`spec.updateStrategy.type: Forbidden: ${RECREATE_GATED}`]);
+    assert.deepEqual(updateMessages(validSet(), recreate, off), [
+      `spec.updateStrategy: Invalid value: {"Type":"Recreate","RollingUpdate":null}: must be 'RollingUpdate' or 'OnDelete'`,
+    ]);
+    const ordinal = { apiVersion: 'apps.ordinal.dev/v1', ...recreate };
+    assert.deepEqual(updateMessages(withFields(validSet(), { apiVersion: 'apps.ordinal.dev/v1' }), ordinal, off), [
+      `spec.updateStrategy.type: Forbidden: ${RECREATE_GATED}`,
+    ]);
     assert.deepEqual(updateMessages(validSet(), recreate, features), []);
   });
   it('a set already on Recreate may stay on it with the gate off', () => {

@@ -50,6 +50,7 @@ describe('why (explainWhy over the real planner)', () => {
     assert.match(report.paragraph, /Rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable \(web-1 NotReady below the partition, web-4 Pending\)\./);
     assert.match(noteOf(report, 'web-1'), /uses the maxUnavailable budget/);
     assert.match(noteOf(report, 'web-1'), /held by the partition/);
+    assert.equal(noteOf(report, 'web-3'), 'old revision: waits for the maxUnavailable budget');
   });
 
   it('says which pod an OrderedReady scale-up waits for', () => {

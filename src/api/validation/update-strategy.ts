@@ -10,7 +10,11 @@ import { objectAt, stringAt } from './values.js';
 
 const CLASSIC_TYPES = "must be 'RollingUpdate' or 'OnDelete'";
 const ORDINAL_TYPES = "must be 'RollingUpdate', 'OnDelete', 'Recreate' or 'EnforcedRollingUpdate'";
-/** [unverified] wording; upstream 1.37 reports a Forbidden error at this path (PR #137187). */
+/**
+ * Gate-off Recreate on apps.ordinal.dev/v1 (our wording). For apps/v1 we give what a real v1.37.1
+ * kube-apiserver answers with the gate off: the classic "must be 'RollingUpdate' or 'OnDelete'" Invalid
+ * at spec.updateStrategy (checked in test/e2e/control-plane.test.ts), not the Forbidden the spec predicted.
+ */
 export const RECREATE_GATED = 'Recreate update strategy requires the StatefulSetRecreateStrategy feature gate';
 
 const goStrategy = (us: JsonObject): unknown => ({ Type: us.type ?? '', RollingUpdate: goRollingUpdate(us.rollingUpdate) });
@@ -18,6 +22,7 @@ const goStrategy = (us: JsonObject): unknown => ({ Type: us.type ?? '', RollingU
 /** Recreate needs its gate, except that an object already on Recreate may stay on it. */
 function validateRecreate(strategy: JsonObject, ctx: SpecContext, out: IssueList): void {
   if (!ctx.features.StatefulSetRecreateStrategy && ctx.prevType !== 'Recreate') {
+    if (!ctx.ordinal) return out.add(invalid(STRATEGY_PATH, goStrategy(strategy), CLASSIC_TYPES));
     return out.add(forbidden(child(STRATEGY_PATH, 'type'), RECREATE_GATED));
   }
   rejectRollingUpdate(strategy, out);

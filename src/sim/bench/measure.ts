@@ -58,43 +58,41 @@ interface Mark {
 
 export async function runBenchCase(c: BenchCase): Promise<BenchResult> {
   const planner = { cpu: 0, calls: 0 };
-  const started = performance.now();
-  let peakHeap = 0;
-  let mark: Mark | undefined;
-  let replaced = 0;
-  const sampleHeap = () => void (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed));
+  const started: Mark = { wall: performance.now(), cpu: process.cpuUsage(), planner: 0, api: 0, byVerb: {}, t: 0 };
+  const meter = { peakHeap: 0, replaced: 0, rollout: undefined as Mark | undefined };
+  const sampleHeap = () => void (meter.peakHeap = Math.max(meter.peakHeap, process.memoryUsage().heapUsed));
   const onRecord = (r: TimelineRecord) => {
-    if (r.type === 'step' && r.index === 1) mark = markNow(sim, planner.cpu, r.t);
-    if (mark && r.type === 'pod' && r.event === 'Deleted') replaced++;
+    if (r.type === 'step' && r.index === 1) meter.rollout = markNow(sim, planner.cpu, r.t);
+    if (meter.rollout && r.type === 'pod' && r.event === 'Deleted') meter.replaced++;
   };
-  const sim: Simulation = new Simulation(benchScenario(c), { onRecord, keepRecords: false, onProgress: sampleHeap, progressEveryMs: 10_000, planner: timedPlanner(planner) });
+  const options = { onRecord, keepRecords: false, onProgress: sampleHeap, progressEveryMs: 10_000, planner: timedPlanner(planner) };
+  const sim: Simulation = new Simulation(benchScenario(c), options);
   await sim.start();
   await sim.runSteps();
+  const end = markNow(sim, planner.cpu, sim.t());
   const summary = await sim.finish();
-  const end = performance.now();
   sampleHeap();
-  const m = mark ?? { wall: started, cpu: { user: 0, system: 0 }, planner: 0, api: 0, byVerb: {}, t: 0 };
-  const api = sim.world.apiCalls;
-  const per = (x: number) => (replaced ? x / replaced : 0);
-  const byVerb = Object.fromEntries(Object.entries(api.byVerb).map(([k, v]) => [k, round(per(v - (m.byVerb[k] ?? 0)))]));
+  const m = meter.rollout ?? started;
+  const per = (x: number) => (meter.replaced ? x / meter.replaced : 0);
+  const byVerb = Object.fromEntries(Object.entries(end.byVerb).map(([k, v]) => [k, round(per(v - (m.byVerb[k] ?? 0)))]));
   return {
     case: c.name,
     description: c.description,
     sets: c.sets,
     replicas: c.replicas,
-    podsReplaced: replaced,
+    podsReplaced: meter.replaced,
     converged: summary.converged,
     violations: summary.violations.length,
-    virtualSeconds: summary.endedAt - m.t,
-    wallSecondsTotal: (end - started) / 1000,
-    wallSecondsRollout: (end - m.wall) / 1000,
-    plannerCpuMsPerPodReplaced: per(planner.cpu - m.planner),
-    processCpuMsPerPodReplaced: per(cpuMs(process.cpuUsage(m.cpu))),
-    apiCallsPerPodReplaced: per(api.total - m.api),
+    virtualSeconds: end.t - m.t,
+    wallSecondsTotal: (end.wall - started.wall) / 1000,
+    wallSecondsRollout: (end.wall - m.wall) / 1000,
+    plannerCpuMsPerPodReplaced: per(end.planner - m.planner),
+    processCpuMsPerPodReplaced: per(cpuMs(end.cpu) - cpuMs(m.cpu)),
+    apiCallsPerPodReplaced: per(end.api - m.api),
     apiCallsByVerb: byVerb,
     plannerCalls: planner.calls,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
-    peakHeapMiB: peakHeap / 1024 / 1024,
+    peakHeapMiB: meter.peakHeap / 1024 / 1024,
   };
 }
 

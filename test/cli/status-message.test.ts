@@ -1,0 +1,112 @@
+// rollout status: kubectl's messages, Ordinal's failures (ProgressDeadlineExceeded, SafetyHalt), and "done"
+// only when the simulator's Converged also holds for the pods.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { rolloutState } from '../../src/cli/rollout/status-message.js';
+import type { StatefulSet } from '../../src/api/types.js';
+import { convergedStatus, pod, set, T0 } from '../sim/fixtures.js';
+
+const progressing = (reason: string, status: 'True' | 'False' = 'False', message = '') => ({
+  conditions: [{ type: 'Progressing', status, reason, message }],
+});
+
+function withStatus(s: StatefulSet, status: Partial<NonNullable<StatefulSet['status']>>): StatefulSet {
+  return { ...s, status: { ...convergedStatus(3), ...status } };
+}
+
+const three = [pod(0), pod(1), pod(2)];
+
+describe('rolloutState', () => {
+  const cases: { desc: string; set: StatefulSet; kind: string; message: string; pods?: typeof three }[] = [
+    {
+      desc: 'waits for the controller to observe a new generation',
+      set: withStatus(set({ generation: 2 }), {}),
+      kind: 'progressing',
+      message: 'Waiting for statefulset spec update to be observed...',
+    },
+    {
+      desc: 'waits for pods to be ready',
+      set: withStatus(set(), { readyReplicas: 1 }),
+      kind: 'progressing',
+      message: 'Waiting for 2 pods to be ready...',
+    },
+    {
+      desc: 'waits for availability when minReadySeconds is set',
+      set: withStatus(set({ minReadySeconds: 30 }), { availableReplicas: 2 }),
+      kind: 'progressing',
+      message: 'Waiting for 1 pods to be available (minReadySeconds 30)...',
+    },
+    {
+      desc: 'waits for a scale-down to remove pods',
+      set: withStatus(set(), { replicas: 5 }),
+      kind: 'progressing',
+      message: 'Waiting for 2 pods to be removed (scale-down)...',
+    },
+    {
+      desc: 'waits for the rolling update with kubectl\'s message',
+      set: withStatus(set(), { updateRevision: 'web-2', updatedReplicas: 1 }),
+      kind: 'progressing',
+      message: 'waiting for statefulset rolling update to complete 1 pods at revision web-2...',
+    },
+    {
+      desc: 'tells an OnDelete user to delete the old pods',
+      set: withStatus(set({ updateStrategy: { type: 'OnDelete' } }), { updateRevision: 'web-2', updatedReplicas: 0 }),
+      kind: 'progressing',
+      message: 'waiting for statefulset rolling update to complete 0 pods at revision web-2 (OnDelete: delete the old pods to update them)...',
+    },
+    {
+      desc: 'waits for a partitioned roll out',
+      set: withStatus(set({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } } }), { updateRevision: 'web-2', updatedReplicas: 1 }),
+      kind: 'progressing',
+      message: 'Waiting for partitioned roll out to finish: 1 out of 2 new pods have been updated...',
+    },
+    {
+      desc: 'is done when a partitioned roll out has updated every pod above the partition',
+      set: withStatus(set({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } } }), {
+        updateRevision: 'web-2',
+        updatedReplicas: 2,
+        currentReplicas: 1,
+      }),
+      pods: [pod(0), pod(1, { revision: 'web-2' }), pod(2, { revision: 'web-2' })],
+      kind: 'done',
+      message: 'partitioned roll out complete: 2 new pods have been updated...',
+    },
+    {
+      desc: 'is done when converged',
+      set: withStatus(set(), {}),
+      kind: 'done',
+      message: 'statefulset rolling update complete 3 pods at revision web-1...',
+    },
+    {
+      desc: 'keeps waiting while a pod still terminates even though the counters look done',
+      set: withStatus(set(), {}),
+      pods: [pod(0), pod(1), pod(2, { terminating: true })],
+      kind: 'progressing',
+      message: 'Waiting: web: pod web-2 is terminating...',
+    },
+    {
+      desc: 'fails on ProgressDeadlineExceeded, like kubectl for Deployments',
+      set: withStatus(set(), { readyReplicas: 2, ...progressing('ProgressDeadlineExceeded') }),
+      kind: 'failed',
+      message: 'statefulset "web" exceeded its progress deadline',
+    },
+    {
+      desc: 'fails on an EnforcedRollingUpdate safety halt',
+      set: withStatus(set(), { readyReplicas: 2, ...progressing('SafetyHalt', 'False', 'pod web-2 failed') }),
+      kind: 'failed',
+      message: 'statefulset "web" rollout halted: pod web-2 failed',
+    },
+    {
+      desc: 'does not fail while Progressing is True',
+      set: withStatus(set(), { readyReplicas: 2, ...progressing('RollingUpdateInProgress', 'True') }),
+      kind: 'progressing',
+      message: 'Waiting for 1 pods to be ready...',
+    },
+  ];
+  for (const c of cases) {
+    it(c.desc, () => {
+      assert.deepEqual(rolloutState(c.set, c.pods ?? three, T0), { kind: c.kind, message: c.message });
+    });
+  }
+});

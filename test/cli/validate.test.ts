@@ -1,0 +1,109 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { validateCommand } from '../../src/cli/commands/validate.js';
+import { bufferIO } from '../../src/cli/explain/io.js';
+import { manifestObjects } from '../../src/cli/explain/manifest-docs.js';
+
+const sts = (apiVersion: string, name: string, spec = '') => `apiVersion: ${apiVersion}
+kind: StatefulSet
+metadata: {name: ${name}}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec: {containers: [{name: c, image: "app:1"}]}
+${spec}`;
+
+function run(files: Record<string, string>, opts: Parameters<typeof validateCommand>[1] = {}) {
+  const io = bufferIO();
+  const code = validateCommand(Object.keys(files), opts, io, (p) => {
+    const text = files[p];
+    if (text === undefined) throw new Error(`ENOENT: ${p}`);
+    return text;
+  });
+  return { code, out: io.out, err: io.err };
+}
+
+describe('ordinal validate', () => {
+  it('exits 0 and says valid for good sets of both APIs', () => {
+    const r = run({ 'a.yaml': `${sts('apps/v1', 'web')}---\n${sts('apps.ordinal.dev/v1', 'db', '  updateStrategy: {type: EnforcedRollingUpdate}\n')}` });
+    assert.equal(r.code, 0);
+    assert.equal(r.out, 'a.yaml: document 1: statefulset.apps/web: valid\na.yaml: document 2: statefulset.apps.ordinal.dev/db: valid\n');
+  });
+
+  it('exits 1 with every field-pathed issue, in the API server\'s wording', () => {
+    const bad = sts('apps/v1', 'web', '  minReadySeconds: -1\n  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: "150%"}}\n');
+    const r = run({ 'bad.yaml': bad });
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.out,
+      [
+        'bad.yaml: document 1: statefulset.apps/web: invalid',
+        '  - spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "150%": must not be greater than 100%',
+        '  - spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('rejects an extension on apps/v1 and points to the CRD', () => {
+    const r = run({ 'x.yaml': sts('apps/v1', 'web', '  progressDeadlineSeconds: 60\n') });
+    assert.equal(r.code, 1);
+    assert.match(r.out, /spec\.progressDeadlineSeconds: Forbidden: .*apps\.ordinal\.dev\/v1/);
+  });
+
+  it('applies --feature-gates as the API server does (Recreate needs its gate)', () => {
+    const file = { 'r.yaml': sts('apps/v1', 'web', '  updateStrategy: {type: Recreate}\n') };
+    assert.equal(run(file).code, 0);
+    const off = run(file, { featureGates: 'StatefulSetRecreateStrategy=false' });
+    assert.equal(off.code, 1);
+    assert.match(off.out, /spec\.updateStrategy: Invalid value: .*must be 'RollingUpdate' or 'OnDelete'/);
+  });
+
+  it('exits 2 for an unknown feature gate', () => {
+    const r = run({ 'a.yaml': sts('apps/v1', 'web') }, { featureGates: 'NoSuchGate=true' });
+    assert.equal(r.code, 2);
+    assert.match(r.err, /unrecognized feature gate: NoSuchGate/);
+  });
+
+  it('refuses a StatefulSet apiVersion that is not served', () => {
+    const r = run({ 'a.yaml': sts('apps/v1beta1', 'web') });
+    assert.equal(r.code, 1);
+    assert.match(r.out, /apiVersion: Unsupported value: "apps\/v1beta1": supported values: "apps\/v1", "apps\.ordinal\.dev\/v1"/);
+  });
+
+  it('skips other kinds and validates List items and scenario objects', () => {
+    const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' } }] });
+    const scenario = `kind: Scenario\nobjects:\n${sts('apps/v1', 'web').replace(/^/gm, '    ').replace(/^ {4}apiVersion/, '  - apiVersion')}`;
+    const r = run({ 'l.json': `${list}\n---\n${sts('apps/v1', 'db')}`, 's.yaml': scenario });
+    assert.equal(r.code, 0);
+    assert.match(r.out, /l\.json: document 1, items\[0\]: v1 Service s: skipped \(not a StatefulSet\)/);
+    assert.match(r.out, /s\.yaml: document 1, objects\[0\]: statefulset\.apps\/web: valid/);
+  });
+
+  it('exits 2 for an unreadable file, a YAML error, or no StatefulSet at all', () => {
+    assert.equal(run({ 'ok.yaml': sts('apps/v1', 'web'), 'missing.yaml': undefined as unknown as string }).code, 2);
+    const broken = run({ 'b.yaml': 'kind: [unclosed' });
+    assert.equal(broken.code, 2);
+    assert.match(broken.err, /b\.yaml: document 1: /);
+    const none = run({ 'svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n' });
+    assert.equal(none.code, 2);
+    assert.match(none.err, /no StatefulSet found/);
+  });
+
+  it('prints JSON results with -o json', () => {
+    const r = run({ 'a.yaml': sts('apps/v1', 'web', '  minReadySeconds: -2\n') }, { output: 'json' });
+    const results = JSON.parse(r.out) as { outcome: string; issues: { path: string; message: string }[] }[];
+    assert.equal(results[0]?.outcome, 'invalid');
+    assert.deepEqual(results[0]?.issues.map((i) => i.path), ['spec.minReadySeconds']);
+  });
+});
+
+describe('manifestObjects', () => {
+  it('skips empty documents but keeps the numbering', () =>
+    assert.deepEqual(manifestObjects('kind: X\n---\n---\nkind: Y\n').objects, [
+      { where: 'document 1', value: { kind: 'X' } },
+      { where: 'document 3', value: { kind: 'Y' } },
+    ]));
+});
