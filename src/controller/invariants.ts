@@ -123,12 +123,14 @@ export function partitionRespected(observed: ObservedState, plan: Plan, features
 
 /** In-range slots unavailable before the sync (EnforcedRollingUpdate: replaceable old pods excluded). */
 function unavailableBefore(w: World): number {
-  let n = 0;
-  for (let i = 0, o = startOrdinal(w.set); i < slotCountOf(w.set) && n <= w.strategy.maxUnavailable; i++, o++) {
-    const p = w.byOrdinal.get(o);
-    if (!healthy(w, p) && !replaceable(w, o, p)) n++;
+  let present = 0;
+  let down = 0;
+  for (const [o, p] of w.byOrdinal) {
+    if (!inRange(w, o)) continue;
+    present++;
+    if (!healthy(w, p) && !replaceable(w, o, p)) down++;
   }
-  return n;
+  return slotCountOf(w.set) - present + down;
 }
 
 /**

@@ -83,10 +83,14 @@ export class SimState {
     return keys;
   }
 
-  /** Pods of a set, ordered by name (stable across runs). */
+  /** Pods of a set, in the order they joined it (deterministic: writes arrive in resourceVersion order). */
   podsOf(key: string): Pod[] {
-    const keys = [...(this.bySet.get(key) ?? [])].sort();
-    return keys.map((k) => this.pods.get(k)).filter((p): p is Pod => p !== undefined);
+    const out: Pod[] = [];
+    for (const k of this.bySet.get(key) ?? []) {
+      const pod = this.pods.get(k);
+      if (pod) out.push(pod);
+    }
+    return out;
   }
 
   /** The set a pod belongs to: its controller ownerRef, else a set named like the pod's prefix. */

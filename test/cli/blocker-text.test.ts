@@ -18,6 +18,7 @@ function context(set: StatefulSet, pods: Pod[], update = revisionName(set)): Exp
     minReadySeconds: set.spec.minReadySeconds ?? 0,
     start: set.spec.ordinals?.start ?? 0,
     replicas: set.spec.replicas ?? 1,
+    updateDeletions: [],
   };
 }
 
@@ -159,6 +160,12 @@ const cases: Case[] = [
 
 describe('blockerSentence', () => {
   for (const c of cases) it(`says: ${c.desc}`, () => assert.equal(blockerSentence(c.blocker, c.ctx), c.want));
+
+  it('counts pods deleted this sync against the budget', () => {
+    const ctx = { ...rolling, updateDeletions: ['web-3'], pods: new Map([...rolling.pods, ['web-3', podFor(newSet(5), 3)]]) };
+    const text = blockerSentence({ kind: 'budgetExhausted', unavailable: 1, maxUnavailable: 2, unavailablePods: ['web-1'] }, ctx);
+    assert.equal(text, 'rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, web-3 deleted now)');
+  });
 
   it('says "enforced rolling update" for the EnforcedRollingUpdate budget', () => {
     const ctx = ctxFor({ strategy: 'EnforcedRollingUpdate', maxUnavailable: 1 }, () => [], true);

@@ -52,8 +52,8 @@ describe('rollout status --watch view', () => {
       ]);
       const lines = podChanges(before, [row('web-0', 'Ready'), row('web-1', 'Terminating'), row('web-3', 'Pending', 'web-2')]);
       assert.deepEqual(lines, [
-        '  web-1: Ready -> Terminating (revision web-1, old)',
-        '  web-3: Pending (revision web-2, old)',
+        '  web-1: Ready -> Terminating (revision web-1)',
+        '  web-3: Pending (revision web-2)',
         '  web-2: deleted',
       ]);
     });

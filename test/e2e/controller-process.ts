@@ -3,7 +3,7 @@
 // gracefully (SIGTERM) or killed (SIGKILL) like a crashed pod.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { pause, waitUntil } from './wait.js';
+import { waitUntil } from './wait.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ordinal.js', import.meta.url));
 const KEEP_LINES = 2000;
@@ -99,7 +99,10 @@ export class ControllerProcess {
   async stop(timeoutMs = 30_000): Promise<Exit> {
     if (this.exit) return this.exit;
     this.child.kill('SIGTERM');
-    const done = await Promise.race([this.exited, pause(timeoutMs).then(() => undefined)]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
+    const done = await Promise.race([this.exited, late]);
+    clearTimeout(timer);
     return done ?? this.kill();
   }
 

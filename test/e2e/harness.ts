@@ -32,6 +32,8 @@ export class TestEnv {
   readonly apiVersion: string;
   readonly controllers: ControllerProcess[] = [];
   kubelet: NamespacedKubelet | undefined;
+  /** The generation of each set's last spec write, so waits never judge a stale cache. */
+  private readonly written = new Map<string, number>();
   private releases: (() => void | Promise<void>)[] = [];
 
   private constructor(
@@ -83,7 +85,37 @@ export class TestEnv {
   /** `set`, in this namespace under this env's apiVersion. */
   async create(set: StatefulSet): Promise<StatefulSet> {
     const obj = { ...set, apiVersion: this.apiVersion, kind: 'StatefulSet', metadata: { ...set.metadata, namespace: this.ns } };
-    return this.client.create(this.res, obj);
+    return this.wrote(await this.client.create(this.res, obj));
+  }
+
+  private wrote(set: StatefulSet): StatefulSet {
+    this.written.set(set.metadata.name ?? '', set.metadata.generation ?? 0);
+    return set;
+  }
+
+  /** The set at (at least) the generation last written here, as the observer's cache has it; else a reason. */
+  private current(name: string): StatefulSet | string {
+    const set = this.observer.set(name);
+    const want = this.written.get(name) ?? 0;
+    if (!set) return `${name} is not in the cache yet`;
+    const have = set.metadata.generation ?? 0;
+    return have >= want ? set : `the cache has generation ${have} of ${name}, ${want} was written`;
+  }
+
+  /** Waits for scenario.md's Converged, judged on the spec last written here. */
+  waitConverged(name: string, timeoutMs: number): Promise<number> {
+    return this.observer.waitFor(`${name} to converge`, timeoutMs, () => {
+      const set = this.current(name);
+      return typeof set === 'string' ? set : this.observer.converged(name);
+    });
+  }
+
+  /** Waits until `check` holds for the set at the generation last written here. */
+  waitForSet(name: string, what: string, timeoutMs: number, check: (set: StatefulSet) => boolean | string): Promise<number> {
+    return this.observer.waitFor(what, timeoutMs, () => {
+      const set = this.current(name);
+      return typeof set === 'string' ? set : check(set);
+    });
   }
 
   async createObject(res: Resource, obj: KubeObject): Promise<KubeObject> {
@@ -96,7 +128,7 @@ export class TestEnv {
       const live = await this.client.get<StatefulSet>(this.res, this.ns, name);
       change(live);
       try {
-        return await this.client.update(this.res, live);
+        return this.wrote(await this.client.update(this.res, live));
       } catch (e) {
         if (!isConflict(e) || attempt >= 10) throw e;
       }
@@ -111,8 +143,8 @@ export class TestEnv {
     });
   }
 
-  patch(name: string, merge: unknown): Promise<StatefulSet> {
-    return this.client.patch<StatefulSet>(this.res, this.ns, name, merge);
+  async patch(name: string, merge: unknown): Promise<StatefulSet> {
+    return this.wrote(await this.client.patch<StatefulSet>(this.res, this.ns, name, merge));
   }
 
   /** Kubernetes Events about `name` (any kind), optionally of one reason. */

@@ -110,10 +110,6 @@ export class NamespaceObserver {
     return c.converged || (c.reason ?? 'not converged');
   }
 
-  waitConverged(name: string, timeoutMs: number): Promise<number> {
-    return this.waitFor(`${name} to converge`, timeoutMs, () => this.converged(name));
-  }
-
   describePods(name: string): string {
     return this.podsOf(name).map(describePod).join(', ');
   }

@@ -26,7 +26,7 @@ function seqOf(env: TestEnv, set: string, type: PodEvent['type'], name: string, 
 
 async function createAndConverge(env: TestEnv, set: StatefulSet, timeoutMs = 60_000): Promise<void> {
   await env.create(set);
-  await env.observer.waitConverged(set.metadata.name ?? '', timeoutMs);
+  await env.waitConverged(set.metadata.name ?? '', timeoutMs);
   env.observer.trackUnavailable(set.metadata.name ?? '');
 }
 
@@ -42,7 +42,7 @@ describe('examples on kube-apiserver (apps.ordinal.dev/v1)', () => {
     await createAndConverge(env, exampleSet(blog, 'web', { namespace: env.ns, apiVersion: env.apiVersion }));
     const from = lastSeq(env);
     await env.setImage('web', 'nginx', 'registry.k8s.io/nginx-slim:0.9');
-    await env.observer.waitConverged('web', 60_000);
+    await env.waitConverged('web', 60_000);
 
     const terminated = namesAfter(env, 'web', 'Terminating', from);
     assert.deepEqual(terminated.slice(0, 2).sort(), ['web-3', 'web-4'], `terminations: ${terminated.join(', ')}`);

@@ -40,7 +40,12 @@ export function createManualTimers(start = 1_000_000): ManualTimers {
     },
     advance(ms) {
       const target = now + ms;
-      for (let next = earliest(); next && next[1].due <= target; next = earliest()) timers.fireNext();
+      let fired = 0;
+      for (let next = earliest(); next && next[1].due <= target; next = earliest()) {
+        // A task that keeps rescheduling itself at or before the target is a bug under test, not a hang.
+        if (++fired > 1000) throw new Error(`advance(${ms}): more than 1000 timers fired; a timer keeps rescheduling itself`);
+        timers.fireNext();
+      }
       now = target;
     },
     pendingCount: () => pending.size,

@@ -44,7 +44,7 @@ function screen(out: NodeJS.WriteStream): Screen {
       if (key === last) return;
       last = key;
       if (out.isTTY) {
-        out.write((height ? `\x1b[${height}A` : '') + lines.map((l) => `\x1b[2K${l}`).join('\n') + '\n');
+        out.write((height ? `\x1b[${height}A\x1b[J` : '') + lines.join('\n') + '\n');
         height = lines.length;
       } else {
         out.write(`${text}\n\n`);

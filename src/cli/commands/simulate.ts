@@ -11,12 +11,15 @@ import { loadScenario } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
 import type { Scenario } from '../../sim/scenario-types.js';
 import { formatRecordText } from '../../sim/timeline-text.js';
+import { runScenarioWhyAt } from '../explain/why-at.js';
 import { toJsonLine, type TimelineRecord } from '../../sim/timeline.js';
 
 export interface SimulateOptions {
   format?: 'text' | 'jsonl';
   out?: string;
   report?: string;
+  /** Virtual seconds: print `why` for every set at that time (text: in the timeline; jsonl: on stderr). */
+  whyAt?: string;
 }
 
 export interface SimulateIO {
@@ -43,7 +46,16 @@ export async function simulateCommand(file: string, opts: SimulateOptions, io: S
   const lines: string[] = [];
   const sink = opts.out ? (line: string) => lines.push(line) : bufferedWriter(io.stdout);
   const toLine = format === 'jsonl' ? toJsonLine : formatRecordText;
-  const result = await runScenario(scenario, { onRecord: (r: TimelineRecord) => sink(toLine(r)) });
+  const onRecord = (r: TimelineRecord) => sink(toLine(r));
+  const whyAt = opts.whyAt === undefined ? undefined : Number(opts.whyAt);
+  if (whyAt !== undefined && !(Number.isFinite(whyAt) && whyAt >= 0)) {
+    io.stderr(`--why-at ${opts.whyAt}: must be a number of virtual seconds >= 0\n`);
+    return 2;
+  }
+  const result =
+    whyAt === undefined
+      ? await runScenario(scenario, { onRecord })
+      : await runScenarioWhyAt(scenario, { onRecord }, whyAt, (text) => (format === 'jsonl' ? io.stderr(text) : sink(text.trimEnd())));
   if (opts.out) writeFileSync(opts.out, lines.map((l) => `${l}\n`).join(''));
   else (sink as BufferedWriter).flush();
   if (opts.report) {
@@ -81,6 +93,7 @@ export function register(program: Command): void {
     .addOption(new Option('--format <format>', 'timeline format').choices(['text', 'jsonl']).default('text'))
     .option('--out <path>', 'write the timeline to this file instead of stdout')
     .option('--report <path>', 'also write a self-contained HTML report (per-pod timeline, status counters)')
+    .option('--why-at <seconds>', 'also explain every StatefulSet at that virtual time, as `why` does (text: in the timeline; jsonl: on stderr)')
     .action(async (file: string, opts: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, opts);
     });

@@ -20,6 +20,8 @@ export interface ExplainContext {
   /** First ordinal of the range (spec.ordinals.start). */
   start: number;
   replicas: number;
+  /** Pods the plan deletes this sync for the update (they use budget the blocker did not count yet). */
+  updateDeletions: readonly string[];
 }
 
 type Of<K extends Blocker['kind']> = Extract<Blocker, { kind: K }>;
@@ -65,15 +67,25 @@ function notRunningAndReady(b: Of<'podNotRunningAndReady'>, ctx: ExplainContext)
   return `${orderedPass(ctx, b.pod)} waits for ${b.pod} to be Running and Ready (it is ${stateOf(ctx, b.pod)})`;
 }
 
+/** Deleted this sync while available: the budget counted them as available, the next sync will not. */
+function freshDeletions(ctx: ExplainContext): string[] {
+  return ctx.updateDeletions.filter((name) => {
+    const pod = ctx.pods.get(name);
+    return pod !== undefined && podState(pod, ctx.minReadySeconds, ctx.now).available;
+  });
+}
+
 function budgetExhausted(b: Of<'budgetExhausted'>, ctx: ExplainContext): string {
   const listed = b.unavailablePods.map((name) => {
     const below = inRange(ctx, name) && indexOf(ctx, name) < ctx.strategy.partition ? ' below the partition' : '';
     return `${name} ${stateOf(ctx, name)}${below}`;
   });
   const more = b.unavailable > listed.length ? `, and ${b.unavailable - listed.length} more` : '';
-  const detail = listed.length ? ` (${listed.join(', ')}${more})` : '';
+  const fresh = freshDeletions(ctx);
+  const parts = [...listed.map((l, i) => (i === listed.length - 1 ? `${l}${more}` : l)), ...fresh.map((name) => `${name} deleted now`)];
+  const detail = parts.length ? ` (${parts.join(', ')})` : '';
   const what = ctx.strategy.kind === 'EnforcedRollingUpdate' ? 'enforced rolling update' : 'rolling update';
-  return `${what} blocked: ${b.unavailable} of maxUnavailable ${b.maxUnavailable} ordinals unavailable${detail}`;
+  return `${what} blocked: ${b.unavailable + fresh.length} of maxUnavailable ${b.maxUnavailable} ordinals unavailable${detail}`;
 }
 
 function stuckOld(b: Of<'stuckOldRevision'>): string {

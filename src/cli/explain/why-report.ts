@@ -44,6 +44,7 @@ export function explainContext(input: WhyInput): ExplainContext {
     minReadySeconds: minReadySecondsOf(set),
     start: startOrdinal(set),
     replicas: replicasOf(set),
+    updateDeletions: plan.actions.flatMap((a) => (a.kind === 'deletePod' && (a.cause === 'update' || a.cause === 'forced') ? [a.name] : [])),
   };
 }
 

@@ -68,7 +68,8 @@ class StatusWatch {
   private readonly ns: string;
   private readonly name: string;
   private lastMessage = '';
-  private lastRows = new Map<string, WatchPodRow>();
+  /** undefined until the first look: pods that exist when watching starts are not "changes". */
+  private lastRows: Map<string, WatchPodRow> | undefined;
   private tickTimer: TimerId | undefined;
   private timeoutTimer: TimerId | undefined;
   private finished = false;
@@ -148,7 +149,7 @@ class StatusWatch {
       this.screen.draw(renderLiveFrame({ title, message: state.kind === 'failed' ? `error: ${state.message}` : state.message, set, rows }, { color: true }));
       return;
     }
-    const lines = podChanges(this.lastRows, rows);
+    const lines = this.lastRows === undefined ? [] : podChanges(this.lastRows, rows);
     this.lastRows = new Map(rows.map((r) => [r.pod, r]));
     if (lines.length > 0) this.io.stdout(`${lines.join('\n')}\n`);
     if (state.message !== this.lastMessage) report(state, this.io);

@@ -78,7 +78,10 @@ export function renderLiveFrame(frame: LiveFrame, opts: { color: boolean }): str
 
 const key = (r: WatchPodRow): string => `${r.state}|${r.revision}`;
 
-/** Plain lines for pods that appeared, changed state or revision, or disappeared since `previous`. */
+/**
+ * Plain lines for pods that appeared, changed state or revision, or disappeared since `previous`. The line
+ * names the revision, not new/old: the status naming the update revision may arrive after the pod event.
+ */
 export function podChanges(previous: ReadonlyMap<string, WatchPodRow>, rows: readonly WatchPodRow[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
@@ -87,7 +90,7 @@ export function podChanges(previous: ReadonlyMap<string, WatchPodRow>, rows: rea
     const before = previous.get(r.pod);
     if (before !== undefined && key(before) === key(r)) continue;
     const from = before === undefined ? '' : `${before.state} -> `;
-    out.push(`  ${r.pod}: ${from}${r.state} (revision ${r.revision || '-'}, ${r.mark})`);
+    out.push(`  ${r.pod}: ${from}${r.state} (revision ${r.revision || '-'})`);
   }
   for (const name of previous.keys()) if (!seen.has(name)) out.push(`  ${name}: deleted`);
   return out;

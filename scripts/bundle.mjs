@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Builds the single-file kubectl plugin: `npm run bundle` → dist/kubectl-ordinal.cjs (CommonJS, so it runs
+// under any file name, with its dependencies inlined). Install it as `kubectl-ordinal` on the PATH:
+//   install -m 0755 dist/kubectl-ordinal.cjs ~/.local/bin/kubectl-ordinal && kubectl ordinal --help
+// Options: --outfile PATH (default dist/kubectl-ordinal.cjs), --minify.
+import { build } from 'esbuild';
+import { chmodSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const outfile = arg('--outfile') ?? join(root, 'dist', 'kubectl-ordinal.cjs');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+// No top-level await (CommonJS has none): the entry mirrors src/cli/main.ts.
+const entry = `
+import { basename } from 'node:path';
+import { buildProgram } from './src/cli/program.ts';
+const invokedAs = basename(process.argv[1] ?? 'kubectl-ordinal').replace(/\\.(c?js|ts)$/, '');
+buildProgram(invokedAs === 'ordinal' ? 'ordinal' : 'kubectl ordinal').parseAsync(process.argv).catch((e) => {
+  process.stderr.write(\`error: \${e instanceof Error ? e.message : String(e)}\\n\`);
+  process.exitCode = 1;
+});
+`;
+
+// import.meta.url has no CommonJS meaning: point it at the bundle file itself (defined in the banner).
+const IMPORT_META_URL = "const __ordinal_import_meta_url = require('node:url').pathToFileURL(__filename).href;";
+
+const result = await build({
+  stdin: { contents: entry, resolveDir: root, sourcefile: 'kubectl-ordinal-entry.ts', loader: 'ts' },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile,
+  define: { 'import.meta.url': '__ordinal_import_meta_url', ORDINAL_VERSION: JSON.stringify(version) },
+  banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
+  minify: process.argv.includes('--minify'),
+  legalComments: 'linked',
+  logLevel: 'warning',
+  metafile: true,
+});
+chmodSync(outfile, 0o755);
+const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+process.stdout.write(`wrote ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MiB, ordinal ${version})\n`);

@@ -1,0 +1,32 @@
+// `ordinal simulate FILE --why-at T`: `why` for every StatefulSet of the simulated cluster at virtual
+// second T, from the same observed state and planner as the `why` command.
+
+import { Resources } from '../../api/client.js';
+import type { StatefulSet } from '../../api/types.js';
+import type { SimulationOptions } from '../../sim/simulation.js';
+import { runScenarioWithProbe, type ProbeContext, type ProbedRun } from '../../sim/probe.js';
+import type { Scenario } from '../../sim/scenario-types.js';
+import { planNow } from './plan-now.js';
+import { explainWhy, renderWhy } from './why-report.js';
+
+/** The `why` text of every set (both APIs, all namespaces) at the probe's instant. */
+export async function whyText(ctx: ProbeContext): Promise<string> {
+  const sets: StatefulSet[] = [];
+  for (const res of [Resources.statefulSets, Resources.ordinalStatefulSets]) {
+    sets.push(...(await ctx.client.list<StatefulSet>(res, undefined)).items);
+  }
+  const parts = [`--- why at t=${ctx.t}s ---`];
+  for (const set of sets) {
+    const now = await planNow(ctx.client, ctx.timers, set, ctx.features);
+    parts.push(renderWhy(explainWhy({ set, pods: now.observed.pods, plan: now.plan, now: now.now, features: ctx.features }), { color: false }).trimEnd());
+  }
+  if (sets.length === 0) parts.push('(no StatefulSet exists at this time)');
+  return `${parts.join('\n\n')}\n--- end of why ---\n`;
+}
+
+/** Runs the scenario and hands the `why` text at `atSeconds` to `emit` (or a note when the run ended first). */
+export async function runScenarioWhyAt(scenario: Scenario, opts: SimulationOptions, atSeconds: number, emit: (text: string) => void): Promise<ProbedRun> {
+  const result = await runScenarioWithProbe(scenario, opts, atSeconds, async (ctx) => emit(await whyText(ctx)));
+  if (!result.probed) emit(`--why-at ${atSeconds}: the scenario ended at t=${result.summary.endedAt}s, before that time\n`);
+  return result;
+}

@@ -1,0 +1,114 @@
+// rollout history / undo / restart against the in-memory cluster with the real controller.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Resources } from '../../src/api/client.js';
+import type { Pod, StatefulSet } from '../../src/api/types.js';
+import { rolloutHistoryCommand, rolloutRestartCommand, rolloutUndoCommand } from '../../src/cli/commands/rollout.js';
+import { converge, drive, setYaml, startWorld, take, type TestWorld } from './world.js';
+
+const setImage = (image: string) => ({ spec: { template: { spec: { containers: [{ name: 'app', image }] } } } });
+
+async function rolledTwice(apiVersion = 'apps/v1'): Promise<TestWorld> {
+  const w = await startWorld(setYaml({ apiVersion }));
+  await converge(w);
+  const res = apiVersion === 'apps/v1' ? Resources.statefulSets : Resources.ordinalStatefulSets;
+  await w.sim.world.user.patch(res, 'default', 'web', { metadata: { annotations: { 'kubernetes.io/change-cause': 'to v2' } }, ...setImage('app:2') });
+  assert.ok(await converge(w));
+  return w;
+}
+
+const images = async (w: TestWorld): Promise<string[]> =>
+  (await w.sim.world.user.list<Pod>(Resources.pods, 'default')).items.map((p) => p.spec.containers[0]?.image ?? '');
+
+describe('rollout history', () => {
+  it('lists the revisions oldest first with status, change-cause and what changed', async () => {
+    const w = await rolledTwice();
+    assert.equal(await drive(w, rolloutHistoryCommand(w.deps, 'web', {})), 0);
+    const lines = take(w).out.trimEnd().split('\n');
+    assert.equal(lines[0], 'statefulset.apps/web');
+    assert.match(lines[1] ?? '', /^REVISION\s+NAME\s+STATUS\s+CHANGE-CAUSE\s+CHANGE$/);
+    assert.match(lines[2] ?? '', /^1\s+web-\w+\s+-\s+<none>\s+\(first revision\)$/);
+    assert.match(lines[3] ?? '', /^2\s+web-\w+\s+current,update\s+to v2\s+image app: app:1 -> app:2$/);
+  });
+
+  it('shows one revision in detail with --revision, and fails for an unknown one', async () => {
+    const w = await rolledTwice();
+    assert.equal(await drive(w, rolloutHistoryCommand(w.deps, 'web', { revision: 2 })), 0);
+    const out = take(w).out;
+    assert.match(out, /^statefulset\.apps\/web with revision #2\nName: web-\w+\nStatus: current,update\nChange-Cause: to v2\n/);
+    assert.match(out, /Changes from revision #1:\n {2}image app: app:1 -> app:2\n/);
+    assert.match(out, /Pod Template:\n {2}metadata:\n/);
+    assert.match(out, /image: app:2/);
+    assert.equal(await drive(w, rolloutHistoryCommand(w.deps, 'web', { revision: 7 })), 1);
+    assert.equal(take(w).err, 'error: unable to find the specified revision\n');
+  });
+});
+
+describe('rollout undo', () => {
+  it('writes the previous template back; the controller re-numbers that revision and rolls the pods to it', async () => {
+    const w = await rolledTwice('apps.ordinal.dev/v1');
+    assert.equal(await drive(w, rolloutUndoCommand(w.deps, 'web', {})), 0);
+    assert.equal(take(w).out, 'statefulset.apps.ordinal.dev/web rolled back\n');
+    assert.ok(await converge(w));
+    assert.deepEqual(await images(w), ['app:1', 'app:1', 'app:1']);
+    await drive(w, rolloutHistoryCommand(w.deps, 'web', {}));
+    const rows = take(w).out.trimEnd().split('\n').slice(2);
+    assert.deepEqual(rows.map((r) => r.split(/\s+/)[0]), ['2', '3'], 'revision 1 became 3');
+  });
+
+  it('goes to --to-revision, skips when the template already matches, and explains a missing revision', async () => {
+    const w = await rolledTwice();
+    assert.equal(await drive(w, rolloutUndoCommand(w.deps, 'web', { toRevision: 2 })), 0);
+    assert.equal(take(w).out, 'statefulset.apps/web skipped rollback (current template already matches revision 2)\n');
+    assert.equal(await drive(w, rolloutUndoCommand(w.deps, 'web', { toRevision: 9 })), 1);
+    assert.equal(take(w).err, 'error: unable to find specified revision 9 in history\n');
+    assert.equal(await drive(w, rolloutUndoCommand(w.deps, 'web', { toRevision: 1 })), 0);
+    const set = await w.sim.world.user.get<StatefulSet>(Resources.statefulSets, 'default', 'web');
+    assert.equal(set.spec.template.spec.containers[0]?.image, 'app:1');
+  });
+
+  it('has nothing to go back to with a single revision', async () => {
+    const w = await startWorld(setYaml());
+    await converge(w);
+    assert.equal(await drive(w, rolloutUndoCommand(w.deps, 'web', {})), 1);
+    assert.equal(take(w).err, 'error: no last revision to roll back to\n');
+  });
+});
+
+describe('rollout restart', () => {
+  it('stamps the template with restartedAt from the clock, and the controller replaces every pod', async () => {
+    const w = await startWorld(setYaml());
+    await converge(w);
+    const before = (await w.sim.world.user.list<Pod>(Resources.pods, 'default')).items.map((p) => p.metadata.uid);
+    assert.equal(await drive(w, rolloutRestartCommand(w.deps, 'web')), 0);
+    assert.equal(take(w).out, 'statefulset.apps/web restarted\n');
+    const set = await w.sim.world.user.get<StatefulSet>(Resources.statefulSets, 'default', 'web');
+    assert.equal(set.spec.template.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt'], new Date(w.sim.now()).toISOString().replace('.000Z', 'Z'));
+    assert.ok(await converge(w));
+    const after = (await w.sim.world.user.list<Pod>(Resources.pods, 'default')).items.map((p) => p.metadata.uid);
+    assert.equal(after.filter((uid) => before.includes(uid)).length, 0);
+    await drive(w, rolloutHistoryCommand(w.deps, 'web', {}));
+    assert.match(take(w).out, /2\s+web-\w+\s+current,update\s+<none>\s+restarted \(2026-/);
+  });
+
+  it('refuses an OnDelete set, whose pods the controller never replaces', async () => {
+    const w = await startWorld(setYaml({ spec: '      updateStrategy: {type: OnDelete}\n' }));
+    assert.equal(await drive(w, rolloutRestartCommand(w.deps, 'web')), 1);
+    assert.match(take(w).err, /cannot restart statefulset\.apps\/web: with the OnDelete strategy/);
+  });
+});
+
+describe('set names', () => {
+  it('finds a bare name under either API, and asks to qualify when both exist', async () => {
+    const w = await startWorld(`${setYaml({ apiVersion: 'apps/v1' })}${setYaml({ apiVersion: 'apps.ordinal.dev/v1' })}`);
+    assert.equal(await drive(w, rolloutRestartCommand(w.deps, 'web')), 1);
+    assert.equal(take(w).err, 'error: both statefulset.apps.ordinal.dev/web and statefulset.apps/web exist in namespace default; name one of them\n');
+    assert.equal(await drive(w, rolloutRestartCommand(w.deps, 'osts/web')), 0);
+    assert.equal(take(w).out, 'statefulset.apps.ordinal.dev/web restarted\n');
+    assert.equal(await drive(w, rolloutRestartCommand(w.deps, 'statefulset.apps/web')), 0);
+    assert.equal(take(w).out, 'statefulset.apps/web restarted\n');
+    assert.equal(await drive(w, rolloutRestartCommand(w.deps, 'deployment/web')), 1);
+    assert.match(take(w).err, /deployment\/web: not a StatefulSet/);
+  });
+});

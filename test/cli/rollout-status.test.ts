@@ -1,0 +1,84 @@
+// rollout status against the in-memory cluster with the real controller, on virtual time.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Resources } from '../../src/api/client.js';
+import { rolloutStatusCommand } from '../../src/cli/commands/rollout.js';
+import { advance, converge, drive, setYaml, startWorld, take } from './world.js';
+
+const setImage = (image: string) => ({ spec: { template: { spec: { containers: [{ name: 'app', image }] } } } });
+
+describe('rollout status', () => {
+  it('exits 0 at once for a converged set, with kubectl\'s message', async () => {
+    const w = await startWorld(setYaml());
+    assert.ok(await converge(w));
+    const code = await drive(w, rolloutStatusCommand(w.deps, 'web', {}));
+    assert.equal(code, 0);
+    assert.match(take(w).out, /^statefulset rolling update complete 3 pods at revision web-\w+\.\.\.\n$/);
+  });
+
+  it('watches a rolling update to the end, printing pod changes and messages as plain lines', async () => {
+    const w = await startWorld(setYaml({ spec: '      minReadySeconds: 5\n' }));
+    await converge(w);
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:2'));
+    const start = w.sim.now();
+    const code = await drive(w, rolloutStatusCommand(w.deps, 'web', { watch: true }));
+    assert.equal(code, 0);
+    const { out } = take(w);
+    assert.match(out, /waiting for statefulset rolling update to complete/);
+    assert.match(out, /web-2: Ready -> Terminating \(revision web-\w+\)\n/);
+    assert.match(out, /Waiting for 1 pods to be available \(minReadySeconds 5\)/);
+    assert.match(out, /statefulset rolling update complete 3 pods at revision web-\w+\.\.\.\n$/);
+    assert.ok(w.sim.now() - start >= 3 * 7000, 'three pods, each started and available one after another');
+  });
+
+  it('exits 1 with kubectl\'s error when the rollout exceeds its progress deadline', async () => {
+    const objects = setYaml({ apiVersion: 'apps.ordinal.dev/v1', spec: '      progressDeadlineSeconds: 30\n' });
+    const w = await startWorld(objects, 'cluster:\n  podStartSeconds: 2\n  images: {"app:broken": {behavior: ImagePullBackOff}}\n');
+    await converge(w);
+    await w.sim.world.user.patch(Resources.ordinalStatefulSets, 'default', 'web', setImage('app:broken'));
+    const code = await drive(w, rolloutStatusCommand(w.deps, 'web', {}));
+    assert.equal(code, 1);
+    assert.equal(take(w).err, 'error: statefulset "web" exceeded its progress deadline\n');
+  });
+
+  it('exits 1 after --timeout', async () => {
+    const w = await startWorld(setYaml(), 'cluster:\n  podStartSeconds: 2\n  images: {"app:broken": {behavior: ImagePullBackOff}}\n');
+    await converge(w);
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:broken'));
+    const start = w.sim.now();
+    const code = await drive(w, rolloutStatusCommand(w.deps, 'web', { timeout: '45s' }));
+    assert.equal(code, 1);
+    assert.equal(w.sim.now() - start, 45_000);
+    assert.match(take(w).err, /^error: timed out waiting for the condition\n$/);
+  });
+
+  it('with --no-watch prints once and exits 1 while the rollout is under way', async () => {
+    const w = await startWorld(setYaml());
+    await converge(w);
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:2'));
+    await advance(w, 1);
+    const code = await drive(w, rolloutStatusCommand(w.deps, 'web', { watch: false }));
+    assert.equal(code, 1);
+    assert.equal(take(w).out.split('\n').length, 2);
+  });
+
+  it('refuses a bad --timeout and an unknown set', async () => {
+    const w = await startWorld(setYaml());
+    assert.equal(await drive(w, rolloutStatusCommand(w.deps, 'web', { timeout: '10' })), 1);
+    assert.match(take(w).err, /invalid --timeout: time: missing unit/);
+    assert.equal(await drive(w, rolloutStatusCommand(w.deps, 'nope', {})), 1);
+    assert.equal(take(w).err, 'Error from server (NotFound): statefulsets.apps.ordinal.dev or statefulsets.apps "nope" not found\n');
+  });
+
+  it('draws the live view on a terminal and ends with the final message', async () => {
+    const w = await startWorld(setYaml({ replicas: 2 }));
+    w.io.isTTY = true;
+    const code = await drive(w, rolloutStatusCommand(w.deps, 'web', {}));
+    assert.equal(code, 0);
+    const { out } = take(w);
+    assert.match(out, /\x1b\[\d+A\x1b\[J/, 'frames are redrawn in place');
+    assert.match(out, /ORDINAL\s+POD\s+STATE\s+FOR\s+REVISION/);
+    assert.match(out, /statefulset rolling update complete 2 pods at revision web-\w+\.\.\.\n$/);
+  });
+});

@@ -1,0 +1,73 @@
+// why and plan against the in-memory cluster: they read what the controller reads and plan with its planner.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Resources } from '../../src/api/client.js';
+import type { Pod } from '../../src/api/types.js';
+import { planCommand } from '../../src/cli/commands/plan.js';
+import { whyCommand } from '../../src/cli/commands/why.js';
+import { advance, converge, drive, setYaml, startWorld, take } from './world.js';
+
+const BROKEN = 'cluster:\n  podStartSeconds: 2\n  images: {"app:broken": {behavior: ImagePullBackOff}}\n';
+const setImage = (image: string) => ({ spec: { template: { spec: { containers: [{ name: 'app', image }] } } } });
+
+describe('why', () => {
+  it('explains a rollout stuck on a broken image, per ordinal', async () => {
+    const w = await startWorld(setYaml({ replicas: 3 }), BROKEN);
+    await converge(w);
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:broken'));
+    await advance(w, 30);
+    assert.equal(await drive(w, whyCommand(w.deps, 'web', {})), 0);
+    const out = take(w).out;
+    assert.match(out, /^StatefulSet default\/web \(apps\/v1\): RollingUpdate, OrderedReady, maxUnavailable 1, partition 0\n/);
+    assert.match(out, /Rolling out revision web-\w+: 1 of 3 pods updated, 2 available\./);
+    assert.match(out, /OrderedReady rolling update waits for web-2 to be Running and Ready \(it is ImagePullBackOff\)\./);
+    assert.match(out, /\n2\s+web-2\s+web-\w+ \(new\)\s+ImagePullBackOff\s+\d+s\s+waiting for Running and Ready\n/);
+    assert.match(out, /\n0\s+web-0\s+web-\w+ \(old\)\s+Ready\s+/);
+  });
+
+  it('prints the report and the raw blockers with -o json', async () => {
+    const w = await startWorld(setYaml({ replicas: 2 }));
+    await advance(w, 1);
+    assert.equal(await drive(w, whyCommand(w.deps, 'web', { output: 'json' })), 0);
+    const report = JSON.parse(take(w).out) as { title: string; blockers: { kind: string }[]; rows: unknown[] };
+    assert.match(report.title, /^StatefulSet default\/web/);
+    assert.equal(report.rows.length, 2);
+    assert.ok(report.blockers.length > 0);
+  });
+
+  it('uses --feature-gates, and refuses an unknown gate', async () => {
+    const w = await startWorld(setYaml({ spec: '      updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 2}}\n' }));
+    await converge(w);
+    assert.equal(await drive(w, whyCommand(w.deps, 'web', { featureGates: 'MaxUnavailableStatefulSet=false' })), 0);
+    assert.match(take(w).out, /Feature gate MaxUnavailableStatefulSet is disabled, so spec\.updateStrategy\.rollingUpdate\.maxUnavailable falls back/);
+    assert.equal(await drive(w, whyCommand(w.deps, 'web', { featureGates: 'Nope=true' })), 1);
+    assert.match(take(w).err, /^error: unrecognized feature gate: Nope/);
+  });
+});
+
+describe('plan', () => {
+  it('lists the next sync\'s actions with their batches and changes nothing', async () => {
+    const w = await startWorld(setYaml({ replicas: 3, spec: '      updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 2}}\n' }));
+    await converge(w);
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:2'));
+    // the controller has not run yet: plan shows what its sync will do
+    const podsBefore = (await w.sim.world.user.list<Pod>(Resources.pods, 'default')).items.map((p) => p.metadata.resourceVersion);
+    assert.equal(await drive(w, planCommand(w.deps, 'web', {})), 0);
+    const out = take(w).out;
+    assert.match(out, /^statefulset\.apps\/web: next sync \(dry run, nothing was changed\)\nBATCH\s+ACTION\n0\s+create ControllerRevision web-\w+ \(revision 2\)\n1\s+delete Pod web-2 \(rolling update\)\n2\s+delete Pod web-1 \(rolling update\)\n/);
+    assert.match(out, /Then waits:\n {2}- rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable \(web-2 deleted now, web-1 deleted now\)\n/);
+    assert.match(out, /Status to write: replicas 3, ready 3, available 3, current 1, updated 0/);
+    const podsAfter = (await w.sim.world.user.list<Pod>(Resources.pods, 'default')).items.map((p) => p.metadata.resourceVersion);
+    assert.deepEqual(podsAfter, podsBefore);
+  });
+
+  it('prints the plan as JSON with -o json', async () => {
+    const w = await startWorld(setYaml({ replicas: 2 }));
+    await converge(w);
+    assert.equal(await drive(w, planCommand(w.deps, 'web', { output: 'json' })), 0);
+    const plan = JSON.parse(take(w).out) as { actions: unknown[]; blockers: unknown[]; statusChanged: boolean };
+    assert.deepEqual(plan.actions, []);
+    assert.equal(plan.statusChanged, false, 'a steady state plans no write');
+  });
+});
