@@ -1,7 +1,7 @@
 // Which pods and revisions the set acts on (upstream-statefulset.md §2.6): owned objects that still match,
 // orphans to adopt, owned pods to release. The writes themselves are batch-0 actions.
 
-import { selectorMatches } from '../api/labels.js';
+import { requirementMatches, selectorRequirements, type Labels } from '../api/labels.js';
 import type { ControllerRevision, KubeObject, Pod, StatefulSet } from '../api/types.js';
 import type { Action } from './plan-types.js';
 import { isMemberOf, isTerminating } from './pod-state.js';
@@ -24,6 +24,17 @@ function ownership(obj: KubeObject, set: StatefulSet): Ownership {
 
 const isDeleting = (set: StatefulSet): boolean => Boolean(set.metadata.deletionTimestamp);
 
+/** The set's selector compiled once per sync; a nil or invalid selector matches nothing (as selectorMatches). */
+function selectorOf(set: StatefulSet): (labels: Labels) => boolean {
+  try {
+    const reqs = selectorRequirements(set.spec.selector);
+    if (reqs === null) return () => false;
+    return (labels) => reqs.every((r) => requirementMatches(r, labels));
+  } catch {
+    return () => false;
+  }
+}
+
 /**
  * Pods: matching = selector ∧ name `<set>-<n>`. Owned and matching → kept; owned but not matching →
  * released (unless the set is being deleted); orphan, matching, not terminating → adopted (unless the set is
@@ -33,8 +44,9 @@ const isDeleting = (set: StatefulSet): boolean => Boolean(set.metadata.deletionT
 export function claimPods(set: StatefulSet, pods: readonly Pod[]): { pods: Pod[]; actions: Action[] } {
   const out: Pod[] = [];
   const actions: Action[] = [];
+  const selects = selectorOf(set);
   for (const pod of pods) {
-    const matches = selectorMatches(set.spec.selector, pod.metadata.labels) && isMemberOf(set, pod);
+    const matches = selects(pod.metadata.labels) && isMemberOf(set, pod);
     const owner = ownership(pod, set);
     if (owner === 'ours' && matches) out.push(pod);
     else if (owner === 'ours' && !isDeleting(set)) actions.push({ kind: 'releasePod', batch: 0, pod });
@@ -49,9 +61,10 @@ export function claimPods(set: StatefulSet, pods: readonly Pod[]): { pods: Pod[]
 /** Revisions: owned ones, and orphans matching the selector (adopted unless the set is being deleted). */
 // upstream: stateful_set.go adoptOrphanRevisions + history ListControllerRevisions
 export function claimRevisions(set: StatefulSet, revisions: readonly ControllerRevision[]): Claimed['revisions'] {
+  const selects = selectorOf(set);
   return revisions.filter((r) => {
     const owner = ownership(r, set);
-    return owner === 'ours' || (owner === 'orphan' && !isDeleting(set) && selectorMatches(set.spec.selector, r.metadata.labels));
+    return owner === 'ours' || (owner === 'orphan' && !isDeleting(set) && selects(r.metadata.labels));
   });
 }
 

@@ -100,6 +100,10 @@ function wantedOwners(set: StatefulSet, pod: Pod): { set: boolean; pod: boolean 
 /** Whether the claim's owner references already follow the retention policy (or must be left alone). */
 // upstream: stateful_set_utils.go isClaimOwnerUpToDate
 export function isClaimOwnerUpToDate(claim: PersistentVolumeClaim, set: StatefulSet, pod: Pod): boolean {
+  if (refs(claim).length === 0) {
+    const want = wantedOwners(set, pod);
+    return !want.set && !want.pod;
+  }
   const s = setOwner(set);
   const p = podOwner(pod);
   if (hasStaleOwnerRef(claim, s) || hasStaleOwnerRef(claim, p)) return true;

@@ -28,6 +28,12 @@ export const isInProgressReason = (reason: string | undefined): boolean => reaso
 export const isCompletedReason = (reason: string | undefined): boolean =>
   reason === Reason.rolloutCompleted || reason === Reason.recreateCompleted;
 
+/** status.conditions as a list (a malformed value reads as none). */
+export function conditionsOf(status: { conditions?: Condition[] } | null | undefined): Condition[] {
+  const c = status?.conditions;
+  return Array.isArray(c) ? c.filter((x) => x !== null && typeof x === 'object') : [];
+}
+
 export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
   return conditions?.find((c) => c.type === type);
 }

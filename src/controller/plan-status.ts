@@ -2,7 +2,7 @@
 // completion promotion, conditions and the transition events that go with them.
 
 import type { Condition, Pod, StatefulSetStatus } from '../api/types.js';
-import { ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
+import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
 import { isOld, unavailable, type SyncContext } from './context.js';
 import { featureDisabledEvent, safetyHaltEvent } from './events.js';
 import type { Action, PlannedEvent } from './plan-types.js';
@@ -14,6 +14,9 @@ import type { SyncBody } from './sync.js';
 
 export interface StatusPlan {
   status: StatefulSetStatus;
+  /** FeatureDisabled warnings (listed first in the plan). */
+  featureEvents: PlannedEvent[];
+  /** Transitions: ProgressDeadlineExceeded, SafetyHalt. */
   events: PlannedEvent[];
   progress: ProgressResult;
   /** A converged set (nothing to do, everything available on the update revision). */
@@ -60,7 +63,7 @@ export function planStatus(ctx: SyncContext, body: SyncBody, statusPods: readonl
   const halted = body.halt.halted ? { pod: body.halt.halted.pod.metadata.name ?? '', reason: body.halt.halted.reason } : undefined;
   const progress = planProgress({
     set: ctx.set,
-    stored: stored ? { ...stored, conditions: removeCondition(stored.conditions ?? [], ConditionType.invalidSpec) } : undefined,
+    stored: stored ? { ...stored, conditions: removeCondition(conditionsOf(stored), ConditionType.invalidSpec) } : undefined,
     next: counters,
     now: ctx.now,
     strategy: ctx.strategy.kind,
@@ -70,15 +73,15 @@ export function planStatus(ctx: SyncContext, body: SyncBody, statusPods: readonl
     ...(halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
   });
   const features = featureConditions(ctx, progress.conditions);
-  const events = [...features.events, ...progress.events];
+  const events = [...progress.events];
   if (progress.haltStarted && halted) events.push(safetyHaltEvent(ctx.set, halted.pod, halted.reason, ctx.updateRevision));
-  return { status: { ...counters, conditions: features.conditions }, events, progress, complete };
+  return { status: { ...counters, conditions: features.conditions }, featureEvents: features.events, events, progress, complete };
 }
 
 /** Status for a set being deleted: counters over every claimed pod, conditions kept. */
 export function deletingStatus(ctx: SyncContext, pods: readonly Pod[], collisionCount: number): StatefulSetStatus {
   const counters = countersFor(ctx, pods, [], collisionCount);
-  return { ...counters, conditions: ctx.set.status?.conditions ?? [] };
+  return { ...counters, conditions: conditionsOf(ctx.set.status) };
 }
 
 export { existingPods };

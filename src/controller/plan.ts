@@ -62,14 +62,15 @@ function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, fix
   const pods = existingPods(ctx.slots);
   const status = planStatus(ctx, body, pods, revisions.collisionCount);
   const started = startedEvents(ctx, body);
-  const blockers = [...ctx.strategy.disabled.map((d): Blocker => ({ kind: 'featureDisabled', gate: d.gate, field: d.field })), ...body.blockers, ...status.progress.blockers];
-  const wakeAt = earliest(nextAvailableAt(pods, ctx.minReadySeconds, ctx.now), status.progress.wakeAt, ctx.strategy.kind === 'EnforcedRollingUpdate' ? body.halt.failsAt : undefined, retryAt(blockers, ctx.now));
+  const disabled = ctx.strategy.disabled.map((d): Blocker => ({ kind: 'featureDisabled', gate: d.gate, field: d.field }));
+  const blockers = [...disabled, ...body.blockers, ...status.progress.blockers];
+  const wakeAt = earliest(nextAvailableAt(pods, ctx.minReadySeconds, ctx.now), status.progress.wakeAt, body.halt.failsAt, retryAt(blockers, ctx.now));
   const plan: Plan = {
     status: status.status,
     statusChanged: statusChanged(ctx.set.status, status.status, status.complete),
     actions: finalizeBatches([...fixed.first, ...body.writer.actions, ...fixed.last]),
     blockers,
-    events: [...status.events.filter((e) => e.reason === 'FeatureDisabled'), ...started.events, ...body.events, ...status.events.filter((e) => e.reason !== 'FeatureDisabled')],
+    events: [...status.featureEvents, ...started.events, ...body.events, ...status.events],
     metrics: planMetrics({ ctx, body, status, enforcedStarted: started.enforcedStarted }),
     previousStatus: structuredClone(ctx.set.status ?? { replicas: 0 }),
   };

@@ -45,7 +45,8 @@ export function podPhase(pod: Pod): string {
 }
 
 export function readyCondition(pod: Pod): PodCondition | undefined {
-  return pod.status?.conditions?.find((c) => c.type === 'Ready');
+  const conditions = pod.status?.conditions;
+  return Array.isArray(conditions) ? conditions.find((c) => c?.type === 'Ready') : undefined;
 }
 
 // upstream: pkg/api/v1/pod IsPodReady
@@ -82,8 +83,9 @@ export function podAvailableAt(pod: Pod, minReadySeconds: number): Instant | und
 /** Ready for at least minReadySeconds at `now` (boundary included, as newer podutil does). */
 // upstream: pkg/api/v1/pod IsPodAvailable
 export function isPodAvailable(pod: Pod, minReadySeconds: number, now: Instant): boolean {
+  if (minReadySeconds <= 0) return isPodReady(pod); // no timestamp to parse: the common case stays cheap
   const at = podAvailableAt(pod, minReadySeconds);
-  return at !== undefined && (minReadySeconds <= 0 || at <= now);
+  return at !== undefined && at <= now;
 }
 
 // upstream: stateful_set_utils.go isRunningAndAvailable

@@ -3,6 +3,7 @@
 
 import { fromTimestamp, type Condition, type Instant, type StatefulSet, type StatefulSetStatus } from '../api/types.js';
 import {
+  conditionsOf,
   ConditionType,
   findCondition,
   inProgressReason,
@@ -64,13 +65,20 @@ function completedValue(input: ProgressInput): ConditionValue {
   };
 }
 
-/** Keeps a completed condition while the spec and update revision are unchanged (pod churn is not a rollout). */
+/**
+ * Keeps a completed condition while the spec and update revision are unchanged (pod churn is not a
+ * rollout, as for Deployments). A set without a Progressing condition whose stored status shows no rollout
+ * (e.g. converged by kube-controller-manager) is treated as completed too.
+ */
 function isStillComplete(input: ProgressInput, previous: Condition | undefined): boolean {
+  const stored = input.stored;
+  const completed = previous === undefined ? stored?.currentRevision === stored?.updateRevision : previous.status === 'False' && isCompletedReason(previous.reason);
   return (
-    previous?.status === 'False' &&
-    isCompletedReason(previous.reason) &&
-    (input.stored?.observedGeneration ?? -1) === (input.set.metadata.generation ?? 0) &&
-    input.stored?.updateRevision === input.next.updateRevision
+    completed &&
+    stored !== undefined &&
+    (stored.observedGeneration ?? -1) === (input.set.metadata.generation ?? 0) &&
+    stored.updateRevision !== undefined &&
+    stored.updateRevision === input.next.updateRevision
   );
 }
 
@@ -160,7 +168,7 @@ export function hasProgressed(stored: StatefulSetStatus | undefined, next: State
 }
 
 export function planProgress(input: ProgressInput): ProgressResult {
-  const storedConditions = input.stored?.conditions ?? [];
+  const storedConditions = conditionsOf(input.stored);
   const previous = findCondition(storedConditions, ConditionType.progressing);
   const d = progressingDecision(input, previous);
   let conditions = d.value ? setCondition(storedConditions, d.value, input.now) : [...storedConditions];

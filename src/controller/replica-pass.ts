@@ -24,7 +24,7 @@ export interface PassResult {
 const emptyPass = (): PassResult => ({ items: [], blockers: [], events: [], stopped: false, created: 0 });
 
 function record(result: PassResult, position: number, out: ReplicaOutcome): void {
-  result.items.push({ position, steps: out.steps });
+  if (out.steps.some((step) => step.length > 0)) result.items.push({ position, steps: out.steps });
   result.events.push(...out.events);
   if (out.created) result.created++;
 }

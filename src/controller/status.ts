@@ -88,9 +88,11 @@ export function inconsistentStatus(stored: StatefulSetStatus | undefined, next: 
 const conditionKey = (c: Condition): string =>
   JSON.stringify([c.type, c.status, c.reason ?? '', c.message ?? '', c.lastTransitionTime ?? '', c.lastUpdateTime ?? '']);
 
+const list = (c: readonly Condition[] | undefined): Condition[] => (Array.isArray(c) ? c.filter((x) => x !== null && typeof x === 'object') : []);
+
 export function conditionsEqual(a: readonly Condition[] | undefined, b: readonly Condition[] | undefined): boolean {
-  const x = (a ?? []).map(conditionKey).sort();
-  const y = (b ?? []).map(conditionKey).sort();
+  const x = list(a).map(conditionKey).sort();
+  const y = list(b).map(conditionKey).sort();
   return x.length === y.length && x.every((k, i) => k === y[i]);
 }
 
@@ -104,5 +106,5 @@ export function statusChanged(stored: StatefulSetStatus | undefined, next: State
   if (inconsistentStatus(stored, next)) return true;
   if (n(stored?.collisionCount) !== n(next.collisionCount)) return true;
   if (conditionsEqual(stored?.conditions, next.conditions)) return false;
-  return !(quietConditions && (stored?.conditions ?? []).length === 0);
+  return !(quietConditions && list(stored?.conditions).length === 0);
 }

@@ -33,9 +33,10 @@ function newBody(ctx: SyncContext): SyncBody {
 }
 
 /** Update deletions, one batch each in order; the status already counts them out of currentReplicas. */
-function deleteVictims(ctx: SyncContext, body: SyncBody, decision: UpdateDecision, forcedAllowed: boolean): void {
+function deleteVictims(ctx: SyncContext, body: SyncBody, decision: UpdateDecision): void {
   const items = decision.victims.map(({ pod }, position) => {
-    const forced = forcedAllowed && ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && unavailable(ctx, pod);
+    // EnforcedRollingUpdate replacing a pod that is down (stuck): a forced replacement
+    const forced = ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && unavailable(ctx, pod);
     if (forced) body.forced.push(pod);
     const action: Action = {
       kind: 'deletePod',
@@ -65,9 +66,9 @@ function updatePhase(ctx: SyncContext, body: SyncBody): void {
     case 'Recreate':
       return;
     case 'EnforcedRollingUpdate':
-      return deleteVictims(ctx, body, planEnforcedUpdate(ctx, body.halt), true);
+      return deleteVictims(ctx, body, planEnforcedUpdate(ctx, body.halt));
     case 'RollingUpdate':
-      return deleteVictims(ctx, body, ctx.strategy.legacy ? planLegacyUpdate(ctx) : planMaxUnavailableUpdate(ctx), false);
+      return deleteVictims(ctx, body, ctx.strategy.legacy ? planLegacyUpdate(ctx) : planMaxUnavailableUpdate(ctx));
   }
 }
 

@@ -7,7 +7,7 @@ import type { FieldIssue } from '../api/errors.js';
 import { defaultFeatures, type Features } from '../api/features.js';
 import type { Instant, StatefulSet, StatefulSetStatus } from '../api/types.js';
 import { validateStatefulSet } from '../api/validation/index.js';
-import { ConditionType, findCondition, Reason, setCondition } from './conditions.js';
+import { conditionsOf, ConditionType, findCondition, Reason, setCondition } from './conditions.js';
 import { EventReason } from './events.js';
 import type { ObservedState, Plan, PlanMetrics, PlannedEvent } from './plan-types.js';
 import { inconsistentStatus, conditionsEqual } from './status.js';
@@ -50,8 +50,8 @@ function storedStatus(set: StatefulSet | undefined): StatefulSetStatus {
 export function refusalPlan(set: StatefulSet, now: Instant, issues: FieldIssue[], reason: string, eventReason: string): Plan {
   const previous = storedStatus(set);
   const message = formatIssues(issues);
-  const before = findCondition(previous.conditions, ConditionType.invalidSpec);
-  const conditions = setCondition(previous.conditions ?? [], { type: ConditionType.invalidSpec, status: 'True', reason, message }, now);
+  const before = findCondition(conditionsOf(previous), ConditionType.invalidSpec);
+  const conditions = setCondition(conditionsOf(previous), { type: ConditionType.invalidSpec, status: 'True', reason, message }, now);
   const generation = set.metadata?.generation;
   const status: StatefulSetStatus = { ...previous, conditions };
   if (typeof generation === 'number') status.observedGeneration = generation;

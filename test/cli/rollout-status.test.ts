@@ -6,6 +6,7 @@ import { Resources } from '../../src/api/client.js';
 import { rolloutStatusCommand } from '../../src/cli/commands/rollout.js';
 import { advance, converge, drive, setYaml, startWorld, take } from './world.js';
 
+const ESC = String.fromCharCode(27);
 const setImage = (image: string) => ({ spec: { template: { spec: { containers: [{ name: 'app', image }] } } } });
 
 describe('rollout status', () => {
@@ -77,7 +78,7 @@ describe('rollout status', () => {
     const code = await drive(w, rolloutStatusCommand(w.deps, 'web', {}));
     assert.equal(code, 0);
     const { out } = take(w);
-    assert.match(out, /\x1b\[\d+A\x1b\[J/, 'frames are redrawn in place');
+    assert.match(out, new RegExp(`${ESC}\\[\\d+A${ESC}\\[J`), 'frames are redrawn in place');
     assert.match(out, /ORDINAL\s+POD\s+STATE\s+FOR\s+REVISION/);
     assert.match(out, /statefulset rolling update complete 2 pods at revision web-\w+\.\.\.\n$/);
   });

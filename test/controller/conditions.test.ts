@@ -134,3 +134,25 @@ describe('steady state (style.md G8)', () => {
     assert.equal(again.statusChanged, false, 'a set converged by kube-controller-manager gets no write just for conditions');
   });
 });
+
+describe('sets converged by another controller (no conditions yet)', () => {
+  it('does not start Progressing because a pod fails, only Available reflects it', () => {
+    const h = new Harness(newSet(3), { autoReady: true });
+    h.converge();
+    h.set = withStatus(h.set, { conditions: undefined });
+    h.notReady('web-2', 'CrashLoopBackOff');
+    h.notReady('web-1', 'CrashLoopBackOff');
+    h.sync();
+    assert.equal(cond(h, 'Progressing'), undefined);
+    assert.equal(cond(h, 'Available')?.status, 'False');
+  });
+
+  it('starts Progressing with the next rollout', () => {
+    const h = new Harness(newSet(3), { autoReady: true });
+    h.converge();
+    h.set = withStatus(h.set, { conditions: undefined });
+    h.setImage('app:v2');
+    h.sync();
+    assert.equal(cond(h, 'Progressing')?.reason, 'RollingUpdateInProgress');
+  });
+});

@@ -127,6 +127,24 @@ describe('maxUnavailable and unavailable_replicas metric values (§9.B 26)', () 
   });
 });
 
+describe('getStatefulSetMaxUnavailable as the planner sees it (§9.B 27, §4.2)', () => {
+  const rows: [number, number | string | undefined, number][] = [
+    [25, '10%', 2],
+    [5, '50%', 2],
+    [5, '10%', 1],
+    [0, 3, 3],
+    [0, '1%', 1],
+    [3, undefined, 1],
+    [3, 50, 50],
+  ];
+  for (const [replicas, value, expected] of rows) {
+    it(`maxUnavailable ${value ?? 'nil'} of ${replicas} replicas is ${expected}`, () => {
+      const set = newSet(replicas, value === undefined ? {} : { maxUnavailable: value });
+      assert.equal(effectiveStrategy(set, features).maxUnavailable, expected);
+    });
+  }
+});
+
 describe('worked examples (§4.9), first sync after a template change', () => {
   it('Parallel, 5 replicas, maxUnavailable 3 → deletes 4, 3, 2', () => {
     assert.deepEqual(deletedOrdinals(firstUpdateSync(5, { policy: 'Parallel', maxUnavailable: 3 })), [4, 3, 2]);

@@ -104,6 +104,20 @@ describe('retention policy owner references (§9.G 57)', () => {
   });
 });
 
+describe('adopted pods (§9.G 58)', () => {
+  it('gives the claims of an adopted orphan the retention owner references after adopting it', () => {
+    const set = newSet(1, { retention: { whenDeleted: 'Delete', whenScaled: 'Retain' } });
+    const orphan = readyPods(set, 1)[0]!;
+    orphan.metadata.ownerReferences = [];
+    const claim: PersistentVolumeClaim = { metadata: { name: 'data-web-0', namespace: 'default' }, spec: {} };
+    const plan = planStatefulSet(observe(set, [orphan], { claims: [claim] }), T0, features);
+    assert.deepEqual(plan.actions.map((a) => `${a.batch}:${a.kind}`), ['0:adoptPod', '1:updateClaim']);
+    const update = plan.actions[1];
+    assert.ok(update?.kind === 'updateClaim');
+    assert.deepEqual(owners(update.claim), ['StatefulSet/web*']);
+  });
+});
+
 describe('claims before pods (§2.4, §9.G 58)', () => {
   it('does not create a pod while its claim still belongs to the previous pod of that name (stale claim)', () => {
     const set = newSet(1, { retention: { whenDeleted: 'Retain', whenScaled: 'Delete' } });

@@ -206,6 +206,18 @@ describe('OrderedReady scaling order and halting (§9.E 42, 45, 47, 48)', () => 
     assert.notEqual(h.must('web-0').metadata.uid, uid);
   });
 
+  it('does not deadlock when a pod fails while its successor is still starting (§9.E 47)', () => {
+    const h = new Harness(newSet(2));
+    h.sync();
+    h.ready('web-0');
+    h.sync();
+    h.phase('web-0', 'Failed');
+    const plan = h.sync();
+    assert.deepEqual(plan.actions.flatMap((a) => (a.kind === 'deletePod' ? [a.ordinal] : [])), [0]);
+    h.finishTerminating();
+    assert.deepEqual(h.sync().actions.flatMap((a) => (a.kind === 'createPod' ? [a.ordinal] : [])), [0]);
+  });
+
   it('tracks spec.replicas changes and observedGeneration in status', () => {
     const h = created('OrderedReady', 2);
     h.update((s) => (s.spec.replicas = 4));

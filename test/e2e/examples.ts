@@ -50,3 +50,12 @@ export function fastKubelet(example: Example, times: { podStartSeconds?: number;
     podTerminationSeconds: times.podTerminationSeconds ?? Math.min(example.cluster.podTerminationSeconds ?? 1, 1),
   };
 }
+
+/** `set` renamed, with its selector and template labels following the new name (app=<name>). */
+export function renamed(set: StatefulSet, name: string): StatefulSet {
+  const out = structuredClone(set);
+  out.metadata.name = name;
+  out.spec.selector = { matchLabels: { app: name } };
+  out.spec.template.metadata = { ...out.spec.template.metadata, labels: { app: name } };
+  return out;
+}

@@ -88,6 +88,13 @@ export class TestEnv {
     return this.wrote(await this.client.create(this.res, obj));
   }
 
+  /** Creates the set, waits for it to converge, and from then on counts its unavailable ordinals. */
+  async createConverged(set: StatefulSet, timeoutMs = 60_000): Promise<void> {
+    await this.create(set);
+    await this.waitConverged(set.metadata.name ?? '', timeoutMs);
+    this.observer.trackUnavailable(set.metadata.name ?? '');
+  }
+
   private wrote(set: StatefulSet): StatefulSet {
     this.written.set(set.metadata.name ?? '', set.metadata.generation ?? 0);
     return set;

@@ -3,6 +3,7 @@
 // Each case runs in its own child process so its peak RSS is its own.
 
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { BENCH_CASES, scaled } from '../../sim/bench/cases.js';
 import { runBenchCase, type BenchResult } from '../../sim/bench/measure.js';
@@ -14,8 +15,11 @@ export interface BenchOptions {
   json?: boolean;
 }
 
+/** The `ordinal` executable (from src/cli/commands or dist/cli/commands alike). */
+const BIN = fileURLToPath(new URL('../../../bin/ordinal.js', import.meta.url));
+
 function runChild(name: string, scale: number, extra: string[]): BenchResult {
-  const args = [...process.execArgv, process.argv[1] ?? '', 'bench', '--case', name, '--scale', String(scale), '--json', ...extra];
+  const args = [...process.execArgv, BIN, 'bench', '--case', name, '--scale', String(scale), '--json', ...extra];
   const res = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 << 20 });
   if (res.status !== 0) throw new Error(`bench case ${name} failed (exit ${res.status})`);
   return JSON.parse(res.stdout.trim().split('\n').pop() ?? '') as BenchResult;
