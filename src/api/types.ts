@@ -194,6 +194,8 @@ export interface StatefulSetStatus {
   updateRevision?: string;
   collisionCount?: number;
   conditions?: Condition[];
+  /** apps.ordinal.dev/v1 only: the selector in string form, for the CRD's scale subresource (HPA). */
+  selector?: string;
 }
 
 export interface StatefulSet extends KubeObject {

@@ -2,7 +2,7 @@
 // keep claims, gate OrderedReady on readiness and availability, repair identity and storage.
 
 import type { Pod } from '../api/types.js';
-import type { Item, Steps } from './batches.js';
+import type { Steps } from './batches.js';
 import * as block from './blockers.js';
 import { staleClaimOf } from './claims.js';
 import { isOld, placeholderPod, type SyncContext } from './context.js';
@@ -27,7 +27,8 @@ const outcome = (steps: Steps, stop?: Blocker, events: PlannedEvent[] = [], crea
   ...(stop ? { stop } : {}),
 });
 
-const deleteAction = (pod: Pod, ordinal: number, cause: 'failed' | 'condemned'): Action => ({
+/** A pod deletion for a finished (failed) or condemned pod. */
+export const deleteAction = (pod: Pod, ordinal: number, cause: 'failed' | 'condemned'): Action => ({
   kind: 'deletePod',
   batch: 0,
   name: pod.metadata.name ?? '',
@@ -96,7 +97,3 @@ export function processReplica(ctx: SyncContext, index: number, pod: Pod | undef
   const repair = repairReplica(ctx, pod, ordinal);
   return outcome([...steps, ...repair.steps], repair.stop, repair.events);
 }
-
-export { deleteAction };
-
-export type { Item };

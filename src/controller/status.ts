@@ -1,7 +1,8 @@
 // Status counters (upstream-statefulset.md §6): computed from scratch every sync, the optimistic
 // currentReplicas decrement of update deletions, the completion promotion, and the write decision.
 
-import type { Condition, Instant, Pod, StatefulSet, StatefulSetStatus } from '../api/types.js';
+import { selectorToString } from '../api/labels.js';
+import { ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSet, type StatefulSetStatus } from '../api/types.js';
 import { isRunningAndAvailable, isRunningAndReady, isTerminating, podRevision } from './pod-state.js';
 import { replicasOf } from './spec.js';
 
@@ -46,13 +47,28 @@ export interface StatusInput {
 }
 
 export function newStatus(input: StatusInput): StatefulSetStatus {
+  const selector = scaleSelector(input.set);
   return {
     observedGeneration: input.set.metadata.generation ?? 0,
     ...input.counts,
     currentRevision: input.currentRevision,
     updateRevision: input.updateRevision,
     collisionCount: input.collisionCount,
+    ...(selector === undefined ? {} : { selector }),
   };
+}
+
+/**
+ * The CRD's scale subresource reads the selector from `.status.selector` (apps/v1 computes it), so HPA
+ * can scale an apps.ordinal.dev/v1 set. apps/v1 status has no such field.
+ */
+function scaleSelector(set: StatefulSet): string | undefined {
+  if (set.apiVersion !== ORDINAL_V1 || set.spec.selector === undefined) return undefined;
+  try {
+    return selectorToString(set.spec.selector);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -81,7 +97,8 @@ export function inconsistentStatus(stored: StatefulSetStatus | undefined, next: 
     n(next.updatedReplicas) !== n(s.updatedReplicas) ||
     (next.currentRevision ?? '') !== (s.currentRevision ?? '') ||
     n(next.availableReplicas) !== n(s.availableReplicas) ||
-    (next.updateRevision ?? '') !== (s.updateRevision ?? '')
+    (next.updateRevision ?? '') !== (s.updateRevision ?? '') ||
+    (next.selector ?? '') !== (s.selector ?? '')
   );
 }
 

@@ -1,6 +1,8 @@
 // The planner's input, read from the informer caches (never from the API): what upstream's sync gathers
 // from its listers before calling UpdateStatefulSet.
 
+import { defaultStatefulSet } from '../api/defaults.js';
+import { defaultFeatures, type Features } from '../api/features.js';
 import { selectorMatches } from '../api/labels.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
 import type { ObservedState } from '../controller/plan-types.js';
@@ -23,8 +25,14 @@ const ownedOrOrphan = (set: StatefulSet) => (obj: Pod | ControllerRevision) => {
 const claimPrefixes = (set: StatefulSet): string[] =>
   (set.spec.volumeClaimTemplates ?? []).map((t) => `${t.metadata.name ?? ''}-${set.metadata.name ?? ''}-`);
 
+/**
+ * The set is defaulted here because a CRD stores the pod template as written (kube-apiserver applies core
+ * pod defaults only to apps/v1): without this, the revision hash of the same template would differ between
+ * apps/v1 and apps.ordinal.dev/v1 and moving a set between them would roll its pods. Idempotent on apps/v1.
+ */
 // upstream: stateful_set.go sync (getPodsForStatefulSet, ListControllerRevisions, the PVC lister)
-export function observe(set: StatefulSet, caches: Caches): ObservedState {
+export function observe(stored: StatefulSet, caches: Caches, features: Features = defaultFeatures()): ObservedState {
+  const set = defaultStatefulSet(stored, features);
   const ns = set.metadata.namespace ?? '';
   const prefixes = claimPrefixes(set);
   const owned = ownedOrOrphan(set);

@@ -55,7 +55,7 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     return until === undefined ? { kind: 'waiting' } : { kind: 'waiting', until };
   }
   const now = deps.clock.now();
-  const observed = observe(set, deps.caches);
+  const observed = observe(set, deps.caches, deps.features);
   const plan = deps.planner.plan(observed, now, deps.features);
   const result = await applyPlan(plan, deps.client, {
     set,

@@ -9,7 +9,7 @@ import type { Planner } from '../runtime/planner-port.js';
 import { actionSet } from './action-set.js';
 import type { ExpectContext } from './expect.js';
 import { metricsSummary } from './metrics-summary.js';
-import { observeWrite } from './observer.js';
+import { observeWrite, type ObserverDeps } from './observer.js';
 import type { SentWrite } from './recording-client.js';
 import { scenarioFeatures } from './scenario.js';
 import type { Scenario } from './scenario-types.js';
@@ -17,7 +17,7 @@ import { SetTracker } from './set-tracker.js';
 import { SimState, displayName } from './state.js';
 import { runStep, type StepContext } from './steps.js';
 import * as tl from './timeline.js';
-import { CONTROLLER_ACTOR, SIM_EPOCH, buildWorld, type World } from './world.js';
+import { CONTROLLER_ACTOR, NODE_NAME, SIM_EPOCH, buildWorld, type World } from './world.js';
 
 export interface SimulationOptions {
   /** Called with every record as it is produced. */
@@ -40,7 +40,10 @@ export class Simulation {
   readonly events: tl.EventRecord[] = [];
   readonly violations: tl.Violation[] = [];
   readonly endAt: Instant;
+  /** Some expect or step failed: exit code 1. */
   failed = false;
+  /** A step could not be done: later steps do not run. */
+  private stopped = false;
 
   constructor(
     readonly scenario: Scenario,
@@ -54,20 +57,16 @@ export class Simulation {
       onPlanViolation: (found, at) => found.forEach((f) => this.violation(f.invariant, f.message, at)),
       ...(opts.planner ? { planner: opts.planner } : {}),
     });
-    this.world.cluster.onWrite((w) =>
-      observeWrite(
-        {
-          state: this.state,
-          tracker: this.tracker,
-          features: this.features,
-          start: SIM_EPOCH,
-          controllerActor: CONTROLLER_ACTOR,
-          emit: (r) => this.emit(r),
-          violation: (f, at) => this.violation(f.invariant, f.message, at),
-        },
-        w,
-      ),
-    );
+    const observer: ObserverDeps = {
+      state: this.state,
+      tracker: this.tracker,
+      features: this.features,
+      start: SIM_EPOCH,
+      controllerActor: CONTROLLER_ACTOR,
+      emit: (r) => this.emit(r),
+      violation: (f, at) => this.violation(f.invariant, f.message, at),
+    };
+    this.world.cluster.onWrite((w) => observeWrite(observer, w));
   }
 
   now = (): Instant => this.world.clock.now();
@@ -136,7 +135,7 @@ export class Simulation {
   }
 
   async start(): Promise<void> {
-    await this.world.cluster.addNode('sim-node-1');
+    await this.world.cluster.addNode(NODE_NAME);
     await this.world.kubelet.start();
     await this.world.startController();
     for (const [i, { resource, object }] of this.scenario.objects.entries()) {
@@ -151,6 +150,7 @@ export class Simulation {
 
   fail(index: number, message: string): void {
     this.failed = true;
+    this.stopped = true;
     this.emit(tl.failureRecord(this.t(), index, message));
   }
 
@@ -158,7 +158,7 @@ export class Simulation {
   async runSteps(): Promise<void> {
     const ctx = this.stepContext();
     for (const [index, step] of this.scenario.steps.entries()) {
-      if (this.failed) return;
+      if (this.stopped) return;
       this.emit(tl.stepRecord(this.t(), index, step.raw));
       const outcome = await runStep(step, ctx);
       if (outcome.kind === 'expect') {

@@ -35,6 +35,8 @@ export class TestEnv {
   /** The generation of each set's last spec write, so waits never judge a stale cache. */
   private readonly written = new Map<string, number>();
   private releases: (() => void | Promise<void>)[] = [];
+  /** Reports a measurement in the test output (node:test diagnostics). */
+  note: (message: string) => void = () => {};
 
   private constructor(
     readonly cp: ControlPlane,
@@ -201,6 +203,7 @@ export function e2eTest(title: string, opts: E2eTestOptions, body: (env: TestEnv
     let env: TestEnv | undefined;
     try {
       env = await TestEnv.open(cp, title, opts);
+      env.note = (m) => t.diagnostic(m);
       await body(env);
     } catch (e) {
       if (env) t.diagnostic(env.diagnostics());

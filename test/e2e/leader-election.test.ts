@@ -52,6 +52,7 @@ describe('leader election with two controller processes', () => {
     await leader.kill();
     const line = await standby.waitForLog('became leader', TAKEOVER_BOUND_MS + 5000);
     const takeover = Date.now() - killedAt;
+    env.note(`standby ${standby.label} took over ${takeover} ms after the leader was killed`);
     assert.ok(takeover <= TAKEOVER_BOUND_MS, `took over after ${takeover} ms (bound ${TAKEOVER_BOUND_MS} ms)`);
     const lease = await holder(env);
     assert.equal(lease.holderIdentity, String(line.identity));
@@ -73,6 +74,7 @@ describe('leader election with two controller processes', () => {
     assert.equal(exit.code, 0, `the leader exits 0 on SIGTERM:\n${leader.tail()}`);
     await standby.waitForLog('became leader', 15_000);
     const takeover = Date.now() - stoppedAt;
+    env.note(`standby took over ${takeover} ms after SIGTERM to the leader`);
     assert.ok(takeover < LEASE_DURATION_MS / 2, `took over ${takeover} ms after SIGTERM: sooner than an expiry would allow`);
     await env.patch('ordered', { spec: { replicas: 3 } });
     await env.waitConverged('ordered', 60_000);

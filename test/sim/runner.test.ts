@@ -119,3 +119,16 @@ steps:
     mock.restoreAll();
   });
 });
+
+describe('runScenario expect failures', () => {
+  it('keeps running the steps after a failed expect and exits 1', async () => {
+    const result = await run(`steps:
+  - waitFor: Converged
+  - expect: {status: {web: {replicas: 4}}}
+  - expect: {status: {web: {replicas: 3}}}
+`);
+    assert.equal(result.exitCode, 1);
+    const expects = result.records.filter((r) => r.type === 'expect').map((r) => (r as { ok: boolean }).ok);
+    assert.deepEqual(expects, [false, true]);
+  });
+});

@@ -19,5 +19,6 @@ export function demoSummary(records: readonly TimelineRecord[], summary: Summary
   }
   for (const [k, v] of observed) lines.push(`  ${k} = ${v}`);
   lines.push(`  expectations held: ${held}/${expects.length}   invariant violations: ${summary.violations.length}`);
+  for (const r of records) if (r.type === 'failure') lines.push(`  FAILED step #${r.index} at t=${r.t}s: ${r.message}`);
   return lines;
 }

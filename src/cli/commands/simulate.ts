@@ -18,7 +18,7 @@ export interface SimulateOptions {
   format?: 'text' | 'jsonl';
   out?: string;
   report?: string;
-  /** Virtual seconds: print `why` for every set at that time (text: in the timeline; jsonl: on stderr). */
+  /** Virtual seconds: print `why` and `plan` for every set at that time (text: in the timeline; jsonl: on stderr). */
   whyAt?: string;
 }
 
@@ -93,7 +93,7 @@ export function register(program: Command): void {
     .addOption(new Option('--format <format>', 'timeline format').choices(['text', 'jsonl']).default('text'))
     .option('--out <path>', 'write the timeline to this file instead of stdout')
     .option('--report <path>', 'also write a self-contained HTML report (per-pod timeline, status counters)')
-    .option('--why-at <seconds>', 'also explain every StatefulSet at that virtual time, as `why` does (text: in the timeline; jsonl: on stderr)')
+    .option('--why-at <seconds>', 'also explain every StatefulSet at that virtual time, as `why` and `plan` do (text: in the timeline; jsonl: on stderr)')
     .action(async (file: string, opts: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, opts);
     });

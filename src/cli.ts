@@ -1,0 +1,2 @@
+// `node dist/cli.js …` after `npm run build` (scenario.md); the same program as bin/ordinal.js.
+import './cli/main.js';
