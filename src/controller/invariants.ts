@@ -73,7 +73,18 @@ interface World {
   now: Instant;
 }
 
+/** checkPlan's checkers each need the world of one (observed, plan); built once for the latest call. */
+let lastWorld: { observed: ObservedState; plan: Plan; now: Instant; features: Features; world: World } | undefined;
+
 function world(observed: ObservedState, plan: Plan, now: Instant, features: Features): World {
+  const l = lastWorld;
+  if (l !== undefined && l.observed === observed && l.plan === plan && l.now === now && l.features === features) return l.world;
+  const built = buildWorld(observed, plan, now, features);
+  lastWorld = { observed, plan, now, features, world: built };
+  return built;
+}
+
+function buildWorld(observed: ObservedState, plan: Plan, now: Instant, features: Features): World {
   const set = observed.set;
   const byOrdinal = new Map<number, Pod>();
   for (const p of ownPods(set, observed.pods)) byOrdinal.set(podOrdinal(p), p);

@@ -2,7 +2,7 @@
 // gates in; status, batched actions, blockers, events, metrics and wakeAt out. Never throws.
 
 import type { Features } from '../api/features.js';
-import { applyRevision } from '../api/revision/hash.js';
+import { appliedRevision } from '../api/revision/hash.js';
 import type { Instant, StatefulSet } from '../api/types.js';
 import { claimObjects, type Claimed } from './adoption.js';
 import { earliest, nextAvailableAt } from './availability.js';
@@ -27,8 +27,8 @@ function buildContext(observed: ObservedState, claimed: Claimed, revisions: Revi
   const set = observed.set;
   return newSyncContext({
     set,
-    currentSet: applyRevision(set, revisions.currentRevision),
-    updateSet: applyRevision(set, revisions.updateRevision),
+    currentSet: appliedRevision(set, revisions.currentRevision),
+    updateSet: appliedRevision(set, revisions.updateRevision),
     currentRevision: revisions.currentRevision.metadata.name ?? '',
     updateRevision: revisions.updateRevision.metadata.name ?? '',
     now,

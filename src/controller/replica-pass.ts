@@ -29,12 +29,16 @@ function record(result: PassResult, position: number, out: ReplicaOutcome): void
   if (out.created) result.created++;
 }
 
-/** Together: the lowest missing pod and the missing pods above it in the update range, up to maxUnavailable. */
+/**
+ * Together: the lowest missing pod and the missing pods right above it in the update range, up to
+ * maxUnavailable. The run stops at the first existing pod: a batch never skips over a pod that is not yet
+ * available (the OrderedReady guarantee still holds between batches).
+ */
 function togetherIndices(ctx: SyncContext, first: number): number[] {
   if (!ctx.strategy.together || first < ctx.strategy.partition || ctx.currentRevision === ctx.updateRevision) return [first];
   const out: number[] = [];
   for (const i of missingIndices(ctx.slots, first)) {
-    if (out.length >= ctx.strategy.maxUnavailable) break;
+    if (out.length >= ctx.strategy.maxUnavailable || i !== first + out.length) break;
     out.push(i);
   }
   return out;

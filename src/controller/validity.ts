@@ -21,6 +21,16 @@ const UPDATE_TOLERATED = [/^metadata\.name$/, /^spec\.serviceName$/, /^spec\.vol
  * fallback (strategy.ts) — so the rules are evaluated with every gate on.
  */
 export function specIssues(set: unknown, _features: Features): FieldIssue[] {
+  if (typeof set !== 'object' || set === null) return computeIssues(set);
+  let issues = checkedSets.get(set);
+  if (issues === undefined) checkedSets.set(set, (issues = computeIssues(set)));
+  return [...issues];
+}
+
+/** Every sync validates its set; observed sets are never mutated, so once per set object is enough. */
+const checkedSets = new WeakMap<object, FieldIssue[]>();
+
+function computeIssues(set: unknown): FieldIssue[] {
   // kube-apiserver validates apps/v1 sets after defaulting their pod template; a CRD stores the template
   // as written (no imagePullPolicy, restartPolicy, ...), so it is validated on a defaulted copy too.
   const all = defaultFeatures();

@@ -14,7 +14,7 @@ th{background:#f5f5f5}code{font:12px ui-monospace,Menlo,Consolas,monospace}
 .legend-item{display:inline-block;margin:0 14px 4px 0}.swatch{display:inline-block;width:22px;height:11px;vertical-align:middle;margin-right:4px;border:1px solid #bbb}
 svg{display:block;margin:6px 0;overflow:visible}svg text{font:11px system-ui,sans-serif;fill:#333}
 svg .tick{fill:#777}svg .grid{stroke:#eee}svg .group-label{font-weight:600}svg .group-rule{stroke:#ccc}
-svg .step line{stroke:#888;stroke-dasharray:3 3}svg .step text{fill:#555;font-size:10px}
+svg .step line{stroke:#888;stroke-dasharray:3 3}svg .step text{fill:#555;font-size:10px}svg .step-plate{fill:#fff}
 svg .mk-event{fill:#546e7a}svg .mk-warning{fill:#ef6c00}svg .mk-violation{fill:#c62828}
 svg .st-notready rect:first-child{stroke:#c62828;stroke-width:1}svg .seg:hover rect{stroke:#000;stroke-width:1}
 svg .cursor{stroke:#000;stroke-opacity:.35}svg .cursor-label{fill:#000;font-size:10px}
@@ -44,7 +44,9 @@ export function legends(model: ReportModel): string {
   const states = (Object.keys(STATE_STYLE) as PodState[])
     .map((s) => {
       const color = s === 'Failed' ? '#b22222' : '#4e79a7';
-      const style = `background:${color};opacity:${STATE_STYLE[s].opacity}`;
+      const angle = s === 'Pending' ? 45 : s === 'Terminating' ? -45 : undefined; // as the bars' hatching
+      const hatch = angle === undefined ? '' : `;background-image:repeating-linear-gradient(${angle}deg,#333 0 1.5px,transparent 1.5px 5px)`;
+      const style = `background-color:${color};opacity:${STATE_STYLE[s].opacity}${hatch}`;
       return `<span class="legend-item"><span class="swatch" style="${style}"></span>${s} <span class="muted">(${escapeHtml(STATE_STYLE[s].help)})</span></span>`;
     })
     .join('');

@@ -1,10 +1,12 @@
 // The per-pod timeline: one row per ordinal, grouped by StatefulSet, bars coloured by revision and shaded
-// by state, event markers on the rows, and a dashed line at each step.
+// by state (Pending and Terminating hatched in opposite directions), event markers on the rows, and a
+// dashed line at each step.
 
 import { STATE_STYLE, revisionColor } from './colors.js';
 import { escapeHtml, num } from './escape.js';
 import type { Marker, ReportModel, Row, Segment } from './model.js';
 import { AXIS_H, LABEL_W, PLOT_W, ROW_H, type TimeScale, formatSeconds, formatTick } from './scale.js';
+import { renderStepLines } from './step-labels.js';
 
 const GROUP_H = 22;
 
@@ -24,14 +26,14 @@ export function renderTimelineSvg(model: ReportModel, scale: TimeScale): string 
     body.push(groupHeader('violations', violations, y, scale));
     y += GROUP_H;
   }
-  const height = y + 8;
-  const steps = stepsByTime(model.steps).map((g) => stepLine(g.t, g.indexes, height, scale, g.text));
+  const steps = renderStepLines(model.steps, y + 4, scale);
+  const height = y + 8 + steps.height;
   return (
     `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="${LABEL_W + PLOT_W + 20}" height="${height}" ` +
     `data-end="${num(scale.end)}" data-x0="${LABEL_W}" data-w="${PLOT_W}">` +
     patterns() +
     axis(scale, height) +
-    steps.join('') +
+    steps.svg +
     body.join('') +
     '<line class="cursor" x1="0" x2="0" y1="0" y2="0"/><text class="cursor-label" x="0" y="12"></text>' +
     '</svg>'
@@ -50,8 +52,15 @@ function groupsOf(rows: readonly Row[]): { name: string; rows: Row[] }[] {
 
 function patterns(): string {
   return (
-    '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
-    '<line x1="0" y1="0" x2="0" y2="6" stroke="#333" stroke-width="1.5" stroke-opacity="0.5"/></pattern></defs>'
+    '<defs>' +
+    ['hatch', 'hatch-back']
+      .map(
+        (id) =>
+          `<pattern id="${id}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(${id === 'hatch' ? 45 : -45})">` +
+          '<line x1="0" y1="0" x2="0" y2="6" stroke="#333" stroke-width="1.5" stroke-opacity="0.5"/></pattern>',
+      )
+      .join('') +
+    '</defs>'
   );
 }
 
@@ -67,29 +76,6 @@ function axis(scale: TimeScale, height: number): string {
     .join('');
 }
 
-/** Steps that start at the same instant share one line (`#1,2`). */
-function stepsByTime(steps: ReportModel['steps']): { t: number; indexes: number[]; text: string }[] {
-  const out: { t: number; indexes: number[]; text: string }[] = [];
-  for (const s of steps) {
-    const last = out[out.length - 1];
-    const text = `#${s.index} ${JSON.stringify(s.step)}`;
-    if (last && last.t === s.t) {
-      last.indexes.push(s.index);
-      last.text += `\n${text}`;
-    } else out.push({ t: s.t, indexes: [s.index], text });
-  }
-  return out;
-}
-
-function stepLine(t: number, indexes: number[], height: number, scale: TimeScale, text: string): string {
-  const x = num(scale.x(t));
-  return (
-    `<g class="step"><title>${escapeHtml(`steps at ${formatSeconds(t)}:\n${text}`)}</title>` +
-    `<line x1="${x}" x2="${x}" y1="${AXIS_H}" y2="${height}"/>` +
-    `<text x="${x}" y="${AXIS_H + 9}" dx="2">#${indexes.join(',')}</text></g>`
-  );
-}
-
 function groupHeader(name: string, markers: readonly Marker[], y: number, scale: TimeScale): string {
   return (
     `<g class="group"><text class="group-label" x="4" y="${y + 15}">${escapeHtml(name)}</text>` +
@@ -101,8 +87,11 @@ function groupHeader(name: string, markers: readonly Marker[], y: number, scale:
 
 function renderRow(row: Row, y: number, revisions: readonly string[], scale: TimeScale): string {
   const bars = row.segments.map((s) => segment(s, y, revisions, scale)).join('');
+  // data-* hooks let the browser test read rows and revisions without parsing geometry.
+  const ordinal = row.ordinal === null ? '' : ` data-ordinal="${row.ordinal}"`;
   return (
-    `<g class="row"><text class="row-label" x="14" y="${y + ROW_H - 5}">${escapeHtml(row.label)}</text>` +
+    `<g class="row" data-group="${escapeHtml(row.group)}"${ordinal} data-pod="${escapeHtml(row.label)}">` +
+    `<text class="row-label" x="14" y="${y + ROW_H - 5}">${escapeHtml(row.label)}</text>` +
     bars +
     row.markers.map((m) => marker(m, y, scale)).join('') +
     '</g>'
@@ -116,9 +105,10 @@ function segment(s: Segment, y: number, revisions: readonly string[], scale: Tim
   const fill = s.state === 'Failed' ? '#b22222' : revisionColor(revisions, s.revision);
   const tip = `${s.pod} ${s.state} ${formatSeconds(s.start)}–${formatSeconds(s.end)} revision ${s.revision ?? '-'}`;
   const geometry = `x="${num(x)}" y="${y + 2}" width="${num(w)}" height="${ROW_H - 4}"`;
-  const hatch = s.state === 'Terminating' || s.state === 'Pending' ? `<rect ${geometry} fill="url(#hatch)"/>` : '';
+  const pattern = s.state === 'Pending' ? 'hatch' : s.state === 'Terminating' ? 'hatch-back' : undefined;
+  const hatch = pattern ? `<rect ${geometry} fill="url(#${pattern})"/>` : '';
   return (
-    `<g class="seg ${style.className}"><title>${escapeHtml(tip)}</title>` +
+    `<g class="seg ${style.className}" data-state="${s.state}" data-revision="${escapeHtml(s.revision ?? '')}"><title>${escapeHtml(tip)}</title>` +
     `<rect ${geometry} fill="${fill}" fill-opacity="${style.opacity}"/>${hatch}</g>`
   );
 }

@@ -51,9 +51,23 @@ function deleteObserved(p: PendingExpectation): boolean {
   return cached.metadata.deletionTimestamp !== undefined;
 }
 
+interface Fingerprint {
+  pending: PendingExpectation;
+  lastSync: string;
+  cached: KubeObject | undefined;
+}
+
+const fingerprint = (p: PendingExpectation): Fingerprint => ({
+  pending: p,
+  lastSync: p.source.lastSyncResourceVersion(p.namespace),
+  cached: p.source.get(p.namespace, p.name),
+});
+
 // upstream: pkg/controller/controller_utils.go ControllerExpectations (+ KEP-5647 consistency check)
 export class Expectations {
   private readonly byKey = new Map<string, PendingExpectation[]>();
+  /** Per unsatisfied key: its first pending expectation and what its cache showed when last checked. */
+  private readonly blocked = new Map<string, Fingerprint>();
   private readonly ttlMs: number;
 
   constructor(private readonly opts: { clock: Clock; ttlMs?: number }) {
@@ -94,7 +108,23 @@ export class Expectations {
     const left = list.filter((p) => now - p.recordedAt < this.ttlMs && !(p.kind === 'write' ? writeObserved(p) : deleteObserved(p)));
     if (left.length === 0) this.byKey.delete(key);
     else this.byKey.set(key, left);
+    if (left.length === 0) this.blocked.delete(key);
+    else this.blocked.set(key, fingerprint(left[0]!));
     return left.length === 0;
+  }
+
+  /**
+   * False only when `satisfied(key)` would be false: the expectation that blocked the last check has not
+   * expired and its cache has neither moved on nor changed the object. Lets the controller recheck its
+   * waiting keys after every event without re-evaluating each one (only pruning is deferred, and pending
+   * lists are only read right after `satisfied`).
+   */
+  maybeSatisfied(key: string): boolean {
+    const f = this.blocked.get(key);
+    if (f === undefined || !this.byKey.has(key)) return true;
+    const p = f.pending;
+    if (this.opts.clock.now() - p.recordedAt >= this.ttlMs) return true;
+    return p.source.lastSyncResourceVersion(p.namespace) !== f.lastSync || p.source.get(p.namespace, p.name) !== f.cached;
   }
 
   /** What `key` is still waiting for (as of the last `satisfied` check). */
@@ -116,6 +146,7 @@ export class Expectations {
 
   forget(key: string): void {
     this.byKey.delete(key);
+    this.blocked.delete(key);
   }
 
   private push(key: string, p: PendingExpectation): void {

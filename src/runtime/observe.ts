@@ -26,13 +26,27 @@ const claimPrefixes = (set: StatefulSet): string[] =>
   (set.spec.volumeClaimTemplates ?? []).map((t) => `${t.metadata.name ?? ''}-${set.metadata.name ?? ''}-`);
 
 /**
+ * Cached objects are never mutated, so the defaulted copy of one cached set is reused by every sync until
+ * the set changes: the planner's memoised revision work (api/revision/hash.ts) is keyed by its identity.
+ */
+const defaultedSets = new WeakMap<StatefulSet, { features: Features; set: StatefulSet }>();
+
+function defaulted(stored: StatefulSet, features: Features): StatefulSet {
+  const known = defaultedSets.get(stored);
+  if (known !== undefined && known.features === features) return known.set;
+  const set = defaultStatefulSet(stored, features);
+  defaultedSets.set(stored, { features, set });
+  return set;
+}
+
+/**
  * The set is defaulted here because a CRD stores the pod template as written (kube-apiserver applies core
  * pod defaults only to apps/v1): without this, the revision hash of the same template would differ between
  * apps/v1 and apps.ordinal.dev/v1 and moving a set between them would roll its pods. Idempotent on apps/v1.
  */
 // upstream: stateful_set.go sync (getPodsForStatefulSet, ListControllerRevisions, the PVC lister)
 export function observe(stored: StatefulSet, caches: Caches, features: Features = defaultFeatures()): ObservedState {
-  const set = defaultStatefulSet(stored, features);
+  const set = defaulted(stored, features);
   const ns = set.metadata.namespace ?? '';
   const prefixes = claimPrefixes(set);
   const owned = ownedOrOrphan(set);

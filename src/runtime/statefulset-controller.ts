@@ -193,7 +193,7 @@ export class StatefulSetController {
   /** Keys skipped because the caches were behind go back in the queue as soon as their writes are seen. */
   private recheckWaiting(): void {
     for (const key of [...this.waiting]) {
-      if (!this.expectations.satisfied(key)) continue;
+      if (!this.expectations.maybeSatisfied(key) || !this.expectations.satisfied(key)) continue;
       this.waiting.delete(key);
       this.queue.add(key);
     }

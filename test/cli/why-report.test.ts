@@ -80,6 +80,14 @@ describe('why (explainWhy over the real planner)', () => {
     assert.equal(noteOf(report, 'web-4'), 'next: delete (EnforcedRollingUpdate: stuck pod replaced)');
   });
 
+  it('says the controller refuses an invalid spec, with the field path', () => {
+    const report = explainWhy(input({ replicas: 3, claims: false }, (v1) => {
+      v1.spec.minReadySeconds = -5;
+      return readyPods(v1, 3);
+    }));
+    assert.match(report.paragraph, /^The controller does not act on this StatefulSet\. The spec is invalid, so the controller creates and deletes nothing until it is fixed: spec\.minReadySeconds: must be greater than or equal to 0\./);
+  });
+
   it('says a converged set has nothing to do', () => {
     const report = explainWhy(input({ replicas: 3, claims: false }, (v1) => readyPods(v1, 3)));
     assert.match(report.paragraph, /^3 of 3 pods are on revision web-\w+ and available\. Nothing is blocked and the controller has nothing to do\.$/);

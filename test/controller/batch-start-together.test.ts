@@ -43,6 +43,20 @@ describe('batchStartPolicy: Together', () => {
     assert.deepEqual(deleted(h.sync()), [2, 1]);
   });
 
+  it('never skips over an existing pod that is not yet available (found by fast-check)', () => {
+    const h = rolling('Together');
+    assert.deepEqual(deleted(h.sync()), [4, 3]);
+    h.finishTerminating();
+    h.sync();
+    h.deletePod('web-0');
+    h.deletePod('web-4');
+    h.finishTerminating();
+    assert.deepEqual(created(h.sync()), [0], 'web-3 exists but is not Ready: web-4 waits for it');
+    h.ready('web-0');
+    h.ready('web-3');
+    assert.deepEqual(created(h.sync()), [4]);
+  });
+
   it('finishes the rollout in fewer syncs than Ordered on the same slow start', () => {
     const syncs = (policy: 'Ordered' | 'Together'): number => {
       const h = rolling(policy);

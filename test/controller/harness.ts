@@ -143,6 +143,11 @@ export class Harness {
     if (pod && !pod.metadata.deletionTimestamp) pod.metadata.deletionTimestamp = toTimestamp(this.now);
   }
 
+  /** A user deletes the pod (it becomes terminating). */
+  deletePod(name: string): void {
+    this.terminate(name);
+  }
+
   // --- the kubelet's side ---
 
   /** Pod becomes Running and Ready at `since` (default now). */

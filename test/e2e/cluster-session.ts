@@ -95,6 +95,19 @@ export async function applyObject(client: KubeClient, res: Resource, obj: KubeOb
   }
 }
 
+/** Read-modify-write, retried on conflicts (controllers write the object's status meanwhile). */
+export async function modifyObject<T extends KubeObject>(client: KubeClient, res: Resource, ns: string, name: string, change: (obj: T) => void): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const live = await client.get<T>(res, ns, name);
+    change(live);
+    try {
+      return await client.update(res, live);
+    } catch (e) {
+      if (!isConflict(e) || attempt >= 10) throw e;
+    }
+  }
+}
+
 export async function createNamespace(client: KubeClient, prefix: string): Promise<string> {
   const name = uniqueName(prefix);
   await client.create(Resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'e2e.ordinal.dev/run': RUN } } });

@@ -4,12 +4,11 @@
 // always tears everything down (processes, kubelet, namespace).
 import { it } from 'node:test';
 import { Resources, type Resource } from '../../src/api/client.js';
-import { isConflict } from '../../src/api/errors.js';
 import { APPS_V1, ORDINAL_V1, type KubeEvent, type KubeObject, type StatefulSet } from '../../src/api/types.js';
 import type { KubeletConfig } from '../../src/cluster/kubelet/index.js';
 import type { KubeClient } from '../../src/cluster/kube/index.js';
 import { requireControlPlane, type ControlPlane } from './control-plane.js';
-import { createNamespace, deleteNamespace, ensureCrd, openSession } from './cluster-session.js';
+import { createNamespace, deleteNamespace, ensureCrd, modifyObject, openSession } from './cluster-session.js';
 import { startController, type ControllerOptions, type ControllerProcess } from './controller-process.js';
 import { acquire } from './exclusive.js';
 import { startKubelet, type NamespacedKubelet } from './namespaced-kubelet.js';
@@ -133,15 +132,7 @@ export class TestEnv {
 
   /** Read-modify-write of the live set, retried on conflicts (the controller writes status meanwhile). */
   async modify(name: string, change: (set: StatefulSet) => void): Promise<StatefulSet> {
-    for (let attempt = 0; ; attempt++) {
-      const live = await this.client.get<StatefulSet>(this.res, this.ns, name);
-      change(live);
-      try {
-        return this.wrote(await this.client.update(this.res, live));
-      } catch (e) {
-        if (!isConflict(e) || attempt >= 10) throw e;
-      }
-    }
+    return this.wrote(await modifyObject(this.client, this.res, this.ns, name, change));
   }
 
   setImage(name: string, container: string, image: string): Promise<StatefulSet> {

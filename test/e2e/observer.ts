@@ -23,6 +23,8 @@ export interface PodEvent {
   ordinal: number;
   uid: string;
   revision: string;
+  /** The pod as the event delivered it (server-side timestamps for timing assertions). */
+  pod: Pod;
 }
 
 interface Tracking {
@@ -123,7 +125,7 @@ export class NamespaceObserver {
 
   private record(type: PodEventType, pod: Pod): void {
     const name = pod.metadata.name ?? '';
-    const e = { seq: ++this.seq, at: Date.now(), type, name, ordinal: podOrdinal(pod), uid: pod.metadata.uid ?? '', revision: podRevision(pod) };
+    const e = { seq: ++this.seq, at: Date.now(), type, name, ordinal: podOrdinal(pod), uid: pod.metadata.uid ?? '', revision: podRevision(pod), pod };
     this.podEvents.push(e);
     for (const set of this.tracking.keys()) if (name.startsWith(`${set}-`)) this.sample(set);
   }

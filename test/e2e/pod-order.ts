@@ -1,6 +1,8 @@
 // Questions about the order of pod lifecycle events the observer saw (watch order), for assertions such
 // as "web-2 was deleted only after the new web-3 was Ready".
 import assert from 'node:assert/strict';
+import { fromTimestamp } from '../../src/api/types.js';
+import { readyCondition } from '../../src/controller/pod-state.js';
 import type { PodEvent, PodEventType } from './observer.js';
 import type { TestEnv } from './harness.js';
 
@@ -33,4 +35,18 @@ export function describeEvents(env: TestEnv, set: string, from: number): string 
     .filter((e) => e.seq > from)
     .map((e) => `#${e.seq} ${e.type} ${e.name}`)
     .join(', ');
+}
+
+/** When the API server says a pod turned Ready (whole seconds, as stored). */
+export function readySince(e: PodEvent): number {
+  const t = fromTimestamp(readyCondition(e.pod)?.lastTransitionTime);
+  assert.ok(t !== undefined, `${e.name} has no Ready transition time`);
+  return t;
+}
+
+/** When the pod's deletion was requested: deletionTimestamp minus its grace period (whole seconds). */
+export function deletionRequestedAt(e: PodEvent): number {
+  const t = fromTimestamp(e.pod.metadata.deletionTimestamp);
+  assert.ok(t !== undefined, `${e.name} has no deletionTimestamp`);
+  return t - (e.pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
 }

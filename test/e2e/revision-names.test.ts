@@ -8,7 +8,7 @@ import { after as afterAll, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import type { ControllerRevision, StatefulSet } from '../../src/api/types.js';
-import { closeSession, createNamespace, deleteNamespace } from './cluster-session.js';
+import { closeSession, createNamespace, deleteNamespace, modifyObject } from './cluster-session.js';
 import { exampleSet, loadExample } from './examples.js';
 import { APPS_V1_STATEFULSETS } from './exclusive.js';
 import { e2eTest, type TestEnv } from './harness.js';
@@ -77,9 +77,9 @@ async function exercise(env: TestEnv, ns: string, all: StatefulSet[]): Promise<{
   for (const s of all) await env.client.create(Resources.statefulSets, { ...s, metadata: { ...s.metadata, namespace: ns } });
   await waitForRevisions(env, ns, all, 1);
   for (const s of all) {
-    const live = await env.client.get<StatefulSet>(Resources.statefulSets, ns, s.metadata.name ?? '');
-    for (const c of live.spec.template.spec?.containers ?? []) c.image = `${c.image}-next`;
-    await env.client.update(Resources.statefulSets, live);
+    await modifyObject<StatefulSet>(env.client, Resources.statefulSets, ns, s.metadata.name ?? '', (live) => {
+      for (const c of live.spec.template.spec?.containers ?? []) c.image = `${c.image}-next`;
+    });
   }
   return waitForRevisions(env, ns, all, 2);
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { renderReport } from '../../src/report/index.js';
 import { buildModel } from '../../src/report/model.js';
 import { formatTick, tickStep, timeScale } from '../../src/report/scale.js';
+import { renderStepLines, staggerLevels } from '../../src/report/step-labels.js';
 import type { TimelineRecord } from '../../src/sim/timeline.js';
 import { sampleTimeline } from './fixture-timeline.js';
 
@@ -68,10 +69,72 @@ describe('renderReport', () => {
     assert.match(html, /<title>&lt;title&gt;&amp;<\/title>/);
   });
 
+  it('marks each timeline row with its set and ordinal and each bar with its state and revision', () => {
+    const html = renderReport(sampleTimeline());
+    const rows = [...html.matchAll(/<g class="row" data-group="([^"]*)" data-ordinal="(\d+)" data-pod="([^"]*)">/g)].map((m) => m.slice(1));
+    assert.deepEqual(rows, [
+      ['default/web', '0', 'web-0'],
+      ['default/web', '1', 'web-1'],
+    ]);
+    const web1 = html.slice(html.indexOf('data-pod="web-1"'));
+    const bars = [...web1.matchAll(/<g class="seg [^"]*" data-state="(\w+)" data-revision="([^"]*)">/g)].map((m) => `${m[1]}@${m[2]}`);
+    assert.deepEqual(bars, ['Pending@web-rev-a', 'Terminating@web-rev-a', 'Pending@web-rev-b', 'Ready@web-rev-b']);
+  });
+
+  it('hatches Pending and Terminating bars in opposite directions so that adjacent ones stay apart', () => {
+    const html = renderReport(sampleTimeline());
+    const fills = (state: string) => [...html.matchAll(new RegExp(`data-state="${state}"[^]*?fill="url\\(#([\\w-]+)\\)"`, 'g'))].map((m) => m[1]);
+    assert.deepEqual([...new Set(fills('Pending'))], ['hatch']);
+    assert.deepEqual([...new Set(fills('Terminating'))], ['hatch-back']);
+    assert.match(html, /<pattern id="hatch" [^>]*rotate\(45\)/);
+    assert.match(html, /<pattern id="hatch-back" [^>]*rotate\(-45\)/);
+  });
+
+  it('leaves data-ordinal off rows of pods without a set and escapes the hooks', () => {
+    const records: TimelineRecord[] = [
+      { t: 0, type: 'pod', namespace: 'default', name: 'lone"pod', set: null, ordinal: null, revision: null, event: 'Created' },
+      { t: 1, type: 'pod', namespace: 'default', name: 'lone"pod', set: null, ordinal: null, revision: null, event: 'Running' },
+    ];
+    const html = renderReport(records);
+    assert.match(html, /<g class="row" data-group="default\/lone&quot;pod" data-pod="lone&quot;pod">/);
+    assert.match(html, /data-state="Pending" data-revision="">/);
+  });
+
   it('says when the run has no summary and still draws what it has', () => {
     const html = renderReport(sampleTimeline().slice(0, 5));
     assert.match(html, /No summary record/);
     assert.match(html, /web-0/);
+  });
+});
+
+describe('step labels', () => {
+  it('drops a label to the next free line only when it would overlap a label on the line above', () => {
+    assert.deepEqual(
+      staggerLevels([
+        { x: 0, width: 20 },
+        { x: 10, width: 20 },
+        { x: 15, width: 20 },
+        { x: 30, width: 10 },
+        { x: 100, width: 10 },
+      ]),
+      [0, 1, 2, 0, 0],
+    );
+  });
+
+  it('puts close steps on separate lines of the band under the rows, each label on its own plate', () => {
+    const steps = [0, 10, 10, 10.5, 23].map((t, index) => ({ t, index, step: { advance: index } }));
+    const { svg, height } = renderStepLines(steps, 100, timeScale(23));
+    const labels = [...svg.matchAll(/<text x="[\d.]+" y="(\d+)" dx="2">([^<]*)<\/text>/g)].map((m) => [m[2], Number(m[1])]);
+    assert.deepEqual(labels, [
+      ['#0', 110],
+      ['#1,2', 110],
+      ['#3', 122],
+      ['#4', 110],
+    ]);
+    assert.equal(height, 2 * 12 + 4);
+    assert.equal(svg.match(/class="step-plate"/g)?.length, 4);
+    assert.ok(svg.lastIndexOf('<line') < svg.indexOf('<rect'), 'every line is drawn before the first label plate');
+    assert.deepEqual(renderStepLines([], 100, timeScale(23)), { svg: '', height: 0 });
   });
 });
 

@@ -23,9 +23,33 @@ export function safeEncodeString(s: string): string {
 /** FNV-1 of the raw data, then of collisionCount's decimal digits when given; safe-encoded. */
 // upstream: pkg/controller/history controller_history.go HashControllerRevision
 export function hashControllerRevision(raw: string, collisionCount?: number): string {
-  let sum = fnv1_32(utf8Bytes(raw));
+  let sum = rawSum(raw);
   if (collisionCount !== undefined) sum = fnv1_32(utf8Bytes(String(Math.trunc(collisionCount))), sum);
   return safeEncodeString(String(sum));
+}
+
+/*
+ * Memoisation (style.md: the planner stays pure). Every sync of every set hashes its template, encodes its
+ * revisions and restores them onto the set; these caches make that once per object. They are keyed by
+ * object identity (WeakMaps) or by content (the raw-data sums), so a hit returns exactly what recomputing
+ * would — provided, as everywhere in Ordinal, that stored and observed objects are never mutated.
+ */
+const rawSums = new Map<string, number>();
+const RAW_SUMS_MAX = 4096;
+/** Template object → its revision data (raw Go JSON). */
+const templateRaw = new WeakMap<object, string>();
+/** Revision data object → its raw Go JSON (revision data parsed from a known raw is registered here). */
+const dataRaw = new WeakMap<object, string>();
+/** Set object → revision data object → ApplyRevision's result (deep-frozen: callers share it). */
+const applied = new WeakMap<object, WeakMap<object, StatefulSet>>();
+
+function rawSum(raw: string): number {
+  const known = rawSums.get(raw);
+  if (known !== undefined) return known;
+  if (rawSums.size >= RAW_SUMS_MAX) rawSums.clear();
+  const sum = fnv1_32(utf8Bytes(raw));
+  rawSums.set(raw, sum);
+  return sum;
 }
 
 /** `<set name cut to 223 bytes>-<hash>`, so the name stays within 253 characters (names are ASCII). */
@@ -44,13 +68,30 @@ export function revisionData(set: StatefulSet): string {
   if (template === null || typeof template !== 'object' || Array.isArray(template)) {
     throw new TypeError(`statefulset ${set.metadata?.name ?? ''}: spec.template is not an object`);
   }
-  return goJsonEncode({ spec: { template: { ...template, $patch: 'replace' } } });
+  const known = templateRaw.get(template);
+  if (known !== undefined) return known;
+  const raw = goJsonEncode({ spec: { template: { ...template, $patch: 'replace' } } });
+  templateRaw.set(template, raw);
+  return raw;
 }
 
 /** The raw JSON bytes of a revision's data: a string is taken as stored text, anything else is Go-encoded. */
 export function revisionRaw(rev: ControllerRevision): string {
-  if (rev.data === undefined) return '';
-  return typeof rev.data === 'string' ? rev.data : goJsonEncode(rev.data);
+  const data = rev.data;
+  if (data === undefined) return '';
+  if (typeof data !== 'object' || data === null) return typeof data === 'string' ? data : goJsonEncode(data);
+  const known = dataRaw.get(data);
+  if (known !== undefined) return known;
+  const raw = goJsonEncode(data);
+  dataRaw.set(data, raw);
+  return raw;
+}
+
+/** JSON.parse(raw), remembering that the parsed object encodes back to `raw` (Go encoding is canonical). */
+function parsedData(raw: string): unknown {
+  const data: unknown = JSON.parse(raw);
+  if (typeof data === 'object' && data !== null) dataRaw.set(data, raw);
+  return data;
 }
 
 function controllerRef(set: StatefulSet): OwnerReference {
@@ -80,7 +121,7 @@ export function newRevision(set: StatefulSet, revision: number, collisionCount?:
     ownerReferences: [controllerRef(set)],
   };
   if (set.metadata.namespace !== undefined) metadata.namespace = set.metadata.namespace;
-  return { apiVersion: APPS_V1, kind: 'ControllerRevision', metadata, data: JSON.parse(raw) as unknown, revision };
+  return { apiVersion: APPS_V1, kind: 'ControllerRevision', metadata, data: parsedData(raw), revision };
 }
 
 const INT32_MIN = -(2 ** 31);
@@ -151,4 +192,26 @@ export function applyRevision(set: StatefulSet, rev: ControllerRevision): Statef
   const patched = strategicMerge({ spec: clone.spec }, patch ?? {});
   const spec = (isObject(patched) && isObject(patched.spec) ? patched.spec : clone.spec) as StatefulSet['spec'];
   return { ...clone, spec };
+}
+
+/**
+ * applyRevision, deep-frozen and memoised per (set object, revision data object) for object data: the
+ * planner restores both revisions on every sync and only reads the result.
+ */
+export function appliedRevision(set: StatefulSet, rev: ControllerRevision): StatefulSet {
+  const data: unknown = rev.data;
+  if (typeof data !== 'object' || data === null) return applyRevision(set, rev);
+  let bySet = applied.get(set);
+  if (bySet === undefined) applied.set(set, (bySet = new WeakMap()));
+  const known = bySet.get(data);
+  if (known !== undefined) return known;
+  const restored = deepFreeze(applyRevision(set, rev));
+  bySet.set(data, restored);
+  return restored;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  for (const x of Object.values(v)) deepFreeze(x);
+  return Object.freeze(v);
 }

@@ -19,7 +19,7 @@ export interface PlanOptions {
 export function planCommand(deps: CommandDeps, name: string, opts: PlanOptions): Promise<number> {
   return runOnSet(deps, name, async ({ resource, set }) => {
     const now = await planNow(deps.client, deps.timers, set, featuresFrom(opts.featureGates));
-    const ctx = explainContext({ set, pods: now.observed.pods, plan: now.plan, now: now.now, features: now.features });
+    const ctx = explainContext({ set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: now.features });
     const view = { title: qualifiedName(resource, set.metadata.name ?? ''), now: now.now, plan: now.plan, ctx };
     deps.io.stdout(opts.output === 'json' ? planJson(view) : renderPlan(view, { color: useColor(deps.io, opts.color) }));
     return 0;

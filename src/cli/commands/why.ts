@@ -17,7 +17,7 @@ export interface WhyOptions {
 export function whyCommand(deps: CommandDeps, name: string, opts: WhyOptions): Promise<number> {
   return runOnSet(deps, name, async ({ set }) => {
     const now = await planNow(deps.client, deps.timers, set, featuresFrom(opts.featureGates));
-    const report = explainWhy({ set, pods: now.observed.pods, plan: now.plan, now: now.now, features: now.features });
+    const report = explainWhy({ set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: now.features });
     if (opts.output === 'json') deps.io.stdout(`${JSON.stringify({ ...report, blockers: now.plan.blockers }, null, 2)}\n`);
     else deps.io.stdout(renderWhy(report, { color: useColor(deps.io, opts.color) }));
     return 0;

@@ -3,6 +3,7 @@
 // `plan` see exactly what a sync would see (there is no second builder to drift from the controller's).
 
 import { Resources, type ClusterClient } from '../../api/client.js';
+import type { Features } from '../../api/features.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
 import type { ObservedState } from '../../controller/plan-types.js';
 import type { Timers } from '../../runtime/clock.js';
@@ -27,8 +28,11 @@ function failFast(reject: (e: Error) => void): Logger {
   };
 }
 
-/** Lists (and briefly watches) the namespace of `set`, then stops; rejects with ObserveError if a list fails. */
-export async function observeOnce(client: ClusterClient, timers: Timers, set: StatefulSet): Promise<ObservedState> {
+/**
+ * Lists (and briefly watches) the namespace of `set`, then stops; rejects with ObserveError if a list fails.
+ * The observed set is defaulted with `features`, as the controller's is.
+ */
+export async function observeOnce(client: ClusterClient, timers: Timers, set: StatefulSet, features: Features): Promise<ObservedState> {
   const namespace = set.metadata.namespace ?? 'default';
   let fail: (e: Error) => void = () => {};
   const failed = new Promise<never>((_, reject) => (fail = reject));
@@ -43,7 +47,7 @@ export async function observeOnce(client: ClusterClient, timers: Timers, set: St
   try {
     for (const informer of all) informer.start();
     await Promise.race([Promise.all(all.map((i) => i.waitForSync())), failed]);
-    return observe(set, caches);
+    return observe(set, caches, features);
   } finally {
     for (const informer of all) informer.stop();
   }

@@ -20,7 +20,7 @@ export interface PlanNow {
 export const featuresFrom = (flag: string | undefined): Features => parseFeatureGates(flag ?? '');
 
 export async function planNow(client: ClusterClient, timers: Timers, set: StatefulSet, features: Features): Promise<PlanNow> {
-  const observed = await observeOnce(client, timers, set);
+  const observed = await observeOnce(client, timers, set, features);
   const now = timers.now();
   return { observed, plan: planStatefulSet(observed, now, features), now, features };
 }

@@ -15,7 +15,7 @@ import { explainContext, explainWhy, renderWhy } from './why-report.js';
 /** `why`, then `plan`, of one set. */
 async function explainSet(ctx: ProbeContext, resource: Resource, set: StatefulSet): Promise<string> {
   const now = await planNow(ctx.client, ctx.timers, set, ctx.features);
-  const input = { set, pods: now.observed.pods, plan: now.plan, now: now.now, features: ctx.features };
+  const input = { set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: ctx.features };
   const view = { title: qualifiedName(resource, set.metadata.name ?? ''), now: now.now, plan: now.plan, ctx: explainContext(input) };
   return `${renderWhy(explainWhy(input), { color: false })}\n${renderPlan(view, { color: false })}`.trimEnd();
 }

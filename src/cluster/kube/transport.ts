@@ -131,9 +131,11 @@ export function stream(conn: Connection, req: HttpRequest, sink: StreamSink, opt
   };
   const dropped = (e: unknown) => finish({ kind: 'dropped', error: toTransportError(e, what) });
   open(conn, req, opts).then((r) => {
+    // The error listener goes first: destroying a request that has not connected yet emits 'error'
+    // ("socket hang up"), which would be uncaught without it.
+    r.on('error', dropped);
     destroy = () => r.destroy();
     if (aborted) return destroy();
-    r.on('error', dropped);
     r.on('response', (res) => {
       res.on('error', dropped);
       res.on('aborted', () => dropped(Object.assign(new Error('watch stream aborted'), { code: 'ECONNRESET' })));

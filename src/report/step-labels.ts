@@ -1,0 +1,62 @@
+// The timeline's step lines and their `#index` labels. Labels sit in a band under the rows, away from the
+// event markers, and a label that would overlap its left neighbour drops to the next line of the band.
+
+import { escapeHtml, num } from './escape.js';
+import type { ReportModel } from './model.js';
+import { AXIS_H, type TimeScale, formatSeconds } from './scale.js';
+
+const LINE_H = 12;
+/** Upper bound of a 10px `#`, digit or comma, so that estimated widths never underlap. */
+const CHAR_W = 6.5;
+const GAP = 4;
+
+interface StepGroup {
+  t: number;
+  indexes: number[];
+  text: string;
+}
+
+/** Steps that start at the same instant share one line (`#1,2`). */
+function stepsByTime(steps: ReportModel['steps']): StepGroup[] {
+  const out: StepGroup[] = [];
+  for (const s of steps) {
+    const last = out[out.length - 1];
+    const text = `#${s.index} ${JSON.stringify(s.step)}`;
+    if (last && last.t === s.t) {
+      last.indexes.push(s.index);
+      last.text += `\n${text}`;
+    } else out.push({ t: s.t, indexes: [s.index], text });
+  }
+  return out;
+}
+
+/** Line of each label (0 = top): the first line whose last label ends left of this one. */
+export function staggerLevels(spans: readonly { x: number; width: number }[]): number[] {
+  const rightEdges: number[] = [];
+  return spans.map(({ x, width }) => {
+    const free = rightEdges.findIndex((right) => x >= right);
+    const level = free < 0 ? rightEdges.length : free;
+    rightEdges[level] = x + width + GAP;
+    return level;
+  });
+}
+
+/** The step lines from the axis down into the label band that starts at `bandTop`, and the band's height. */
+export function renderStepLines(steps: ReportModel['steps'], bandTop: number, scale: TimeScale): { svg: string; height: number } {
+  const groups = stepsByTime(steps);
+  const labels = groups.map((g) => `#${g.indexes.join(',')}`);
+  const widths = labels.map((l) => l.length * CHAR_W + 2);
+  const levels = staggerLevels(groups.map((g, i) => ({ x: scale.x(g.t), width: widths[i] ?? 0 })));
+  const lines: string[] = [];
+  const texts: string[] = [];
+  groups.forEach((g, i) => {
+    const x = num(scale.x(g.t));
+    const baseline = bandTop + ((levels[i] ?? 0) + 1) * LINE_H - 2;
+    const title = `<title>${escapeHtml(`steps at ${formatSeconds(g.t)}:\n${g.text}`)}</title>`;
+    lines.push(`<g class="step">${title}<line x1="${x}" x2="${x}" y1="${AXIS_H}" y2="${baseline}"/></g>`);
+    const plate = `<rect class="step-plate" x="${num(scale.x(g.t) + 1)}" y="${baseline - 9}" width="${num(widths[i] ?? 0)}" height="11"/>`;
+    texts.push(`<g class="step">${title}${plate}<text x="${x}" y="${baseline}" dx="2">${labels[i] ?? ''}</text></g>`);
+  });
+  // Labels on white plates after every line, so a lower label's line never runs through an upper label.
+  return { svg: lines.join('') + texts.join(''), height: groups.length ? (Math.max(...levels) + 1) * LINE_H + 4 : 0 };
+}
