@@ -16,8 +16,13 @@ afterAll(() => closeSession());
 
 const example = loadExample('scale-up-down.yaml');
 const LEASE = 'ordinal-e2e';
-/** The lease, the last renew before the kill and one jittered retry (client-go: ×1.2), plus slack for a loaded CI machine. */
-const TAKEOVER_BOUND_MS = LEASE_DURATION_MS + RETRY_PERIOD_MS * 2.2 + 4000;
+/**
+ * The standby counts the lease from when it last saw it change (at most one jittered retry after the
+ * kill) and tries again at most one jittered retry after the expiry; a jittered retry is up to
+ * retryPeriod × (1 + 1.2) (client-go's JitterFactor). Plus slack for a loaded CI machine.
+ */
+const JITTERED_RETRY_MS = RETRY_PERIOD_MS * 2.2;
+const TAKEOVER_BOUND_MS = LEASE_DURATION_MS + 2 * JITTERED_RETRY_MS + 3000;
 
 const becameLeader = (c: ControllerProcess): boolean => c.logs().some((l) => l.msg === 'became leader');
 

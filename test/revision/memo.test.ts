@@ -1,0 +1,48 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { appliedRevision, applyRevision, newRevision, revisionData, revisionRaw } from '../../src/api/revision/hash.js';
+import { goJsonEncode } from '../../src/api/revision/go-json.js';
+import { parentNameAndOrdinal } from '../../src/controller/pod-state.js';
+import { newSet } from './helpers.js';
+
+describe('revision memoisation', () => {
+  it('recomputes the revision data when the template object changes', () => {
+    const set = newSet('nginx:1');
+    const first = revisionData(set);
+    assert.equal(revisionData(set), first);
+    const changed = { ...set, spec: { ...set.spec, template: structuredClone(set.spec.template) } };
+    changed.spec.template.spec.containers[0]!.image = 'nginx:2';
+    assert.notEqual(revisionData(changed), first);
+    assert.match(revisionData(changed), /nginx:2/);
+  });
+
+  it('encodes a revision data object once and to the same bytes as the Go encoder', () => {
+    const rev = newRevision(newSet('nginx:1'), 1, 0);
+    assert.equal(revisionRaw(rev), goJsonEncode(rev.data));
+    const copy = structuredClone(rev);
+    assert.equal(revisionRaw(copy), revisionRaw(rev));
+  });
+
+  it('gives the planner a frozen ApplyRevision result, shared per set object and revision', () => {
+    const live = newSet('nginx:2');
+    const rev = newRevision(newSet('nginx:1'), 1, 0);
+    const restored = appliedRevision(live, rev);
+    assert.deepEqual(restored, applyRevision(live, rev));
+    assert.equal(appliedRevision(live, rev), restored);
+    assert.equal(Object.isFrozen(restored.spec.template.spec.containers[0]), true);
+    assert.throws(() => {
+      restored.spec.template.spec.containers[0]!.image = 'changed';
+    }, TypeError);
+    const other = newSet('nginx:3');
+    assert.notEqual(appliedRevision(other, rev), restored);
+    assert.equal(appliedRevision(other, newRevision(other, 2, 0)).spec.template.spec.containers[0]!.image, 'nginx:3');
+  });
+
+  it('parses a pod name once and shares a frozen result', () => {
+    const a = parentNameAndOrdinal('web-3');
+    assert.deepEqual(a, { parent: 'web', ordinal: 3 });
+    assert.equal(parentNameAndOrdinal('web-3'), a);
+    assert.equal(Object.isFrozen(a), true);
+    assert.deepEqual(parentNameAndOrdinal('web-x'), { parent: '', ordinal: -1 });
+  });
+});
