@@ -1,19 +1,9 @@
 // Seeded randomness for the simulator (style.md T8): every random choice of a run comes from the
 // scenario's `seed`, so the same file and seed give a byte-identical timeline.
 
-export type Random = () => number;
+import { createRandom, type Random } from '../runtime/random.js';
 
-/** mulberry32: a small 32-bit PRNG with a full 2^32 period; returns floats in [0, 1). */
-export function createRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { createRandom, type Random };
 
 /**
  * A seed for one named consumer (cluster, controller, faults, ...), so adding random draws to one

@@ -1,6 +1,8 @@
 // Deterministic identities (style.md T8): UIDs from a counter, generateName suffixes from the injected
 // seeded PRNG, with the alphabet and length of apiserver's `names.SimpleNameGenerator`.
 
+import { createRandom } from '../../runtime/random.js';
+
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const SUFFIX_LENGTH = 5;
 const MAX_PREFIX = 63 - SUFFIX_LENGTH;
@@ -25,14 +27,7 @@ export function createNameSource(random: () => number): NameSource {
   };
 }
 
-/** mulberry32 with a fixed seed: the default when no `random` is injected, so runs stay reproducible. */
+/** A fixed seed when no `random` is injected, so runs stay reproducible. */
 export function defaultRandom(seed = 1): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return createRandom(seed);
 }
