@@ -26,18 +26,10 @@ export interface SyncContext {
   claims: ReadonlyMap<string, PersistentVolumeClaim>;
 }
 
-export interface ContextInput {
-  set: StatefulSet;
-  currentSet: StatefulSet;
-  updateSet: StatefulSet;
-  currentRevision: string;
-  updateRevision: string;
-  now: Instant;
-  features: Features;
-  strategy: EffectiveStrategy;
-  slots: Slots;
+/** What the caller supplies; the rest of SyncContext is derived from the set. */
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims'> & {
   claims: readonly PersistentVolumeClaim[];
-}
+};
 
 export function newSyncContext(input: ContextInput): SyncContext {
   return {
