@@ -50,7 +50,9 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     deps.metrics.forgetSet(parsed.namespace, parsed.name);
     return { kind: 'done' };
   }
-  if (!deps.expectations.satisfied(key)) {
+  // KEP-5647 (gate StaleControllerConsistencyStatefulSet): never act on a cache that has not seen our own
+  // writes. With the gate off the sync acts at once, as upstream did before 1.36.
+  if (deps.features.StaleControllerConsistencyStatefulSet && !deps.expectations.satisfied(key)) {
     const until = deps.expectations.expiresAt(key);
     return until === undefined ? { kind: 'waiting' } : { kind: 'waiting', until };
   }

@@ -1,12 +1,12 @@
 // The controller runtime against the in-memory API server (src/cluster/memory): first with the stand-in
-// planner (the runtime's own guarantees under slow watches and API faults), then — once the real planner
-// (src/controller/plan.ts, settle-status.ts, events.ts) exists — end to end with the simulated kubelet.
+// planner (the runtime's own guarantees under slow watches and API faults), then end to end with the real
+// planner and the simulated kubelet.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources, type ClusterClient } from '../../src/api/client.js';
 import { isAlreadyExists } from '../../src/api/errors.js';
-import { defaultFeatures } from '../../src/api/features.js';
+import { defaultFeatures, withFeatures, type Features } from '../../src/api/features.js';
 import type { KubeEvent, Pod, StatefulSet } from '../../src/api/types.js';
 import { createMemoryCluster, type FaultConfig, type WriteRecord } from '../../src/cluster/memory/index.js';
 import { createEventRecorder } from '../../src/runtime/events.js';
@@ -14,6 +14,9 @@ import { createControllerMetrics } from '../../src/runtime/metrics.js';
 import type { Planner } from '../../src/runtime/planner-port.js';
 import { StatefulSetController } from '../../src/runtime/statefulset-controller.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
+import { createKubelet } from '../../src/cluster/kubelet/index.js';
+import { createStatefulSetController } from '../../src/runtime/controller.js';
+import { createRandom } from '../../src/runtime/random.js';
 import { standInPlanner } from './stand-in-planner.js';
 
 const statefulSet = (name: string, replicas: number): StatefulSet => ({
@@ -28,21 +31,9 @@ const statefulSet = (name: string, replicas: number): StatefulSet => ({
   },
 });
 
-/** A seeded PRNG (mulberry32), so fault schedules repeat. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function env(planner: Planner, faults?: FaultConfig, seed = 1) {
+function env(planner: Planner, faults?: FaultConfig, seed = 1, features: Features = defaultFeatures()) {
   const clock = createVirtualClock({ start: Date.UTC(2026, 0, 1) });
-  const random = seeded(seed);
+  const random = createRandom(seed);
   const cluster = createMemoryCluster({ timers: clock, features: defaultFeatures(), random });
   const client = countingAlreadyExists(cluster.client('controller', faults));
   const writes: WriteRecord[] = [];
@@ -50,7 +41,7 @@ function env(planner: Planner, faults?: FaultConfig, seed = 1) {
   const controller = new StatefulSetController({
     client,
     timers: clock,
-    features: defaultFeatures(),
+    features,
     target: 'native',
     metrics: createControllerMetrics(),
     events: createEventRecorder({ client, clock }),
@@ -93,6 +84,19 @@ describe('controller runtime on the in-memory API server (stand-in planner)', ()
     }
   });
 
+  it('acts on a stale cache with StaleControllerConsistencyStatefulSet off, as upstream before 1.36', async () => {
+    const faults: FaultConfig = { apiErrors: { rate: 0.2 }, conflicts: { rate: 0.3 }, watch: { delaySeconds: 0.5 } };
+    const off = withFeatures(defaultFeatures(), { StaleControllerConsistencyStatefulSet: false });
+    const { clock, cluster, controller, alreadyExists } = env(standInPlanner().planner, faults, 1, off);
+    await cluster.create(Resources.statefulSets, statefulSet('web', 4));
+    await controller.start();
+    await clock.run({ until: clock.now() + 120_000 });
+    assert.ok(alreadyExists() > 0, 'creates refused with AlreadyExists: the sync acted before its cache saw its own writes');
+    const pods = (await cluster.list<Pod>(Resources.pods, 'default')).items.map((p) => p.metadata.name).sort();
+    assert.deepEqual(pods, ['web-0', 'web-1', 'web-2', 'web-3'], 'still converges');
+    await controller.stop();
+  });
+
   it('recovers from watch streams that break and resume with 410 Gone', async () => {
     const faults: FaultConfig = { watch: { breakEverySeconds: 5, goneRate: 1 } };
     const { clock, cluster, controller } = env(standInPlanner().planner, faults);
@@ -106,29 +110,14 @@ describe('controller runtime on the in-memory API server (stand-in planner)', ()
   });
 });
 
-/** The real planner, if it has been written yet (another engineer's module). */
-async function realController() {
-  try {
-    return await import('../../src/runtime/controller.js');
-  } catch (err) {
-    return { missing: String(err) };
-  }
-}
-
 describe('controller end to end (real planner, memory cluster, simulated kubelet)', () => {
-  it('turns a new StatefulSet into Ready pods and an up-to-date status', async (t) => {
-    const mod = await realController();
-    if ('missing' in mod) {
-      t.skip(`needs src/controller/plan.ts, settle-status.ts and events.ts: ${mod.missing}`);
-      return;
-    }
-    const { createKubelet } = await import('../../src/cluster/kubelet/index.js');
+  it('turns a new StatefulSet into Ready pods and an up-to-date status', async () => {
     const clock = createVirtualClock({ start: Date.UTC(2026, 0, 1) });
-    const random = seeded(7);
+    const random = createRandom(7);
     const cluster = createMemoryCluster({ timers: clock, features: defaultFeatures(), random });
     const kubelet = createKubelet({ client: cluster.client('kubelet'), timers: clock, nodeName: 'node-1', config: { podStartSeconds: 2 } });
     const client = cluster.client('controller');
-    const controller = mod.createStatefulSetController({
+    const controller = createStatefulSetController({
       client,
       timers: clock,
       features: defaultFeatures(),
