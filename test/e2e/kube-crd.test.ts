@@ -114,7 +114,7 @@ describe('the CRD on kube-apiserver 1.37 agrees with the validation table', () =
       const result = await k.create(OSTS, obj).then(() => undefined, (e: unknown) => e);
       if (!c.path || c.controllerOnly) return assert.equal(result, undefined, `rejected: ${String(result)}`);
       assert.ok(result instanceof InvalidError, `want 422 Invalid, got ${String(result)}`);
-      const where = c.path === 'metadata.name' ? 'RFC 1123 label' : c.path;
+      const where = c.path === 'metadata.name' ? 'metadata.name: a lowercase RFC 1123 label' : c.path;
       assert.ok(result.message.includes(where), `${result.message} should name ${where}`);
     });
   });

@@ -26,9 +26,13 @@ export const DNS1123_LABEL_MESSAGE =
 
 /** A DNS-1123 label, as upstream requires of the set's name and serviceName. */
 export function dns1123Label(expr: string, fieldPath?: string): CelRule[] {
+  // A root rule cannot point fieldPath into metadata (kube-apiserver then prints `<nil>` as the path), so
+  // such a message names its field itself.
+  const named = (message: string): string => (fieldPath ? message : `${expr.replace(/^self\./, '')}: ${message}`);
+  const at = fieldPath ? { fieldPath } : {};
   return [
-    { rule: `size(${expr}) <= 63`, message: 'must be no more than 63 characters', ...(fieldPath ? { fieldPath } : {}) },
-    { rule: `${expr}.matches('${DNS1123_LABEL}')`, message: DNS1123_LABEL_MESSAGE, ...(fieldPath ? { fieldPath } : {}) },
+    { rule: `size(${expr}) <= 63`, message: named('must be no more than 63 characters'), ...at },
+    { rule: `${expr}.matches('${DNS1123_LABEL}')`, message: named(DNS1123_LABEL_MESSAGE), ...at },
   ];
 }
 
