@@ -11,7 +11,7 @@ import type { StatefulSet } from '../../src/api/types.js';
 import { baseSet } from '../deploy/crd-cases.js';
 import { closeSession } from './cluster-session.js';
 import { e2eTest, type TestEnv } from './harness.js';
-import { pause } from './wait.js';
+import { pause, waitUntil } from './wait.js';
 
 afterAll(() => closeSession());
 
@@ -99,8 +99,11 @@ describe('invalid objects on kube-apiserver', () => {
       const c = s.status?.conditions?.find((x) => x.type === 'InvalidSpec');
       return (c?.status === 'True' && (c.message ?? '').includes('spec.template.spec.containers')) || JSON.stringify(s.status);
     });
-    const warnings = (await env.events('empty')).filter((e) => e.type === 'Warning');
-    assert.ok(warnings.some((e) => (e.message ?? '').includes('spec.template.spec.containers')), `a Warning event names the field: ${JSON.stringify(warnings)}`);
+    // The event is recorded after the status write, so it may land a moment after the condition.
+    await waitUntil('a Warning event on empty naming spec.template.spec.containers', 10_000, async () => {
+      const warnings = (await env.events('empty')).filter((e) => e.type === 'Warning');
+      return warnings.some((e) => (e.message ?? '').includes('spec.template.spec.containers')) || JSON.stringify(warnings);
+    });
     await env.waitConverged('good', 60_000);
     await pause(1000);
     assert.equal(env.observer.podsOf('empty').length, 0, 'no pod for the invalid set');
