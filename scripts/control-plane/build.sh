@@ -9,9 +9,9 @@
 # bin/.complete (key=value lines: kubernetes, staging, etcd, go, seconds); mod-k8s/ and mod-etcd/ are the
 # throwaway Go modules (never in the repo).
 #
-# When the default version's source zip is refused by the module proxy (k8s.io/kubernetes@v1.37.2.zip
-# answers 403 "This module version is not available" at the time of writing), the newest lower patch of
-# the same minor that the proxy serves is built instead, and the refusal is printed. An explicitly
+# Should the Go module proxy refuse the default version's source zip (it once answered 403 "This module
+# version is not available" for a fresh patch release), the newest lower patch of the same minor that the
+# proxy serves is built instead, and the refusal is printed. An explicitly
 # requested version never falls back (set ORDINAL_K8S_FALLBACK=1 to allow it).
 set -euo pipefail
 
@@ -67,7 +67,7 @@ select_version() {
   err=$(download_error "$REQUESTED")
   if [ -z "$err" ]; then echo "$REQUESTED"; return; fi
   log "go mod download -json k8s.io/kubernetes@$REQUESTED failed: $err"
-  [ "$FALLBACK" = 1 ] || die "cannot fetch k8s.io/kubernetes@$REQUESTED through $(go env GOPROXY)"
+  [ "$FALLBACK" = 1 ] || die "cannot fetch k8s.io/kubernetes@$REQUESTED through the Go module proxy"
   [[ "$REQUESTED" =~ ^v1\.([0-9]+)\.([0-9]+)$ ]]
   minor=${BASH_REMATCH[1]} patch=${BASH_REMATCH[2]}
   while [ "$patch" -gt 0 ]; do
