@@ -3,13 +3,15 @@
 # compiled JavaScript and production dependencies, running as a non-root user, and needing no writable
 # path (deploy/deployment.yaml sets readOnlyRootFilesystem and mounts an emptyDir on /tmp only).
 #
-#   docker build -t ordinal:0.1.0 .
+#   docker build -t ordinal:0.1.0 .                  # or: buildah bud -t ordinal:0.1.0 .
 #   docker run --rm ordinal:0.1.0 --help
 #
-# Node 24 LTS (product.md); pin a digest (node:24-slim@sha256:…) in a release pipeline.
-ARG NODE_IMAGE=node:24-slim
+# BASE_IMAGE is any Node 24 LTS image with npm and a user 1000:1000, e.g. a digest-pinned
+# node:24-slim@sha256:… in a release pipeline, or a locally built equivalent where no registry is
+# reachable (scripts/image/build-base.sh).
+ARG BASE_IMAGE=node:24-slim
 
-FROM ${NODE_IMAGE} AS build
+FROM ${BASE_IMAGE} AS build
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 COPY package.json package-lock.json ./
@@ -18,7 +20,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
-FROM ${NODE_IMAGE} AS runtime
+FROM ${BASE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json

@@ -16,15 +16,14 @@ const arg = (name) => {
 const outfile = arg('--outfile') ?? join(root, 'dist', 'kubectl-ordinal.cjs');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// No top-level await (CommonJS has none): the entry mirrors src/cli/main.ts.
+// No top-level await (CommonJS has none): the entry mirrors src/cli/main.ts; runProgram reports every
+// failure itself (exit 1), so the promise it returns never rejects.
 const entry = `
 import { basename } from 'node:path';
 import { buildProgram } from './src/cli/program.ts';
+import { runProgram } from './src/cli/top-level.ts';
 const invokedAs = basename(process.argv[1] ?? 'kubectl-ordinal').replace(/\\.(c?js|ts)$/, '');
-buildProgram(invokedAs === 'ordinal' ? 'ordinal' : 'kubectl ordinal').parseAsync(process.argv).catch((e) => {
-  process.stderr.write(\`error: \${e instanceof Error ? e.message : String(e)}\\n\`);
-  process.exitCode = 1;
-});
+void runProgram(buildProgram(invokedAs === 'ordinal' ? 'ordinal' : 'kubectl ordinal'), process.argv);
 `;
 
 // import.meta.url has no CommonJS meaning: point it at the bundle file itself (defined in the banner).

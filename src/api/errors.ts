@@ -62,6 +62,18 @@ export class InvalidError extends ApiError {
   }
 }
 
+/** 400 from strict field validation: the object has fields its schema does not declare. */
+export class StrictDecodingError extends ApiError {
+  override name = 'StrictDecodingError';
+  constructor(
+    message: string,
+    /** Paths of the unknown fields, e.g. `spec.replicaz`. */
+    readonly fields: string[],
+  ) {
+    super(message, 400, 'BadRequest');
+  }
+}
+
 export const isNotFound = (e: unknown): boolean => e instanceof ApiError && e.code === 404;
 export const isAlreadyExists = (e: unknown): boolean => e instanceof ApiError && e.reason === 'AlreadyExists';
 export const isConflict = (e: unknown): boolean => e instanceof ApiError && e.reason === 'Conflict';

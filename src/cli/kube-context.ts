@@ -1,19 +1,24 @@
-// How a CLI command reaches a real cluster: kubectl's `--kubeconfig`, `--context` and `-n/--namespace`
-// (the namespace defaults to the context's, then `default`), giving a ClusterClient. Commands themselves
-// take the client as an argument, so tests hand them the in-memory cluster instead.
+// How a CLI command reaches a real cluster: kubectl's `--kubeconfig`, `--context`, `-n/--namespace`
+// (the namespace defaults to the context's, then `default`) and `--request-timeout`, giving a
+// ClusterClient that fails as kubectl does. Commands themselves take the client as an argument, so tests
+// hand them the in-memory cluster instead.
 
 import { KubeConfig } from '@kubernetes/client-node';
-import type { Command } from 'commander';
-import { createKubeClient, DEFAULT_TUNING, loadKubeConfig, type KubeClient } from '../cluster/kube/index.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import { createKubeClient, DEFAULT_TUNING, loadKubeConfig, type KubeClient, type KubeClientTuning } from '../cluster/kube/index.js';
 import { createConnection } from '../cluster/kube/connection.js';
 import { RestClient } from '../cluster/kube/rest-client.js';
 import { createTokenBucket } from '../cluster/kube/token-bucket.js';
 import type { Timers } from '../runtime/clock.js';
+import { realRandom } from '../runtime/real-clock.js';
+import { parseGoDuration } from './explain/durations.js';
 
 export interface KubeFlags {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
+  /** Milliseconds, parsed by `parseRequestTimeout`; 0 = no limit. */
+  requestTimeout?: number;
 }
 
 export interface KubeContext {
@@ -25,12 +30,32 @@ export class KubeContextError extends Error {
   override name = 'KubeContextError';
 }
 
-/** Adds the three kubectl connection flags to a command. */
+/**
+ * kubectl's `--request-timeout`: a Go duration, or a bare number of seconds; 0 means no limit.
+ * Throws commander's InvalidArgumentError, so a bad value is a usage error like any other flag's.
+ */
+export function parseRequestTimeout(text: string): number {
+  let ms: number;
+  try {
+    ms = /^\s*\d+\s*$/.test(text) ? Number(text) * 1000 : parseGoDuration(text);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+  if (ms < 0) throw new InvalidArgumentError('must not be negative');
+  return ms;
+}
+
+/** Adds the kubectl connection flags to a command. */
 export function addKubeFlags(cmd: Command): Command {
   return cmd
     .option('--kubeconfig <path>', 'path to the kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster)')
     .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
-    .option('-n, --namespace <ns>', "namespace of the StatefulSet (default: the context's namespace, else default)");
+    .option('-n, --namespace <ns>', "namespace of the StatefulSet (default: the context's namespace, else default)")
+    .option(
+      '--request-timeout <duration>',
+      'give up on a server request not answered within this long (e.g. 10s, 1m; a bare number is seconds; 0, the default, waits as long as it takes)',
+      parseRequestTimeout,
+    );
 }
 
 /** The namespace a command works in: the flag, else the context's, else `default`. */
@@ -39,12 +64,25 @@ export function namespaceOf(kc: KubeConfig, flag: string | undefined): string {
   return kc.getContextObject(kc.getCurrentContext())?.namespace || 'default';
 }
 
-const TUNING = { ...DEFAULT_TUNING, userAgent: 'kubectl-ordinal', requestTimeoutMs: 30_000 };
+/**
+ * kubectl's client behaviour: retry only what the server asks to be retried (client-go's 10 times), and
+ * no request timeout unless `--request-timeout` sets one. A watch that cannot reconnect 4 times in a row
+ * (about 6–11 s of backoff) reports its error instead of waiting forever for a server that is gone.
+ */
+function tuning(flags: KubeFlags): KubeClientTuning {
+  return {
+    ...DEFAULT_TUNING,
+    userAgent: 'kubectl-ordinal',
+    retry: { ...DEFAULT_TUNING.retry, maxRetries: 10, retryOn: 'server-requested' },
+    requestTimeoutMs: flags.requestTimeout ?? 0,
+    watchMaxFailures: 4,
+  };
+}
 
 /** A client for another context than the current one (createKubeClient always uses current-context). */
-function clientForContext(kc: KubeConfig, timers: Timers): KubeClient {
+function clientForContext(kc: KubeConfig, flags: KubeFlags, timers: Timers): KubeClient {
   const bucket = createTokenBucket({ qps: 50, burst: 100, clock: timers });
-  return new RestClient(createConnection(kc), bucket, TUNING, timers, Math.random);
+  return new RestClient(createConnection(kc), bucket, tuning(flags), timers, realRandom);
 }
 
 /** The kubeconfig with `context` made current (it need not have a current-context of its own). */
@@ -70,14 +108,14 @@ function load(flags: KubeFlags): KubeConfig {
 /** Loads the kubeconfig and builds the client; throws KubeContextError for an unusable kubeconfig or context. */
 export function connect(flags: KubeFlags, timers: Timers): KubeContext {
   const kc = load(flags);
-  if (flags.context !== undefined) return { client: clientForContext(kc, timers), namespace: namespaceOf(kc, flags.namespace) };
+  if (flags.context !== undefined) return { client: clientForContext(kc, flags, timers), namespace: namespaceOf(kc, flags.namespace) };
   const client = createKubeClient({
     ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
     qps: 50,
     burst: 100,
     timers,
-    random: Math.random,
-    tuning: TUNING,
+    random: realRandom,
+    tuning: tuning(flags),
   });
   return { client, namespace: namespaceOf(kc, flags.namespace) };
 }

@@ -19,7 +19,6 @@ export const Reason = {
   minimumReplicasAvailable: 'MinimumReplicasAvailable',
   minimumReplicasUnavailable: 'MinimumReplicasUnavailable',
   failedValidation: 'FailedValidation',
-  internalError: 'InternalError',
 } as const;
 
 /** `<Strategy>InProgress`, e.g. RollingUpdateInProgress, RecreateInProgress, OnDeleteInProgress. */

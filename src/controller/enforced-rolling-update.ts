@@ -10,12 +10,21 @@
 //   in a failure state (phase Failed, or a container waiting in CrashLoopBackOff, ImagePullBackOff,
 //   ErrImagePull, CreateContainerConfigError, …) or still unavailable progressDeadlineSeconds after its
 //   creation — no old pod is deleted (not even a stuck one) until the template changes again.
+// - Broken old pods below the partition do not stall the OrderedReady replica pass either (seed 001
+//   implementation change 1: "continue the process"). *Broken*: not Running and Ready, and in a failure
+//   state or not Ready for progressDeadlineSeconds. The pass goes past such a pod, so the missing pods above
+//   it are created (below the partition at the current revision, at or above it at the update revision, as
+//   the partition rules say); the partition keeps the broken pod from being replaced, which the
+//   brokenBelowPartition blocker and the SkippedBrokenPod event say. An old pod that is only starting still
+//   gates the pass, and so does every pod on the update revision: the new revision must prove itself
+//   ("still wait for new pod to be ready"), so a broken template does not fill the set with broken pods.
 
 import { fromTimestamp, type Instant, type Pod } from '../api/types.js';
+import { earliest } from './availability.js';
 import * as block from './blockers.js';
 import { isOld, unavailable, type SyncContext } from './context.js';
 import type { Blocker } from './plan-types.js';
-import { isTerminating, podAvailableAt, readyCondition, stuckReason } from './pod-state.js';
+import { describePodState, isRunningAndReady, isTerminating, podAvailableAt, readyCondition, stuckReason } from './pod-state.js';
 import { countUnavailableSlots, remainingBlockers, updateRange, type Candidate, type UpdateDecision } from './rolling-update.js';
 import { progressDeadlineSecondsOf } from './spec.js';
 
@@ -36,18 +45,36 @@ export interface HaltCheck {
   failsAt?: Instant;
 }
 
+/** Seed 001's "broken": why an unavailable pod has failed, or else when it will count as failed. */
+export interface Failure {
+  reason?: string;
+  failsAt?: Instant;
+}
+
+/**
+ * A failure state the pod cannot leave by itself, or still unavailable progressDeadlineSeconds after
+ * `since`. The caller has checked that the pod is unavailable. Pure, also used by the invariant checkers.
+ */
+export function failureOf(pod: Pod, since: Instant | undefined, progressDeadlineSeconds: number, now: Instant): Failure {
+  const stuck = stuckReason(pod);
+  if (stuck !== undefined) return { reason: stuck };
+  if (since === undefined) return {};
+  const failsAt = since + progressDeadlineSeconds * 1000;
+  return failsAt <= now ? { reason: 'NotAvailableWithinProgressDeadline' } : { failsAt };
+}
+
+/** A pod that is not Running and Ready and has failed (failureOf, counted from when it became not Ready). */
+export function isBrokenPod(pod: Pod, progressDeadlineSeconds: number, now: Instant): boolean {
+  return !isRunningAndReady(pod) && failureOf(pod, stuckSince(pod), progressDeadlineSeconds, now).reason !== undefined;
+}
+
 /** The highest-ordinal new-revision pod has failed to become available (see the file comment). */
 export function checkSafetyHalt(ctx: SyncContext): HaltCheck {
   const top = updateRange(ctx).find((c) => !isOld(ctx, c.pod) && !isTerminating(c.pod));
   if (top === undefined || !unavailable(ctx, top.pod)) return {};
-  const ordinal = ctx.slots.start + top.index;
-  const stuck = stuckReason(top.pod);
-  if (stuck !== undefined) return { halted: { pod: top.pod, ordinal, reason: stuck } };
-  const created = fromTimestamp(top.pod.metadata.creationTimestamp);
-  if (created === undefined) return {};
-  const failsAt = created + progressDeadlineSecondsOf(ctx.set) * 1000;
-  if (failsAt <= ctx.now) return { halted: { pod: top.pod, ordinal, reason: 'NotAvailableWithinProgressDeadline' } };
-  return { failsAt };
+  const failure = failureOf(top.pod, fromTimestamp(top.pod.metadata.creationTimestamp), progressDeadlineSecondsOf(ctx.set), ctx.now);
+  if (failure.reason === undefined) return failure.failsAt === undefined ? {} : { failsAt: failure.failsAt };
+  return { halted: { pod: top.pod, ordinal: ctx.slots.start + top.index, reason: failure.reason } };
 }
 
 /** The safetyHalt blocker, when the halt stops an update (old pods remain in the update range). */
@@ -61,6 +88,60 @@ export function stuckSince(pod: Pod): Instant | undefined {
   const ready = readyCondition(pod);
   const since = ready?.status === 'True' ? undefined : fromTimestamp(ready?.lastTransitionTime);
   return since ?? fromTimestamp(pod.metadata.creationTimestamp) ?? podAvailableAt(pod, 0);
+}
+
+/** A pod the OrderedReady replica pass went past without waiting for it. */
+export interface PassedPod {
+  pod: Pod;
+  /** Its failure reason, or its state when it is an old pod that is replaced in its turn. */
+  state: string;
+  /** Broken below the partition: nothing replaces it until the partition is lowered. */
+  belowPartition: boolean;
+}
+
+export interface PassCheck {
+  passed?: PassedPod;
+  /** When the pod, unavailable but not yet broken, will count as broken (for wakeAt). */
+  failsAt?: Instant;
+}
+
+/**
+ * Whether EnforcedRollingUpdate's OrderedReady pass may go past `pod` without waiting for it to be Running,
+ * Ready and available: an old pod that is replaceable (at or above the partition) or broken (below it); see
+ * the file comment. The one place that decides it; RollingUpdate always waits, as upstream does.
+ */
+export function passCheck(ctx: SyncContext, index: number, pod: Pod): PassCheck {
+  if (ctx.strategy.kind !== 'EnforcedRollingUpdate' || !isOld(ctx, pod) || isTerminating(pod)) return {};
+  if (isReplaceableOldPod(ctx, index, pod)) return { passed: { pod, state: describePodState(pod), belowPartition: false } };
+  // below the partition; a Ready pod inside minReadySeconds is about to be available, not broken
+  if (isRunningAndReady(pod)) return {};
+  const failure = failureOf(pod, stuckSince(pod), progressDeadlineSecondsOf(ctx.set), ctx.now);
+  if (failure.reason === undefined) return failure.failsAt === undefined ? {} : { failsAt: failure.failsAt };
+  return { passed: { pod, state: failure.reason, belowPartition: true } };
+}
+
+export interface BelowPartitionCheck {
+  blocker?: Blocker;
+  failsAt?: Instant;
+}
+
+/** Broken old pods below the partition (bounded list, exact count): the partition keeps them as they are. */
+export function brokenBelowPartition(ctx: SyncContext): BelowPartitionCheck {
+  if (ctx.strategy.kind !== 'EnforcedRollingUpdate') return {};
+  const pods: string[] = [];
+  let count = 0;
+  let failsAt: Instant | undefined;
+  for (const index of ctx.slots.indices) {
+    if (index >= ctx.strategy.partition) break;
+    const check = passCheck(ctx, index, ctx.slots.byIndex.get(index) as Pod);
+    failsAt = earliest(failsAt, check.failsAt);
+    if (check.passed === undefined) continue;
+    count++;
+    if (pods.length < block.MAX_LISTED_PODS) pods.push(check.passed.pod.metadata.name ?? '');
+  }
+  const out: BelowPartitionCheck = failsAt === undefined ? {} : { failsAt };
+  if (count > 0) out.blocker = { kind: 'brokenBelowPartition', partition: ctx.strategy.partition, pods, count };
+  return out;
 }
 
 /** The blocker that ends the top-down scan at `pod`, or undefined when the scan may continue past it. */

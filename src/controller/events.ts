@@ -63,8 +63,10 @@ export const EventReason = {
   enforcedRollingUpdateStarted: 'EnforcedRollingUpdateStarted',
   forcedReplacement: 'ForcedReplacement',
   safetyHalt: 'SafetyHalt',
+  skippedBrokenPod: 'SkippedBrokenPod',
   progressDeadlineExceeded: 'ProgressDeadlineExceeded',
   failedPlanning: 'FailedPlanning',
+  ordinalOverflow: 'OrdinalOverflow',
 } as const;
 
 export function recreateStartedEvent(set: StatefulSet, oldPods: number, revision: string): PlannedEvent {
@@ -96,6 +98,46 @@ export function safetyHaltEvent(set: StatefulSet, pod: string, reason: string, r
     type: 'Warning',
     reason: EventReason.safetyHalt,
     message: `EnforcedRollingUpdate of StatefulSet ${set.metadata.name ?? ''} halted: pod ${pod} of revision ${revision} failed to become available (${reason})`,
+  };
+}
+
+/** A pod the OrderedReady pass went past (name, state, and whether the partition keeps it from being replaced). */
+export interface SkippedPod {
+  name: string;
+  state: string;
+  belowPartition: boolean;
+}
+
+const MAX_SKIPPED_LISTED = 10;
+
+function namesWithMore(names: readonly string[], limit: number): string {
+  const more = names.length > limit ? `, and ${names.length - limit} more` : '';
+  return `${names.slice(0, limit).join(', ')}${more}`;
+}
+
+/** "web-0 is below partition 3 and keeps its old revision" / "web-0, web-1 are …": one clause per group. */
+function clause(names: readonly string[], one: string, many: string): string {
+  return `${namesWithMore(names, MAX_SKIPPED_LISTED)} ${names.length === 1 ? one : many}`;
+}
+
+/**
+ * EnforcedRollingUpdate created `created` without waiting for the unavailable lower pods `skipped`. Warning
+ * when the partition keeps some of them broken: only lowering it gets them replaced.
+ */
+export function skippedBrokenPodEvent(set: StatefulSet, created: string, skipped: readonly SkippedPod[], partition: number): PlannedEvent {
+  const listed = namesWithMore(skipped.map((p) => `${p.name} (${p.state})`), MAX_SKIPPED_LISTED);
+  const held = skipped.filter((p) => p.belowPartition).map((p) => p.name);
+  const replaced = skipped.filter((p) => !p.belowPartition).map((p) => p.name);
+  const notes = [
+    ...(held.length > 0
+      ? [clause(held, `is below partition ${partition} and keeps its old revision: lower the partition to replace it`, `are below partition ${partition} and keep their old revision: lower the partition to replace them`)]
+      : []),
+    ...(replaced.length > 0 ? [clause(replaced, 'is replaced in its turn', 'are replaced in their turn')] : []),
+  ];
+  return {
+    type: held.length > 0 ? 'Warning' : 'Normal',
+    reason: EventReason.skippedBrokenPod,
+    message: `create Pod ${created} in StatefulSet ${set.metadata.name ?? ''} without waiting for ${skipped.length === 1 ? 'Pod' : 'Pods'} ${listed}; ${notes.join('; ')}`,
   };
 }
 

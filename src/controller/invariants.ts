@@ -6,10 +6,11 @@
 import type { Features } from '../api/features.js';
 import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
 import { claimNamesForOrdinal, isClaimOwnerUpToDate } from './claims.js';
+import { isBrokenPod } from './enforced-rolling-update.js';
 import { identityMatches, storageMatches } from './identity.js';
 import type { Action, ObservedState, Plan } from './plan-types.js';
 import { isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
-import { isParallel, minReadySecondsOf, slotCountOf, startOrdinal } from './spec.js';
+import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
 import { effectiveStrategy, type EffectiveStrategy } from './strategy.js';
 
 const nameOf = (p: Pod): string => p.metadata.name ?? '';
@@ -96,13 +97,16 @@ const healthy = (w: World, p: Pod | undefined): boolean =>
   p !== undefined && !isTerminating(p) && isRunningAndAvailable(p, minReadySecondsOf(w.set), w.now);
 const replaceable = (w: World, ordinal: number, p: Pod | undefined): boolean =>
   p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && ordinal - startOrdinal(w.set) >= w.strategy.partition && podRevision(p) !== w.updateRevision && !isTerminating(p);
+/** EnforcedRollingUpdate goes past a broken old pod below the partition (it cannot replace it). */
+const brokenOld = (w: World, p: Pod | undefined): boolean =>
+  p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && podRevision(p) !== w.updateRevision && !isTerminating(p) && isBrokenPod(p, progressDeadlineSecondsOf(w.set), w.now);
 
 const deletes = (plan: Plan): Delete[] => plan.actions.filter((a): a is Delete => a.kind === 'deletePod');
 const creates = (plan: Plan): Create[] => plan.actions.filter((a): a is Create => a.kind === 'createPod');
 
 /**
  * OrderedReady: a pod is created only when every lower ordinal of the range holds a Running, Ready,
- * available pod (EnforcedRollingUpdate: or a replaceable old pod; Together: or a pod created with it), and
+ * available pod (EnforcedRollingUpdate: or a replaceable or broken old pod; Together: or a pod created with it), and
  * one pod per sync (Together: up to maxUnavailable).
  */
 export function orderedReadyInvariant(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
@@ -115,7 +119,7 @@ export function orderedReadyInvariant(observed: ObservedState, plan: Plan, now: 
   for (const o of created) {
     for (let lower = startOrdinal(w.set); lower < o; lower++) {
       const p = w.byOrdinal.get(lower);
-      if (healthy(w, p) || replaceable(w, lower, p) || (w.strategy.together && batch.has(lower))) continue;
+      if (healthy(w, p) || replaceable(w, lower, p) || brokenOld(w, p) || (w.strategy.together && batch.has(lower))) continue;
       out.push(`OrderedReady created ordinal ${o} while ordinal ${lower} is not Running, Ready and available`);
       break;
     }

@@ -80,6 +80,8 @@ export type ActionKind = Action['kind'];
 /** Why the controller is not doing more this sync (style.md G2). `why`, events, metrics and tests read these. */
 export type Blocker =
   | { kind: 'invalidSpec'; issues: { path: string; detail: string }[] }
+  /** The planner itself failed (a bug in Ordinal, never bad input): the runtime logs, counts and retries it. */
+  | { kind: 'internalError'; message: string; stack?: string }
   | { kind: 'featureDisabled'; gate: string; field: string }
   | { kind: 'setDeleting' }
   | { kind: 'podTerminating'; pod: string; ordinal: number }
@@ -93,8 +95,13 @@ export type Blocker =
   | { kind: 'waitingForTermination'; pods: string[] }
   | { kind: 'stuckOldRevision'; pod: string; ordinal: number; state: string }
   | { kind: 'safetyHalt'; pod: string; ordinal: number }
+  /** EnforcedRollingUpdate: broken pods on an old revision that the partition keeps from being replaced (`count` exact, `pods` bounded). */
+  | { kind: 'brokenBelowPartition'; partition: number; pods: string[]; count: number }
   | { kind: 'progressDeadlineExceeded'; since: Instant }
-  | { kind: 'workCapped'; remaining: number }
+  /** Parallel creates at most `perSync` pods per sync; `remaining` missing replicas wait for later syncs. */
+  | { kind: 'workCapped'; remaining: number; perSync: number }
+  /** ordinals.start + replicas runs past the largest ordinal a pod name can carry: `uncreatable` replicas never get a pod. */
+  | { kind: 'ordinalOverflow'; start: number; replicas: number; uncreatable: number }
   /** OnDelete: pods on an old revision wait for someone to delete them. */
   | { kind: 'onDeleteStrategy'; outdatedPods: number }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */

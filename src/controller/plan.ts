@@ -1,5 +1,5 @@
 // planStatefulSet: the whole sync as a pure function (style.md G1) — observed state, `now` and feature
-// gates in; status, batched actions, blockers, events, metrics and wakeAt out. Never throws.
+// gates in; status, batched actions, blockers, events, metrics and wakeAt out. Never throws (crashPlan).
 
 import type { Features } from '../api/features.js';
 import { appliedRevision } from '../api/revision/hash.js';
@@ -64,7 +64,7 @@ function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, fix
   const started = startedEvents(ctx, body);
   const disabled = ctx.strategy.disabled.map((d): Blocker => ({ kind: 'featureDisabled', gate: d.gate, field: d.field }));
   const blockers = [...disabled, ...body.blockers, ...status.progress.blockers];
-  const wakeAt = earliest(nextAvailableAt(pods, ctx.minReadySeconds, ctx.now), status.progress.wakeAt, body.halt.failsAt, retryAt(blockers, ctx.now));
+  const wakeAt = earliest(nextAvailableAt(pods, ctx.minReadySeconds, ctx.now), status.progress.wakeAt, body.halt.failsAt, body.wakeAt, retryAt(blockers, ctx.now));
   const plan: Plan = {
     status: status.status,
     statusChanged: statusChanged(ctx.set.status, status.status, status.complete),
@@ -108,8 +108,8 @@ function planValid(observed: ObservedState, now: Instant, features: Features): P
 
 /**
  * Plans one sync of `observed.set`. Pure and deterministic; never throws: invalid input yields an
- * `invalidSpec` blocker (and a FailedValidation event) with no pod actions, and an internal error the same
- * with a FailedPlanning event.
+ * `invalidSpec` blocker (and a FailedValidation event) with no pod actions; an exception is a bug in the
+ * planner and yields an `internalError` blocker (with its stack) that the runtime logs, counts and retries.
  */
 export function planStatefulSet(observed: ObservedState, now: Instant, features: Features): Plan {
   try {
@@ -117,6 +117,6 @@ export function planStatefulSet(observed: ObservedState, now: Instant, features:
     if (issues.length > 0) return invalidPlan(observed.set, now, issues);
     return planValid(observed, now, features);
   } catch (error) {
-    return crashPlan(observed, now, error);
+    return crashPlan(observed, error);
   }
 }

@@ -45,10 +45,23 @@ export interface ProgressResult {
 
 const setLabel = (set: StatefulSet): string => set.metadata.name ?? '';
 
-function inProgressMessage(input: ProgressInput): string {
+/** How the in-progress message of a rollout to the update revision starts. */
+const rolloutPrefix = (input: ProgressInput): string => `${input.strategy} to revision ${input.next.updateRevision ?? ''}:`;
+
+/**
+ * A rollout (not a scale) is under way: the revisions differ, or the previous in-progress condition was this
+ * rollout's — upstream promotes currentRevision once the pods are updated and Ready, and the rollout goes on
+ * until they are available too (minReadySeconds).
+ */
+function isRollout(input: ProgressInput, previous: Condition | undefined): boolean {
+  if (input.next.currentRevision !== input.next.updateRevision) return true;
+  return previous?.status === 'True' && (previous.message ?? '').startsWith(rolloutPrefix(input));
+}
+
+function inProgressMessage(input: ProgressInput, previous: Condition | undefined): string {
   const s = input.next;
   const replicas = replicasOf(input.set);
-  if (s.currentRevision !== s.updateRevision) {
+  if (isRollout(input, previous)) {
     return `${input.strategy} to revision ${s.updateRevision ?? ''}: ${s.updatedReplicas ?? 0} of ${replicas} pods updated, ${s.availableReplicas ?? 0} available`;
   }
   return `scaling to ${replicas} replicas: ${s.readyReplicas ?? 0} ready, ${s.availableReplicas ?? 0} available`;
@@ -107,7 +120,7 @@ function underway(input: ProgressInput, previous: Condition | undefined): Decisi
     type: ConditionType.progressing,
     status: 'True',
     reason: inProgressReason(input.strategy),
-    message: inProgressMessage(input),
+    message: inProgressMessage(input, previous),
     lastUpdateTime: mark,
   };
   return { value, events: [], blockers: [], wakeAt: mark + deadline };
@@ -142,10 +155,20 @@ function availableValue(input: ProgressInput): ConditionValue {
   };
 }
 
-function completedSeconds(input: ProgressInput, previous: Condition | undefined): number | undefined {
-  const promoted = input.stored?.currentRevision !== input.next.currentRevision && input.next.currentRevision === input.next.updateRevision;
-  const since = previous?.status === 'True' ? progressMarkStart(previous) : undefined;
-  return promoted && input.stored?.currentRevision !== undefined && since !== undefined ? Math.max(0, (input.now - since) / 1000) : undefined;
+/**
+ * Seconds since Progressing went True, on the sync that completes a rollout: every replica updated and
+ * available on the promoted revision (so minReadySeconds counts), the condition turning to completed.
+ */
+function completedSeconds(input: ProgressInput, previous: Condition | undefined, d: Decision): number | undefined {
+  const completing = d.value?.status === 'False' && isCompletedReason(d.value.reason);
+  if (!completing || previous?.status !== 'True') return undefined;
+  const s = input.next;
+  const replicas = replicasOf(input.set);
+  const done = s.currentRevision === s.updateRevision && s.updatedReplicas === replicas && s.availableReplicas === replicas;
+  const stored = input.stored?.currentRevision;
+  const promotedNow = stored !== undefined && stored !== s.currentRevision;
+  const since = progressMarkStart(previous);
+  return done && (promotedNow || isRollout(input, previous)) && since !== undefined ? Math.max(0, (input.now - since) / 1000) : undefined;
 }
 
 const progressMarkStart = (c: Condition): Instant | undefined => fromTimestamp(c.lastTransitionTime);
@@ -176,7 +199,7 @@ export function planProgress(input: ProgressInput): ProgressResult {
   const haltStarted = input.halted !== undefined && !(previous?.reason === Reason.safetyHalt);
   const result: ProgressResult = { conditions, events: d.events, blockers: d.blockers, haltStarted };
   if (d.wakeAt !== undefined) result.wakeAt = d.wakeAt;
-  const seconds = completedSeconds(input, previous);
+  const seconds = completedSeconds(input, previous, d);
   if (seconds !== undefined) result.completedSeconds = seconds;
   return result;
 }

@@ -1,11 +1,16 @@
 // Driving processReplica over the slots: OrderedReady stops at the first blocker (one creation per sync,
 // or one batch with batchStartPolicy: Together); Parallel visits every slot but creates at most
-// MAX_CREATES_PER_SYNC pods, so that replicas: 2147483647 costs bounded work.
+// MAX_CREATES_PER_SYNC pods, so that replicas: 2147483647 costs bounded work. Under EnforcedRollingUpdate
+// the OrderedReady pass goes past broken pods (passCheck) and says so when that lets it create a pod.
 
 import type { Pod } from '../api/types.js';
 import type { Item } from './batches.js';
 import type { SyncContext } from './context.js';
+import { passCheck, type PassedPod } from './enforced-rolling-update.js';
+import { skippedBrokenPodEvent } from './events.js';
+import { podName } from './identity.js';
 import type { Blocker, PlannedEvent } from './plan-types.js';
+import { ordinalOverflow, ordinalOverflowEvent } from './ordinal-range.js';
 import { missingIndices } from './replicas.js';
 import { createReplica, processReplica, type ReplicaOutcome } from './scale.js';
 
@@ -54,13 +59,22 @@ function createTogether(ctx: SyncContext, first: number, result: PassResult): vo
   result.blockers.push(...outs.flatMap((o) => (o.stop ? [o.stop] : [])));
 }
 
+/** SkippedBrokenPod: the pass creates the pod at `index` above pods it went past. */
+function skippedEvent(ctx: SyncContext, index: number, passed: readonly PassedPod[]): PlannedEvent {
+  const skipped = passed.map((p) => ({ name: p.pod.metadata.name ?? '', state: p.state, belowPartition: p.belowPartition }));
+  return skippedBrokenPodEvent(ctx.set, podName(ctx.set, ctx.slots.start + index), skipped, ctx.strategy.partition);
+}
+
 // upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica, monotonic=true))
 function monotonicPass(ctx: SyncContext): PassResult {
   const result = emptyPass();
+  const passed: PassedPod[] = [];
   for (let i = 0; i < ctx.slots.count; i++) {
     const pod = ctx.slots.byIndex.get(i);
     if (pod === undefined) {
+      const before = result.created;
       createTogether(ctx, i, result);
+      if (result.created > before && passed.length > 0) result.events.push(skippedEvent(ctx, i, passed));
       result.stopped = true;
       return result;
     }
@@ -71,6 +85,8 @@ function monotonicPass(ctx: SyncContext): PassResult {
       result.stopped = true;
       return result;
     }
+    const check = passCheck(ctx, i, pod);
+    if (check.passed !== undefined) passed.push(check.passed);
   }
   return result;
 }
@@ -92,11 +108,18 @@ function parallelPass(ctx: SyncContext): PassResult {
     record(result, i, out);
     if (out.stop !== undefined && out.stop.kind !== 'podCreating') result.blockers.push(out.stop);
   }
-  if (visited < missingTotal) result.blockers.push({ kind: 'workCapped', remaining: missingTotal - visited });
+  if (visited < missingTotal) result.blockers.push({ kind: 'workCapped', remaining: missingTotal - visited, perSync: MAX_CREATES_PER_SYNC });
   result.items.sort((a, b) => a.position - b.position);
   return result;
 }
 
 export function replicaPass(ctx: SyncContext): PassResult {
-  return ctx.monotonic ? monotonicPass(ctx) : parallelPass(ctx);
+  const result = ctx.monotonic ? monotonicPass(ctx) : parallelPass(ctx);
+  const overflow = ordinalOverflow(ctx.set);
+  if (overflow !== undefined) {
+    result.blockers.push(overflow);
+    const event = ordinalOverflowEvent(ctx.set, overflow);
+    if (event !== undefined) result.events.push(event);
+  }
+  return result;
 }

@@ -6,7 +6,7 @@ import type { Steps } from './batches.js';
 import * as block from './blockers.js';
 import { staleClaimOf } from './claims.js';
 import { isOld, placeholderPod, type SyncContext } from './context.js';
-import { isReplaceableOldPod } from './enforced-rolling-update.js';
+import { passCheck } from './enforced-rolling-update.js';
 import { identityMatches, repairPod, storageMatches } from './identity.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { claimsMatchRetentionPolicy, createMissingClaims, fixClaimOwnerRefs } from './pod-claims.js';
@@ -51,10 +51,13 @@ export function createReplica(ctx: SyncContext, index: number): ReplicaOutcome {
   return outcome([claims.actions, [create], refs.actions], block.creating(pod), refs.events, true);
 }
 
-/** OrderedReady's gate: a pod must be Running, Ready and available before the next ordinal is touched. */
+/**
+ * OrderedReady's gate: a pod must be Running, Ready and available before the next ordinal is touched
+ * (EnforcedRollingUpdate: unless passCheck lets the pass go past it).
+ */
 function monotonicGate(ctx: SyncContext, index: number, pod: Pod): Blocker | undefined {
   if (isTerminating(pod)) return block.terminating(pod);
-  if (isReplaceableOldPod(ctx, index, pod)) return undefined;
+  if (passCheck(ctx, index, pod).passed !== undefined) return undefined;
   if (!isRunningAndReady(pod)) {
     const stuckOld = ctx.strategy.kind === 'RollingUpdate' && isOld(ctx, pod) && index >= ctx.strategy.partition && stuckReason(pod);
     return stuckOld ? block.stuckOld(pod) : block.notRunningAndReady(pod);

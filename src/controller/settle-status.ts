@@ -4,7 +4,10 @@
 import type { StatefulSetStatus } from '../api/types.js';
 import type { Action, Plan } from './plan-types.js';
 
-const isRevisionOrAdoption = (a: Action): boolean => a.batch === 0 && a.kind !== 'deleteRevision';
+// finalizeBatches numbers batches densely, so with no revision or adoption write the first pod batch is
+// batch 0 too: the kind, not only the batch, says which failure ends the sync before status is computed
+const SYNC_PREAMBLE: ReadonlySet<Action['kind']> = new Set(['createRevision', 'updateRevision', 'adoptRevision', 'adoptPod', 'releasePod']);
+const isRevisionOrAdoption = (a: Action): boolean => a.batch === 0 && SYNC_PREAMBLE.has(a.kind);
 
 /**
  * The status for a sync in which exactly `executed` actions succeeded:

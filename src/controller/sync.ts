@@ -1,11 +1,11 @@
 // One sync's pod decisions in upstream's order (stateful_set_control.go updateStatefulSet): Recreate's
 // delete-and-wait, the replica pass, condemned claims and scale-down, then the strategy's update deletions.
 
-import type { Pod } from '../api/types.js';
+import type { Instant, Pod } from '../api/types.js';
 import { BatchWriter } from './batches.js';
 import { condemnedPass } from './condemned.js';
 import { isOld, unavailable, type SyncContext } from './context.js';
-import { checkSafetyHalt, haltBlocker, planEnforcedUpdate, type HaltCheck } from './enforced-rolling-update.js';
+import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, type HaltCheck } from './enforced-rolling-update.js';
 import { forcedReplacementEvent } from './events.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { podOrdinal, podRevision } from './pod-state.js';
@@ -24,12 +24,16 @@ export interface SyncBody {
   /** Old pods replaced while unavailable (EnforcedRollingUpdate). */
   forced: Pod[];
   recreate?: RecreateDecision;
+  /** When an old pod below the partition will count as broken (EnforcedRollingUpdate: the pass stops waiting for it). */
+  wakeAt?: Instant;
 }
 
 function newBody(ctx: SyncContext): SyncBody {
   const halt = ctx.strategy.kind === 'EnforcedRollingUpdate' ? checkSafetyHalt(ctx) : {};
   const halting = haltBlocker(ctx, halt);
-  return { writer: new BatchWriter(1), blockers: halting ? [halting] : [], events: [], halt, forced: [] };
+  const held = brokenBelowPartition(ctx);
+  const blockers = [...(halting ? [halting] : []), ...(held.blocker ? [held.blocker] : [])];
+  return { writer: new BatchWriter(1), blockers, events: [], halt, forced: [], ...(held.failsAt !== undefined ? { wakeAt: held.failsAt } : {}) };
 }
 
 /** Update deletions, one batch each in order; the status already counts them out of currentReplicas. */

@@ -1,19 +1,32 @@
 // Bad input (product.md "Bad input"): a set that fails validation gets no pod action, an `invalidSpec`
 // blocker, a FailedValidation Warning event and an InvalidSpec condition; its status still records
-// observedGeneration. A planner bug ends the same way instead of throwing.
+// observedGeneration. A planner bug is not bad input: crashPlan reports it as an `internalError`.
 
 import { defaultStatefulSet } from '../api/defaults.js';
 import type { FieldIssue } from '../api/errors.js';
 import { defaultFeatures, type Features } from '../api/features.js';
 import type { Instant, StatefulSet, StatefulSetStatus } from '../api/types.js';
+import { validateClaimTemplateShapes } from '../api/validation/claims.js';
+import { formatIssue, IssueList } from '../api/validation/field.js';
 import { validateStatefulSet } from '../api/validation/index.js';
+import { asObject } from '../api/validation/values.js';
 import { conditionsOf, ConditionType, findCondition, Reason, setCondition } from './conditions.js';
 import { EventReason } from './events.js';
 import type { ObservedState, Plan, PlanMetrics, PlannedEvent } from './plan-types.js';
 import { inconsistentStatus, conditionsEqual } from './status.js';
 
-/** Create-time rules that upstream skips on update, so a set stored long ago is not refused for them. */
-const UPDATE_TOLERATED = [/^metadata\.name$/, /^spec\.serviceName$/, /^spec\.volumeClaimTemplates(\[|\.|$)/];
+const fieldOf = (set: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => asObject(v)?.[k], set);
+
+/**
+ * Create-time rules that upstream skips on update, so a set stored long ago is not refused for them — as
+ * long as the value has the right JSON type (the API server's decoder refuses any other on every verb) and
+ * the set has a name. Claim templates get their own shape check (validateClaimTemplateShapes).
+ */
+const UPDATE_TOLERATED: { path: RegExp; tolerated: (set: unknown) => boolean }[] = [
+  { path: /^metadata\.name$/, tolerated: (set) => typeof fieldOf(set, 'metadata', 'name') === 'string' && fieldOf(set, 'metadata', 'name') !== '' },
+  { path: /^spec\.serviceName$/, tolerated: (set) => ['string', 'undefined'].includes(typeof fieldOf(set, 'spec', 'serviceName')) },
+  { path: /^spec\.volumeClaimTemplates(\[|\.|$)/, tolerated: () => true },
+];
 
 /**
  * Validation issues of a stored set. Gate-dependent acceptance (Recreate, EnforcedRollingUpdate,
@@ -34,8 +47,12 @@ function computeIssues(set: unknown): FieldIssue[] {
   // kube-apiserver validates apps/v1 sets after defaulting their pod template; a CRD stores the template
   // as written (no imagePullPolicy, restartPolicy, ...), so it is validated on a defaulted copy too.
   const all = defaultFeatures();
-  const issues = validateStatefulSet(defaultStatefulSet(set as StatefulSet, all), all);
-  return issues.filter((i) => !UPDATE_TOLERATED.some((re) => re.test(i.path)));
+  const defaulted = defaultStatefulSet(set as StatefulSet, all);
+  const issues = validateStatefulSet(defaulted, all).filter((i) => !UPDATE_TOLERATED.some((t) => t.path.test(i.path) && t.tolerated(defaulted)));
+  // Tolerated or not, a claim template of the wrong shape or without a name leaves no claim to build.
+  const shapes = new IssueList();
+  validateClaimTemplateShapes(fieldOf(defaulted, 'spec', 'volumeClaimTemplates'), shapes);
+  return [...issues, ...shapes.items];
 }
 
 const zeroMetrics = (): PlanMetrics => ({
@@ -46,8 +63,11 @@ const zeroMetrics = (): PlanMetrics => ({
   enforcedRollingUpdateStarted: false,
 });
 
+/** An issue's detail, or the API server's text for its type when it has none (`Required value`). */
+const detailOf = (i: FieldIssue): string => i.detail || formatIssue({ ...i, path: '' }).slice(2);
+
 export function formatIssues(issues: readonly FieldIssue[]): string {
-  const shown = issues.slice(0, 10).map((i) => (i.path ? `${i.path}: ${i.detail}` : i.detail));
+  const shown = issues.slice(0, 10).map((i) => (i.path ? `${i.path}: ${detailOf(i)}` : detailOf(i)));
   return shown.join('; ') + (issues.length > 10 ? `; and ${issues.length - 10} more` : '');
 }
 
@@ -62,7 +82,7 @@ export function refusalPlan(set: StatefulSet, now: Instant, issues: FieldIssue[]
   const message = formatIssues(issues);
   const before = findCondition(conditionsOf(previous), ConditionType.invalidSpec);
   const conditions = setCondition(conditionsOf(previous), { type: ConditionType.invalidSpec, status: 'True', reason, message }, now);
-  const generation = set.metadata?.generation;
+  const generation = asObject(asObject(set)?.metadata)?.generation;
   const status: StatefulSetStatus = { ...previous, conditions };
   if (typeof generation === 'number') status.observedGeneration = generation;
   const events: PlannedEvent[] = before?.message === message && before.reason === reason ? [] : [{ type: 'Warning', reason: eventReason, message }];
@@ -70,7 +90,7 @@ export function refusalPlan(set: StatefulSet, now: Instant, issues: FieldIssue[]
     status,
     statusChanged: inconsistentStatus(previous, status) || !conditionsEqual(previous.conditions, conditions),
     actions: [],
-    blockers: [{ kind: 'invalidSpec', issues: issues.map((i) => ({ path: i.path, detail: i.detail })) }],
+    blockers: [{ kind: 'invalidSpec', issues: issues.map((i) => ({ path: i.path, detail: detailOf(i) })) }],
     events,
     metrics: zeroMetrics(),
     previousStatus: previous,
@@ -81,14 +101,27 @@ export function invalidPlan(set: StatefulSet, now: Instant, issues: FieldIssue[]
   return refusalPlan(set, now, issues, Reason.failedValidation, EventReason.failedValidation);
 }
 
-/** Never throws: a planner error becomes an InternalError condition and a FailedPlanning event. */
-export function crashPlan(observed: ObservedState, now: Instant, error: unknown): Plan {
-  const detail = `internal planner error: ${error instanceof Error ? error.message : String(error)}`;
-  const issues: FieldIssue[] = [{ path: '', type: 'Invalid', detail }];
+/**
+ * A planner bug, reported as what it is: an `internalError` blocker carrying the stack (the runtime logs it,
+ * counts it and retries with backoff), a FailedPlanning Warning event, no action and no status write.
+ */
+export function crashPlan(observed: ObservedState, error: unknown): Plan {
+  const message = error instanceof Error ? error.message : String(error);
+  const blocker: Plan['blockers'][number] = { kind: 'internalError', message };
+  if (error instanceof Error && error.stack !== undefined) blocker.stack = error.stack;
+  let previous: StatefulSetStatus = { replicas: 0 };
   try {
-    return refusalPlan(observed.set, now, issues, Reason.internalError, EventReason.failedPlanning);
+    previous = storedStatus(observed.set);
   } catch {
-    const blockers: Plan['blockers'] = [{ kind: 'invalidSpec', issues: [{ path: '', detail }] }];
-    return { status: { replicas: 0 }, statusChanged: false, actions: [], blockers, events: [], metrics: zeroMetrics() };
+    // a status structuredClone cannot copy: the plan writes no status anyway
   }
+  return {
+    status: previous,
+    statusChanged: false,
+    actions: [],
+    blockers: [blocker],
+    events: [{ type: 'Warning', reason: EventReason.failedPlanning, message: `internal planner error: ${message}` }],
+    metrics: zeroMetrics(),
+    previousStatus: previous,
+  };
 }

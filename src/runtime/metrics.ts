@@ -23,6 +23,8 @@ export interface ControllerMetrics {
   /** A pod that was stuck (not Ready) for `seconds` was replaced (EnforcedRollingUpdate). */
   observeStuckPod(set: StatefulSet, seconds: number): void;
   observeReconcile(result: ReconcileResult, seconds: number): void;
+  /** A sync ended in an internal error, i.e. a bug (also counted as an `error` reconcile). */
+  observeInternalError(): void;
   /** Deletes every series of the set (it was deleted). */
   forgetSet(namespace: string, name: string): void;
   /** Work-queue metrics (`workqueue_*{name}`) in this registry. */
@@ -58,6 +60,8 @@ function build(registry: Registry) {
     ),
     stuck: histogram('statefulset_stuck_pod_duration_seconds', 'How long a pod was not Ready before it was forcibly replaced', labelNames),
     reconciles: new Counter({ name: 'ordinal_reconcile_total', help: 'StatefulSet syncs by result', labelNames: ['result'], registers }),
+    // controller-runtime's controller_runtime_reconcile_panics_total: a recovered bug, not a failed API call
+    panics: new Counter({ name: 'ordinal_reconcile_panics_total', help: 'StatefulSet syncs that ended in an internal error (a bug in Ordinal)', registers }),
     reconcileDuration: histogram('ordinal_reconcile_duration_seconds', 'Duration of one StatefulSet sync', [], RECONCILE_BUCKETS),
   };
 }
@@ -112,6 +116,10 @@ class PromControllerMetrics implements ControllerMetrics {
   observeReconcile(result: ReconcileResult, seconds: number): void {
     this.m.reconciles.inc({ result });
     this.m.reconcileDuration.observe(Math.max(0, seconds));
+  }
+
+  observeInternalError(): void {
+    this.m.panics.inc();
   }
 
   forgetSet(namespace: string, name: string): void {

@@ -1,9 +1,11 @@
-// The only file allowed to touch timer globals (style.md T10). Globals are called through wrappers so
-// test spies on them see every call.
+// The only file allowed to touch timer globals, wall time and Math.random (style.md T10; eslint.config.js
+// bans them everywhere else in src/). Globals are called through wrappers so test spies see every call.
 
-import type { TimerId, Timers } from './clock.js';
+import type { Clock, TimerId, Timers } from './clock.js';
+import type { Random } from './random.js';
 
-export function realTimers(): Timers {
+/** Real timers. They are unref'd (a pending one does not keep the process alive) unless `keepAlive`. */
+export function realTimers(opts: { keepAlive?: boolean } = {}): Timers {
   const handles = new Map<TimerId, ReturnType<typeof setTimeout>>();
   let seq = 0;
   return {
@@ -14,7 +16,7 @@ export function realTimers(): Timers {
         handles.delete(id);
         task();
       }, Math.max(0, when - Date.now()));
-      h.unref?.();
+      if (!opts.keepAlive) h.unref?.();
       handles.set(id, h);
       return id;
     },
@@ -24,4 +26,16 @@ export function realTimers(): Timers {
       handles.delete(id);
     },
   };
+}
+
+/** Unseeded randomness for production jitter; simulations use the seeded PRNG (random.ts). */
+export const realRandom: Random = () => Math.random();
+
+/** Monotonic wall time in ms, for measuring how long real work took (benchmarks), never for scheduling. */
+export const stopwatch: Clock = { now: () => performance.now() };
+
+/** Keeps the process alive until the returned function is called. */
+export function holdProcessOpen(): () => void {
+  const h = setInterval(() => {}, 2 ** 30);
+  return () => clearInterval(h);
 }

@@ -155,11 +155,13 @@ export class StatefulSetController {
     try {
       outcome = await syncStatefulSet(key, this.syncDeps());
     } catch (err) {
-      outcome = { kind: 'retry', error: err instanceof Error ? err : new Error(String(err)) };
-      this.log.error({ key, err: outcome.error.message }, 'sync crashed');
+      // syncStatefulSet reports every expected failure as an outcome: a throw is a bug in Ordinal
+      outcome = { kind: 'internalError', error: err instanceof Error ? err : new Error(String(err)) };
+      this.log.error({ key, err: outcome.error.message, stack: outcome.error.stack }, 'sync crashed, requeuing');
     }
     this.requeue(key, outcome);
     this.deps.metrics.observeReconcile(resultOf(outcome), (this.deps.timers.now() - started) / 1000);
+    if (outcome.kind === 'internalError') this.deps.metrics.observeInternalError();
     this.deps.onReconcile?.(key, outcome);
   }
 
@@ -173,6 +175,7 @@ export class StatefulSetController {
         if (outcome.wakeAt !== undefined) this.queue.addAfter(key, Math.max(outcome.wakeAt - now, 1));
         return;
       case 'retry':
+      case 'internalError':
         this.queue.addRateLimited(key);
         return;
       case 'terminal':

@@ -22,6 +22,8 @@ export type ReconcileOutcome =
   | { kind: 'done'; wakeAt?: Instant }
   /** Something failed; retry with rate-limited backoff. */
   | { kind: 'retry'; error: Error }
+  /** A bug in Ordinal (the planner or the sync threw): logged with its stack, counted, retried with backoff. */
+  | { kind: 'internalError'; error: Error }
   /** Retrying cannot help (e.g. a malformed key). */
   | { kind: 'terminal'; error: Error }
   /** The caches have not yet seen this set's own writes; retry when they have, or at `until` at the latest. */
@@ -66,8 +68,23 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
   });
   const statusError = await persistStatus(key, parsed, set, plan, result, deps);
   recordSyncEvents(deps.events, deps.planner, objectReference(set, parsed.target.resource), set, plan, result);
+  const internal = internalErrorOf(plan);
+  if (internal !== undefined) {
+    // the plan's metric values mean nothing when the planner failed
+    deps.logger.error({ key, err: internal.message, stack: internal.stack }, 'internal error in the planner, requeuing');
+    return { kind: 'internalError', error: internal };
+  }
   recordSyncMetrics(deps.metrics, set, observed.pods, plan, result, now);
   return outcomeOf(key, plan, result, statusError, deps.logger);
+}
+
+/** The planner's internalError blocker as an Error carrying the planner's stack. */
+function internalErrorOf(plan: Plan): Error | undefined {
+  const blocker = plan.blockers.find((b) => b.kind === 'internalError');
+  if (blocker === undefined) return undefined;
+  const error = new Error(blocker.message);
+  error.stack = blocker.stack ?? `Error: ${blocker.message}`;
+  return error;
 }
 
 /** Writes the settled status when needed; returns the write's error instead of throwing. */

@@ -17,17 +17,27 @@ import {
 
 const seconds = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0 });
 const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
-const BEHAVIORS = ['ImagePullBackOff', 'CrashLoopBackOff', 'NotReadyAfter'] as const;
-const VERBS = ['create', 'delete', 'update', 'patch'] as const;
+// The keys each block accepts, exported so the scenario docs test can check every one is documented.
+export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects'] as const;
+export const IMAGE_KEYS = ['behavior', 'startSeconds', 'seconds'] as const;
+export const IMAGE_BEHAVIORS = ['ImagePullBackOff', 'CrashLoopBackOff', 'NotReadyAfter'] as const;
+export const FAULT_KEYS = ['apiErrors', 'conflicts', 'watch'] as const;
+export const API_ERROR_KEYS = ['rate', 'verbs'] as const;
+export const CONFLICT_KEYS = ['rate'] as const;
+export const WATCH_FAULT_KEYS = ['delaySeconds', 'breakEverySeconds', 'goneRate'] as const;
+export const FAULT_VERBS = ['create', 'delete', 'update', 'patch'] as const;
+export const CONTROLLER_KEYS = ['featureGates', 'target'] as const;
 
 export function parseCluster(v: unknown, path: string, issues: Issues): ClusterSpec {
   const spec: ClusterSpec = { podStartSeconds: 1, podTerminationSeconds: 1, images: {} };
   if (v === undefined) return spec;
   const obj = objectField(v, path, issues);
   if (!obj) return spec;
-  noUnknownKeys(obj, ['podStartSeconds', 'podTerminationSeconds', 'images'], path, issues);
+  noUnknownKeys(obj, CLUSTER_KEYS, path, issues);
   spec.podStartSeconds = optional(obj, 'podStartSeconds', path, issues, seconds) ?? spec.podStartSeconds;
   spec.podTerminationSeconds = optional(obj, 'podTerminationSeconds', path, issues, seconds) ?? spec.podTerminationSeconds;
+  const maxObjects = optional(obj, 'maxObjects', path, issues, (x, p, i) => numberField(x, p, i, { integer: true, min: 1 }));
+  if (maxObjects !== undefined) spec.maxObjects = maxObjects;
   const images = optional(obj, 'images', path, issues, objectField) ?? {};
   for (const [key, value] of Object.entries(images)) {
     const image = parseImage(value, at(at(path, 'images'), key), issues);
@@ -39,9 +49,9 @@ export function parseCluster(v: unknown, path: string, issues: Issues): ClusterS
 function parseImage(v: unknown, path: string, issues: Issues): ImageSpec | undefined {
   const obj = objectField(v, path, issues);
   if (!obj) return undefined;
-  noUnknownKeys(obj, ['behavior', 'startSeconds', 'seconds'], path, issues);
+  noUnknownKeys(obj, IMAGE_KEYS, path, issues);
   const image: ImageSpec = {};
-  const behavior = optional(obj, 'behavior', path, issues, (x, p, i) => enumField(x, p, i, BEHAVIORS));
+  const behavior = optional(obj, 'behavior', path, issues, (x, p, i) => enumField(x, p, i, IMAGE_BEHAVIORS));
   if (behavior) image.behavior = behavior;
   const startSeconds = optional(obj, 'startSeconds', path, issues, seconds);
   if (startSeconds !== undefined) image.startSeconds = startSeconds;
@@ -56,13 +66,13 @@ export function parseFaults(v: unknown, path: string, issues: Issues): FaultSpec
   if (v === undefined) return undefined;
   const obj = objectField(v, path, issues);
   if (!obj) return undefined;
-  noUnknownKeys(obj, ['apiErrors', 'conflicts', 'watch'], path, issues);
+  noUnknownKeys(obj, FAULT_KEYS, path, issues);
   const faults: FaultSpec = {};
   const apiErrors = optional(obj, 'apiErrors', path, issues, objectField);
   if (apiErrors) faults.apiErrors = parseApiErrors(apiErrors, at(path, 'apiErrors'), issues);
   const conflicts = optional(obj, 'conflicts', path, issues, objectField);
   if (conflicts) {
-    noUnknownKeys(conflicts, ['rate'], at(path, 'conflicts'), issues);
+    noUnknownKeys(conflicts, CONFLICT_KEYS, at(path, 'conflicts'), issues);
     faults.conflicts = { rate: rate(conflicts['rate'], at(at(path, 'conflicts'), 'rate'), issues) ?? 0 };
   }
   const watch = optional(obj, 'watch', path, issues, objectField);
@@ -71,17 +81,17 @@ export function parseFaults(v: unknown, path: string, issues: Issues): FaultSpec
 }
 
 function parseApiErrors(obj: Obj, path: string, issues: Issues): NonNullable<FaultSpec['apiErrors']> {
-  noUnknownKeys(obj, ['rate', 'verbs'], path, issues);
+  noUnknownKeys(obj, API_ERROR_KEYS, path, issues);
   const verbs = optional(obj, 'verbs', path, issues, listField);
-  const checked = (verbs ?? [...VERBS]).map((x, i) => enumField(x, at(at(path, 'verbs'), i), issues, VERBS));
+  const checked = (verbs ?? [...FAULT_VERBS]).map((x, i) => enumField(x, at(at(path, 'verbs'), i), issues, FAULT_VERBS));
   return {
     rate: rate(obj['rate'], at(path, 'rate'), issues) ?? 0,
-    verbs: checked.filter((x): x is (typeof VERBS)[number] => x !== undefined),
+    verbs: checked.filter((x): x is (typeof FAULT_VERBS)[number] => x !== undefined),
   };
 }
 
 function parseWatchFaults(obj: Obj, path: string, issues: Issues): NonNullable<FaultSpec['watch']> {
-  noUnknownKeys(obj, ['delaySeconds', 'breakEverySeconds', 'goneRate'], path, issues);
+  noUnknownKeys(obj, WATCH_FAULT_KEYS, path, issues);
   const out: NonNullable<FaultSpec['watch']> = {};
   const delay = optional(obj, 'delaySeconds', path, issues, seconds);
   if (delay !== undefined) out.delaySeconds = delay;
@@ -103,7 +113,7 @@ export function parseController(v: unknown, path: string, issues: Issues): Parse
   if (v === undefined) return out;
   const obj = objectField(v, path, issues);
   if (!obj) return out;
-  noUnknownKeys(obj, ['featureGates', 'target'], path, issues);
+  noUnknownKeys(obj, CONTROLLER_KEYS, path, issues);
   const gates = optional(obj, 'featureGates', path, issues, objectField) ?? {};
   for (const [name, value] of Object.entries(gates)) {
     const gatePath = at(at(path, 'featureGates'), name);

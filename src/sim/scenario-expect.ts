@@ -13,12 +13,15 @@ import {
   stringField,
 } from './scenario-fields.js';
 
-const KEYS = ['status', 'pods', 'maxUnavailableObserved', 'event', 'converged'] as const;
+// The keys each part accepts, exported so the scenario docs test can check every one is documented.
+export const EXPECT_KEYS = ['status', 'pods', 'maxUnavailableObserved', 'event', 'converged'] as const;
+export const POD_EXPECT_KEYS = ['revision', 'ready', 'available', 'phase', 'exists'] as const;
+export const EVENT_EXPECT_KEYS = ['reason', 'type', 'message', 'involvedObject', 'present'] as const;
 
 export function parseExpect(v: unknown, path: string, issues: Issues): Expectation | undefined {
   const obj = objectField(v, path, issues);
   if (!obj) return undefined;
-  noUnknownKeys(obj, KEYS, path, issues);
+  noUnknownKeys(obj, EXPECT_KEYS, path, issues);
   const out: Expectation = {};
   const status = optional(obj, 'status', path, issues, objectField);
   if (status) out.status = mapOf(status, at(path, 'status'), issues, objectField);
@@ -32,7 +35,7 @@ export function parseExpect(v: unknown, path: string, issues: Issues): Expectati
   if (obj['event'] !== undefined) out.event = parseEvents(obj['event'], at(path, 'event'), issues);
   const converged = optional(obj, 'converged', path, issues, boolField);
   if (converged !== undefined) out.converged = converged;
-  if (Object.keys(obj).length === 0) issues.add(path, 'must name at least one of ' + KEYS.join(', '));
+  if (Object.keys(obj).length === 0) issues.add(path, 'must name at least one of ' + EXPECT_KEYS.join(', '));
   return out;
 }
 
@@ -48,7 +51,7 @@ function mapOf<T>(obj: Record<string, unknown>, path: string, issues: Issues, ch
 function parsePod(v: unknown, path: string, issues: Issues): PodExpectation | undefined {
   const obj = objectField(v, path, issues);
   if (!obj) return undefined;
-  noUnknownKeys(obj, ['revision', 'ready', 'available', 'phase', 'exists'], path, issues);
+  noUnknownKeys(obj, POD_EXPECT_KEYS, path, issues);
   const out: PodExpectation = {};
   const revision = optional(obj, 'revision', path, issues, stringField);
   if (revision !== undefined) out.revision = revision;
@@ -69,7 +72,7 @@ function parseEvents(v: unknown, path: string, issues: Issues): EventExpectation
 function parseEvent(v: unknown, path: string, issues: Issues): EventExpectation | undefined {
   const obj = objectField(v, path, issues);
   if (!obj) return undefined;
-  noUnknownKeys(obj, ['reason', 'type', 'message', 'involvedObject', 'present'], path, issues);
+  noUnknownKeys(obj, EVENT_EXPECT_KEYS, path, issues);
   const reason = stringField(obj['reason'], at(path, 'reason'), issues);
   if (reason === undefined) return undefined;
   const out: EventExpectation = { reason };

@@ -13,8 +13,14 @@ export class ScenarioError extends Error {
   constructor(
     readonly source: string,
     readonly issues: ScenarioIssue[],
+    /** Set for a file that is not acceptable YAML: then the message is one line, `FILE:LINE:COL: reason`. */
+    position?: string,
   ) {
-    super(`${source}: invalid scenario:\n` + issues.map((i) => `  ${i.path || '(file)'}: ${i.message}`).join('\n'));
+    super(
+      position !== undefined
+        ? `${source}:${position}`
+        : `${source}: invalid scenario:\n` + issues.map((i) => `  ${i.path || '(file)'}: ${i.message}`).join('\n'),
+    );
   }
 }
 

@@ -9,7 +9,7 @@ import {
   type WaitTarget,
 } from './scenario-types.js';
 import { parseExpect } from './scenario-expect.js';
-import { parseObject, resourceFor } from './scenario-objects.js';
+import { checkKnownFields, isStatefulSetResource, parseObject, resourceFor } from './scenario-objects.js';
 import {
   type Issues,
   type Obj,
@@ -26,6 +26,13 @@ import {
 
 export const STEP_KEYS = ['waitFor', 'apply', 'patch', 'setImage', 'deletePod', 'advance', 'restartController', 'expect'] as const;
 type StepKey = (typeof STEP_KEYS)[number];
+// The keys each step's mapping accepts, exported so the scenario docs test can check every one is documented.
+export const STEP_OPTION_KEYS: Readonly<Partial<Record<StepKey, readonly string[]>>> = { waitFor: ['timeoutSeconds'] };
+export const WAIT_POD_KEYS = ['pod', 'namespace', 'condition'] as const;
+export const WAIT_SET_KEYS = ['statefulset', 'namespace', 'condition'] as const;
+export const PATCH_KEYS = ['kind', 'apiVersion', 'name', 'namespace', 'merge'] as const;
+export const SET_IMAGE_KEYS = ['name', 'namespace', 'container', 'image'] as const;
+export const DELETE_POD_KEYS = ['name', 'namespace'] as const;
 
 /** What earlier objects and steps created, so `patch`/`setImage` can find a StatefulSet's apiVersion. */
 export interface ParseContext {
@@ -44,7 +51,7 @@ export function parseStep(v: unknown, path: string, issues: Issues, ctx: ParseCo
     return issues.add(path, `must have exactly one of ${STEP_KEYS.join(', ')}` + (keys.length ? `, got ${keys.join(', ')}` : ''));
   }
   const key = keys[0] as StepKey;
-  noUnknownKeys(obj, key === 'waitFor' ? [key, 'timeoutSeconds'] : [key], path, issues);
+  noUnknownKeys(obj, [key, ...(STEP_OPTION_KEYS[key] ?? [])], path, issues);
   const body = parseBody(key, obj, path, issues, ctx);
   return body && ({ raw: v, ...body } as Step);
 }
@@ -64,6 +71,7 @@ function parseBody(key: StepKey, obj: Obj, path: string, issues: Issues, ctx: Pa
     case 'setImage':
       return parseSetImage(v, p, issues, ctx);
     case 'deletePod': {
+      if (isObject(v)) noUnknownKeys(v, DELETE_POD_KEYS, p, issues);
       const pod = parseRef(v, p, issues, 'name');
       return pod && { kind: 'deletePod', pod };
     }
@@ -109,12 +117,12 @@ function parseWaitTarget(v: unknown, path: string, issues: Issues): WaitTarget |
   if (!obj) return undefined;
   if ('pod' in obj === 'statefulset' in obj) return issues.add(path, 'must have exactly one of pod, statefulset');
   if ('pod' in obj) {
-    noUnknownKeys(obj, ['pod', 'namespace', 'condition'], path, issues);
+    noUnknownKeys(obj, WAIT_POD_KEYS, path, issues);
     const ref = parseRef({ ...obj, name: obj['pod'] }, path, issues, 'name');
     const condition = enumField(obj['condition'] ?? 'Ready', at(path, 'condition'), issues, ['Ready', 'Deleted'] as const);
     return ref && condition && { kind: 'pod', ref, condition };
   }
-  noUnknownKeys(obj, ['statefulset', 'namespace', 'condition'], path, issues);
+  noUnknownKeys(obj, WAIT_SET_KEYS, path, issues);
   const ref = parseRef({ ...obj, name: obj['statefulset'] }, path, issues, 'name');
   const conditions = ['Converged', 'ProgressDeadlineExceeded'] as const;
   const condition = enumField(obj['condition'] ?? 'Converged', at(path, 'condition'), issues, conditions);
@@ -134,7 +142,7 @@ function parseApply(v: unknown, path: string, issues: Issues, ctx: ParseContext)
 function parsePatch(v: unknown, path: string, issues: Issues, ctx: ParseContext): Body | undefined {
   const obj = objectField(v, path, issues);
   if (!obj) return undefined;
-  noUnknownKeys(obj, ['kind', 'apiVersion', 'name', 'namespace', 'merge'], path, issues);
+  noUnknownKeys(obj, PATCH_KEYS, path, issues);
   const kind = stringField(obj['kind'], at(path, 'kind'), issues);
   const ref = parseRef(obj, path, issues, 'name');
   const merge = objectField(obj['merge'], at(path, 'merge'), issues);
@@ -142,7 +150,10 @@ function parsePatch(v: unknown, path: string, issues: Issues, ctx: ParseContext)
   if (!kind || !ref || !merge) return undefined;
   const apiVersion = given ?? defaultApiVersion(kind, ref, path, issues, ctx);
   if (!apiVersion) return undefined;
-  if (!resourceFor(apiVersion, kind)) return issues.add(at(path, 'kind'), `unsupported apiVersion/kind ${apiVersion} ${kind}`);
+  const resource = resourceFor(apiVersion, kind);
+  if (!resource) return issues.add(at(path, 'kind'), `unsupported apiVersion/kind ${apiVersion} ${kind}`);
+  // The merged object is checked again by the API server when the step runs; a typo is caught here first.
+  if (isStatefulSetResource(resource) && !checkKnownFields(merge, at(path, 'merge'), issues)) return undefined;
   return { kind: 'patch', target: { ...ref, kind, apiVersion }, merge };
 }
 
@@ -168,7 +179,7 @@ function statefulSetApiVersion(ref: ObjectRef, path: string, issues: Issues, ctx
 function parseSetImage(v: unknown, path: string, issues: Issues, ctx: ParseContext): Body | undefined {
   const obj = objectField(v, path, issues);
   if (!obj) return undefined;
-  noUnknownKeys(obj, ['name', 'namespace', 'container', 'image'], path, issues);
+  noUnknownKeys(obj, SET_IMAGE_KEYS, path, issues);
   const set = parseRef(obj, path, issues, 'name');
   const container = stringField(obj['container'], at(path, 'container'), issues);
   const image = stringField(obj['image'], at(path, 'image'), issues);

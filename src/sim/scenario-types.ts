@@ -20,6 +20,8 @@ export interface ClusterSpec {
   podTerminationSeconds: number;
   /** Keys are exact images or globs with `*`; kept in file order. */
   images: Record<string, ImageSpec>;
+  /** Most objects of one resource the in-memory API server stores (default 50,000); creates beyond get 403 `exceeded quota`. */
+  maxObjects?: number;
 }
 
 /** scenario.md `faults`: applies only to the controller's client. */

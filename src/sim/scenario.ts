@@ -2,9 +2,9 @@
 // fills in the defaults. A file with any issue throws ScenarioError before anything runs (exit 2).
 
 import { readFileSync } from 'node:fs';
-import { parseDocument } from 'yaml';
 import { defaultFeatures, withFeatures, type Features } from '../api/features.js';
 import { ORDINAL_V1 } from '../api/types.js';
+import { loadYamlDocuments, YamlError } from '../api/yaml-loader.js';
 import { parseCluster, parseController, parseFaults } from './scenario-cluster.js';
 import { parseObject } from './scenario-objects.js';
 import { type ParseContext, parseStep, refKey } from './scenario-steps.js';
@@ -18,7 +18,8 @@ import {
 } from './scenario-types.js';
 import { Issues, ScenarioError, at, enumField, listField, noUnknownKeys, numberField, objectField, optional, stringField } from './scenario-fields.js';
 
-const TOP_KEYS = ['kind', 'name', 'seed', 'endSeconds', 'cluster', 'faults', 'controller', 'objects', 'steps'];
+/** The top-level keys of a scenario file (docs/scenarios.md documents each). */
+export const TOP_KEYS = ['kind', 'name', 'seed', 'endSeconds', 'cluster', 'faults', 'controller', 'objects', 'steps'];
 
 /** Reads and parses a scenario file; throws ScenarioError (file unreadable, bad syntax, bad fields). */
 export function loadScenario(path: string): Scenario {
@@ -33,12 +34,16 @@ export function loadScenario(path: string): Scenario {
 
 /** Parses scenario text (YAML 1.2, so JSON too); throws ScenarioError listing every issue. */
 export function parseScenario(text: string, source = 'scenario'): Scenario {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    throw new ScenarioError(source, doc.errors.map((e) => ({ path: '', message: e.message.split('\n')[0] ?? e.message })));
+  let docs: unknown[];
+  try {
+    docs = loadYamlDocuments(text);
+  } catch (e) {
+    if (!(e instanceof YamlError)) throw e;
+    throw new ScenarioError(source, [{ path: '', message: e.message }], e.message);
   }
+  if (docs.length > 1) throw new ScenarioError(source, [{ path: '', message: 'must be a single YAML document' }]);
   const issues = new Issues();
-  const scenario = parseTop(doc.toJS({ maxAliasCount: 1000 }) as unknown, issues);
+  const scenario = parseTop(docs[0] ?? null, issues);
   if (issues.list.length > 0 || !scenario) throw new ScenarioError(source, issues.list);
   return scenario;
 }

@@ -113,6 +113,33 @@ export type TimelineRecord =
 
 export type RecordType = TimelineRecord['type'];
 
+// Keyed by the unions so the compiler rejects a list that misses or invents a member; exported for the
+// scenario docs test, which checks every record type and pod event is documented.
+const RECORD_TYPE_SET: Record<RecordType, true> = {
+  step: true,
+  pod: true,
+  status: true,
+  event: true,
+  action: true,
+  expect: true,
+  failure: true,
+  violation: true,
+  summary: true,
+};
+export const RECORD_TYPES = Object.keys(RECORD_TYPE_SET) as RecordType[];
+
+const POD_EVENT_SET: Record<PodEvent, true> = {
+  Created: true,
+  Scheduled: true,
+  Running: true,
+  Ready: true,
+  NotReady: true,
+  Failed: true,
+  Terminating: true,
+  Deleted: true,
+};
+export const POD_EVENTS = Object.keys(POD_EVENT_SET) as PodEvent[];
+
 /** Virtual seconds since `start`, as a number (scenario.md). */
 export const secondsSince = (start: Instant, now: Instant): number => (now - start) / 1000;
 

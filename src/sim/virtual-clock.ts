@@ -1,7 +1,8 @@
 // Deterministic virtual time (style.md §3). Timers fire in (dueAt, seq) order from a binary heap (T3);
 // `advanceTo` sets `now` to each item's dueAt before running it and only then to the target (T4, unlike
 // XState's SimulatedClock, A7); time never goes back (T7); every advance has a step budget whose error
-// names the most recently scheduled items (T6). `settle()`/`run()` implement "drain, then skip" (T5).
+// names the most recently scheduled items (T6). `settle()`/`run()` implement "drain, then skip" (T5), with
+// a busy budget per instant so that work that never goes idle cannot hold virtual time still (see run()).
 
 import type { Instant } from '../api/types.js';
 import type { TimerId, Timers } from '../runtime/clock.js';
@@ -11,6 +12,8 @@ export interface VirtualClockOptions {
   start?: Instant;
   /** Most timers one advanceTo/advanceBy/runUntilIdle/run call may fire (default 1,000,000). */
   stepBudget?: number;
+  /** Event-loop turns run() lets one instant take before busy work starts to cost virtual time (default 10,000). */
+  busyTurns?: number;
 }
 
 export interface ScheduledItem {
@@ -53,7 +56,10 @@ export interface VirtualClock extends Timers {
   pendingItems(): ScheduledItem[];
   /** Resolves once promise chains started so far have run out of work; `now` does not move. */
   settle(): Promise<void>;
-  /** Alternates settle() and firing the earliest due timer, one at a time, so each timer's effects drain first. */
+  /**
+   * Alternates settle() and firing the earliest due timer, one at a time, so each timer's effects drain first;
+   * once one instant has taken `busyTurns` turns, each further turn with work still going costs 1 ms.
+   */
   run(opts?: RunOptions): Promise<RunResult>;
 }
 
@@ -81,6 +87,8 @@ interface Entry extends ScheduledItem {
 
 const RECENT = 10;
 const SETTLE_TURNS = 10_000;
+/** Virtual time one event-loop turn of work costs once an instant has used up its busy budget. */
+const BUSY_TURN_MS = 1;
 
 const before = (a: Entry, b: Entry): boolean => a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.seq < b.seq);
 
@@ -145,7 +153,7 @@ class TimerHeap {
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export function createVirtualClock(opts: VirtualClockOptions = {}): VirtualClock {
-  return new SimulatedTimers(opts.start ?? 0, opts.stepBudget ?? 1_000_000);
+  return new SimulatedTimers(opts.start ?? 0, opts.stepBudget ?? 1_000_000, opts.busyTurns ?? SETTLE_TURNS);
 }
 
 class SimulatedTimers implements VirtualClock {
@@ -155,10 +163,13 @@ class SimulatedTimers implements VirtualClock {
   private seq = 0;
   /** Bumped by every schedule, cancel and fire: settle() waits until it stops moving. */
   private activity = 0;
+  /** Turns run() has spent since time last moved on because the work was idle. */
+  private turnsHere = 0;
 
   constructor(
     private current: Instant,
     private readonly budget: number,
+    private readonly busyTurns: number,
   ) {}
 
   now = (): Instant => this.current;
@@ -230,23 +241,66 @@ class SimulatedTimers implements VirtualClock {
     throw new SettleBudgetError(`virtual clock: async work did not settle within ${SETTLE_TURNS} turns`);
   }
 
+  // Virtual work costs no virtual time, so work that keeps producing work (each sync's writes enqueueing the
+  // next sync at once, as when creating 1,000 pods per sync towards replicas: 2147483647) would hold time at
+  // one instant for ever — and its own timers (watch deliveries) are all due at that instant too — so `until`
+  // (the simulator's endSeconds) would never come. Real time passes while a controller is busy: once one
+  // instant has taken `busyTurns` turns, every further turn with work still going (or timers still due)
+  // costs BUSY_TURN_MS of virtual time, and the timers due by then fire. Ordinary instants are done within
+  // a few hundred turns, so they are unaffected; a run that never goes idle still reaches `until`. What
+  // bounds the work itself is the in-memory API server's object limit.
   async run(opts: RunOptions = {}): Promise<RunResult> {
     const { until } = opts;
     const cond = opts.while ?? (() => true);
     if (until !== undefined) this.checkForward(until);
     let steps = 0;
     for (;;) {
-      await this.settle();
+      const quiet = await this.drain();
       if (!cond()) return { reason: 'while', now: this.current, steps };
       const due = this.nextDue();
+      const busy = this.turnsHere >= this.busyTurns && (!quiet || (due !== undefined && due <= this.current));
+      if (busy) {
+        const tick = until === undefined ? this.current + BUSY_TURN_MS : Math.min(until, this.current + BUSY_TURN_MS);
+        steps = this.fireDueBy(tick, steps);
+        this.current = Math.max(this.current, tick);
+        if (this.current === until) return { reason: 'until', now: until, steps };
+        continue;
+      }
       if (due === undefined || (until !== undefined && due > until)) {
         if (until === undefined) return { reason: 'idle', now: this.current, steps };
         this.current = until;
+        this.turnsHere = 0;
         return { reason: 'until', now: until, steps };
       }
+      if (due > this.current) this.turnsHere = 0;
       this.guard(++steps);
       this.fireNext();
     }
+  }
+
+  /**
+   * settle() within the instant's busy budget; false if the work is still going. Once the budget is spent,
+   * one turn per call, so busy time advances one turn at a time.
+   */
+  private async drain(): Promise<boolean> {
+    do {
+      const mark = this.activity;
+      await nextTurn();
+      this.turnsHere++;
+      if (this.activity === mark) return true;
+    } while (this.turnsHere < this.busyTurns);
+    return false;
+  }
+
+  /** Fires the timers scheduled so far that are due by `t` (not the ones they schedule: those wait a turn). */
+  private fireDueBy(t: Instant, steps: number): number {
+    const last = this.seq;
+    let n = steps;
+    for (let e = this.prune(); e !== undefined && e.dueAt <= t && e.seq <= last; e = this.prune()) {
+      this.guard(++n);
+      this.fireNext();
+    }
+    return n;
   }
 
   private prune(): Entry | undefined {
@@ -259,7 +313,8 @@ class SimulatedTimers implements VirtualClock {
     if (e === undefined) return;
     this.heap.pop();
     this.live.delete(e.seq);
-    this.current = e.dueAt;
+    // busy time may have run ahead of a timer that was due earlier: time never goes back (T7)
+    this.current = Math.max(this.current, e.dueAt);
     this.activity++;
     e.task();
   }

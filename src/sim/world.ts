@@ -47,7 +47,8 @@ type Controller = ReturnType<typeof createStatefulSetController>;
 
 export function buildWorld(scenario: Scenario, features: Features, hooks: WorldHooks): World {
   const clock = createVirtualClock({ start: SIM_EPOCH, stepBudget: 50_000_000 });
-  const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster') });
+  const { maxObjects } = scenario.cluster;
+  const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}) });
   const kubelet = createKubelet({ client: cluster.client('kubelet'), timers: clock, nodeName: NODE_NAME, config: scenario.cluster });
   const metrics = createControllerMetrics();
   const apiCalls = newCounter();

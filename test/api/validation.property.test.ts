@@ -12,6 +12,7 @@ import {
   validateStatefulSetStatusUpdate,
   validateStatefulSetUpdate,
 } from '../../src/api/validation/index.js';
+import { checkProperty } from '../property-seed.js';
 import { features, gates, setPath, validOrdinalSet, validSet } from './fixtures.js';
 
 const ROOT = /^(metadata|spec|status)(\.|\[|$)/;
@@ -67,16 +68,16 @@ const mutation = fc.record({
 
 describe('validation and defaulting never throw (fast-check)', () => {
   it('on any value (fc.anything)', () => {
-    fc.assert(fc.property(fc.anything(), (obj) => exercise(obj)), { numRuns: 300 });
+    checkProperty(fc.property(fc.anything(), (obj) => exercise(obj)), { numRuns: 300 });
   });
 
   it('on any JSON value (fc.jsonValue)', () => {
-    fc.assert(fc.property(fc.jsonValue(), (obj) => exercise(obj)), { numRuns: 300 });
+    checkProperty(fc.property(fc.jsonValue(), (obj) => exercise(obj)), { numRuns: 300 });
   });
 
   it('on random mutations of a valid StatefulSet', () => {
     const arb = fc.record({ ordinal: fc.boolean(), mutations: fc.array(mutation, { minLength: 1, maxLength: 5 }) });
-    fc.assert(
+    checkProperty(
       fc.property(arb, ({ ordinal, mutations }) => {
         const set = ordinal ? validOrdinalSet() : validSet();
         for (const { path, value } of mutations) setPath(set, path, value);
@@ -96,7 +97,7 @@ describe('valid parameters stay valid (fast-check)', () => {
       start: fc.integer({ min: 0, max: 2147483647 }),
       maxUnavailable: fc.oneof(fc.integer({ min: 1, max: 2147483647 }), fc.integer({ min: 1, max: 100 }).map((n) => `${n}%`)),
     });
-    fc.assert(
+    checkProperty(
       fc.property(arb, (p) => {
         const set = validSet();
         setPath(set, 'spec.replicas', p.replicas);

@@ -41,6 +41,11 @@ const pending = ctxFor({}, (s) => [podFor(s, 2, { phase: 'Pending', ready: false
 const condemned = ctxFor({}, (s) => [podFor(s, 7, { phase: 'Running', ready: false })]);
 const rolling = ctxFor({ partition: 2, maxUnavailable: 2 }, (s) => [podFor(s, 1, { ready: false }), podFor(s, 4, { phase: 'Pending', ready: false })], true);
 const stuck = ctxFor({}, (s) => [podFor(s, 4, { phase: 'Pending', ready: false, waiting: 'ImagePullBackOff' })], true);
+const heldBroken = ctxFor(
+  { strategy: 'EnforcedRollingUpdate', partition: 3 },
+  (s) => [podFor(s, 0, { ready: false, waiting: 'CrashLoopBackOff' }), podFor(s, 1, { phase: 'Pending', ready: false, waiting: 'ImagePullBackOff' })],
+  true,
+);
 
 const cases: Case[] = [
   {
@@ -92,6 +97,18 @@ const cases: Case[] = [
     want: 'stuck: web-4 is in ImagePullBackOff on the old revision; RollingUpdate will not replace it — use EnforcedRollingUpdate or Recreate, or delete the pod',
   },
   {
+    desc: 'a broken pod that the partition keeps from being replaced under EnforcedRollingUpdate',
+    ctx: heldBroken,
+    blocker: { kind: 'brokenBelowPartition', partition: 3, pods: ['web-0'], count: 1 },
+    want: 'web-0 is broken (CrashLoopBackOff) on the old revision below partition 3, so EnforcedRollingUpdate does not replace it: lower the partition to replace it',
+  },
+  {
+    desc: 'several broken pods below the partition, the list cut short',
+    ctx: heldBroken,
+    blocker: { kind: 'brokenBelowPartition', partition: 3, pods: ['web-0', 'web-1'], count: 3 },
+    want: 'web-0 (CrashLoopBackOff), web-1 (ImagePullBackOff) and 1 more are broken on the old revision below partition 3, so EnforcedRollingUpdate does not replace them: lower the partition to replace them',
+  },
+  {
     desc: 'the partition holding pods back',
     ctx: rolling,
     blocker: { kind: 'partition', partition: 2, heldBack: 2 },
@@ -108,6 +125,12 @@ const cases: Case[] = [
     ctx: pending,
     blocker: { kind: 'invalidSpec', issues: [{ path: 'spec.replicas', detail: 'must be greater than or equal to 0' }] },
     want: 'the spec is invalid, so the controller creates and deletes nothing until it is fixed: spec.replicas: must be greater than or equal to 0',
+  },
+  {
+    desc: 'an internal error in the planner, as a bug to report',
+    ctx: pending,
+    blocker: { kind: 'internalError', message: "Cannot read properties of undefined (reading 'name')", stack: 'TypeError: …' },
+    want: "internal error in the planner: Cannot read properties of undefined (reading 'name'); this is a bug in Ordinal, please report it with the log line",
   },
   {
     desc: 'a disabled feature gate',
@@ -147,7 +170,18 @@ const cases: Case[] = [
     blocker: { kind: 'progressDeadlineExceeded', since: T0 - 700 * SECOND },
     want: 'no progress for 11m (progressDeadlineSeconds 600): Progressing=False, reason ProgressDeadlineExceeded',
   },
-  { desc: 'capped work', ctx: pending, blocker: { kind: 'workCapped', remaining: 40 }, want: '40 more pods are left for the next syncs (work per sync is capped)' },
+  {
+    desc: 'capped work',
+    ctx: pending,
+    blocker: { kind: 'workCapped', remaining: 2147482647, perSync: 1000 },
+    want: 'creating at most 1,000 pods per sync; 2147482647 replicas still to create',
+  },
+  {
+    desc: 'ordinals past int32',
+    ctx: pending,
+    blocker: { kind: 'ordinalOverflow', start: 2147483647, replicas: 2, uncreatable: 1 },
+    want: 'spec.ordinals.start 2147483647 + spec.replicas 2 runs past 2147483647, the largest pod ordinal: 1 replica can never be created (lower spec.ordinals.start or spec.replicas)',
+  },
   { desc: 'OnDelete with one old pod', ctx: pending, blocker: { kind: 'onDeleteStrategy', outdatedPods: 1 }, want: 'OnDelete: 1 pod runs the old revision until you delete it' },
   { desc: 'OnDelete with old pods', ctx: pending, blocker: { kind: 'onDeleteStrategy', outdatedPods: 3 }, want: 'OnDelete: 3 pods run the old revision until you delete them' },
   {

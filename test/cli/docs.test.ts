@@ -34,7 +34,7 @@ function section(path: string): string {
   return next < 0 ? rest : rest.slice(0, next);
 }
 
-const CONNECTION_FLAGS = ['--kubeconfig', '--context', '--namespace'];
+const CONNECTION_FLAGS = ['--kubeconfig', '--context', '--namespace', '--request-timeout'];
 
 describe('docs/reference.md', () => {
   for (const { path, cmd } of commands(buildProgram())) {

@@ -82,14 +82,63 @@ describe('ordinal validate', () => {
     assert.match(r.out, /s\.yaml: document 1, objects\[0\]: statefulset\.apps\/web: valid/);
   });
 
-  it('exits 2 for an unreadable file, a YAML error, or no StatefulSet at all', () => {
+  it('exits 2 for an unreadable file or no StatefulSet at all, 1 for a YAML error', () => {
     assert.equal(run({ 'ok.yaml': sts('apps/v1', 'web'), 'missing.yaml': undefined as unknown as string }).code, 2);
     const broken = run({ 'b.yaml': 'kind: [unclosed' });
-    assert.equal(broken.code, 2);
-    assert.match(broken.err, /b\.yaml: document 1: /);
+    assert.equal(broken.code, 1);
+    assert.equal(broken.err, 'b.yaml:1:16: Flow sequence in block collection must be sufficiently indented and end with a ]\n');
     const none = run({ 'svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n' });
     assert.equal(none.code, 2);
     assert.match(none.err, /no StatefulSet found/);
+  });
+
+  for (const [typo, spec, path] of [
+    ['spec.replicaz', '  replicaz: 5\n', 'spec.replicaz'],
+    ['podManagmentPolicy', '  podManagmentPolicy: Parallel\n', 'spec.podManagmentPolicy'],
+    ['maxUnavailble', '  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailble: 3}}\n', 'spec.updateStrategy.rollingUpdate.maxUnavailble'],
+    ['__proto__', '  __proto__: {polluted: true}\n', 'spec.__proto__'],
+    ['constructor', '  constructor: {polluted: true}\n', 'spec.constructor'],
+  ] as const) {
+    it(`refuses the unknown field ${typo} as strict field validation does, for both APIs`, () => {
+      for (const apiVersion of ['apps/v1', 'apps.ordinal.dev/v1']) {
+        const r = run({ 't.yaml': sts(apiVersion, 'web', spec) });
+        assert.equal(r.code, 1);
+        assert.match(r.out, new RegExp(`: invalid\n  - unknown field "${path.replace(/[.[\]]/g, '\\$&')}"\n$`));
+      }
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    });
+  }
+
+  it('gives the API server\'s strict decoding message in JSON output', () => {
+    const r = run({ 't.yaml': sts('apps/v1', 'web', '  replicaz: 5\n') }, { output: 'json' });
+    const [result] = JSON.parse(r.out) as { message: string; issues: { path: string; type: string }[] }[];
+    assert.equal(result?.message, 'StatefulSet in version "v1" cannot be handled as a StatefulSet: strict decoding error: unknown field "spec.replicaz"');
+    assert.deepEqual(result?.issues.map((i) => [i.path, i.type]), [['spec.replicaz', 'UnknownField']]);
+  });
+
+  it('refuses `cpu: lots` with the field path', () => {
+    const bad = sts('apps/v1', 'web').replace('image: "app:1"', 'image: "app:1", resources: {requests: {cpu: lots}}');
+    const r = run({ 'q.yaml': bad });
+    assert.equal(r.code, 1);
+    assert.match(r.out, /spec\.template\.spec\.containers\[0\]\.resources\.requests\[cpu\]: Invalid value: "lots": quantities must match the regular expression/);
+  });
+
+  it('refuses duplicate keys, an alias bomb and 1,000-deep nesting in one line naming file and position (exit 1)', () => {
+    const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]`)].join('\n');
+    const cases: [string, string][] = [
+      [sts('apps/v1', 'web', '  replicas: 4\n'), 'd.yaml:10:3: key "replicas" already set in map\n'],
+      [`${sts('apps/v1', 'web')}${bomb}\n`, 'd.yaml:16:10: aliases expand to more than 1000000 nodes\n'],
+      [`${sts('apps/v1', 'web')}deep: ${'['.repeat(1000)}${']'.repeat(1000)}\n`, 'd.yaml:10:106: nesting is deeper than 100 levels\n'],
+    ];
+    for (const [text, err] of cases) {
+      const r = run({ 'd.yaml': text });
+      assert.deepEqual([r.code, r.err, r.out], [1, err, '']);
+    }
+  });
+
+  it('accepts YAML merge keys, as kubectl does', () => {
+    const merged = sts('apps/v1', 'web').replace('metadata: {labels: {app: web}}', 'metadata: {labels: {<<: {app: web}, tier: db}}');
+    assert.equal(run({ 'm.yaml': merged }).code, 0);
   });
 
   it('prints JSON results with -o json', () => {

@@ -21,10 +21,14 @@ describe('memory cluster fault injection', () => {
 
   it('applies faults only to the actor they were given to', async () => {
     const { cluster } = newEnv();
-    cluster.client('controller', { apiErrors: { rate: 1 } });
+    const faulty = cluster.client('controller', { apiErrors: { rate: 1 } });
     const kubelet = cluster.client('kubelet');
-    await kubelet.create(CR, revision('a'));
+    await assert.rejects(faulty.create(CR, revision('a')), (e) => code(e) === 500);
+    const created = await kubelet.create(CR, revision('a'));
+    assert.equal((await cluster.get(CR, 'default', 'a')).metadata.uid, created.metadata.uid);
+    await assert.rejects(faulty.delete(CR, 'default', 'a'), (e) => code(e) === 500);
     await kubelet.delete(CR, 'default', 'a');
+    await assert.rejects(cluster.get(CR, 'default', 'a'), isNotFound);
   });
 
   it('defaults apiErrors to every write verb and leaves reads alone', async () => {

@@ -57,12 +57,57 @@ describe('invalid sets', () => {
     });
   }
 
-  it('turns an internal error into a FailedPlanning plan instead of throwing', () => {
+  it('reports an internal error as one, with its stack, not as an invalid spec', () => {
     const observed = { ...observe(newSet(1), []), pods: [null as unknown as Pod] } as ObservedState;
     const plan = planStatefulSet(observed, T0, features);
     assert.deepEqual(plan.actions, []);
-    assert.equal(plan.events[0]?.reason, 'FailedPlanning');
-    assert.equal(plan.status.conditions?.find((c) => c.type === 'InvalidSpec')?.reason, 'InternalError');
+    assert.equal(plan.blockers.length, 1);
+    const [blocker] = plan.blockers;
+    assert.equal(blocker?.kind, 'internalError');
+    assert.ok(blocker?.kind === 'internalError' && /^TypeError: .*\n\s+at /.test(blocker.stack ?? ''), JSON.stringify(blocker));
+    assert.deepEqual(plan.events.map((e) => [e.type, e.reason]), [['Warning', 'FailedPlanning']]);
+    assert.equal(plan.statusChanged, false, 'nothing was observed, so nothing is written');
+    assert.equal(plan.status.conditions?.find((c) => c.type === 'InvalidSpec'), undefined);
+  });
+
+  // A stored set's claim templates are not re-validated as on create, but their shape is: the planner
+  // would otherwise fail building claims named after them.
+  const templates: [string, unknown, string, string][] = [
+    ['an empty template', {}, 'spec.volumeClaimTemplates[0].metadata.name', 'Required value'],
+    ['a null template', null, 'spec.volumeClaimTemplates[0].metadata.name', 'Required value'],
+    ['a number', 1, 'spec.volumeClaimTemplates[0]', 'must be of type object'],
+    ['no name', { metadata: {}, spec: {} }, 'spec.volumeClaimTemplates[0].metadata.name', 'Required value'],
+    ['a number for metadata', { metadata: 3 }, 'spec.volumeClaimTemplates[0].metadata', 'must be of type object'],
+    ['a number for the name', { metadata: { name: 7 } }, 'spec.volumeClaimTemplates[0].metadata.name', 'must be of type string'],
+    ['a string for spec', { metadata: { name: 'data' }, spec: 'big' }, 'spec.volumeClaimTemplates[0].spec', 'must be of type object'],
+    ['a string for resources', { metadata: { name: 'data' }, spec: { resources: 'x' } }, 'spec.volumeClaimTemplates[0].spec.resources', 'must be of type object'],
+    ['a number label', { metadata: { name: 'data', labels: { a: 1 } } }, 'spec.volumeClaimTemplates[0].metadata.labels[a]', 'must be of type string'],
+  ];
+  for (const [what, template, path, detail] of templates) {
+    it(`refuses a stored set whose claim template is ${what}, with the field path`, () => {
+      const set = newSet(2);
+      (set.spec as Record<string, unknown>).volumeClaimTemplates = [template];
+      const plan = planStatefulSet(observe(set, []), T0, features);
+      assert.deepEqual(plan.actions, []);
+      assert.deepEqual(plan.blockers, [{ kind: 'invalidSpec', issues: [{ path, detail }] }]);
+      assert.deepEqual(plan.events.map((e) => e.message), [`${path}: ${detail}`]);
+    });
+  }
+
+  it('still tolerates create-only claim rules on a stored set (a template without accessModes or storage)', () => {
+    const set = newSet(1);
+    set.spec.volumeClaimTemplates = [{ metadata: { name: 'Data_1' }, spec: {} }];
+    const plan = planStatefulSet(observe(set, []), T0, features);
+    assert.ok(!plan.blockers.some((b) => b.kind === 'invalidSpec' || b.kind === 'internalError'), JSON.stringify(plan.blockers));
+    assert.ok(plan.actions.some((a) => a.kind === 'createClaim'));
+  });
+
+  it('refuses a stored set whose name is not a string (a create-only rule tolerates only its syntax)', () => {
+    const set = newSet(1);
+    (set.metadata as Record<string, unknown>).name = 0;
+    const plan = planStatefulSet({ set, pods: [], claims: [], revisions: [] }, T0, features);
+    assert.equal(plan.blockers[0]?.kind, 'invalidSpec');
+    assert.ok(plan.blockers[0]?.kind === 'invalidSpec' && plan.blockers[0].issues.some((i) => i.path === 'metadata.name'));
   });
 });
 

@@ -154,13 +154,14 @@ describe('EnforcedRollingUpdate', () => {
     assert.deepEqual(deleted(h.sync()), [2, 1]);
   });
 
-  it('keeps a stuck old pod below the partition', () => {
+  it('keeps a stuck old pod below the partition (it still uses the maxUnavailable budget)', () => {
     const h = converged({ partition: 2 });
     h.notReady('web-0', 'CrashLoopBackOff');
     h.setImage('app:v2');
     const plan = h.sync();
-    assert.ok(!deleted(plan).includes(0));
-    assert.ok(plan.blockers.some((b) => b.kind === 'podNotRunningAndReady' && b.pod === 'web-0'));
+    assert.deepEqual(deleted(plan), []);
+    assert.ok(plan.blockers.some((b) => b.kind === 'brokenBelowPartition' && b.pods.includes('web-0')));
+    assert.ok(plan.blockers.some((b) => b.kind === 'budgetExhausted' && b.unavailablePods.includes('web-0')));
   });
 
   it('deletes condemned pods without waiting for an unhealthy predecessor', () => {

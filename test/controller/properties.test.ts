@@ -8,6 +8,9 @@ import { withFeatures, type Features } from '../../src/api/features.js';
 import type { Pod, StatefulSet } from '../../src/api/types.js';
 import { checkPlan } from '../../src/controller/invariants.js';
 import { planStatefulSet } from '../../src/controller/plan.js';
+import type { Plan } from '../../src/controller/plan-types.js';
+import { setPath } from '../api/fixtures.js';
+import { checkProperty } from '../property-seed.js';
 import { features, newSet, observe, podFor, revisionOf, SECOND, T0, withImage, withStatus, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 
@@ -62,36 +65,65 @@ const world = fc.tuple(setOptions, fc.array(podSlot, { minLength: 12, maxLength:
   return { observed: observe(v2, pods, { revisions: [rev1, revisionOf(v2, 2)] }), features: f };
 });
 
+/** A planner exception is a bug, whatever the input: bad input must be reported by validation instead. */
+function assertNoInternalError(plan: Plan): void {
+  const internal = plan.blockers.find((b) => b.kind === 'internalError');
+  assert.equal(internal, undefined, internal?.kind === 'internalError' ? internal.stack ?? internal.message : '');
+}
+
+/** Every dotted path inside a JSON value (array indices as keys), as test/api/fixtures.ts setPath reads them. */
+function pathsOf(v: unknown, prefix = ''): string[] {
+  if (typeof v !== 'object' || v === null) return [];
+  return Object.entries(v).flatMap(([k, child]) => {
+    const p = prefix ? `${prefix}.${k}` : k;
+    return [p, ...pathsOf(child, p)];
+  });
+}
+
+const setPaths = [...new Set([...pathsOf(newSet(2)), ...pathsOf(newSet(2, { strategy: 'EnforcedRollingUpdate', start: 2 })), 'status.currentRevision', 'status.collisionCount', 'status.conditions'])];
+
 describe('planner properties', () => {
   it('every plan satisfies the invariant checkers (partition, budget, OrderedReady, Recreate, safety halt)', () => {
-    fc.assert(
+    checkProperty(
       fc.property(world, ({ observed, features: f }) => {
         const plan = planStatefulSet(observed, T0, f);
         assert.deepEqual(checkPlan(observed, plan, T0, f), []);
-        assert.ok(!plan.blockers.some((b) => b.kind === 'invalidSpec'), JSON.stringify(plan.blockers));
+        assert.ok(!plan.blockers.some((b) => b.kind === 'invalidSpec' || b.kind === 'internalError'), JSON.stringify(plan.blockers));
       }),
       { numRuns: 400 },
     );
   });
 
-  it('never throws, whatever the input', () => {
-    fc.assert(
+  it('never fails internally, whatever the input', () => {
+    checkProperty(
       fc.property(fc.anything(), fc.anything(), (set, pods) => {
         const plan = planStatefulSet({ set: set as StatefulSet, pods: (Array.isArray(pods) ? pods : []) as Pod[], claims: [], revisions: [] }, T0, features);
-        assert.ok(Array.isArray(plan.actions));
+        assertNoInternalError(plan);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('never throws on random mutations of a valid set', () => {
+  it('never fails internally on random mutations of a valid set', () => {
     const mutation = fc.record({ path: fc.constantFrom('replicas', 'minReadySeconds', 'ordinals', 'updateStrategy', 'selector', 'template', 'volumeClaimTemplates', 'podManagementPolicy'), value: fc.jsonValue() });
-    fc.assert(
+    checkProperty(
       fc.property(world, mutation, ({ observed }, m) => {
         const set = structuredClone(observed.set);
         (set.spec as Record<string, unknown>)[m.path] = m.value;
         const plan = planStatefulSet({ ...observed, set }, T0, features);
-        assert.ok(Array.isArray(plan.actions));
+        assertNoInternalError(plan);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never fails internally when any field of the set, at any depth, holds any JSON value', () => {
+    const mutation = fc.record({ path: fc.constantFrom(...setPaths), value: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined)) });
+    checkProperty(
+      fc.property(world, fc.array(mutation, { minLength: 1, maxLength: 4 }), ({ observed }, mutations) => {
+        const set = structuredClone(observed.set);
+        for (const m of mutations) setPath(set, m.path, m.value);
+        assertNoInternalError(planStatefulSet({ ...observed, set }, T0, features));
       }),
       { numRuns: 300 },
     );
@@ -125,7 +157,7 @@ function play(h: Harness, s: Step, version: { v: number }): void {
 
 describe('multi-sync properties', () => {
   it('keeps every invariant (one pod per ordinal, partition, budget, ordering, Recreate, halt) over random schedules', () => {
-    fc.assert(
+    checkProperty(
       fc.property(setOptions, gates, fc.array(step, { minLength: 10, maxLength: 60 }), ({ replicas, opts }, f, steps) => {
         const h = new Harness(newSet(replicas, opts), { features: f });
         const version = { v: 1 };
@@ -136,7 +168,7 @@ describe('multi-sync properties', () => {
   });
 
   it('plans zero actions and no status write once converged', () => {
-    fc.assert(
+    checkProperty(
       fc.property(setOptions, gates, fc.boolean(), ({ replicas, opts }, f, update) => {
         const h = new Harness(newSet(replicas, { ...opts, partition: opts.strategy === 'RollingUpdate' ? opts.partition : 0 }), { autoReady: true, features: f });
         h.converge();

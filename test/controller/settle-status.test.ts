@@ -31,6 +31,15 @@ describe('settleStatus', () => {
     assert.equal(done.observedGeneration, 2);
   });
 
+  it('writes the computed status when the first pod batch fails and no revision or adoption write came before it', () => {
+    const set = withStatus(newSet(5, { policy: 'Parallel', claims: false }), { observedGeneration: 1, replicas: 0 });
+    const plan = planStatefulSet(observe(set, readyPods(set, 2)), T0, features);
+    const creates = plan.actions.filter((a) => a.kind === 'createPod');
+    assert.equal(creates[0]?.batch, 0, 'the first create is batch 0 once batches are numbered densely');
+    const status = settleStatus(plan, new Set(plan.actions.filter((a) => a.kind !== 'createPod')));
+    assert.equal(status.replicas, 2);
+  });
+
   it('returns the observed status unchanged when the revision write (batch 0) fails', () => {
     const plan = updatePlan();
     const executed = new Set<Action>(plan.actions.filter((a) => a.kind !== 'createRevision'));

@@ -8,7 +8,7 @@ import { defaultFeatures } from '../../src/api/features.js';
 import type { StatefulSet } from '../../src/api/types.js';
 import { validateStatefulSet, validateStatefulSetUpdate } from '../../src/api/validation/index.js';
 import { rootSchema } from '../../src/cli/manifests/crd.js';
-import type { Schema } from '../../src/cli/manifests/schema-dsl.js';
+import type { Schema } from '../../src/api/schema/schema-dsl.js';
 import { baseSet, CREATE_CASES, UPDATE_CASES } from './crd-cases.js';
 
 const features = defaultFeatures();

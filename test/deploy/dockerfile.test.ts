@@ -1,5 +1,5 @@
-// No container engine runs here, so the Dockerfile is linted by reading it: the rules below are the ones
-// hadolint and the restricted Pod Security Standard care about for this image.
+// The Dockerfile read as text: the rules hadolint and the restricted Pod Security Standard care about for
+// this image. test/e2e/image.test.ts builds and runs it for real (scripts/image/build.sh).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,9 +15,18 @@ const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').ma
 describe('Dockerfile', () => {
   it('is multi-stage on node:24-slim, with a build stage and a runtime stage', () => {
     assert.ok(stages.length >= 2, 'at least two stages');
-    assert.match(text, /ARG NODE_IMAGE=node:24-slim\b/);
-    for (const s of stages) assert.match(s, /^FROM \$\{NODE_IMAGE\}( AS \w+)?$/);
+    assert.match(text, /ARG BASE_IMAGE=node:24-slim\b/);
+    for (const s of stages) assert.match(s, /^FROM \$\{BASE_IMAGE\}( AS \w+)?$/);
     assert.match(stages[0] ?? '', /AS build$/);
+  });
+  it('takes the base as BASE_IMAGE, declared before the first FROM, so every stage can use a local equivalent', () => {
+    const arg = text.search(/^ARG BASE_IMAGE=/m);
+    assert.ok(arg >= 0 && arg < text.search(/^FROM /m), 'a global ARG');
+  });
+  it('refers to nothing outside the repository: a clone is all a user has', () => {
+    assert.doesNotMatch(text, /\.\.\/|\bshared\/|\bspec\/|\bseeds\b|product\.md|upstream-statefulset\.md|style\.md|scenario\.md/);
+    const sources = lines.filter((l) => /^COPY\s/.test(l) && !/--from=/.test(l)).flatMap((l) => l.trim().split(/\s+/).slice(1, -1));
+    for (const src of sources) assert.ok(existsSync(join(ROOT, src)), `COPY ${src}: not in the repository`);
   });
   it('installs with npm ci from the lockfile, builds, and prunes dev dependencies', () => {
     assert.match(text, /COPY package\.json package-lock\.json \.\//);

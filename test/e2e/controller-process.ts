@@ -43,8 +43,12 @@ export class ControllerProcess {
   private partial = '';
   private exit: Exit | undefined;
 
-  constructor(readonly options: ControllerOptions) {
-    this.child = spawn(process.execPath, [BIN, 'controller', ...controllerArgs(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  /** `command` replaces `node bin/ordinal.js controller <options>`, e.g. with a container engine running the image. */
+  constructor(
+    readonly options: ControllerOptions,
+    command: readonly [string, string[]] = [process.execPath, [BIN, 'controller', ...controllerArgs(options)]],
+  ) {
+    this.child = spawn(command[0], command[1], { stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(this.child);
     this.child.stdout?.on('data', (chunk: Buffer) => this.take(chunk));
     this.child.stderr?.on('data', (chunk: Buffer) => this.take(chunk));

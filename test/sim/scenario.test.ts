@@ -91,6 +91,11 @@ describe('parseScenario steps', () => {
     ]);
   });
 
+  it('rejects unknown keys in the object form of deletePod', () => {
+    const issues = issuesOf(`kind: Scenario\nsteps:\n  - deletePod: {name: web-3, nmespace: other}\n`);
+    assert.deepEqual(issues, ['steps[0].deletePod.nmespace: unknown field (allowed: name, namespace)']);
+  });
+
   it('rejects a setImage for a StatefulSet the scenario never creates', () => {
     const issues = issuesOf(`kind: Scenario\nsteps:\n  - setImage: {name: nope, container: c, image: i}\n`);
     assert.deepEqual(issues, ['steps[0].setImage.name: no StatefulSet default/nope among the objects or earlier apply steps (or give apiVersion)']);
@@ -123,16 +128,54 @@ controller: {featureGates: {NoSuchGate: true, PodIndexLabel: false}, target: kcm
     ]);
   });
 
-  it('reports YAML syntax errors with their position', () => {
-    const issues = issuesOf('kind: Scenario\nsteps: [\n');
-    assert.equal(issues.length, 1);
-    assert.match(issues[0]!, /line 3|line 2/);
+  it('reports YAML syntax errors in one line with the file and position', () => {
+    assert.throws(() => parseScenario('kind: Scenario\nsteps: [\n', 'test.yaml'), (e: unknown) => {
+      assert.ok(e instanceof ScenarioError);
+      assert.match(e.message, /^test\.yaml:3:1: Flow sequence in block collection must be sufficiently indented and end with a \]$/);
+      return true;
+    });
   });
 
   it('rejects an invalid StatefulSet among the objects with the API field path', () => {
     const issues = issuesOf(`kind: Scenario\nobjects:${SET.replace('replicas: 3', 'replicas: -1')}`);
     assert.equal(issues.length, 1);
     assert.match(issues[0]!, /^objects\[0\]\.spec\.replicas: /);
+  });
+
+  for (const [typo, field] of [
+    ['spec.replicaz', 'replicaz: 5'],
+    ['spec.podManagmentPolicy', 'podManagmentPolicy: Parallel'],
+    ['spec.updateStrategy.rollingUpdate.maxUnavailble', 'updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailble: 3}}'],
+    ['spec.constructor', 'constructor: {x: 1}'],
+    ['spec.__proto__', '__proto__: {x: 1}'],
+  ] as const) {
+    it(`refuses the unknown field ${typo} in objects and apply steps (kubectl's strict field validation)`, () => {
+      const set = SET.replace('replicas: 3', `replicas: 3\n      ${field}`);
+      assert.deepEqual(issuesOf(`kind: Scenario\nobjects:${set}`), [`objects[0].${typo}: unknown field "${typo}"`]);
+      const applied = set.trim().replace(/^- /, '').split('\n').map((l) => `      ${l.replace(/^ {4}/, '')}`).join('\n');
+      assert.deepEqual(issuesOf(`kind: Scenario\nsteps:\n  - apply:\n${applied}\n`), [`steps[0].apply.${typo}: unknown field "${typo}"`]);
+    });
+  }
+
+  it('refuses an unknown field in a StatefulSet patch.merge', () => {
+    const issues = issuesOf(`kind: Scenario\nobjects:${SET}steps:\n  - patch: {kind: StatefulSet, name: web, merge: {spec: {updateStrategy: {rollingUpdate: {maxUnavailble: 2}}}}}\n`);
+    assert.deepEqual(issues, ['steps[0].patch.merge.spec.updateStrategy.rollingUpdate.maxUnavailble: unknown field "spec.updateStrategy.rollingUpdate.maxUnavailble"']);
+  });
+
+  it('refuses hostile YAML in one line with the file and position', () => {
+    const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]`)].join('\n');
+    for (const [text, message] of [
+      [`kind: Scenario\nname: x\n${bomb}\n`, 'test.yaml:9:10: aliases expand to more than 1000000 nodes'],
+      [`kind: Scenario\nname: ${'['.repeat(1000)}${']'.repeat(1000)}\n`, 'test.yaml:2:106: nesting is deeper than 100 levels'],
+      ['kind: Scenario\nseed: 1\nseed: 2\n', 'test.yaml:3:1: key "seed" already set in map'],
+    ]) {
+      assert.throws(() => parseScenario(text!, 'test.yaml'), (e: unknown) => e instanceof ScenarioError && e.message === message);
+    }
+  });
+
+  it('accepts YAML merge keys', () => {
+    const s = parseScenario(`kind: Scenario\nobjects:${SET.replace('matchLabels: {app: web}', 'matchLabels: {<<: {app: web}}')}`);
+    assert.equal(s.objects.length, 1);
   });
 
   it('rejects unsupported kinds and objects without a name', () => {

@@ -4,14 +4,17 @@
 //
 // Checked: containers required; container and init-container names (required, DNS-1123 label, unique across
 // both lists); image (required, no surrounding whitespace); imagePullPolicy (required, supported values);
-// ports (containerPort 1–65535, protocol required and supported); volume names (required, DNS-1123 label,
-// unique). restartPolicy and activeDeadlineSeconds are StatefulSet rules (statefulset.ts).
+// ports (containerPort 1–65535, protocol required and supported); resources.requests/limits quantities
+// (syntax, non-negative); volume names (required, DNS-1123 label, unique). restartPolicy and
+// activeDeadlineSeconds are StatefulSet rules (statefulset.ts).
 // Not checked (left to the pod's own validation at creation): volume sources, volumeMounts and their
-// references, env, probes, resources, security contexts, affinity, tolerations, DNS and everything else.
+// references, env, probes, resource names and requests ≤ limits, security contexts, affinity, tolerations,
+// DNS and everything else.
 
 import { child, duplicate, index, invalid, notSupported, required, type IssueList } from './field.js';
 import { isAbsent, isEmptyString, type JsonObject } from './json.js';
 import { isDNS1123Label } from './names.js';
+import { validateResourceList } from './quantity.js';
 import { arrayAt, int32At, objectAt, stringAt } from './values.js';
 
 export const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
@@ -61,6 +64,8 @@ function validateContainer(value: unknown, path: string, names: Set<string>, out
   }
   validateEnum(c.imagePullPolicy, child(path, 'imagePullPolicy'), PULL_POLICIES, out);
   validatePorts(c.ports, child(path, 'ports'), out);
+  const resources = objectAt(c.resources, child(path, 'resources'), out);
+  for (const list of ['requests', 'limits']) validateResourceList(resources?.[list], child(path, 'resources', list), out);
 }
 
 function validateContainers(value: unknown, path: string, names: Set<string>, out: IssueList): number {

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { renderReport } from '../../report/index.js';
 import { frameOf, renderFrame } from '../../report/terminal-view.js';
+import { sleep } from '../../runtime/clock.js';
+import { realTimers } from '../../runtime/real-clock.js';
 import { runScenario } from '../../sim/runner.js';
 import { loadScenario } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
@@ -24,7 +26,8 @@ export interface DemoOptions {
   color?: boolean;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+// The pacing timers must keep the process alive: nothing else is pending while the demo waits.
+const pacing = realTimers({ keepAlive: true });
 
 interface Screen {
   draw(lines: string[]): void;
@@ -68,7 +71,7 @@ export async function demoCommand(opts: DemoOptions, out: NodeJS.WriteStream = p
   };
   const onProgress = async (sim: Simulation) => {
     view.draw(renderFrame(frameOf(sim.state, sim.now(), sim.t(), notes), { color }));
-    if (speed > 0 && Number.isFinite(speed)) await sleep(progressEveryMs / speed);
+    if (speed > 0 && Number.isFinite(speed)) await sleep(pacing, progressEveryMs / speed);
   };
   out.write(`Ordinal demo: ${scenario.name ?? file} on the simulated cluster (virtual time × ${speed})\n\n`);
   const result = await runScenario(scenario, { onRecord, onProgress, progressEveryMs });

@@ -1,12 +1,14 @@
 // `validate FILE... [--feature-gates …] [-o text|json]`: checks every StatefulSet in the files as the API
 // server admits it (defaulting, then upstream's validation plus Ordinal's extension rules — the rules the
-// controller also applies), with field-pathed messages. Exit 0: all valid; 1: an object is invalid;
-// 2: a file could not be read or parsed, or holds no StatefulSet.
+// controller also applies), with field-pathed messages. Fields the schema does not declare are refused first,
+// as kube-apiserver's strict field validation (kubectl's default) does. Exit 0: all valid; 1: an object is
+// invalid or a file is not acceptable YAML (`FILE:LINE:COL: message`); 2: a file could not be read, or holds
+// no StatefulSet.
 
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { Resources, type Resource } from '../../api/client.js';
-import { InvalidError, type FieldIssue } from '../../api/errors.js';
+import { InvalidError, StrictDecodingError, type FieldIssue } from '../../api/errors.js';
 import { FeatureGateError, type Features } from '../../api/features.js';
 import type { StatefulSet } from '../../api/types.js';
 import { formatInvalid, formatIssue } from '../../api/validation/index.js';
@@ -29,8 +31,11 @@ export interface ObjectResult {
   outcome: 'valid' | 'invalid' | 'skipped';
   /** The API server's message for an invalid object. */
   message?: string;
-  issues: (FieldIssue & { message: string })[];
+  issues: ReportedIssue[];
 }
+
+/** A validation issue, or (type `UnknownField`) a field strict decoding refuses. */
+export type ReportedIssue = (FieldIssue | { path: string; type: 'UnknownField'; detail: string }) & { message: string };
 
 const RESOURCES: Record<string, Resource> = { 'apps/v1': Resources.statefulSets, 'apps.ordinal.dev/v1': Resources.ordinalStatefulSets };
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -62,6 +67,10 @@ export function validateObject(file: string, o: ManifestObject, features: Featur
     admitStatefulSetCreate(resource, structuredClone({ ...set, metadata: { namespace: 'default', ...(isObject(set.metadata) ? set.metadata : {}) } }), features);
     return { ...base, outcome: 'valid', issues: [] };
   } catch (e) {
+    if (e instanceof StrictDecodingError) {
+      const issues = e.fields.map((path) => ({ path, type: 'UnknownField' as const, detail: '', message: `unknown field ${JSON.stringify(path)}` }));
+      return { ...base, outcome: 'invalid', message: e.message, issues };
+    }
     if (!(e instanceof InvalidError)) throw e;
     return issueResult(base, formatInvalid(resource.kind, resource.group, name, e.issues), e.issues);
   }
@@ -88,6 +97,7 @@ export function validateCommand(files: readonly string[], opts: ValidateOptions,
   }
   const results: ObjectResult[] = [];
   let unreadable = false;
+  let malformed = false;
   for (const file of files) {
     let text: string;
     try {
@@ -98,22 +108,23 @@ export function validateCommand(files: readonly string[], opts: ValidateOptions,
       continue;
     }
     const docs = manifestObjects(text);
-    for (const error of docs.errors) io.stderr(`${file}: ${error}\n`);
-    unreadable ||= docs.errors.length > 0;
+    for (const error of docs.errors) io.stderr(`${file}:${error}\n`);
+    malformed ||= docs.errors.length > 0;
     results.push(...docs.objects.map((o) => validateObject(file, o, features)));
   }
   if (opts.output === 'json') io.stdout(`${JSON.stringify(results, null, 2)}\n`);
   else if (results.length > 0) io.stdout(`${results.flatMap(textLines).join('\n')}\n`);
   const checked = results.filter((r) => r.outcome !== 'skipped');
-  if (!unreadable && checked.length === 0) io.stderr('error: no StatefulSet found in the given files\n');
-  if (unreadable || checked.length === 0) return 2;
-  return checked.some((r) => r.outcome === 'invalid') ? 1 : 0;
+  if (unreadable) return 2;
+  if (malformed || checked.some((r) => r.outcome === 'invalid')) return 1;
+  if (checked.length === 0) io.stderr('error: no StatefulSet found in the given files\n');
+  return checked.length === 0 ? 2 : 0;
 }
 
 export function register(program: Command): void {
   program
     .command('validate')
-    .description('validate StatefulSet manifests as the API server and the controller do (exit 0 valid, 1 invalid, 2 unreadable)')
+    .description('validate StatefulSet manifests as the API server and the controller do (exit 0 valid, 1 invalid, 2 unreadable or none)')
     .argument('<file...>', 'YAML or JSON files (multi-document, kind: List and simulator scenarios too)')
     .option('--feature-gates <gates>', 'feature gates, e.g. StatefulSetRecreateStrategy=false')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))

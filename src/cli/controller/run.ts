@@ -12,7 +12,7 @@ import { createEventRecorder } from '../../runtime/events.js';
 import { createLeaderElector, type LeaderElector } from '../../runtime/leader-election.js';
 import { startHealthServer, startMetricsServer, type RunningServer } from '../../runtime/health.js';
 import { createControllerMetrics, type ControllerMetrics } from '../../runtime/metrics.js';
-import { realTimers } from '../../runtime/real-clock.js';
+import { holdProcessOpen, realRandom, realTimers } from '../../runtime/real-clock.js';
 import { createLogger } from './logger.js';
 import type { ControllerConfig } from './options.js';
 
@@ -42,11 +42,11 @@ export interface RunningController {
 export async function runController(config: ControllerConfig, deps: RunDeps): Promise<RunningController> {
   // The injected real timers are unref'd; with both endpoints disabled and every watch in backoff nothing
   // else would keep the process alive until shutdown.
-  const keepAlive = setInterval(() => {}, 2 ** 30);
+  const release = holdProcessOpen();
   const proc = new ControllerProcess(config, deps);
-  void proc.exited.then(() => clearInterval(keepAlive));
+  void proc.exited.then(release);
   await proc.start().catch((e: unknown) => {
-    clearInterval(keepAlive);
+    release();
     throw e;
   });
   return { exited: proc.exited, ports: proc.ports, shutdown: () => void proc.shutdown(0, 'shutdown requested') };
@@ -73,7 +73,7 @@ class ControllerProcess {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
     this.log = createLogger(config.logFormat, config.logLevel, deps.logWrite);
     this.timers = deps.timers ?? realTimers();
-    this.random = deps.random ?? Math.random;
+    this.random = deps.random ?? realRandom;
     const clientOpts: KubeClientOptions = { qps: config.qps, burst: config.burst, timers: this.timers, random: this.random, logger: this.log };
     if (config.kubeconfig !== undefined) clientOpts.kubeconfig = config.kubeconfig;
     this.client = (deps.createClient ?? createKubeClient)(clientOpts);

@@ -4,6 +4,7 @@
 import type { Instant, Pod, StatefulSet } from '../../api/types.js';
 import type { Blocker } from '../../controller/plan-types.js';
 import { parentNameAndOrdinal } from '../../controller/pod-state.js';
+import { INT32_MAX } from '../../controller/spec.js';
 import type { EffectiveStrategy } from '../../controller/strategy.js';
 import { formatSecondsLeft, humanDuration } from './durations.js';
 import { podState, revisionMark } from './pod-view.js';
@@ -107,6 +108,15 @@ function safetyHalt(b: Of<'safetyHalt'>, ctx: ExplainContext): string {
   );
 }
 
+function brokenBelowPartition(b: Of<'brokenBelowPartition'>, ctx: ExplainContext): string {
+  const more = b.count > b.pods.length ? ` and ${b.count - b.pods.length} more` : '';
+  if (b.count === 1) {
+    return `${b.pods[0] ?? ''} is broken (${stateOf(ctx, b.pods[0] ?? '')}) on the old revision below partition ${b.partition}, so EnforcedRollingUpdate does not replace it: lower the partition to replace it`;
+  }
+  const pods = b.pods.map((name) => `${name} (${stateOf(ctx, name)})`).join(', ');
+  return `${pods}${more} are broken on the old revision below partition ${b.partition}, so EnforcedRollingUpdate does not replace them: lower the partition to replace them`;
+}
+
 function deadline(b: Of<'progressDeadlineExceeded'>, ctx: ExplainContext): string {
   const seconds = ctx.set.spec.progressDeadlineSeconds ?? 600;
   return `no progress for ${humanDuration(ctx.now - b.since)} (progressDeadlineSeconds ${seconds}): Progressing=False, reason ProgressDeadlineExceeded`;
@@ -118,10 +128,17 @@ function invalidSpec(b: Of<'invalidSpec'>): string {
   return `the spec is invalid, so the controller creates and deletes nothing until it is fixed: ${shown.join('; ')}${more}`;
 }
 
+const internalError = (b: Of<'internalError'>): string =>
+  `internal error in the planner: ${b.message}; this is a bug in Ordinal, please report it with the log line`;
+
+/** 1,000: a limit as the docs write it. */
+const count = (n: number): string => n.toLocaleString('en-US');
+
 type Sentences = { [K in Blocker['kind']]: (b: Of<K>, ctx: ExplainContext) => string };
 
 const SENTENCES: Sentences = {
   invalidSpec,
+  internalError,
   featureDisabled: (b) => `feature gate ${b.gate} is disabled, so ${b.field} falls back to upstream behaviour`,
   setDeleting: () => 'the StatefulSet is being deleted: no pod is created or deleted any more',
   podTerminating: (b, ctx) => `${orderedPass(ctx, b.pod)} waits for ${b.pod} to finish terminating`,
@@ -135,8 +152,12 @@ const SENTENCES: Sentences = {
   waitingForTermination: (b) => `Recreate waits for every old pod to be gone before creating new ones: ${b.pods.join(', ')}`,
   stuckOldRevision: stuckOld,
   safetyHalt,
+  brokenBelowPartition,
   progressDeadlineExceeded: deadline,
-  workCapped: (b) => `${b.remaining} more pods are left for the next syncs (work per sync is capped)`,
+  workCapped: (b) => `creating at most ${count(b.perSync)} pods per sync; ${b.remaining} replicas still to create`,
+  ordinalOverflow: (b) =>
+    `spec.ordinals.start ${b.start} + spec.replicas ${b.replicas} runs past ${INT32_MAX}, the largest pod ordinal: ` +
+    `${b.uncreatable} ${b.uncreatable === 1 ? 'replica' : 'replicas'} can never be created (lower spec.ordinals.start or spec.replicas)`,
   onDeleteStrategy: (b) =>
     `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
   podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,

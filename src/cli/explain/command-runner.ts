@@ -1,11 +1,13 @@
 // The frame every set command runs in: find the set (either API), run the command, turn errors into
 // kubectl-style messages and exit code 1. Commands get their client here, so tests pass the in-memory one.
+// While a command runs against a real cluster the process is held open: the client's timers are unref'd,
+// so without the hold a retry backoff with no socket open would end the process with the command unfinished.
 
 import type { ClusterClient, Resource } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
 import type { StatefulSet } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
-import { realTimers } from '../../runtime/real-clock.js';
+import { holdProcessOpen, realTimers } from '../../runtime/real-clock.js';
 import { connect, KubeContextError, type KubeFlags } from '../kube-context.js';
 import { processIO, type CommandIO } from './io.js';
 import { findSet, parseSetRef, SetRefError } from './set-ref.js';
@@ -18,7 +20,9 @@ export interface CommandDeps {
 }
 
 /** `Error from server (NotFound): …` for API errors, as kubectl prints them; `error: …` otherwise. */
+// upstream: kubectl/pkg/cmd/util/helpers.go StandardErrorMessage
 export function errorMessage(e: unknown): string {
+  if (e instanceof ApiError && e.code === 401) return `error: You must be logged in to the server (${e.message})`;
   if (e instanceof ApiError) return `Error from server (${e.reason}): ${e.message}`;
   if (e instanceof SetRefError && e.message.endsWith('not found')) return `Error from server (NotFound): ${e.message}`;
   return `error: ${e instanceof Error ? e.message : String(e)}`;
@@ -49,9 +53,11 @@ export async function withCluster(flags: KubeFlags, fn: (deps: CommandDeps) => P
     processIO.stderr(`error: ${e.message}\n`);
     return 1;
   }
+  const release = holdProcessOpen();
   try {
     return await fn({ client: ctx.client, namespace: ctx.namespace, io: processIO, timers });
   } finally {
+    release();
     ctx.client.close();
   }
 }

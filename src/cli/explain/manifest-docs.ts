@@ -1,7 +1,7 @@
 // The objects in a manifest file, as `kubectl apply -f` reads them: YAML (one or many `---` documents) or
 // JSON, `kind: List` items unrolled, plus the StatefulSets a simulator Scenario creates or applies.
 
-import { parseAllDocuments } from 'yaml';
+import { loadYamlDocuments, YamlError } from '../../api/yaml-loader.js';
 
 export interface ManifestObject {
   /** Where it is in the file: `document 2`, `document 1, items[3]`, `objects[0]`, `steps[4].apply`. */
@@ -11,7 +11,7 @@ export interface ManifestObject {
 
 export interface ManifestDocs {
   objects: ManifestObject[];
-  /** YAML syntax errors (the file is then not validated at all). */
+  /** A YAML error as `LINE:COL: message` (the file is then not validated at all). */
   errors: string[];
 }
 
@@ -34,13 +34,13 @@ function unroll(value: unknown, where: string): ManifestObject[] {
 }
 
 export function manifestObjects(text: string): ManifestDocs {
-  const docs = parseAllDocuments(text, { uniqueKeys: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  const errors = list.flatMap((d, i) => d.errors.map((e) => `document ${i + 1}: ${e.message.split('\n')[0] ?? e.message}`));
-  if (errors.length > 0) return { objects: [], errors };
-  const objects = list.flatMap((d, i) => {
-    const value: unknown = d.toJS({ maxAliasCount: 1000 });
-    return value === null || value === undefined ? [] : unroll(value, `document ${i + 1}`);
-  });
+  let values: unknown[];
+  try {
+    values = loadYamlDocuments(text);
+  } catch (e) {
+    if (!(e instanceof YamlError)) throw e;
+    return { objects: [], errors: [e.message] };
+  }
+  const objects = values.flatMap((value, i) => (value === null || value === undefined ? [] : unroll(value, `document ${i + 1}`)));
   return { objects, errors: [] };
 }

@@ -17,13 +17,16 @@ export class ObserveError extends Error {
 
 /**
  * A logger that turns the reflector's first "list failed; retrying" into a rejection: a reflector retries
- * forever, but a one-shot command should report the error (Forbidden, NotFound, no connection) and stop.
+ * forever, but a command should report the error (Forbidden, NotFound, no connection) and stop. The
+ * reflector logs `String(err)`; the class name in front of the message is noise to a user.
  */
-function failFast(reject: (e: Error) => void): Logger {
+export function failFast(reject: (e: Error) => void): Logger {
   return {
     ...noopLogger,
     warn: (fields, msg) => {
-      if (msg?.startsWith('list failed')) reject(new ObserveError(`cannot list ${String(fields['resource'])}: ${String(fields['err'])}`));
+      if (!msg?.startsWith('list failed')) return;
+      const cause = String(fields['err']).replace(/^[A-Za-z]*Error: /, '');
+      reject(new ObserveError(`cannot list ${String(fields['resource'])}: ${cause}`));
     },
   };
 }

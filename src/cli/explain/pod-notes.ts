@@ -63,6 +63,8 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return [{ pod: b.pod, note: `stuck (${b.state}); RollingUpdate will not replace it` }];
     case 'safetyHalt':
       return [{ pod: b.pod, note: 'failed: rollout halted here' }];
+    case 'brokenBelowPartition':
+      return b.pods.map((pod) => ({ pod, note: 'broken below the partition: not replaced' }));
     case 'waitingForTermination':
       return b.pods.map((pod) => ({ pod, note: 'Recreate: waiting for it to be gone' }));
     case 'partition':

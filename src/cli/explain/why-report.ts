@@ -63,7 +63,7 @@ function headline(input: WhyInput, ctx: ExplainContext): string {
   const s = input.plan.status;
   const replicas = ctx.replicas;
   if (input.set.metadata.deletionTimestamp) return 'The StatefulSet is being deleted.';
-  if (input.plan.blockers.some((b) => b.kind === 'invalidSpec')) return 'The controller does not act on this StatefulSet.';
+  if (input.plan.blockers.some((b) => b.kind === 'invalidSpec' || b.kind === 'internalError')) return 'The controller does not act on this StatefulSet.';
   if (s.updateRevision && s.currentRevision !== s.updateRevision) {
     return `Rolling out revision ${s.updateRevision}: ${s.updatedReplicas ?? 0} of ${replicas} pods updated, ${s.availableReplicas ?? 0} available.`;
   }

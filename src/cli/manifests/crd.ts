@@ -1,30 +1,22 @@
 // The CustomResourceDefinition of apps.ordinal.dev/v1 StatefulSet (product.md "Operator"): the apps/v1
 // schema plus extensions, status and scale subresources so `kubectl scale` and HPA work, and printer
-// columns. The schema source is crd-spec-schema.ts / crd-status-schema.ts.
+// columns. The schema source is api/schema/.
 
 import { Resources } from '../../api/client.js';
-import { dns1123Label } from './crd-rules.js';
-import { specSchema } from './crd-spec-schema.js';
-import { statusSchema } from './crd-status-schema.js';
-import { obj, rules, str, type Schema } from './schema-dsl.js';
+import { dns1123Label } from '../../api/schema/crd-rules.js';
+import { rules, type Schema } from '../../api/schema/schema-dsl.js';
+import { statefulSetSchema } from '../../api/schema/statefulset-schema.js';
 
 const res = Resources.ordinalStatefulSets;
 export const CRD_NAME = `${res.plural}.${res.group}`;
 export const SHORT_NAMES = ['osts'];
 
-/** The whole object's schema; the root rule holds upstream's DNS-1123 *label* rule for the name. */
+/**
+ * The whole object's schema. A CRD may not describe root metadata (the API server checks ObjectMeta
+ * itself), so it is a plain object here; the root rule holds upstream's DNS-1123 *label* rule for the name.
+ */
 export const rootSchema: Schema = rules(
-  obj(
-    'A StatefulSet managed by Ordinal: apps/v1 StatefulSet semantics plus maxUnavailable, Recreate, EnforcedRollingUpdate, batchStartPolicy and progressDeadlineSeconds.',
-    {
-      apiVersion: str('APIVersion of this object: apps.ordinal.dev/v1.'),
-      kind: str('Kind: StatefulSet.'),
-      metadata: { type: 'object' },
-      spec: specSchema,
-      status: statusSchema,
-    },
-    { required: ['spec'] },
-  ),
+  { ...statefulSetSchema, properties: { ...statefulSetSchema.properties, metadata: { type: 'object' } } },
   // Root rules may read metadata.name but may not point fieldPath into metadata.
   ...dns1123Label('self.metadata.name'),
 );

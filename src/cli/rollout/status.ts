@@ -1,5 +1,6 @@
 // `rollout status NAME [--watch] [--timeout D]`: exit 0 once the set has converged, 1 when the rollout
-// failed (ProgressDeadlineExceeded, SafetyHalt), timed out, or the set is gone. Watching uses the runtime's
+// failed (ProgressDeadlineExceeded, SafetyHalt), timed out, the set is gone, or the server cannot be read
+// (a list fails: the client has already retried what is worth retrying). Watching uses the runtime's
 // informers (list + watch) on the injected Timers, so tests run it against the in-memory cluster on
 // virtual time.
 
@@ -10,6 +11,7 @@ import type { TimerId, Timers } from '../../runtime/clock.js';
 import { Informer } from '../../runtime/informer.js';
 import { controllerRefOf } from '../../runtime/set-targets.js';
 import type { CommandIO } from '../explain/io.js';
+import { failFast } from '../explain/observe-once.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { liveScreen, type Screen } from './screen.js';
 import { rolloutState, type RolloutState } from './status-message.js';
@@ -83,7 +85,8 @@ class StatusWatch {
   ) {
     this.ns = args.set.metadata.namespace ?? 'default';
     this.name = args.set.metadata.name ?? '';
-    const common = { client, timers: clock, namespaces: [this.ns], random: () => 0.5 };
+    const logger = failFast((e) => this.fail(e));
+    const common = { client, timers: clock, namespaces: [this.ns], random: () => 0.5, logger };
     const selector = labelSelectorOf(args.set);
     this.sets = new Informer<StatefulSet>({ ...common, resource: args.resource });
     this.pods = new Informer<Pod>({ ...common, resource: Resources.pods, ...(selector ? { labelSelector: selector } : {}) });
@@ -120,6 +123,12 @@ class StatusWatch {
     for (const id of [this.tickTimer, this.timeoutTimer]) if (id !== undefined) this.clock.cancel(id);
     this.sets.stop();
     this.pods.stop();
+  }
+
+  private fail(e: Error): void {
+    if (this.finished) return;
+    this.io.stderr(`error: ${e.message}\n`);
+    this.finish(1);
   }
 
   private timeout(): void {

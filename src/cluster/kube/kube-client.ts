@@ -38,6 +38,9 @@ export interface KubeClientTuning {
   watchIdleTimeoutMs: number;
   /** Server-side watch length is random in [min, 2·min) seconds, as client-go's reflector. */
   watchMinTimeoutSeconds: number;
+  /** Consecutive failed watch attempts after which the watch reports the error (Infinity: never). */
+  watchMaxFailures: number;
+  /** How long a request may wait for the server; 0 = no limit. */
   requestTimeoutMs: number;
   userAgent: string;
 }
@@ -47,6 +50,7 @@ export const DEFAULT_TUNING: KubeClientTuning = {
   listChunkSize: 500,
   watchIdleTimeoutMs: 5 * 60_000,
   watchMinTimeoutSeconds: 5 * 60,
+  watchMaxFailures: Infinity,
   requestTimeoutMs: 90_000,
   userAgent: 'ordinal-controller',
 };

@@ -118,6 +118,7 @@ export class RestClient implements KubeClient {
       random: this.random,
       idleTimeoutMs: this.tuning.watchIdleTimeoutMs,
       minTimeoutSeconds: this.tuning.watchMinTimeoutSeconds,
+      maxFailures: this.tuning.watchMaxFailures,
       onRestart: (why, attempt, delayMs) => this.logger?.debug({ path, why, attempt, delayMs }, 'restarting watch'),
     });
   }

@@ -20,6 +20,13 @@ export interface RetryPolicy {
   backoff: BackoffPolicy;
   /** Upper bound for a server-sent Retry-After. */
   maxRetryAfterMs: number;
+  /**
+   * 'persistent' (the default) rides out an API server restart: refused connections and 5xx responses of
+   * idempotent verbs are retried too. 'server-requested' is client-go's rest client as kubectl runs it:
+   * only a 429/5xx that carries Retry-After, and a GET whose connection was reset; anything else fails at
+   * once, so a command line tool reports an unreachable server instead of sitting through the backoff.
+   */
+  retryOn?: 'persistent' | 'server-requested';
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -35,8 +42,21 @@ export function isIdempotent(verb: Verb): boolean {
   return IDEMPOTENT.has(verb);
 }
 
+/** Connections that broke under a request, which client-go retries for a GET (net.IsConnectionReset, IsProbableEOF). */
+const RESET = new Set(['ECONNRESET', 'EPIPE']);
+
+const READS: ReadonlySet<Verb> = new Set(['get', 'list', 'watch']);
+
+/** client-go's rest.Request retry rule (with_retry.go IsNextRetry, checkWait). */
+// upstream: client-go/rest/request.go (*Request).request, client-go/rest/with_retry.go checkWait
+function isServerRequestedRetry(verb: Verb, failure: Failure): boolean {
+  if (failure.kind === 'transport') return READS.has(verb) && RESET.has(failure.code ?? '');
+  return (failure.status === 429 || failure.status >= 500) && failure.retryAfterSeconds !== undefined;
+}
+
 /** Whether this failure of this verb is worth another try at all (ignoring the attempt count). */
-export function isRetryableFailure(verb: Verb, failure: Failure): boolean {
+export function isRetryableFailure(verb: Verb, failure: Failure, retryOn: RetryPolicy['retryOn'] = 'persistent'): boolean {
+  if (retryOn === 'server-requested') return isServerRequestedRetry(verb, failure);
   if (failure.kind === 'transport') return isIdempotent(verb) || NOT_SENT.has(failure.code ?? '');
   if (failure.status === 429) return true;
   return failure.status >= 500 && isIdempotent(verb);
@@ -53,7 +73,7 @@ export function retryDelay(
   random: () => number,
   policy: RetryPolicy = DEFAULT_RETRY,
 ): number | undefined {
-  if (attempt >= policy.maxRetries || !isRetryableFailure(verb, failure)) return undefined;
+  if (attempt >= policy.maxRetries || !isRetryableFailure(verb, failure, policy.retryOn)) return undefined;
   if (failure.kind === 'status' && failure.retryAfterSeconds !== undefined) {
     return Math.min(policy.maxRetryAfterMs, Math.max(0, failure.retryAfterSeconds * 1000));
   }

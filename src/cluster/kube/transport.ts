@@ -1,6 +1,7 @@
 // One HTTP exchange with the API server over node:http(s): `send` buffers the response, `stream` hands
 // a watch response over line by line (the API server's JSON watch stream is one event per line).
-// Failures to connect or mid-body disconnects surface as TransportError, never as ApiError.
+// Failures to connect or mid-body disconnects surface as TransportError, never as ApiError; its message
+// names the request as Go's net/http does (`Get "https://host/path": cause`), which is what kubectl prints.
 
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -33,13 +34,39 @@ export class TransportError extends Error {
 
 export interface TransportOptions {
   userAgent: string;
-  /** Socket inactivity limit for non-watch requests (the API server's own limit is 60 s). */
+  /**
+   * How long a request may wait for the server (socket inactivity; 0 = no limit, kubectl's default). For a
+   * watch it bounds only the wait for the response headers: the stream itself is quiet between events.
+   */
   requestTimeoutMs: number;
 }
 
+type NetError = NodeJS.ErrnoException & { address?: string; port?: number; hostname?: string };
+
+/** Node's wording for the usual causes is terse ("connect ECONNREFUSED 127.0.0.1:1"): say it as kubectl does. */
+function causeOf(e: NetError | undefined, fallback: string): string {
+  const message = e?.message ?? fallback;
+  if (e?.code === 'ECONNREFUSED' && e.address !== undefined) return `dial tcp ${e.address}:${e.port ?? ''}: connect: connection refused`;
+  if (e?.code === 'ENOTFOUND' && e.hostname !== undefined) return `dial tcp: lookup ${e.hostname}: no such host`;
+  // OpenSSL's verification codes (SELF_SIGNED_CERT_IN_CHAIN, CERT_HAS_EXPIRED …) and Node's TLS errors.
+  if (e?.code !== undefined && /CERT|^ERR_TLS_|^ERR_SSL_/.test(e.code)) return `tls: failed to verify certificate: ${message}`;
+  return message;
+}
+
 function toTransportError(err: unknown, what: string): TransportError {
-  const e = err as NodeJS.ErrnoException;
-  return new TransportError(`${what}: ${e?.message ?? String(err)}`, e?.code);
+  // Connecting to a name with several addresses fails with an AggregateError whose own message is empty.
+  const first: unknown = err instanceof AggregateError && err.errors.length > 0 ? err.errors[0] : err;
+  const e = first as NetError | undefined;
+  return new TransportError(`${what}: ${causeOf(e, String(err))}`, e?.code);
+}
+
+/** `Get "https://server/path"`, Go's url.Error prefix. */
+function describe(conn: Connection, req: HttpRequest): string {
+  return `${req.method.charAt(0)}${req.method.slice(1).toLowerCase()} "${conn.server}${req.path}"`;
+}
+
+function timedOut(ms: number): Error {
+  return Object.assign(new Error(`no response from the server within ${ms / 1000}s (request timeout)`), { code: 'ETIMEDOUT' });
 }
 
 async function open(conn: Connection, req: HttpRequest, opts: TransportOptions) {
@@ -65,10 +92,10 @@ function readBody(res: IncomingMessage): Promise<string> {
 
 /** Sends one request and buffers the whole response, whatever its status. */
 export async function send(conn: Connection, req: HttpRequest, opts: TransportOptions): Promise<HttpResponse> {
-  const what = `${req.method} ${req.path}`;
+  const what = describe(conn, req);
   const r = await open(conn, req, opts).catch((e: unknown) => Promise.reject(toTransportError(e, what)));
   return new Promise<HttpResponse>((resolve, reject) => {
-    r.setTimeout(opts.requestTimeoutMs, () => r.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })));
+    if (opts.requestTimeoutMs > 0) r.setTimeout(opts.requestTimeoutMs, () => r.destroy(timedOut(opts.requestTimeoutMs)));
     r.on('error', (e) => reject(toTransportError(e, what)));
     r.on('response', (res) => {
       readBody(res).then(
@@ -120,7 +147,7 @@ function pipeLines(res: IncomingMessage, onLine: (line: string) => void, finish:
  * buffered and reported as `rejected`. After `abort()` the sink hears nothing more.
  */
 export function stream(conn: Connection, req: HttpRequest, sink: StreamSink, opts: TransportOptions): StreamHandle {
-  const what = `${req.method} ${req.path}`;
+  const what = describe(conn, req);
   let aborted = false;
   let ended = false;
   let destroy: (() => void) | undefined;
@@ -136,7 +163,9 @@ export function stream(conn: Connection, req: HttpRequest, sink: StreamSink, opt
     r.on('error', dropped);
     destroy = () => r.destroy();
     if (aborted) return destroy();
+    if (opts.requestTimeoutMs > 0) r.setTimeout(opts.requestTimeoutMs, () => r.destroy(timedOut(opts.requestTimeoutMs)));
     r.on('response', (res) => {
+      r.setTimeout(0);
       res.on('error', dropped);
       res.on('aborted', () => dropped(Object.assign(new Error('watch stream aborted'), { code: 'ECONNRESET' })));
       if (res.statusCode === 200) {

@@ -4,7 +4,9 @@
 // - restarts a stream that has been silent for `idleTimeoutMs` (half-open TCP, stuck proxies): the
 //   server sends a BOOKMARK about once a minute, so silence means the connection is dead;
 // - reports 410 Gone (HTTP or an ERROR event) as onClose(GoneError) so the caller relists, and a
-//   non-retryable rejection (403, 404 …) as onClose(ApiError); nothing else closes it but stop().
+//   non-retryable rejection (403, 404 …) as onClose(ApiError); with `maxFailures`, also the last error
+//   once that many attempts in a row have failed (a CLI gives up on a server that is gone; the
+//   controller leaves it unset and retries forever); nothing else closes it but stop().
 // All waiting is on the injected Timers; randomness is injected (style.md T1, T8).
 
 import type { KubeObject } from '../../api/types.js';
@@ -30,6 +32,8 @@ export interface WatchOptions {
   /** Server-side stream length is drawn from [min, 2·min) like client-go's reflector. */
   minTimeoutSeconds: number;
   backoff?: BackoffPolicy;
+  /** Consecutive failed attempts after which the watch closes with the last error; unset: never. */
+  maxFailures?: number;
   onRestart?: (why: string, attempt: number, delayMs: number) => void;
 }
 
@@ -110,10 +114,14 @@ class ResilientWatch<T extends KubeObject> {
     );
   }
 
-  /** Reconnects after `delayMs`, or after the next backoff step when the restart is a failure. */
-  private restart(why: string, failure: boolean, delayMs?: number): void {
+  /**
+   * Reconnects after `delayMs`, or after the next backoff step when the restart is a failure; closes with
+   * `cause` instead when that failure is the last one `maxFailures` allows.
+   */
+  private restart(why: string, failure: boolean, delayMs?: number, cause?: Error): void {
     this.current?.abort();
     this.current = undefined;
+    if (failure && this.failures + 1 >= (this.opts.maxFailures ?? Infinity)) return this.close(cause ?? new Error(why));
     const delay = delayMs ?? (failure ? backoffDelay(this.failures, this.opts.random, this.opts.backoff ?? DEFAULT_BACKOFF) : 0);
     if (failure) this.failures++;
     this.opts.onRestart?.(why, this.failures, delay);
@@ -139,7 +147,7 @@ class ResilientWatch<T extends KubeObject> {
     if (ev.type === 'ERROR') {
       const err = watchStatusError(ev.object);
       if (err.code === 410) return this.close(err);
-      return this.restart(`watch ERROR event: ${err.message}`, true);
+      return this.restart(`watch ERROR event: ${err.message}`, true, undefined, err);
     }
     if (!ev.type || !EVENT_TYPES.has(ev.type) || !ev.object) return;
     this.failures = 0;
@@ -154,11 +162,11 @@ class ResilientWatch<T extends KubeObject> {
     // A stream the server ends cleanly is normal (timeoutSeconds); one that ends before saying
     // anything is a misbehaving server or proxy and must not become a hot loop.
     if (end.kind === 'closed') return this.restart('server closed the watch', this.linesThisStream === 0);
-    if (end.kind === 'dropped') return this.restart(end.error.message, true);
+    if (end.kind === 'dropped') return this.restart(end.error.message, true, undefined, end.error);
     const { status, headers, body } = end.response;
     const err = toApiError(status, body, 'watch');
     if (status === 410 || !isRetryableFailure('watch', { kind: 'status', status })) return this.close(err);
     const retryAfter = parseRetryAfter(headers['retry-after']);
-    this.restart(err.message, true, retryAfter === undefined ? undefined : retryAfter * 1000);
+    this.restart(err.message, true, retryAfter === undefined ? undefined : retryAfter * 1000, err);
   }
 }

@@ -15,6 +15,9 @@ export type * from './types.js';
 /** Writes through the cluster object itself are attributed to this actor. */
 export const ADMIN_ACTOR = 'admin';
 
+/** Objects of one resource the in-memory API server stores unless told otherwise (MemoryClusterOptions.maxObjects). */
+export const DEFAULT_MAX_OBJECTS = 50_000;
+
 export function createMemoryCluster(opts: MemoryClusterOptions): MemoryCluster {
   const random = opts.random ?? defaultRandom();
   const server = new ApiServer({
@@ -23,6 +26,7 @@ export function createMemoryCluster(opts: MemoryClusterOptions): MemoryCluster {
     random,
     watchHistory: opts.watchHistory ?? 1000,
     gcDelayMs: opts.gcDelayMs ?? 100,
+    maxObjects: opts.maxObjects ?? DEFAULT_MAX_OBJECTS,
   });
   return new InMemoryCluster(server, opts.timers, random);
 }

@@ -35,6 +35,15 @@ export const internalError = (detail: string): ApiError =>
 
 export const badRequest = (detail: string): ApiError => new ApiError(detail, 400, 'BadRequest');
 
+// upstream: apiserver admission/plugin/resourcequota/controller.go (message) + apimachinery errors.NewForbidden
+/** 403 Forbidden from an object-count quota: `pods "web-7" is forbidden: exceeded quota: NAME, requested: ...`. */
+export function quotaExceeded(res: Resource, name: string, quota: string, used: number, limit: number): ApiError {
+  const counted = `count/${qualifiedResource(res)}`;
+  const detail = `exceeded quota: ${quota}, requested: ${counted}=1, used: ${counted}=${used}, limited: ${counted}=${limit}`;
+  const subject = name ? `${qualifiedResource(res)} "${name}"` : qualifiedResource(res);
+  return new ApiError(`${subject} is forbidden: ${detail}`, 403, 'Forbidden');
+}
+
 /** Resources without a status subresource answer `updateStatus` like a missing route. */
 export const noSubresource = (res: Resource, sub: string): NotFoundError =>
   new NotFoundError(`the server could not find the requested resource (put ${qualifiedResource(res)} ${sub})`);

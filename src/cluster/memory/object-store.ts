@@ -55,6 +55,11 @@ export class ObjectStore {
     if (uid) this.uids.delete(uid);
   }
 
+  /** How many objects of one resource are stored (all namespaces). */
+  count(res: Resource): number {
+    return this.objects.get(qualifiedResource(res))?.size ?? 0;
+  }
+
   hasUid(uid: string): boolean {
     return this.uids.has(uid);
   }

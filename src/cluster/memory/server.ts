@@ -16,7 +16,7 @@ import type { FaultInjector } from './faults.js';
 import { GarbageCollector, GC_ACTOR } from './garbage-collector.js';
 import { applyMergePatch } from './merge-patch.js';
 import { bindPod } from './pod-admission.js';
-import { alreadyExists, badRequest, noSubresource, notFound, staleConflict, uidConflict } from './messages.js';
+import { alreadyExists, badRequest, noSubresource, notFound, quotaExceeded, staleConflict, uidConflict } from './messages.js';
 import { createNameSource, type NameSource } from './names.js';
 import { ObjectStore } from './object-store.js';
 import type { WriteVerb } from './types.js';
@@ -29,9 +29,14 @@ export interface ServerConfig {
   random: () => number;
   watchHistory: number;
   gcDelayMs: number;
+  /** Most objects of one resource the server stores; creates beyond it are refused like a ResourceQuota's. */
+  maxObjects: number;
 }
 
 const GENERATE_ATTEMPTS = 8;
+
+/** The name the object-count quota's 403 gives (as a ResourceQuota object's name would appear). */
+export const OBJECT_QUOTA_NAME = 'max-objects';
 
 export class ApiServer {
   readonly store = new ObjectStore();
@@ -79,6 +84,8 @@ export class ApiServer {
     const meta = draft.metadata;
     if (res.namespaced) meta.namespace = meta.namespace || 'default';
     else delete meta.namespace;
+    // quota admission sees the name as requested: empty for generateName, as upstream's message shows
+    const requestedName = meta.name ?? '';
     if (!meta.name && meta.generateName) meta.name = this.freeName(res, meta.namespace, meta.generateName);
     if (!meta.name) {
       throw invalid(res, '', [{ path: 'metadata.name', type: 'Required', detail: 'name or generateName is required' }]);
@@ -88,6 +95,8 @@ export class ApiServer {
     meta.uid = this.names.nextUid();
     meta.creationTimestamp = toTimestamp(this.config.timers.now());
     const admitted = admitCreate(res, draft, this.config.features);
+    const used = this.store.count(res);
+    if (used >= this.config.maxObjects) throw quotaExceeded(res, requestedName, OBJECT_QUOTA_NAME, used, this.config.maxObjects);
     return this.commits.put({ actor, verb: 'create', res }, admitted, false);
   }
 

@@ -1,5 +1,6 @@
-// The StatefulSet registry strategy for both apps/v1 and apps.ordinal.dev/v1: defaulting, status and
-// generation rules, disabled-field dropping, then validation (upstream-statefulset.md §1.4–§1.6).
+// The StatefulSet registry strategy for both apps/v1 and apps.ordinal.dev/v1: strict decoding (unknown
+// fields are refused, as kube-apiserver does under fieldValidation=Strict, kubectl's default), defaulting,
+// status and generation rules, disabled-field dropping, then validation (upstream-statefulset.md §1.4–§1.6).
 
 import type { Resource } from '../../api/client.js';
 import { InvalidError } from '../../api/errors.js';
@@ -8,6 +9,7 @@ import { defaultStatefulSet } from '../../api/defaults.js';
 import { prepareForCreate, prepareForUpdate } from '../../api/strategy.js';
 import type { StatefulSet } from '../../api/types.js';
 import {
+  checkStatefulSetFields,
   formatInvalid,
   validateStatefulSet,
   validateStatefulSetStatusUpdate,
@@ -24,6 +26,7 @@ function reject(res: Resource, set: StatefulSet, issues: ReturnType<typeof valid
 
 // upstream: pkg/registry/apps/statefulset/strategy.go PrepareForCreate, Validate
 export function admitStatefulSetCreate(res: Resource, set: StatefulSet, features: Features): StatefulSet {
+  checkStatefulSetFields(set, res.version);
   const prepared = prepareForCreate(defaultStatefulSet(set, features), undefined, features);
   reject(res, prepared, validateStatefulSet(prepared, features));
   return prepared;
@@ -37,6 +40,7 @@ export function admitStatefulSetUpdate(
   mode: WriteMode,
   features: Features,
 ): StatefulSet {
+  checkStatefulSetFields(next, res.version);
   if (mode === 'status') {
     reject(res, next, validateStatefulSetStatusUpdate(next, prev));
     return next;

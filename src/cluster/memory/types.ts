@@ -15,6 +15,12 @@ export interface MemoryClusterOptions {
   watchHistory?: number;
   /** Delay before the garbage collector acts on a removed owner (default 100 ms, like a real GC's lag). */
   gcDelayMs?: number;
+  /**
+   * Most objects of one resource (pods, events, ...) the server stores (default DEFAULT_MAX_OBJECTS): a
+   * create beyond it gets 403 Forbidden `exceeded quota`, as from a ResourceQuota on `count/<resource>`,
+   * so a runaway spec (replicas: 2147483647) ends in failed creates instead of unbounded memory.
+   */
+  maxObjects?: number;
 }
 
 /** Request verbs as fault selectors. `update` also covers `updateStatus` (both are PUTs). */

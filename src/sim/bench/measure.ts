@@ -2,9 +2,9 @@
 // wall time, CPU time (the planner's, measured with process.cpuUsage around every planStatefulSet call,
 // and the whole process's), peak memory and the controller's API calls per pod replaced.
 
-import { performance } from 'node:perf_hooks';
 import { defaultPlanner } from '../../runtime/controller.js';
 import type { Planner } from '../../runtime/planner-port.js';
+import { stopwatch } from '../../runtime/real-clock.js';
 import { Simulation } from '../simulation.js';
 import type { TimelineRecord } from '../timeline.js';
 import { benchScenario, type BenchCase } from './cases.js';
@@ -58,7 +58,7 @@ interface Mark {
 
 export async function runBenchCase(c: BenchCase): Promise<BenchResult> {
   const planner = { cpu: 0, calls: 0 };
-  const started: Mark = { wall: performance.now(), cpu: process.cpuUsage(), planner: 0, api: 0, byVerb: {}, t: 0 };
+  const started: Mark = { wall: stopwatch.now(), cpu: process.cpuUsage(), planner: 0, api: 0, byVerb: {}, t: 0 };
   const meter = { peakHeap: 0, replaced: 0, rollout: undefined as Mark | undefined };
   const sampleHeap = () => void (meter.peakHeap = Math.max(meter.peakHeap, process.memoryUsage().heapUsed));
   const onRecord = (r: TimelineRecord) => {
@@ -100,5 +100,5 @@ const round = (x: number): number => Math.round(x * 100) / 100;
 
 function markNow(sim: Simulation, plannerCpu: number, t: number): Mark {
   const api = sim.world.apiCalls;
-  return { wall: performance.now(), cpu: process.cpuUsage(), planner: plannerCpu, api: api.total, byVerb: { ...api.byVerb }, t };
+  return { wall: stopwatch.now(), cpu: process.cpuUsage(), planner: plannerCpu, api: api.total, byVerb: { ...api.byVerb }, t };
 }

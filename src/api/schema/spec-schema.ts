@@ -1,5 +1,7 @@
-// The `spec` schema of apps.ordinal.dev/v1 StatefulSet: apps/v1 StatefulSetSpec (upstream-statefulset.md
-// §1.1) plus Ordinal's extensions (product.md). Defaults are the unconditional half of upstream's
+// The `spec` schema of a StatefulSet: apps/v1 StatefulSetSpec (upstream-statefulset.md §1.1) plus Ordinal's
+// extensions (product.md). It is the CRD's schema and the strict field check's list of known fields for both
+// APIs (validation/unknown-fields.ts); the pod spec and the claim spec are kept as written
+// (x-kubernetes-preserve-unknown-fields), so fields inside them are not checked by name. Defaults are the unconditional half of upstream's
 // SetDefaults_StatefulSet (§1.4); the conditional half (`updateStrategy: {}`) and pod-template defaults
 // are applied by the controller on read, as for apps/v1 objects.
 
@@ -13,6 +15,7 @@ import {
   SPEC_RULES,
   UPDATE_STRATEGY_RULES,
 } from './crd-rules.js';
+import { objectMetaSchema } from './object-meta-schema.js';
 import { int32, int64, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
 
 const maxUnavailable = rules(
@@ -51,8 +54,8 @@ export const labelSelectorSchema: Schema = rules(
   IMMUTABLE,
 );
 
-const podTemplate = opaque('The pod template of every replica (core/v1 PodTemplateSpec, kept as written).', {
-  metadata: opaque('Pod metadata: labels must match the selector.', { labels: stringMap('Pod labels.') }),
+const podTemplate = obj('The pod template of every replica (core/v1 PodTemplateSpec; the pod spec is kept as written).', {
+  metadata: { ...objectMetaSchema, description: 'Pod metadata: labels must match the selector.' },
   spec: rules(
     opaque('core/v1 PodSpec.', {
       restartPolicy: str('Must be Always for a StatefulSet.', { enum: ['Always'] }),
@@ -64,18 +67,22 @@ const podTemplate = opaque('The pod template of every replica (core/v1 PodTempla
 
 const quantityMap = (d: string): Schema => ({ type: 'object', description: d, additionalProperties: intOrString('A resource quantity.') });
 
-const claimTemplate = opaque('A PersistentVolumeClaim template (core/v1 PersistentVolumeClaim, kept as written).', {
-  metadata: opaque('Claim metadata: the name is the volume name in the pod template.', {
-    name: str('Claim template name.'),
-    labels: stringMap('Claim labels.'),
-    annotations: stringMap('Claim annotations.'),
-  }),
-  spec: opaque('core/v1 PersistentVolumeClaimSpec.', {
+const claimTemplate = obj('A PersistentVolumeClaim template (core/v1 PersistentVolumeClaim).', {
+  apiVersion: str('v1 (optional).'),
+  kind: str('PersistentVolumeClaim (optional).'),
+  metadata: { ...objectMetaSchema, description: 'Claim metadata: the name is the volume name in the pod template.' },
+  spec: obj('core/v1 PersistentVolumeClaimSpec.', {
     accessModes: list('Access modes.', { type: 'string' }, { 'x-kubernetes-list-type': 'atomic' }),
+    selector: opaque('A label query over volumes to consider for binding.'),
+    resources: obj('Requested storage.', { requests: quantityMap('Minimum resources.'), limits: quantityMap('Maximum resources.') }),
+    volumeName: str('The PersistentVolume to bind to.'),
     storageClassName: str('Storage class.'),
     volumeMode: str('Filesystem or Block.'),
-    resources: opaque('Requested storage.', { requests: quantityMap('Minimum resources.'), limits: quantityMap('Maximum resources.') }),
+    dataSource: opaque('An existing snapshot or claim to populate the volume from.'),
+    dataSourceRef: opaque('An object to populate the volume from.'),
+    volumeAttributesClassName: str('VolumeAttributesClass of the claim.'),
   }),
+  status: opaque('Ignored in a template.'),
 });
 
 const updateStrategy = rules(

@@ -1,5 +1,5 @@
-// Small builders for the CRD's structural OpenAPI v3 schema, so crd-spec-schema.ts reads like the
-// apps/v1 types it mirrors. `rule()` attaches CEL `x-kubernetes-validations`.
+// Small builders for the CRD's structural OpenAPI v3 schema, so spec-schema.ts reads like the apps/v1
+// types it mirrors. `rule()` attaches CEL `x-kubernetes-validations`.
 
 export interface CelRule {
   rule: string;

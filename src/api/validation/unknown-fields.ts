@@ -1,0 +1,51 @@
+// Strict field validation: kube-apiserver under `fieldValidation=Strict` (kubectl's default) refuses an
+// object with a field its schema does not declare, with a 400 BadRequest naming every such field:
+//   StatefulSet in version "v1" cannot be handled as a StatefulSet: strict decoding error: unknown field "spec.replicaz"
+// The known fields are those of api/schema (the CRD's own schema, so both APIs and the CRD agree). Below a
+// node marked x-kubernetes-preserve-unknown-fields (the pod spec, the claim selector and data sources) only
+// the fields the schema lists are looked into; everything else there is kept as written, unchecked.
+
+import { StrictDecodingError } from '../errors.js';
+import type { Schema } from '../schema/schema-dsl.js';
+import { statefulSetSchema } from '../schema/statefulset-schema.js';
+import { child, index, key, MAX_ISSUES } from './field.js';
+import { isObject } from './json.js';
+
+// `constructor`, `__proto__`, `toString`… are looked up as own properties only, so they are unknown too
+const declared = (schema: Schema, name: string): Schema | undefined =>
+  schema.properties && Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
+
+function walk(value: unknown, schema: Schema, path: string, out: string[]): void {
+  if (Array.isArray(value)) {
+    if (schema.items) for (let i = 0; i < value.length && out.length < MAX_ISSUES; i++) walk(value[i], schema.items, index(path, i), out);
+    return;
+  }
+  if (!isObject(value) || (!schema.properties && !schema.additionalProperties)) return;
+  for (const name of Object.keys(value)) {
+    if (out.length >= MAX_ISSUES) return;
+    const known = declared(schema, name);
+    if (known) walk(value[name], known, child(path, name), out);
+    else if (schema.additionalProperties) walk(value[name], schema.additionalProperties, key(path, name), out);
+    else if (!schema['x-kubernetes-preserve-unknown-fields']) out.push(child(path, name));
+  }
+}
+
+/** The paths of the fields of `value` that `schema` does not declare (at most MAX_ISSUES), in document order. */
+export function unknownFields(value: unknown, schema: Schema): string[] {
+  const out: string[] = [];
+  walk(value, schema, '', out);
+  return out;
+}
+
+/** The API server's message for a strict decoding failure. */
+// upstream: runtime.NewStrictDecodingError, wrapped by the handlers' "cannot be handled as a" decode error
+export function strictDecodingMessage(kind: string, version: string, fields: readonly string[]): string {
+  const list = fields.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ');
+  return `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: strict decoding error: ${list}`;
+}
+
+/** Throws StrictDecodingError (400) when a StatefulSet of either API has a field the schema does not know. */
+export function checkStatefulSetFields(obj: unknown, version: string): void {
+  const fields = unknownFields(obj, statefulSetSchema);
+  if (fields.length > 0) throw new StrictDecodingError(strictDecodingMessage('StatefulSet', version, fields), fields);
+}

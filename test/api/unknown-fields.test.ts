@@ -1,0 +1,66 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { StrictDecodingError } from '../../src/api/errors.js';
+import { statefulSetSchema } from '../../src/api/schema/statefulset-schema.js';
+import { checkStatefulSetFields, strictDecodingMessage, unknownFields } from '../../src/api/validation/index.js';
+import { loadYamlDocuments } from '../../src/api/yaml-loader.js';
+
+const set = (spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'apps/v1',
+  kind: 'StatefulSet',
+  metadata: { name: 'web', labels: { app: 'web' } },
+  spec: {
+    replicas: 3,
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'app:1', anything: true }] } },
+    ...spec,
+  },
+  ...extra,
+});
+
+describe('unknownFields (strict field validation)', () => {
+  it('accepts every field the schema declares, and anything inside the pod spec, which it keeps as written', () => {
+    const full = set({
+      podManagementPolicy: 'Parallel',
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 2 } },
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    }, { status: { replicas: 1, conditions: [{ type: 'Available', status: 'True' }] } });
+    assert.deepEqual(unknownFields(full, statefulSetSchema), []);
+  });
+
+  for (const [desc, spec, path] of [
+    ['spec.replicaz', { replicaz: 5 }, 'spec.replicaz'],
+    ['spec.podManagmentPolicy', { podManagmentPolicy: 'Parallel' }, 'spec.podManagmentPolicy'],
+    ['rollingUpdate.maxUnavailble', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailble: 3 } } }, 'spec.updateStrategy.rollingUpdate.maxUnavailble'],
+    ['a pod template metadata typo', { template: { metadata: { labelz: {} }, spec: {} } }, 'spec.template.metadata.labelz'],
+    ['a claim template spec typo', { volumeClaimTemplates: [{ metadata: { name: 'd' }, spec: { storageClass: 'x' } }] }, 'spec.volumeClaimTemplates[0].spec.storageClass'],
+  ] as const) {
+    it(`names ${desc} by its full path`, () => assert.deepEqual(unknownFields(set(spec), statefulSetSchema), [path]));
+  }
+
+  it('refuses __proto__ and constructor keys as unknown fields without touching any prototype', () => {
+    const [doc] = loadYamlDocuments('spec:\n  __proto__: {polluted: true}\n  constructor: {polluted: true}\n  toString: x\n');
+    assert.deepEqual(unknownFields(doc, statefulSetSchema), ['spec.__proto__', 'spec.constructor', 'spec.toString']);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(Object.getPrototypeOf((doc as { spec: object }).spec), Object.prototype);
+  });
+
+  it('throws the API server\'s 400 message for either API version', () => {
+    assert.throws(() => checkStatefulSetFields(set({ replicaz: 1, podManagmentPolicy: 'x' }), 'v1'), (e: unknown) => {
+      assert.ok(e instanceof StrictDecodingError);
+      assert.equal(e.code, 400);
+      assert.deepEqual(e.fields, ['spec.replicaz', 'spec.podManagmentPolicy']);
+      assert.equal(
+        e.message,
+        'StatefulSet in version "v1" cannot be handled as a StatefulSet: strict decoding error: unknown field "spec.replicaz", unknown field "spec.podManagmentPolicy"',
+      );
+      return true;
+    });
+    assert.equal(strictDecodingMessage('StatefulSet', 'v1', ['a']), 'StatefulSet in version "v1" cannot be handled as a StatefulSet: strict decoding error: unknown field "a"');
+  });
+
+  it('stops after a bounded number of fields', () => {
+    const many = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, i]));
+    assert.equal(unknownFields(set(many), statefulSetSchema).length, 100);
+  });
+});

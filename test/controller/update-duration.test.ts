@@ -1,0 +1,62 @@
+// PlanMetrics.updateCompletedSeconds (statefulset_update_duration_seconds): reported once per rollout, on
+// the sync where every replica is updated and available — after minReadySeconds, not at the promotion of
+// currentRevision (updated and Ready) — and never for a scale.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Plan } from '../../src/controller/plan-types.js';
+import { newSet, SECOND } from './fixtures.js';
+import { Harness } from './harness.js';
+
+/** Syncs like Harness.converge, keeping each plan and the instant it was made. */
+function run(h: Harness, syncs = 60): { at: number; plan: Plan }[] {
+  const plans: { at: number; plan: Plan }[] = [];
+  for (let i = 0; i < syncs; i++) {
+    const at = h.now;
+    const plan = h.sync();
+    plans.push({ at, plan });
+    h.finishTerminating();
+    h.readyAll();
+    h.advance(SECOND);
+  }
+  return plans;
+}
+
+describe('update duration', () => {
+  it('ends when the last updated pod is available, minReadySeconds after the promotion', () => {
+    const h = new Harness(newSet(3, { minReadySeconds: 30, claims: false }), { autoReady: true });
+    h.converge();
+    h.advance(60 * SECOND);
+    const start = h.now;
+    h.setImage('app:v2');
+    const plans = run(h, 120);
+    const promoted = plans.find(({ plan }) => plan.status.currentRevision === plan.status.updateRevision && plan.status.updatedReplicas === 3);
+    const reported = plans.filter(({ plan }) => plan.metrics.updateCompletedSeconds !== undefined);
+    assert.ok(promoted !== undefined);
+    assert.equal(reported.length, 1, 'one rollout, one observation');
+    const [done] = reported;
+    assert.equal(done?.plan.status.availableReplicas, 3);
+    assert.ok((done?.at ?? 0) > promoted.at, 'after the promotion: the last pod waits minReadySeconds');
+    assert.equal(done?.at, plans.find(({ plan }) => plan.status.availableReplicas === 3 && plan.status.updatedReplicas === 3)?.at);
+    assert.equal(done?.plan.metrics.updateCompletedSeconds, ((done?.at ?? 0) - start) / 1000);
+  });
+
+  it('says the rollout, not a scale, is under way while the promoted pods become available', () => {
+    const h = new Harness(newSet(2, { minReadySeconds: 30, claims: false }), { autoReady: true });
+    h.converge();
+    h.setImage('app:v2');
+    const plans = run(h, 120);
+    const waiting = plans.find(({ plan }) => plan.status.currentRevision === plan.status.updateRevision && (plan.status.availableReplicas ?? 0) < 2);
+    const progressing = waiting?.plan.status.conditions?.find((c) => c.type === 'Progressing');
+    assert.match(progressing?.message ?? '', /^RollingUpdate to revision \S+: 2 of 2 pods updated, [01] available$/);
+  });
+
+  it('is not reported for a scale', () => {
+    const h = new Harness(newSet(2, { minReadySeconds: 30, claims: false }), { autoReady: true });
+    h.converge();
+    h.update((s) => (s.spec.replicas = 4));
+    const plans = run(h, 120);
+    assert.ok(plans.some(({ plan }) => plan.status.availableReplicas === 4));
+    assert.deepEqual(plans.flatMap(({ plan }) => plan.metrics.updateCompletedSeconds ?? []), []);
+  });
+});
