@@ -1,61 +1,23 @@
 // How a CLI command reaches a real cluster: kubectl's `--kubeconfig`, `--context`, `-n/--namespace`
 // (the namespace defaults to the context's, then `default`) and `--request-timeout`, giving a
 // ClusterClient that fails as kubectl does. Commands themselves take the client as an argument, so tests
-// hand them the in-memory cluster instead.
+// hand them the in-memory cluster instead. The flags themselves are in ./kube-flags.ts, which does not load
+// @kubernetes/client-node; this module does, so commands import it only when they connect.
 
 import { KubeConfig } from '@kubernetes/client-node';
-import { InvalidArgumentError, type Command } from 'commander';
 import { createKubeClient, DEFAULT_TUNING, loadKubeConfig, type KubeClient, type KubeClientTuning } from '../cluster/kube/index.js';
 import { createConnection } from '../cluster/kube/connection.js';
 import { RestClient } from '../cluster/kube/rest-client.js';
 import { createTokenBucket } from '../cluster/kube/token-bucket.js';
 import type { Timers } from '../runtime/clock.js';
 import { realRandom } from '../runtime/real-clock.js';
-import { parseGoDuration } from './explain/durations.js';
+import { KubeContextError, type KubeFlags } from './kube-flags.js';
 
-export interface KubeFlags {
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-  /** Milliseconds, parsed by `parseRequestTimeout`; 0 = no limit. */
-  requestTimeout?: number;
-}
+export { KubeContextError, parseRequestTimeout, type KubeFlags } from './kube-flags.js';
 
 export interface KubeContext {
   client: KubeClient;
   namespace: string;
-}
-
-export class KubeContextError extends Error {
-  override name = 'KubeContextError';
-}
-
-/**
- * kubectl's `--request-timeout`: a Go duration, or a bare number of seconds; 0 means no limit.
- * Throws commander's InvalidArgumentError, so a bad value is a usage error like any other flag's.
- */
-export function parseRequestTimeout(text: string): number {
-  let ms: number;
-  try {
-    ms = /^\s*\d+\s*$/.test(text) ? Number(text) * 1000 : parseGoDuration(text);
-  } catch (e) {
-    throw new InvalidArgumentError((e as Error).message);
-  }
-  if (ms < 0) throw new InvalidArgumentError('must not be negative');
-  return ms;
-}
-
-/** Adds the kubectl connection flags to a command. */
-export function addKubeFlags(cmd: Command): Command {
-  return cmd
-    .option('--kubeconfig <path>', 'path to the kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster)')
-    .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
-    .option('-n, --namespace <ns>', "namespace of the StatefulSet (default: the context's namespace, else default)")
-    .option(
-      '--request-timeout <duration>',
-      'give up on a server request not answered within this long (e.g. 10s, 1m; a bare number is seconds; 0, the default, waits as long as it takes)',
-      parseRequestTimeout,
-    );
 }
 
 /** The namespace a command works in: the flag, else the context's, else `default`. */

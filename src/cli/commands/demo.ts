@@ -10,7 +10,6 @@ import { renderReport } from '../../report/index.js';
 import { frameOf, renderFrame } from '../../report/terminal-view.js';
 import { sleep } from '../../runtime/clock.js';
 import { realTimers } from '../../runtime/real-clock.js';
-import { runScenario } from '../../sim/runner.js';
 import { loadScenario } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
 import type { Simulation } from '../../sim/simulation.js';
@@ -74,6 +73,8 @@ export async function demoCommand(opts: DemoOptions, out: NodeJS.WriteStream = p
     if (speed > 0 && Number.isFinite(speed)) await sleep(pacing, progressEveryMs / speed);
   };
   out.write(`Ordinal demo: ${scenario.name ?? file} on the simulated cluster (virtual time × ${speed})\n\n`);
+  // Loaded here, not at the top: the simulation brings in prom-client, which other commands do not need.
+  const { runScenario } = await import('../../sim/runner.js');
   const result = await runScenario(scenario, { onRecord, onProgress, progressEveryMs });
   const report = resolve(opts.report ?? 'ordinal-demo-report.html');
   writeFileSync(report, renderReport(result.records, { title: `Ordinal demo: ${scenario.name ?? file}` }));

@@ -8,7 +8,7 @@ import { planJson, renderPlan } from '../explain/plan-report.js';
 import { featuresFrom, planNow } from '../explain/plan-now.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { explainContext } from '../explain/why-report.js';
-import { addKubeFlags, type KubeFlags } from '../kube-context.js';
+import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 
 export interface PlanOptions {
   featureGates?: string;

@@ -10,7 +10,7 @@ import { Option, type Command } from 'commander';
 import { parseGoDuration } from '../explain/durations.js';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { useColor } from '../explain/io.js';
-import { addKubeFlags, type KubeFlags } from '../kube-context.js';
+import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 import { rolloutHistory } from '../rollout/history.js';
 import { rolloutRestart } from '../rollout/restart.js';
 import { rolloutStatus } from '../rollout/status.js';

@@ -6,12 +6,10 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { renderReport } from '../../report/index.js';
-import { runScenario } from '../../sim/runner.js';
 import { loadScenario } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
 import type { Scenario } from '../../sim/scenario-types.js';
 import { formatRecordText } from '../../sim/timeline-text.js';
-import { runScenarioWhyAt } from '../explain/why-at.js';
 import { toJsonLine, type TimelineRecord } from '../../sim/timeline.js';
 
 export interface SimulateOptions {
@@ -52,6 +50,9 @@ export async function simulateCommand(file: string, opts: SimulateOptions, io: S
     io.stderr(`--why-at ${opts.whyAt}: must be a number of virtual seconds >= 0\n`);
     return 2;
   }
+  // Loaded only when a scenario runs: the simulation brings in prom-client, which other commands do not need.
+  const { runScenario } = await import('../../sim/runner.js');
+  const { runScenarioWhyAt } = await import('../explain/why-at.js');
   const result =
     whyAt === undefined
       ? await runScenario(scenario, { onRecord })

@@ -6,7 +6,7 @@ import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runn
 import { useColor } from '../explain/io.js';
 import { featuresFrom, planNow } from '../explain/plan-now.js';
 import { explainWhy, renderWhy } from '../explain/why-report.js';
-import { addKubeFlags, type KubeFlags } from '../kube-context.js';
+import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 
 export interface WhyOptions {
   featureGates?: string;

@@ -8,7 +8,7 @@ import { ApiError } from '../../api/errors.js';
 import type { StatefulSet } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
 import { holdProcessOpen, realTimers } from '../../runtime/real-clock.js';
-import { connect, KubeContextError, type KubeFlags } from '../kube-context.js';
+import { KubeContextError, type KubeFlags } from '../kube-flags.js';
 import { processIO, type CommandIO } from './io.js';
 import { findSet, parseSetRef, SetRefError } from './set-ref.js';
 
@@ -45,6 +45,8 @@ export async function runOnSet(
 /** For commander actions: a real cluster from the kubectl flags, the process's streams; closes the client after. */
 export async function withCluster(flags: KubeFlags, fn: (deps: CommandDeps) => Promise<number>): Promise<number> {
   const timers = realTimers();
+  // Loaded here, not at the top: it brings in @kubernetes/client-node, which only these commands need.
+  const { connect } = await import('../kube-context.js');
   let ctx;
   try {
     ctx = connect(flags, timers);
