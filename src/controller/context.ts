@@ -4,7 +4,7 @@ import type { Features } from '../api/features.js';
 import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
 import { newVersionedStatefulSetPod } from './identity.js';
 import { isUnavailable, podRevision } from './pod-state.js';
-import type { Slots } from './replicas.js';
+import { unavailability, type Slots, type Unavailability } from './replicas.js';
 import { isParallel, minReadySecondsOf } from './spec.js';
 import type { EffectiveStrategy } from './strategy.js';
 
@@ -24,10 +24,20 @@ export interface SyncContext {
   slots: Slots;
   /** Observed claims by name. */
   claims: ReadonlyMap<string, PersistentVolumeClaim>;
+  /** What several phases of one sync ask for, worked out once (see `slotUnavailability`). */
+  memo: SyncMemo;
+}
+
+/**
+ * Facts several phases of one sync need; the pods and `now` are fixed for the sync. (A per-pod memo of
+ * `unavailable` was measured and dropped: the Map costs as much as the predicate.)
+ */
+export interface SyncMemo {
+  unavailability?: Unavailability;
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims'> & {
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo'> & {
   claims: readonly PersistentVolumeClaim[];
 };
 
@@ -37,6 +47,7 @@ export function newSyncContext(input: ContextInput): SyncContext {
     minReadySeconds: minReadySecondsOf(input.set),
     monotonic: !isParallel(input.set),
     claims: new Map(input.claims.map((c) => [c.metadata.name ?? '', c])),
+    memo: {},
   };
 }
 
@@ -47,4 +58,10 @@ export function placeholderPod(ctx: SyncContext, index: number): Pod {
 
 export const isOld = (ctx: SyncContext, pod: Pod): boolean => podRevision(pod) !== ctx.updateRevision;
 export const unavailable = (ctx: SyncContext, pod: Pod): boolean => isUnavailable(pod, ctx.minReadySeconds, ctx.now);
+
+/** unavailability() of the sync's slots, worked out once. */
+export function slotUnavailability(ctx: SyncContext): Unavailability {
+  ctx.memo.unavailability ??= unavailability(ctx.slots, (pod) => unavailable(ctx, pod));
+  return ctx.memo.unavailability;
+}
 export const podIndex = (ctx: SyncContext, ordinal: number): number => ordinal - ctx.slots.start;

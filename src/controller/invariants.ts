@@ -148,6 +148,10 @@ function unavailableBefore(w: World): number {
   return slotCountOf(w.set) - present + down;
 }
 
+function deletionWorld(set: StatefulSet, strategy: EffectiveStrategy, pods: readonly Pod[], now: Instant): World {
+  return { set, strategy, byOrdinal: new Map(ownPods(set, pods).map((p) => [podOrdinal(p), p])), updateRevision: set.status?.updateRevision ?? '', now };
+}
+
 /**
  * Rolling updates (gate on, and EnforcedRollingUpdate) never make more available pods unavailable than the
  * budget maxUnavailable − already unavailable allows; pods already down may be replaced (#137666 phase 1).
@@ -198,8 +202,11 @@ export function checkPlan(observed: ObservedState, plan: Plan, now: Instant, fea
  * One controller deletion judged against `pods` as they are just before it (simulator use): not an
  * in-range pod below the partition unless it finished (Failed/Succeeded) or the strategy is Recreate; and,
  * for rolling updates, an available in-range pod only while fewer than maxUnavailable slots are unavailable.
+ * `unavailable`, when given, is unavailableOrdinals(set, pods, now) as the caller keeps it incrementally;
+ * the caller promises that no two of `pods` share an ordinal. Not used under EnforcedRollingUpdate, whose
+ * replaceable old pods do not count as unavailable.
  */
-export function checkDeletion(set: StatefulSet, pods: readonly Pod[], victim: Pod, now: Instant, features: Features): string[] {
+export function checkDeletion(set: StatefulSet, pods: readonly Pod[], victim: Pod, now: Instant, features: Features, unavailable?: () => number): string[] {
   const strategy = effectiveStrategy(set, features);
   const ordinal = podOrdinal(victim);
   const start = startOrdinal(set);
@@ -208,8 +215,7 @@ export function checkDeletion(set: StatefulSet, pods: readonly Pod[], victim: Po
   const out = ordinal - start < strategy.partition ? [`deleted ${nameOf(victim)} below partition ${strategy.partition}`] : [];
   const mrs = minReadySecondsOf(set);
   if (strategy.legacy || isUnavailable(victim, mrs, now)) return out;
-  const w: World = { set, strategy, byOrdinal: new Map(ownPods(set, pods).map((p) => [podOrdinal(p), p])), updateRevision: set.status?.updateRevision ?? '', now };
-  const down = unavailableBefore(w);
+  const down = unavailable !== undefined && strategy.kind !== 'EnforcedRollingUpdate' ? unavailable() : unavailableBefore(deletionWorld(set, strategy, pods, now));
   if (down >= strategy.maxUnavailable) out.push(`deleted available ${nameOf(victim)} while ${down} ordinals were unavailable (maxUnavailable ${strategy.maxUnavailable})`);
   return out;
 }

@@ -2,8 +2,8 @@
 // outside it), with work bounded by the number of pods that exist: missing slots are never materialised
 // (spec.replicas may be 2^31−1), only counted or built one at a time when a creation is planned.
 
-import type { Instant, Pod, StatefulSet } from '../api/types.js';
-import { isUnavailable, podOrdinal } from './pod-state.js';
+import type { Pod, StatefulSet } from '../api/types.js';
+import { podOrdinal } from './pod-state.js';
 import { slotCountOf, startOrdinal } from './spec.js';
 
 export interface Slots {
@@ -73,12 +73,12 @@ export interface Unavailability {
 
 /** Counts unavailable slots and finds firstUnavailablePod: lowest in-range index, else lowest condemned ordinal. */
 // upstream: stateful_set_control.go updateStatefulSet (unavailable / firstUnavailablePod)
-export function unavailability(slots: Slots, minReadySeconds: number, now: Instant): Unavailability {
+export function unavailability(slots: Slots, isDown: (pod: Pod) => boolean): Unavailability {
   let inRange = slots.count - slots.indices.length;
   let first: FirstUnavailable;
   const missing = firstMissingIndex(slots);
   for (const i of slots.indices) {
-    if (!isUnavailable(slots.byIndex.get(i) as Pod, minReadySeconds, now)) continue;
+    if (!isDown(slots.byIndex.get(i) as Pod)) continue;
     inRange++;
     if (first === undefined) first = { kind: 'slot', index: i };
   }
@@ -88,7 +88,7 @@ export function unavailability(slots: Slots, minReadySeconds: number, now: Insta
   let total = inRange;
   for (let k = slots.condemned.length - 1; k >= 0; k--) {
     const pod = slots.condemned[k] as Pod;
-    if (!isUnavailable(pod, minReadySeconds, now)) continue;
+    if (!isDown(pod)) continue;
     total++;
     if (first === undefined) first = { kind: 'condemned', pod };
   }

@@ -4,7 +4,7 @@
 
 import type { Pod } from '../api/types.js';
 import * as block from './blockers.js';
-import { isOld, unavailable, type SyncContext } from './context.js';
+import { isOld, slotUnavailability, unavailable, type SyncContext } from './context.js';
 import type { Blocker } from './plan-types.js';
 import { isTerminating } from './pod-state.js';
 
@@ -43,7 +43,8 @@ export function selectVictims(candidates: readonly Candidate[], filter: (pod: Po
 }
 
 /** In-range slots that are missing or unavailable (including below the partition). */
-export function countUnavailableSlots(ctx: SyncContext, exclude: (index: number, pod: Pod) => boolean = () => false): number {
+export function countUnavailableSlots(ctx: SyncContext, exclude?: (index: number, pod: Pod) => boolean): number {
+  if (exclude === undefined) return slotUnavailability(ctx).inRange;
   let n = ctx.slots.count - ctx.slots.indices.length;
   for (const i of ctx.slots.indices) {
     const pod = ctx.slots.byIndex.get(i) as Pod;
@@ -65,9 +66,10 @@ function unavailableNames(ctx: SyncContext): string[] {
 const stale = (ctx: SyncContext) => (pod: Pod) => isOld(ctx, pod) && !isTerminating(pod);
 
 /** What is still to update after `victims`, as blockers: budget exhausted, or the partition holding pods back. */
-export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[], unavailablePods: number, budgetLimited = true): Blocker[] {
+export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[], unavailablePods: number, budgetLimited = true, range?: readonly Candidate[]): Blocker[] {
   const chosen = new Set(victims.map((v) => v.pod));
-  const waiting = budgetLimited && updateRange(ctx).some((c) => stale(ctx)(c.pod) && !chosen.has(c.pod));
+  const isStale = stale(ctx);
+  const waiting = budgetLimited && (range ?? updateRange(ctx)).some((c) => isStale(c.pod) && !chosen.has(c.pod));
   const out: Blocker[] = [];
   if (waiting) {
     out.push({ kind: 'budgetExhausted', unavailable: unavailablePods, maxUnavailable: ctx.strategy.maxUnavailable, unavailablePods: unavailableNames(ctx) });
@@ -104,9 +106,15 @@ export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
   if (ctx.monotonic) {
     victims = selectVictims(range, isStale, Math.max(0, budget));
   } else {
-    const phase1 = selectVictims(range, (p) => isStale(p) && unavailable(ctx, p), Number.POSITIVE_INFINITY);
-    const phase2 = selectVictims(range, (p) => isStale(p) && !unavailable(ctx, p), Math.max(0, budget));
+    // both phases in one top-down pass: every stale pod that is down, then stale available ones within budget
+    const phase1: Candidate[] = [];
+    const phase2: Candidate[] = [];
+    for (const c of range) {
+      if (!isStale(c.pod)) continue;
+      if (unavailable(ctx, c.pod)) phase1.push(c);
+      else if (phase2.length < budget) phase2.push(c);
+    }
     victims = [...phase1, ...phase2];
   }
-  return { victims, blockers: remainingBlockers(ctx, victims, unavailablePods), unavailablePods };
+  return { victims, blockers: remainingBlockers(ctx, victims, unavailablePods, true, range), unavailablePods };
 }

@@ -4,14 +4,13 @@
 import type { Instant, Pod } from '../api/types.js';
 import { BatchWriter } from './batches.js';
 import { condemnedPass } from './condemned.js';
-import { isOld, unavailable, type SyncContext } from './context.js';
+import { isOld, slotUnavailability, unavailable, type SyncContext } from './context.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, type HaltCheck } from './enforced-rolling-update.js';
 import { forcedReplacementEvent } from './events.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { podOrdinal, podRevision } from './pod-state.js';
 import { planRecreate, type RecreateDecision } from './recreate.js';
 import { replicaPass } from './replica-pass.js';
-import { unavailability } from './replicas.js';
 import { planLegacyUpdate, planMaxUnavailableUpdate, type UpdateDecision } from './rolling-update.js';
 
 export interface SyncBody {
@@ -91,7 +90,7 @@ function recreatePhase(ctx: SyncContext, body: SyncBody): boolean {
 export function planSync(ctx: SyncContext): SyncBody {
   const body = newBody(ctx);
   if (!recreatePhase(ctx, body)) return body;
-  const first = unavailability(ctx.slots, ctx.minReadySeconds, ctx.now).firstUnavailable;
+  const first = slotUnavailability(ctx).firstUnavailable;
   const pass = replicaPass(ctx);
   body.writer.runForAll(pass.items, ctx.monotonic);
   body.blockers.push(...pass.blockers);

@@ -51,23 +51,83 @@ function deleteObserved(p: PendingExpectation): boolean {
   return cached.metadata.deletionTimestamp !== undefined;
 }
 
-interface Fingerprint {
-  pending: PendingExpectation;
-  lastSync: string;
-  cached: KubeObject | undefined;
+/** What changed in a cache: the event's object, so only the keys waiting on it are looked at. */
+export interface ObservedChange {
+  source: ObservedSource;
+  namespace: string | undefined;
+  name: string;
 }
 
-const fingerprint = (p: PendingExpectation): Fingerprint => ({
-  pending: p,
-  lastSync: p.source.lastSyncResourceVersion(p.namespace),
-  cached: p.source.get(p.namespace, p.name),
-});
+const objectKey = (namespace: string | undefined, name: string): string => `${namespace ?? ''}\u0000${name}`;
+
+/**
+ * Unsatisfied keys indexed by what their blocking expectation waits for: the object (its cache entry
+ * changes) and, for writes with an ordered resourceVersion, the watch position of its namespace scope.
+ * `minRv` may be stale-low after removals: that costs one extra scan, never a missed key.
+ */
+class BlockedIndex {
+  private readonly byObject = new Map<ObservedSource, Map<string, Set<string>>>();
+  private readonly byScope = new Map<ObservedSource, Map<string | undefined, { keys: Map<string, string>; minRv: string | undefined }>>();
+
+  add(key: string, p: PendingExpectation): void {
+    const objects = getOrSet(this.byObject, p.source, () => new Map<string, Set<string>>());
+    getOrSet(objects, objectKey(p.namespace, p.name), () => new Set<string>()).add(key);
+    const rv = p.resourceVersion;
+    if (p.kind !== 'write' || rv === undefined || compareResourceVersions(rv, rv) === undefined) return;
+    const scopes = getOrSet(this.byScope, p.source, () => new Map<string | undefined, { keys: Map<string, string>; minRv: string | undefined }>());
+    const scope = getOrSet(scopes, p.namespace, () => ({ keys: new Map<string, string>(), minRv: rv }));
+    scope.keys.set(key, rv);
+    if (scope.minRv === undefined || (compareResourceVersions(rv, scope.minRv) ?? 0) < 0) scope.minRv = rv;
+  }
+
+  remove(key: string, p: PendingExpectation): void {
+    const objects = this.byObject.get(p.source);
+    const k = objectKey(p.namespace, p.name);
+    const keys = objects?.get(k);
+    keys?.delete(key);
+    if (keys?.size === 0) objects?.delete(k);
+    const scope = this.byScope.get(p.source)?.get(p.namespace);
+    scope?.keys.delete(key);
+    if (scope?.keys.size === 0) this.byScope.get(p.source)?.delete(p.namespace);
+  }
+
+  /** Keys waiting on `change`'s object, and keys whose write every watch position has now reached. */
+  candidates(change: ObservedChange | undefined, out: Set<string>): void {
+    if (change !== undefined) for (const k of this.byObject.get(change.source)?.get(objectKey(change.namespace, change.name)) ?? []) out.add(k);
+    for (const [source, scopes] of this.byScope) {
+      for (const [namespace, scope] of scopes) {
+        const at = source.lastSyncResourceVersion(namespace);
+        if (scope.minRv === undefined || (compareResourceVersions(at, scope.minRv) ?? -1) < 0) continue;
+        let min: string | undefined;
+        for (const [key, rv] of scope.keys) {
+          if ((compareResourceVersions(at, rv) ?? -1) >= 0) out.add(key);
+          else if (min === undefined || (compareResourceVersions(rv, min) ?? 0) < 0) min = rv;
+        }
+        scope.minRv = min;
+      }
+    }
+  }
+}
+
+function getOrSet<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    map.set(key, v);
+  }
+  return v;
+}
 
 // upstream: pkg/controller/controller_utils.go ControllerExpectations (+ KEP-5647 consistency check)
 export class Expectations {
   private readonly byKey = new Map<string, PendingExpectation[]>();
-  /** Per unsatisfied key: its first pending expectation and what its cache showed when last checked. */
-  private readonly blocked = new Map<string, Fingerprint>();
+  /** Per unsatisfied key: the first pending expectation, which blocked its last check. */
+  private readonly blocked = new Map<string, PendingExpectation>();
+  private readonly index = new BlockedIndex();
+  /** No blocked key expires before this (may be stale-low: then one scan of `blocked` recomputes it). */
+  private earliestExpiry = Number.POSITIVE_INFINITY;
+  /** Keys forgotten while blocked: whoever waits on them should look again. */
+  private readonly released = new Set<string>();
   private readonly ttlMs: number;
 
   constructor(private readonly opts: { clock: Clock; ttlMs?: number }) {
@@ -108,23 +168,30 @@ export class Expectations {
     const left = list.filter((p) => now - p.recordedAt < this.ttlMs && !(p.kind === 'write' ? writeObserved(p) : deleteObserved(p)));
     if (left.length === 0) this.byKey.delete(key);
     else this.byKey.set(key, left);
-    if (left.length === 0) this.blocked.delete(key);
-    else this.blocked.set(key, fingerprint(left[0]!));
+    this.block(key, left[0]);
     return left.length === 0;
   }
 
   /**
-   * False only when `satisfied(key)` would be false: the expectation that blocked the last check has not
-   * expired and its cache has neither moved on nor changed the object. Lets the controller recheck its
-   * waiting keys after every event without re-evaluating each one (only pruning is deferred, and pending
-   * lists are only read right after `satisfied`).
+   * Keys that may have become satisfied since their last `satisfied` check, given that `change` (if any)
+   * just reached its cache: every other key would still fail its check, since its blocking expectation's
+   * object, watch position and TTL are as they were. Lets the controller recheck its waiting keys after
+   * every event without looking at each one (only pruning is deferred, and pending lists are only read
+   * right after `satisfied`).
    */
-  maybeSatisfied(key: string): boolean {
-    const f = this.blocked.get(key);
-    if (f === undefined || !this.byKey.has(key)) return true;
-    const p = f.pending;
-    if (this.opts.clock.now() - p.recordedAt >= this.ttlMs) return true;
-    return p.source.lastSyncResourceVersion(p.namespace) !== f.lastSync || p.source.get(p.namespace, p.name) !== f.cached;
+  candidates(change?: ObservedChange): Set<string> {
+    const out = new Set(this.released);
+    this.released.clear();
+    this.index.candidates(change, out);
+    const now = this.opts.clock.now();
+    if (now < this.earliestExpiry) return out;
+    this.earliestExpiry = Number.POSITIVE_INFINITY;
+    for (const [key, p] of this.blocked) {
+      const expiry = p.recordedAt + this.ttlMs;
+      if (now >= expiry) out.add(key);
+      else this.earliestExpiry = Math.min(this.earliestExpiry, expiry);
+    }
+    return out;
   }
 
   /** What `key` is still waiting for (as of the last `satisfied` check). */
@@ -146,7 +213,21 @@ export class Expectations {
 
   forget(key: string): void {
     this.byKey.delete(key);
-    this.blocked.delete(key);
+    if (this.blocked.has(key)) this.released.add(key);
+    this.block(key, undefined);
+  }
+
+  private block(key: string, p: PendingExpectation | undefined): void {
+    const before = this.blocked.get(key);
+    if (before === p) return;
+    if (before !== undefined) this.index.remove(key, before);
+    if (p === undefined) {
+      this.blocked.delete(key);
+      return;
+    }
+    this.blocked.set(key, p);
+    this.index.add(key, p);
+    this.earliestExpiry = Math.min(this.earliestExpiry, p.recordedAt + this.ttlMs);
   }
 
   private push(key: string, p: PendingExpectation): void {

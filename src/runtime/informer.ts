@@ -5,7 +5,7 @@ import type { ClusterClient, Resource, WatchEvent } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';
 import type { Timers } from './clock.js';
 import { noopLogger, type Logger } from './logger.js';
-import { ObjectCache, type CacheDelta } from './object-cache.js';
+import { ObjectCache, type CacheDelta, type IndexFunc } from './object-cache.js';
 import { Reflector, type BackoffOptions } from './reflector.js';
 
 export interface InformerHandlers<T> {
@@ -106,6 +106,16 @@ export class Informer<T extends KubeObject> implements ObservedSource<T> {
   /** Cached objects, sorted by namespace/name. */
   list(namespace?: string, predicate?: (obj: T) => boolean): T[] {
     return this.cache.list(namespace, predicate);
+  }
+
+  /** Adds the index `name` unless it exists (client-go AddIndexers); it also covers what is cached already. */
+  addIndex(name: string, fn: IndexFunc): void {
+    this.cache.addIndex(name, fn);
+  }
+
+  /** Cached objects in bucket `value` of index `name`, sorted by namespace/name. */
+  byIndex(name: string, value: string): T[] {
+    return this.cache.byIndex(name, value);
   }
 
   private onReplace(namespace: string | undefined, items: T[]): void {

@@ -1,5 +1,6 @@
-// The informer's store: objects by namespace and name. Lists come back sorted by namespace/name, so no
-// consumer depends on Map insertion order (style.md T3).
+// The informer's store: objects by namespace and name, plus named indexes (client-go's Indexers) so a
+// sync reads its set's pods without listing the namespace. Lists come back sorted by namespace/name, so
+// no consumer depends on Map insertion order (style.md T3).
 
 import type { KubeObject } from '../api/types.js';
 
@@ -9,8 +10,70 @@ export type CacheDelta<T> =
   | { type: 'update'; old: T; obj: T }
   | { type: 'delete'; obj: T };
 
+/** The index values of an object (client-go IndexFunc); an object is in one bucket per value. */
+export type IndexFunc = (obj: KubeObject) => readonly string[];
+
+interface Ref {
+  namespace: string;
+  name: string;
+}
+
+const byNamespaceThenName = (a: Ref, b: Ref): number =>
+  a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+
+/**
+ * One index: its buckets keep the objects' refs, sorted lazily and only again after a membership change,
+ * so the common update (same object, new status) costs no sort.
+ */
+class Index<T extends KubeObject> {
+  private readonly buckets = new Map<string, { refs: Map<string, Ref>; sorted: Ref[] | undefined }>();
+
+  constructor(private readonly fn: IndexFunc) {}
+
+  add(key: string, ref: Ref, obj: T): void {
+    for (const value of this.fn(obj)) {
+      let bucket = this.buckets.get(value);
+      if (bucket === undefined) {
+        bucket = { refs: new Map(), sorted: undefined };
+        this.buckets.set(value, bucket);
+      }
+      if (bucket.refs.has(key)) continue;
+      bucket.refs.set(key, ref);
+      bucket.sorted = undefined;
+    }
+  }
+
+  /** Moves `key` between buckets only where its values changed. */
+  update(key: string, ref: Ref, old: T, obj: T): void {
+    const before = this.fn(old);
+    const after = this.fn(obj);
+    if (before.length === after.length && before.every((v, i) => v === after[i])) return;
+    this.remove(key, old);
+    this.add(key, ref, obj);
+  }
+
+  remove(key: string, obj: T): void {
+    for (const value of this.fn(obj)) {
+      const bucket = this.buckets.get(value);
+      if (bucket === undefined || !bucket.refs.delete(key)) continue;
+      if (bucket.refs.size === 0) this.buckets.delete(value);
+      else bucket.sorted = undefined;
+    }
+  }
+
+  refs(value: string): readonly Ref[] {
+    const bucket = this.buckets.get(value);
+    if (bucket === undefined) return [];
+    bucket.sorted ??= [...bucket.refs.values()].sort(byNamespaceThenName);
+    return bucket.sorted;
+  }
+}
+
+const keyOf = (namespace: string, name: string): string => `${namespace}\u0000${name}`;
+
 export class ObjectCache<T extends KubeObject> {
   private readonly byNamespace = new Map<string, Map<string, T>>();
+  private readonly indexes = new Map<string, Index<T>>();
   private count = 0;
 
   get size(): number {
@@ -36,6 +99,26 @@ export class ObjectCache<T extends KubeObject> {
     return out;
   }
 
+  /**
+   * Registers the index `name` (indexing what is cached already) unless it exists. Index functions must
+   * be pure functions of the object, since cached objects are never mutated.
+   */
+  // upstream: client-go/tools/cache/thread_safe_store.go AddIndexers
+  addIndex(name: string, fn: IndexFunc): void {
+    if (this.indexes.has(name)) return;
+    const index = new Index(fn);
+    for (const [namespace, objs] of this.byNamespace) for (const [n, obj] of objs) index.add(keyOf(namespace, n), { namespace, name: n }, obj);
+    this.indexes.set(name, index);
+  }
+
+  /** Objects whose index `name` yields `value`, sorted by namespace/name; [] when there is no such index. */
+  // upstream: client-go/tools/cache/thread_safe_store.go ByIndex
+  byIndex(name: string, value: string): T[] {
+    const index = this.indexes.get(name);
+    if (index === undefined) return [];
+    return index.refs(value).map((r) => this.byNamespace.get(r.namespace)!.get(r.name)!);
+  }
+
   upsert(obj: T): CacheDelta<T> {
     const ns = obj.metadata.namespace ?? '';
     const name = obj.metadata.name ?? '';
@@ -46,6 +129,11 @@ export class ObjectCache<T extends KubeObject> {
     }
     const old = objs.get(name);
     objs.set(name, obj);
+    const key = keyOf(ns, name);
+    for (const index of this.indexes.values()) {
+      if (old === undefined) index.add(key, { namespace: ns, name }, obj);
+      else index.update(key, { namespace: ns, name }, old, obj);
+    }
     if (old === undefined) {
       this.count++;
       return { type: 'add', obj };
@@ -60,6 +148,7 @@ export class ObjectCache<T extends KubeObject> {
     const old = objs?.get(obj.metadata.name ?? '');
     if (objs === undefined || old === undefined) return undefined;
     objs.delete(obj.metadata.name ?? '');
+    for (const index of this.indexes.values()) index.remove(keyOf(ns, obj.metadata.name ?? ''), old);
     if (objs.size === 0) this.byNamespace.delete(ns);
     this.count--;
     return { type: 'delete', obj: old };

@@ -3,8 +3,9 @@
 
 import { defaultStatefulSet } from '../api/defaults.js';
 import { defaultFeatures, type Features } from '../api/features.js';
+import { cloneJson } from '../api/validation/json.js';
 import { selectorMatches } from '../api/labels.js';
-import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
 import type { ObservedState } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
 import { controllerRefOf } from './set-targets.js';
@@ -15,11 +16,38 @@ export interface Caches {
   revisions: Informer<ControllerRevision>;
 }
 
-/** Controlled by the set, or by no controller at all (an adoption candidate). */
-const ownedOrOrphan = (set: StatefulSet) => (obj: Pod | ControllerRevision) => {
+/**
+ * Pods and revisions by controller: the owner's UID, or `orphan/<namespace>` for objects without one (the
+ * adoption candidates), so a sync reads its own objects instead of listing the namespace.
+ */
+export const CONTROLLER_INDEX = 'controller';
+const ownerValue = (uid: string | undefined): string => (uid === undefined ? 'uid?' : `uid/${uid}`);
+const controllerIndex = (obj: KubeObject): readonly string[] => {
   const ref = controllerRefOf(obj);
-  return ref === undefined || ref.uid === set.metadata.uid;
+  return [ref === undefined ? `orphan/${obj.metadata.namespace ?? ''}` : ownerValue(ref.uid)];
 };
+
+/** Controlled by the set, or by no controller at all (an adoption candidate), sorted by name. */
+function ownedOrOrphan<T extends Pod | ControllerRevision>(informer: Informer<T>, set: StatefulSet, orphans: (obj: T) => boolean): T[] {
+  informer.addIndex(CONTROLLER_INDEX, controllerIndex);
+  const ns = set.metadata.namespace ?? '';
+  const owned = informer.byIndex(CONTROLLER_INDEX, ownerValue(set.metadata.uid)).filter((o) => (o.metadata.namespace ?? '') === ns);
+  const candidates = informer.byIndex(CONTROLLER_INDEX, `orphan/${ns}`).filter(orphans);
+  return mergeByName(owned, candidates);
+}
+
+/** Merges two lists sorted by name (one namespace) into one. */
+function mergeByName<T extends KubeObject>(a: T[], b: T[]): T[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push((a[i]!.metadata.name ?? '') <= (b[j]!.metadata.name ?? '') ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
 
 /** Claim names the set's templates produce: `<template>-<set>-<ordinal>`. */
 const claimPrefixes = (set: StatefulSet): string[] =>
@@ -31,11 +59,34 @@ const claimPrefixes = (set: StatefulSet): string[] =>
  */
 const defaultedSets = new WeakMap<StatefulSet, { features: Features; set: StatefulSet }>();
 
+/**
+ * A status write makes a new cached object with the same spec: its defaulted spec is the previous one's
+ * (same UID, same spec text), so the template keeps its identity and the planner's template memo hits.
+ */
+const defaultedSpecs = new Map<string, { features: Features; specJson: string; spec: StatefulSet['spec'] }>();
+const DEFAULTED_SPECS_MAX = 1 << 14;
+
 function defaulted(stored: StatefulSet, features: Features): StatefulSet {
   const known = defaultedSets.get(stored);
   if (known !== undefined && known.features === features) return known.set;
-  const set = defaultStatefulSet(stored, features);
+  const set = reuseSpec(stored, features) ?? defaultStatefulSet(stored, features);
   defaultedSets.set(stored, { features, set });
+  return set;
+}
+
+function reuseSpec(stored: StatefulSet, features: Features): StatefulSet | undefined {
+  const uid = stored.metadata?.uid;
+  if (typeof uid !== 'string' || uid === '') return undefined;
+  const specJson = JSON.stringify(stored.spec ?? null);
+  const prev = defaultedSpecs.get(uid);
+  if (prev !== undefined && prev.features === features && prev.specJson === specJson) {
+    // defaulting changes only the spec; the rest is copied as defaultStatefulSet copies it (key order kept)
+    const out = cloneJson({ ...stored, spec: null });
+    return Object.assign(out, { spec: prev.spec }) as StatefulSet;
+  }
+  const set = defaultStatefulSet(stored, features);
+  if (defaultedSpecs.size >= DEFAULTED_SPECS_MAX) defaultedSpecs.clear();
+  defaultedSpecs.set(uid, { features, specJson, spec: set.spec });
   return set;
 }
 
@@ -49,13 +100,10 @@ export function observe(stored: StatefulSet, caches: Caches, features: Features 
   const set = defaulted(stored, features);
   const ns = set.metadata.namespace ?? '';
   const prefixes = claimPrefixes(set);
-  const owned = ownedOrOrphan(set);
   return {
     set,
-    pods: caches.pods.list(ns, owned),
+    pods: ownedOrOrphan(caches.pods, set, () => true),
     claims: prefixes.length === 0 ? [] : caches.claims.list(ns, (c) => prefixes.some((p) => c.metadata.name?.startsWith(p))),
-    revisions: caches.revisions.list(ns, (r) =>
-      controllerRefOf(r) === undefined ? selectorMatches(set.spec.selector, r.metadata.labels) : owned(r),
-    ),
+    revisions: ownedOrOrphan(caches.revisions, set, (r) => selectorMatches(set.spec.selector, r.metadata.labels)),
   };
 }

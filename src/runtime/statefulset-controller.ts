@@ -8,7 +8,7 @@ import type { Features } from '../api/features.js';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
 import type { Timers } from './clock.js';
 import type { EventRecorder } from './events.js';
-import { Expectations } from './expectations.js';
+import { Expectations, type ObservedChange } from './expectations.js';
 import { Informer } from './informer.js';
 import { noopLogger, type Logger } from './logger.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
@@ -47,7 +47,9 @@ export class StatefulSetController {
   private readonly targets: SetTargets;
   private readonly caches: Caches;
   private readonly expectations: Expectations;
-  private readonly waiting = new Set<string>();
+  /** Keys skipped for unobserved writes, in the order they first waited (the order they are rechecked). */
+  private readonly waiting = new Map<string, number>();
+  private waitingSeq = 0;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly workerDone: Promise<void>[] = [];
   private readonly log: Logger;
@@ -183,7 +185,7 @@ export class StatefulSetController {
         this.queue.forget(key);
         return;
       case 'waiting':
-        this.waiting.add(key);
+        if (!this.waiting.has(key)) this.waiting.set(key, this.waitingSeq++);
         if (outcome.until !== undefined) this.queue.addAfter(key, Math.max(outcome.until - now, 1));
         return;
     }
@@ -194,9 +196,11 @@ export class StatefulSetController {
   }
 
   /** Keys skipped because the caches were behind go back in the queue as soon as their writes are seen. */
-  private recheckWaiting(): void {
-    for (const key of [...this.waiting]) {
-      if (!this.expectations.maybeSatisfied(key) || !this.expectations.satisfied(key)) continue;
+  private recheckWaiting(change: ObservedChange): void {
+    const keys = [...this.expectations.candidates(change)].filter((k) => this.waiting.has(k));
+    keys.sort((a, b) => this.waiting.get(a)! - this.waiting.get(b)!);
+    for (const key of keys) {
+      if (!this.expectations.satisfied(key)) continue;
       this.waiting.delete(key);
       this.queue.add(key);
     }
@@ -204,17 +208,17 @@ export class StatefulSetController {
 
   private registerHandlers(): void {
     const { targets } = this;
-    const handle = (keys: string[]): void => {
+    const handle = (keys: string[], source: Informer<KubeObject>, obj: KubeObject): void => {
       this.enqueueAll(keys);
-      this.recheckWaiting();
+      this.recheckWaiting({ source, namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' });
     };
     type Keys<T> = { add(o: T): string[]; update(a: T, b: T): string[]; del(o: T): string[] };
     const on = <T extends KubeObject>(inf: Informer<T>, keys: Keys<T>) =>
       this.unsubscribe.push(
         inf.addHandler({
-          onAdd: (o) => handle(keys.add(o)),
-          onUpdate: (a, b) => handle(keys.update(a, b)),
-          onDelete: (o) => handle(keys.del(o)),
+          onAdd: (o) => handle(keys.add(o), inf, o),
+          onUpdate: (a, b) => handle(keys.update(a, b), inf, b),
+          onDelete: (o) => handle(keys.del(o), inf, o),
         }),
       );
     for (const t of targets.all) {

@@ -39,7 +39,8 @@ function observeSet(deps: ObserverDeps, w: WriteRecord): void {
     const generation = entry.set.metadata.generation ?? null;
     deps.emit(statusRecord(secondsSince(deps.start, w.at), ns, w.name, generation, entry.set.status ?? { replicas: 0 }));
   }
-  deps.tracker.update(key, entry?.set, entry ? deps.state.podsOf(key) : [], w.at);
+  const set = entry?.set;
+  deps.tracker.update(key, set, set ? deps.state.podsOf(key) : [], w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
 }
 
 function observePod(deps: ObserverDeps, w: WriteRecord): void {
@@ -66,8 +67,9 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
   for (const key of new Set([change.prevSet, change.nextSet])) {
     if (!key) continue;
     const pods = deps.state.podsOf(key);
-    if (change.prev === undefined) for (const f of checkPods(pods)) deps.violation(f, w.at);
-    deps.tracker.update(key, deps.state.sets.get(key)?.set, pods, w.at);
+    if (change.prev === undefined && deps.state.hasSharedOrdinal(key)) for (const f of checkPods(pods)) deps.violation(f, w.at);
+    const set = deps.state.sets.get(key)?.set;
+    deps.tracker.update(key, set, pods, w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
   }
 }
 
@@ -78,5 +80,7 @@ function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   const setKey = victim ? deps.state.setOfPod(victim) : undefined;
   const set = setKey ? deps.state.sets.get(setKey)?.set : undefined;
   if (!victim || !set || victim.metadata.deletionTimestamp) return;
-  for (const f of checkControllerDelete(set, deps.state.podsOf(setKey!), victim, w.at, deps.features)) deps.violation(f, w.at);
+  const owner = setKey!;
+  const unavailable = deps.state.hasSharedOrdinal(owner) ? undefined : () => deps.state.unavailableOrdinals(owner, set, w.at);
+  for (const f of checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable)) deps.violation(f, w.at);
 }

@@ -24,8 +24,11 @@ export class SetTracker {
     this.allConvergedSince = start;
   }
 
-  /** Re-evaluates one set (undefined: it was deleted). */
-  update(key: string, set: StatefulSet | undefined, pods: readonly Pod[], now: Instant): void {
+  /**
+   * Re-evaluates one set (undefined: it was deleted). `unavailable` is unavailableOrdinals(set, pods, now),
+   * when the caller keeps it incrementally.
+   */
+  update(key: string, set: StatefulSet | undefined, pods: readonly Pod[], now: Instant, unavailable?: () => number): void {
     const before = this.tracks.get(key);
     if (before && !before.converged) this.notConverged--;
     if (!set) {
@@ -37,7 +40,7 @@ export class SetTracker {
     const track: SetTrack = { converged: c.converged, reason: c.reason, maxUnavailable: before?.maxUnavailable };
     if (c.converged && track.maxUnavailable === undefined) track.maxUnavailable = 0;
     if (track.maxUnavailable !== undefined) {
-      track.maxUnavailable = Math.max(track.maxUnavailable, unavailableOrdinals(set, pods, now));
+      track.maxUnavailable = Math.max(track.maxUnavailable, unavailable ? unavailable() : unavailableOrdinals(set, pods, now));
     }
     if (!track.converged) this.notConverged++;
     this.tracks.set(key, track);

@@ -3,7 +3,9 @@
 // mutated. Pods are indexed by StatefulSet so per-set checks cost O(pods of that set).
 
 import { Resources, type Resource } from '../api/client.js';
-import type { KubeObject, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, KubeObject, Pod, StatefulSet } from '../api/types.js';
+import { parentNameAndOrdinal } from '../controller/pod-state.js';
+import { OrdinalAvailability } from './ordinal-availability.js';
 
 export interface SetEntry {
   key: string;
@@ -41,6 +43,9 @@ export class SimState {
   readonly removals = new Map<string, number>();
   private readonly podSet = new Map<string, string | undefined>();
   private readonly bySet = new Map<string, Set<string>>();
+  private readonly availability = new Map<string, OrdinalAvailability>();
+  /** Per set: pods per `namespace/parent/ordinal` (noDuplicateOrdinal's key), and how many keys have two or more. */
+  private readonly ordinals = new Map<string, { pods: Map<string, number>; shared: number }>();
 
   applySet(resource: Resource, obj: KubeObject, removed: boolean): SetEntry | undefined {
     if (!isSetResource(resource)) return undefined;
@@ -66,12 +71,52 @@ export class SimState {
       this.removals.set(key, (this.removals.get(key) ?? 0) + 1);
     } else this.pods.set(key, pod);
     if (prevSet !== nextSet || removed) {
-      if (prevSet) this.bySet.get(prevSet)?.delete(key);
-      if (nextSet) this.index(nextSet).add(key);
+      if (prevSet) {
+        this.bySet.get(prevSet)?.delete(key);
+        this.availability.get(prevSet)?.apply(key, undefined);
+        this.countOrdinal(prevSet, pod, -1);
+      }
+      if (nextSet) {
+        this.index(nextSet).add(key);
+        this.countOrdinal(nextSet, pod, 1);
+      }
     }
+    if (nextSet) this.availability.get(nextSet)?.apply(key, pod);
     if (removed) this.podSet.delete(key);
     else this.podSet.set(key, nextSet);
     return { key, prev, next: removed ? undefined : pod, prevSet, nextSet };
+  }
+
+  private countOrdinal(set: string, pod: Pod, delta: 1 | -1): void {
+    const { parent, ordinal } = parentNameAndOrdinal(pod.metadata.name);
+    if (ordinal < 0) return;
+    let entry = this.ordinals.get(set);
+    if (entry === undefined) {
+      entry = { pods: new Map(), shared: 0 };
+      this.ordinals.set(set, entry);
+    }
+    const k = `${pod.metadata.namespace ?? ''}/${parent}/${ordinal}`;
+    const before = entry.pods.get(k) ?? 0;
+    const after = before + delta;
+    if (after > 0) entry.pods.set(k, after);
+    else entry.pods.delete(k);
+    entry.shared += Number(after >= 2) - Number(before >= 2);
+  }
+
+  /** Whether two pods of the set share an ordinal (only then does noDuplicateOrdinal need to look). */
+  hasSharedOrdinal(set: string): boolean {
+    return (this.ordinals.get(set)?.shared ?? 0) > 0;
+  }
+
+  /** unavailableOrdinals(set, podsOf(key), now), kept incrementally. */
+  unavailableOrdinals(key: string, set: StatefulSet, now: Instant): number {
+    let a = this.availability.get(key);
+    if (a === undefined) {
+      a = new OrdinalAvailability();
+      this.availability.set(key, a);
+    }
+    const members = (): Iterable<[string, Pod]> => [...(this.bySet.get(key) ?? [])].flatMap((k) => (this.pods.has(k) ? [[k, this.pods.get(k)!] as [string, Pod]] : []));
+    return a.unavailableOrdinals(set, members, now);
   }
 
   private index(set: string): Set<string> {

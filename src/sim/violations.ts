@@ -52,9 +52,12 @@ export function checkedPlanner(base: Planner, report: (found: Found[], now: Inst
   };
 }
 
-/** The controller asked to delete `victim`; `before` is the set's pods just before the deletion. */
-export function checkControllerDelete(set: StatefulSet, before: readonly Pod[], victim: Pod, now: Instant, features: Features): Found[] {
-  const out = named('checkDeletion', checkDeletion(set, before, victim, now, features)).map((f) => ({ ...f, message: `${set.metadata.name}: ${f.message}` }));
+/**
+ * The controller asked to delete `victim`; `before` is the set's pods just before the deletion, and
+ * `unavailable` (optional) their unavailableOrdinals, when no two of them share an ordinal.
+ */
+export function checkControllerDelete(set: StatefulSet, before: readonly Pod[], victim: Pod, now: Instant, features: Features, unavailable?: () => number): Found[] {
+  const out = named('checkDeletion', checkDeletion(set, before, victim, now, features, unavailable)).map((f) => ({ ...f, message: `${set.metadata.name}: ${f.message}` }));
   const { start, replicas } = rangeOf(set);
   const ordinal = podOrdinal(victim);
   const healthy = victim.status?.phase !== 'Failed' && victim.status?.phase !== 'Succeeded';

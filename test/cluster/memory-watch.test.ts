@@ -41,6 +41,21 @@ describe('memory cluster watch', () => {
     assert.deepEqual(r.events.map((e) => e.object.metadata.resourceVersion), ['2', '3']);
   });
 
+  it('shares one stored object with every watcher and write listener instead of copying it for each', async () => {
+    const { clock, cluster } = newEnv();
+    const one = recorder();
+    const two = recorder();
+    const written: unknown[] = [];
+    cluster.onWrite((w) => written.push(w.object));
+    cluster.watch(CR, 'default', '0', one.handlers);
+    cluster.watch(CR, 'default', '0', two.handlers);
+    const returned = await cluster.create(CR, revision('a'));
+    await clock.flush();
+    assert.equal(one.events[0]?.object, two.events[0]?.object);
+    assert.equal(written[0], one.events[0]?.object);
+    assert.notEqual(returned, one.events[0]?.object, 'the writer gets its own copy');
+  });
+
   it('DELETED carries the last state with the deletion resourceVersion', async () => {
     const { clock, cluster } = newEnv();
     const a = await cluster.create(CR, revision('a', { labels: { k: 'v' } }));

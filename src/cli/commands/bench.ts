@@ -4,9 +4,11 @@
 
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { BENCH_CASES, scaled } from '../../sim/bench/cases.js';
-import { runBenchCase, type BenchResult } from '../../sim/bench/measure.js';
+import { checkGoals, formatGoals } from '../../sim/bench/goals.js';
+import type { BenchResult } from '../../sim/bench/measure.js';
+import { formatStartup, measureStartup } from './bench-startup.js';
 
 export interface BenchOptions {
   case?: string;
@@ -44,22 +46,28 @@ export function formatBench(results: readonly BenchResult[]): string {
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   const cells = rows.map(([, get]) => results.map(get));
-  const col = Math.max(...cells.flat().map((v) => v.length)) + 3;
-  return rows.map(([k], i) => `${k.padEnd(width)}  ${cells[i]!.map((v) => v.padEnd(col)).join('')}`.trimEnd()).join('\n');
+  // each case's column as wide as its widest cell
+  const cols = results.map((_, j) => Math.max(...cells.map((row) => row[j]!.length)) + 3);
+  return rows.map(([k], i) => `${k.padEnd(width)}  ${cells[i]!.map((v, j) => v.padEnd(cols[j]!)).join('')}`.trimEnd()).join('\n');
 }
 
 export async function benchCommand(opts: BenchOptions): Promise<number> {
   const scale = Number(opts.scale ?? '1');
   const namespaces = opts.namespaces === undefined ? undefined : Math.max(1, Number(opts.namespaces));
-  const cases = BENCH_CASES.filter((c) => !opts.case || c.name === opts.case)
+  const wanted = opts.case === undefined ? undefined : new Set(opts.case.split(',').map((n) => n.trim()));
+  const unknown = [...(wanted ?? [])].filter((n) => !BENCH_CASES.some((c) => c.name === n));
+  const cases = BENCH_CASES.filter((c) => wanted === undefined || wanted.has(c.name))
     .map((c) => scaled(c, scale))
     .map((c) => (namespaces === undefined ? c : { ...c, namespaces }));
-  if (cases.length === 0) {
-    process.stderr.write(`unknown bench case ${opts.case} (known: ${BENCH_CASES.map((c) => c.name).join(', ')})\n`);
+  if (cases.length === 0 || unknown.length > 0) {
+    process.stderr.write(`--case: unknown bench case ${unknown.join(', ') || opts.case} (known: ${BENCH_CASES.map((c) => c.name).join(', ')})\n`);
     return 2;
   }
   if (opts.json) {
-    for (const c of cases) process.stdout.write(`${JSON.stringify(await runBenchCase(c))}\n`);
+    // Loaded only in the child that runs a case: the simulation brings in prom-client.
+    const { runBenchCase } = await import('../../sim/bench/measure.js');
+    const progress = (line: string) => void process.stderr.write(`  ${line}\n`);
+    for (const c of cases) process.stdout.write(`${JSON.stringify(await runBenchCase(c, progress))}\n`);
     return 0;
   }
   const results: BenchResult[] = [];
@@ -69,14 +77,18 @@ export async function benchCommand(opts: BenchOptions): Promise<number> {
   }
   process.stdout.write(`${formatBench(results)}\n`);
   process.stdout.write('(planner CPU: process.cpuUsage around every planStatefulSet call; process CPU: the whole process during the rollout, including the simulated API server and kubelet)\n');
+  process.stdout.write(`${formatStartup(measureStartup())}\n`);
+  // scaled-down cases are not the sizes the goals name
+  const goals = scale > 1 ? '' : formatGoals(checkGoals(results));
+  if (goals !== '') process.stdout.write(`\ngoals (growth compares the rollouts' whole-process CPU; linear is 2× per doubling):\n${goals}\n`);
   return results.every((r) => r.converged && r.violations === 0) ? 0 : 1;
 }
 
 export function register(program: Command): void {
   program
     .command('bench')
-    .description('benchmark a simulated rollout of 1 set × 1,000 replicas and of 1,000 sets × 10 replicas')
-    .addOption(new Option('--case <name>', 'run one case only').choices(BENCH_CASES.map((c) => c.name)))
+    .description('benchmark simulated rollouts (1 set × 1,000 / 2,000 / 5,000 / 10,000 replicas; 100 and 1,000 sets × 10) against their goals')
+    .option('--case <names>', `run only these cases, comma-separated (${BENCH_CASES.map((c) => c.name).join(', ')})`)
     .option('--scale <n>', 'divide the number of pods by n (quick runs)', '1')
     .option('--namespaces <n>', 'spread the sets over n namespaces (default: 1 for one-set, 100 for many-sets)')
     .option('--json', 'print one JSON result per case, in this process')

@@ -54,7 +54,7 @@ export class WatchStream {
       timers.now() + faults.delayMs,
       () => {
         this.pending.delete(id);
-        this.deps.handlers.onEvent({ type: event.type, object: structuredClone(event.object) });
+        this.deps.handlers.onEvent({ type: event.type, object: event.object }); // shared, read-only (commit-log.ts)
       },
       `watch event ${this.deps.identity}`,
     );

@@ -1,5 +1,6 @@
-// The benchmark's workloads (issue 4 item 8): a rollout of 1 set × 1,000 replicas and of 1,000 sets × 10
-// replicas, as ordinary scenarios built in code. `scale` shrinks both for quick runs and tests.
+// The benchmark's workloads: a rollout of 1 set × 1,000 replicas and of 1,000 sets × 10 replicas, and the
+// same at other sizes so that growth can be measured (1 × 2,000 / 5,000 / 10,000; 100 × 10), as ordinary
+// scenarios built in code. `scale` shrinks them for quick runs and tests.
 
 import { Resources } from '../../api/client.js';
 import type { KubeObject } from '../../api/types.js';
@@ -12,25 +13,39 @@ export interface BenchCase {
   replicas: number;
   podManagementPolicy: 'OrderedReady' | 'Parallel';
   maxUnavailable: number | string;
-  /**
-   * Sets are spread round-robin over this many namespaces. The controller lists a set's pods from the
-   * namespace's cache on every sync (as upstream's lister does), so one namespace with 1,000 sets costs
-   * O(sets²); spreading them is the common layout and keeps the run short.
-   */
+  /** Sets are spread round-robin over this many namespaces (the common layout). */
   namespaces: number;
 }
 
+const oneSet = (replicas: number, name: string): BenchCase => ({
+  name,
+  description: `1 set × ${replicas.toLocaleString('en-US')} replicas, Parallel, maxUnavailable 10%`,
+  sets: 1,
+  replicas,
+  podManagementPolicy: 'Parallel',
+  maxUnavailable: '10%',
+  namespaces: 1,
+});
+
+/** Sets of 10 replicas, 10 per namespace, so the namespaces' size stays the same as the sets grow. */
+const manySets = (sets: number, name: string): BenchCase => ({
+  name,
+  description: `${sets.toLocaleString('en-US')} sets × 10 replicas in ${sets / 10} namespaces, OrderedReady, maxUnavailable 2`,
+  sets,
+  replicas: 10,
+  podManagementPolicy: 'OrderedReady',
+  maxUnavailable: 2,
+  namespaces: sets / 10,
+});
+
+/** The two workloads first; then the sizes the growth goals compare them with (src/sim/bench/goals.ts). */
 export const BENCH_CASES: readonly BenchCase[] = [
-  { name: 'one-set', description: '1 set × 1,000 replicas, Parallel, maxUnavailable 10%', sets: 1, replicas: 1000, podManagementPolicy: 'Parallel', maxUnavailable: '10%', namespaces: 1 },
-  {
-    name: 'many-sets',
-    description: '1,000 sets × 10 replicas in 100 namespaces, OrderedReady, maxUnavailable 2',
-    sets: 1000,
-    replicas: 10,
-    podManagementPolicy: 'OrderedReady',
-    maxUnavailable: 2,
-    namespaces: 100,
-  },
+  oneSet(1000, 'one-set'),
+  manySets(1000, 'many-sets'),
+  oneSet(2000, 'one-set-2k'),
+  oneSet(5000, 'one-set-5k'),
+  oneSet(10000, 'one-set-10k'),
+  manySets(100, 'many-sets-100'),
 ];
 
 /** The case with its pod count divided by `scale`: fewer sets when there are many, else fewer replicas. */

@@ -56,16 +56,29 @@ interface Mark {
   t: number;
 }
 
-export async function runBenchCase(c: BenchCase): Promise<BenchResult> {
+/** Wall time between progress lines. */
+const PROGRESS_EVERY_MS = 2000;
+
+/** Runs `c`; `progress` (if given) gets a line about every 2 s of wall time while it runs. */
+export async function runBenchCase(c: BenchCase, progress?: (line: string) => void): Promise<BenchResult> {
   const planner = { cpu: 0, calls: 0 };
   const started: Mark = { wall: stopwatch.now(), cpu: process.cpuUsage(), planner: 0, api: 0, byVerb: {}, t: 0 };
-  const meter = { peakHeap: 0, replaced: 0, rollout: undefined as Mark | undefined };
-  const sampleHeap = () => void (meter.peakHeap = Math.max(meter.peakHeap, process.memoryUsage().heapUsed));
+  const meter = { peakHeap: 0, replaced: 0, rollout: undefined as Mark | undefined, said: started.wall };
+  const total = c.sets * c.replicas;
+  const sampleHeap = () => {
+    meter.peakHeap = Math.max(meter.peakHeap, process.memoryUsage().heapUsed);
+    const wall = stopwatch.now();
+    if (progress === undefined || wall - meter.said < PROGRESS_EVERY_MS) return;
+    meter.said = wall;
+    const phase = meter.rollout ? `rollout: ${meter.replaced} of ${total} pods replaced` : 'creating the sets';
+    const cpu = cpuMs(process.cpuUsage(started.cpu)) / 1000;
+    progress(`${c.name}: ${phase}; ${((wall - started.wall) / 1000).toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU, virtual t=${sim.t().toFixed(0)} s`);
+  };
   const onRecord = (r: TimelineRecord) => {
     if (r.type === 'step' && r.index === 1) meter.rollout = markNow(sim, planner.cpu, r.t);
     if (meter.rollout && r.type === 'pod' && r.event === 'Deleted') meter.replaced++;
   };
-  const options = { onRecord, keepRecords: false, onProgress: sampleHeap, progressEveryMs: 10_000, planner: timedPlanner(planner) };
+  const options = { onRecord, keepRecords: false, onProgress: sampleHeap, progressEveryMs: 1000, planner: timedPlanner(planner) };
   const sim: Simulation = new Simulation(benchScenario(c), options);
   await sim.start();
   await sim.runSteps();
