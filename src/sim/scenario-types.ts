@@ -20,7 +20,7 @@ export interface ClusterSpec {
   podTerminationSeconds: number;
   /** Keys are exact images or globs with `*`; kept in file order. */
   images: Record<string, ImageSpec>;
-  /** Most objects of one resource the in-memory API server stores (default 50,000); creates beyond get 403 `exceeded quota`. */
+  /** Most objects of one resource the in-memory API server stores (default 10,000); creates beyond get 403 `exceeded quota`. */
   maxObjects?: number;
 }
 

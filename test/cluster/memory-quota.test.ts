@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { ApiError, isRetryable } from '../../src/api/errors.js';
+import { DEFAULT_MAX_OBJECTS } from '../../src/cluster/memory/index.js';
 import { CR, newEnv, pod, revision } from './helpers.js';
 
 const refusal = async (p: Promise<unknown>): Promise<ApiError> => {
@@ -17,6 +18,14 @@ const refusal = async (p: Promise<unknown>): Promise<ApiError> => {
 };
 
 describe('memory cluster object-count limit', () => {
+  it(`holds at most DEFAULT_MAX_OBJECTS (${DEFAULT_MAX_OBJECTS}) of one resource unless told otherwise`, async () => {
+    const { cluster } = newEnv();
+    for (let i = 0; i < DEFAULT_MAX_OBJECTS; i++) await cluster.create(CR, revision(`r-${i}`));
+    const error = await refusal(cluster.create(CR, revision('one-more')));
+    assert.equal(error.code, 403);
+    assert.match(error.message, new RegExp(`limited: count/controllerrevisions.apps=${DEFAULT_MAX_OBJECTS}$`));
+  });
+
   it('refuses a create beyond maxObjects per resource with 403 Forbidden exceeded quota', async () => {
     const { cluster } = newEnv({ maxObjects: 2 });
     await cluster.create(Resources.pods, pod('web-0'));

@@ -16,7 +16,7 @@ export type * from './types.js';
 export const ADMIN_ACTOR = 'admin';
 
 /** Objects of one resource the in-memory API server stores unless told otherwise (MemoryClusterOptions.maxObjects). */
-export const DEFAULT_MAX_OBJECTS = 50_000;
+export const DEFAULT_MAX_OBJECTS = 10_000;
 
 export function createMemoryCluster(opts: MemoryClusterOptions): MemoryCluster {
   const random = opts.random ?? defaultRandom();
