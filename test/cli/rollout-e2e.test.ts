@@ -5,7 +5,7 @@
 import { after as afterAll, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import type { Pod, StatefulSet } from '../../src/api/types.js';
+import type { Pod } from '../../src/api/types.js';
 import { planCommand } from '../../src/cli/commands/plan.js';
 import { rolloutHistoryCommand, rolloutRestartCommand, rolloutStatusCommand, rolloutUndoCommand } from '../../src/cli/commands/rollout.js';
 import { whyCommand } from '../../src/cli/commands/why.js';
@@ -13,22 +13,9 @@ import type { CommandDeps } from '../../src/cli/explain/command-runner.js';
 import { bufferIO } from '../../src/cli/explain/io.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
 import { closeSession } from '../e2e/cluster-session.js';
-import { e2eTest, type TestEnv } from '../e2e/harness.js';
+import { e2eTest, twoReplicaSet, type TestEnv } from '../e2e/harness.js';
 
 afterAll(() => closeSession());
-
-function set(env: TestEnv, name: string): StatefulSet {
-  return {
-    apiVersion: env.apiVersion,
-    kind: 'StatefulSet',
-    metadata: { name, namespace: env.ns },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
-    },
-  };
-}
 
 function deps(env: TestEnv): CommandDeps & { io: ReturnType<typeof bufferIO> } {
   return { client: env.client, namespace: env.ns, io: bufferIO(), timers: realTimers() };
@@ -53,7 +40,7 @@ async function statusDone(d: ReturnType<typeof deps>, name: string): Promise<voi
 
 async function walkThrough(env: TestEnv, name: string, qualified: string): Promise<void> {
   const d = deps(env);
-  await env.createConverged(set(env, name));
+  await env.createConverged(twoReplicaSet(env, name));
   await statusDone(d, name);
   await env.setImage(name, 'app', 'app:2');
   await statusDone(d, name);
@@ -90,7 +77,7 @@ describe('rollout commands on kube-apiserver', () => {
     kubelet: { podStartSeconds: 1, podTerminationSeconds: 1, images: { 'app:broken': { behavior: 'ImagePullBackOff' } } },
   }, async (env) => {
     const d = deps(env);
-    const s = set(env, 'stuck');
+    const s = twoReplicaSet(env, 'stuck');
     await env.createConverged({ ...s, spec: { ...s.spec, progressDeadlineSeconds: 5 } });
     await env.setImage('stuck', 'app', 'app:broken');
     assert.equal(await rolloutStatusCommand(d, 'stuck', { timeout: '90s' }), 1);

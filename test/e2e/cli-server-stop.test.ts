@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { closeSession } from './cluster-session.js';
-import { e2eTest, type TestEnv } from './harness.js';
+import { e2eTest, twoReplicaSet } from './harness.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'ordinal-cli-stop-'));
@@ -97,23 +97,10 @@ async function until(cond: () => boolean, what: string, ms: number): Promise<voi
   }
 }
 
-function pendingSet(env: TestEnv, name: string) {
-  return {
-    apiVersion: env.apiVersion,
-    kind: 'StatefulSet',
-    metadata: { name, namespace: env.ns },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
-    },
-  };
-}
-
 describe('kubectl ordinal rollout status when the API server stops mid-watch', () => {
   // No controller and no kubelet: the set never converges, so rollout status keeps watching.
   e2eTest('reports the lost server on one line and exits 1', { timeout: 240_000, controller: false }, async (env) => {
-    await env.create(pendingSet(env, 'web'));
+    await env.create(twoReplicaSet(env, 'web'));
     const proxy = await startProxy(new URL(env.client.server));
     const kubeconfig = kubeconfigVia(env.cp.kubeconfigPath, proxy.url, 'via-proxy');
     const args = ['rollout', 'status', 'web', '-n', env.ns, '--kubeconfig', kubeconfig];

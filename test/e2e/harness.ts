@@ -205,3 +205,17 @@ export function e2eTest(title: string, opts: E2eTestOptions, body: (env: TestEnv
     }
   });
 }
+
+/** A 2-replica set of `app:1` in the test's namespace and API version: the smallest story a command can act on. */
+export function twoReplicaSet(env: TestEnv, name: string): StatefulSet {
+  return {
+    apiVersion: env.apiVersion,
+    kind: 'StatefulSet',
+    metadata: { name, namespace: env.ns },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
+    },
+  };
+}
