@@ -42,6 +42,10 @@ const result = await build({
   legalComments: 'linked',
   logLevel: 'warning',
   metafile: true,
+  // tr46 and whatwg-url (under the Kubernetes client) require Node's deprecated built-in `punycode`, which
+  // Node 21+ warns about on stderr for code outside node_modules, as the bundle is: bundle the npm package
+  // of the same name instead, so an error stays one line.
+  alias: { punycode: 'punycode/' },
 });
 chmodSync(outfile, 0o755);
 const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
