@@ -2,7 +2,8 @@
 // scripts/control-plane/up.sh (or by ci-setup.sh in CI), found through ORDINAL_E2E_KUBECONFIG.
 // Under CI a missing control plane is a red test, never a silent skip.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request as httpsRequest, Agent } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,13 +52,29 @@ export function requireControlPlane(t: TestContext): ControlPlane | undefined {
   return undefined;
 }
 
-function runScript(args: string[]): Promise<string> {
+function runScript(args: string[], script = 'kcm.sh', env: NodeJS.ProcessEnv = process.env): Promise<string> {
   return new Promise((done, fail) => {
-    execFile(join(SCRIPTS, 'kcm.sh'), args, { timeout: 120_000 }, (err, stdout, stderr) => {
-      if (err) fail(new Error(`kcm.sh ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+    execFile(join(SCRIPTS, script), args, { timeout: 120_000, env }, (err, stdout, stderr) => {
+      if (err) fail(new Error(`${script} ${args.join(' ')} failed: ${err.message}\n${stderr}`));
       else done(stdout);
     });
   });
+}
+
+/**
+ * A second etcd + kube-apiserver of a test's own (up.sh in a fresh temporary directory, the same binaries
+ * as `cp`), e.g. with an alpha feature gate the shared one must keep off. `stop` runs down.sh --purge.
+ */
+export async function startControlPlane(cp: ControlPlane, featureGates: string): Promise<ControlPlane & { stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ordinal-cp-'));
+  const stop = () => runScript([dir, '--purge'], 'down.sh').then(() => undefined);
+  try {
+    await runScript([dir, `--feature-gates=${featureGates}`], 'up.sh', { ...process.env, ORDINAL_K8S_BIN: cp.binDir });
+  } catch (e) {
+    await stop().catch(() => undefined);
+    throw e;
+  }
+  return { kubeconfigPath: join(dir, 'admin.kubeconfig'), dir, binDir: cp.binDir, stop };
 }
 
 export interface ControllerManager {

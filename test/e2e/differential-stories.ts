@@ -19,6 +19,8 @@ export interface SetShape {
   replicas: number;
   policy?: 'OrderedReady' | 'Parallel';
   onDelete?: boolean;
+  /** updateStrategy Recreate (alpha in 1.37: the StatefulSetRecreateStrategy gate must be on). */
+  recreate?: boolean;
   partition?: number;
   maxUnavailable?: number | string;
   minReadySeconds?: number;
@@ -49,7 +51,11 @@ export function storySet(shape: SetShape): StatefulSet {
     replicas: shape.replicas,
     serviceName: SET_NAME,
     podManagementPolicy: shape.policy ?? 'OrderedReady',
-    updateStrategy: shape.onDelete ? { type: 'OnDelete' } : { type: 'RollingUpdate', ...(Object.keys(rollingUpdate).length ? { rollingUpdate } : {}) },
+    updateStrategy: shape.onDelete
+      ? { type: 'OnDelete' }
+      : shape.recreate
+        ? { type: 'Recreate' }
+        : { type: 'RollingUpdate', ...(Object.keys(rollingUpdate).length ? { rollingUpdate } : {}) },
     selector: { matchLabels: { app: SET_NAME } },
     template: {
       metadata: { labels: { app: SET_NAME } },
@@ -128,6 +134,25 @@ export const HAND_WRITTEN: Story[] = [
   { name: 'ordered-scale-halts-on-broken', shape: { replicas: 2 }, steps: [image(IMAGE.broken), scale(3), image(IMAGE.v1)] },
   // 9.E: scale to zero and back (revisions and status with no pods)
   { name: 'scale-to-zero-and-back', shape: { replicas: 2, maxUnavailable: '25%' }, steps: [scale(0), image(IMAGE.v2), scale(2)] },
+];
+
+/**
+ * Recreate stories (KEP-3541, alpha in 1.37), run on a control plane of their own with the
+ * StatefulSetRecreateStrategy gate on in kube-apiserver, kube-controller-manager and Ordinal.
+ */
+export const RECREATE: Story[] = [
+  // 3.8: OrderedReady: every old pod is deleted before any new one; new pods come back in order
+  { name: 'recreate-ordered', shape: { replicas: 3, recreate: true }, steps: [image(IMAGE.v2), scale(4)] },
+  // 3.8: Parallel: all old pods go at once, all new ones start at once
+  { name: 'recreate-parallel', shape: { replicas: 3, recreate: true, policy: 'Parallel' }, steps: [image(IMAGE.v2)] },
+  // 3.8: a broken new revision is recreated everywhere; the fix replaces the broken pods
+  { name: 'recreate-broken-then-fix', shape: { replicas: 3, recreate: true, policy: 'Parallel' }, steps: [image(IMAGE.broken), image(IMAGE.v3)] },
+  // 3.8 with minReadySeconds, and a scale together with a template change
+  { name: 'recreate-min-ready-scale', shape: { replicas: 2, recreate: true, minReadySeconds: 2 }, steps: [{ do: 'patch', spec: { replicas: 3, template: { spec: { containers: [{ name: 'app', image: IMAGE.v2 }] } } } }] },
+  // 3.8: switching the type alone makes no revision; the next template change recreates
+  { name: 'recreate-switch-type', shape: { replicas: 2, policy: 'Parallel' }, steps: [{ do: 'patch', spec: { updateStrategy: { type: 'Recreate', rollingUpdate: null } } }, image(IMAGE.v2)] },
+  // 3.8: rollback to the previous revision is a Recreate too
+  { name: 'recreate-rollback', shape: { replicas: 2, recreate: true }, steps: [image(IMAGE.v2), image(IMAGE.v1)] },
 ];
 
 /** What the generator draws: a set spec and 1–3 steps whose parameters stay within a story's time budget. */
