@@ -69,8 +69,8 @@ function timedOut(ms: number): Error {
   return Object.assign(new Error(`no response from the server within ${ms / 1000}s (request timeout)`), { code: 'ETIMEDOUT' });
 }
 
-async function open(conn: Connection, req: HttpRequest, opts: TransportOptions) {
-  const target = await conn.target(req.path);
+async function open(conn: Connection, req: HttpRequest, opts: TransportOptions, longRunning = false) {
+  const target = await conn.target(req.path, longRunning);
   const headers: OutgoingHttpHeaders = { ...target.headers, accept: 'application/json', 'user-agent': opts.userAgent };
   if (req.body !== undefined) {
     headers['content-type'] = req.contentType ?? 'application/json';
@@ -157,7 +157,7 @@ export function stream(conn: Connection, req: HttpRequest, sink: StreamSink, opt
     sink.onEnd(end);
   };
   const dropped = (e: unknown) => finish({ kind: 'dropped', error: toTransportError(e, what) });
-  open(conn, req, opts).then((r) => {
+  open(conn, req, opts, true).then((r) => {
     // The error listener goes first: destroying a request that has not connected yet emits 'error'
     // ("socket hang up"), which would be uncaught without it.
     r.on('error', dropped);
