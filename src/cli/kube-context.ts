@@ -8,7 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { createKubeClient, DEFAULT_TUNING, loadKubeConfig, type KubeClient, type KubeClientTuning } from '../cluster/kube/index.js';
 import { createConnection } from '../cluster/kube/connection.js';
 import { RestClient } from '../cluster/kube/rest-client.js';
-import { createTokenBucket } from '../cluster/kube/token-bucket.js';
+import { createTokenBucket } from '../runtime/token-bucket.js';
 import type { Timers } from '../runtime/clock.js';
 import { realRandom } from '../runtime/real-clock.js';
 import { KubeContextError, type KubeFlags } from './kube-flags.js';

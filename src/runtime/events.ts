@@ -1,12 +1,13 @@
-// Kubernetes Events through the ClusterClient, aggregated like client-go's EventCorrelator: an event equal
-// to an earlier one (same source, involved object, type, reason and message) bumps that Event's `count`
-// and `lastTimestamp` instead of creating another object. Timestamps and names come from the injected
-// clock and a counter, so a simulated run writes identical Events every time (style.md T8).
+// Kubernetes Events through the ClusterClient, sent as client-go's recorder sends them: its EventCorrelator
+// (event-correlator.ts) combines similar events, turns repeats into `count` patches and drops what its spam
+// filter stops. Timestamps and names come from the injected clock and a counter, so a simulated run writes
+// identical Events every time (style.md T8).
 
 import { apiVersionOf, Resources, type ClusterClient, type Resource } from '../api/client.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { toTimestamp, type Instant, type KubeEvent, type KubeObject, type ObjectReference } from '../api/types.js';
 import type { Clock } from './clock.js';
+import { EventCorrelator } from './event-correlator.js';
 import { noopLogger, type Logger } from './logger.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -37,9 +38,12 @@ export interface EventRecorderOptions {
 }
 
 export interface EventRecorder {
-  /** Records an event about `ref`. Resolves once written; never rejects (failures are logged). */
+  /**
+   * Records an event about `ref`. Resolves once written (or at once when the spam filter drops it); never
+   * rejects (failures are logged).
+   */
   event(ref: ObjectReference, type: EventType, reason: string, message: string): Promise<void>;
-  /** Calls `listener` synchronously for every event recorded; returns an unsubscribe function. */
+  /** Calls `listener` synchronously for every event written (not for dropped ones); returns an unsubscribe function. */
   onRecord(listener: (e: RecordedEvent) => void): () => void;
   /** Resolves when every write started so far has finished. */
   flush(): Promise<void>;
@@ -59,11 +63,8 @@ export function objectReference(obj: KubeObject, resource: Resource): ObjectRefe
   };
 }
 
-interface Entry {
-  name: string;
-  count: number;
-  firstTimestamp: string;
-  /** Writes for one aggregate are serialised so a patch never races the create. */
+interface Tail {
+  /** Writes for one Event object are serialised so a patch never races the create. */
   tail: Promise<void>;
 }
 
@@ -73,9 +74,10 @@ export function createEventRecorder(opts: EventRecorderOptions): EventRecorder {
 
 const MAX_NAME_RETRIES = 3;
 
-// upstream: client-go/tools/record/events_cache.go EventCorrelator (EventLogger) + event.go recordToSink
+// upstream: client-go/tools/record/event.go recordToSink
 class Recorder implements EventRecorder {
-  private readonly cache = new Map<string, Entry>();
+  private readonly correlator: EventCorrelator;
+  private readonly tails = new Map<string, Tail>();
   private readonly listeners = new Set<(e: RecordedEvent) => void>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly component: string;
@@ -85,24 +87,44 @@ class Recorder implements EventRecorder {
   constructor(private readonly opts: EventRecorderOptions) {
     this.component = opts.component ?? 'ordinal-controller';
     this.log = opts.logger ?? noopLogger;
+    this.correlator = new EventCorrelator({
+      clock: opts.clock,
+      newName: (objectName, now) => this.newName(objectName, now),
+      ...(opts.cacheSize !== undefined ? { cacheSize: opts.cacheSize } : {}),
+    });
   }
 
   event(ref: ObjectReference, type: EventType, reason: string, message: string): Promise<void> {
     const now = this.opts.clock.now();
-    const source = [this.component, this.opts.host ?? ''];
-    const key = JSON.stringify([...source, ref.apiVersion, ref.kind, ref.namespace, ref.name, ref.uid, type, reason, message]);
-    const entry = this.touch(key, now, ref.name ?? '');
+    const host = this.opts.host ?? '';
+    const c = this.correlator.correlate({
+      source: { component: this.component, host },
+      involvedObject: ref,
+      type,
+      reason,
+      message,
+      reportingController: this.component,
+      reportingInstance: host,
+    });
+    if (c.skip) return Promise.resolve();
     const namespace = ref.namespace || 'default';
-    const involvedObject = { ...ref };
-    const recorded: RecordedEvent = { namespace, involvedObject, type, reason, message, count: entry.count, name: entry.name, at: now };
+    const recorded: RecordedEvent = { namespace, involvedObject: { ...ref }, type, reason, message: c.message, count: c.count, name: c.name, at: now };
     for (const l of [...this.listeners]) l(recorded);
-    const body = this.eventObject(recorded, entry.firstTimestamp);
-    const write = entry.tail.then(() => this.write(entry, body)).catch((err: unknown) => {
+    const body = this.eventObject(recorded, toTimestamp(c.firstTimestamp));
+    let entry = this.tails.get(c.key);
+    if (entry === undefined) {
+      entry = { tail: Promise.resolve() };
+      this.tails.set(c.key, entry);
+    }
+    const write = entry.tail.then(() => this.write(c.key, body)).catch((err: unknown) => {
       this.log.warn({ reason, object: ref.name, err: String(err) }, 'could not write event');
     });
     entry.tail = write;
     this.inFlight.add(write);
-    void write.finally(() => this.inFlight.delete(write));
+    void write.finally(() => {
+      this.inFlight.delete(write);
+      if (this.tails.get(c.key)?.tail === write) this.tails.delete(c.key);
+    });
     return write;
   }
 
@@ -113,19 +135,6 @@ class Recorder implements EventRecorder {
 
   async flush(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
-  }
-
-  /** The aggregate for `key`, counted one up (created on first use; least recently used evicted). */
-  private touch(key: string, now: Instant, objectName: string): Entry {
-    let entry = this.cache.get(key);
-    if (entry === undefined) {
-      entry = { name: this.newName(objectName, now), count: 0, firstTimestamp: toTimestamp(now), tail: Promise.resolve() };
-    }
-    this.cache.delete(key);
-    this.cache.set(key, entry);
-    if (this.cache.size > (this.opts.cacheSize ?? 4096)) this.cache.delete(this.cache.keys().next().value!);
-    entry.count++;
-    return entry;
   }
 
   /** `<object>.<hex>` where hex is a nanosecond-like stamp from the clock plus a counter (upstream: UnixNano). */
@@ -153,28 +162,35 @@ class Recorder implements EventRecorder {
     };
   }
 
-  private async write(entry: Entry, body: KubeEvent): Promise<void> {
+  /** A repeat patches the existing Event (count, lastTimestamp, message); a missing one is created. */
+  private async write(key: string, body: KubeEvent): Promise<void> {
     const { client } = this.opts;
     if (body.count !== undefined && body.count > 1) {
       try {
-        await client.patch(Resources.events, body.metadata.namespace, entry.name, { count: body.count, lastTimestamp: body.lastTimestamp });
+        await client.patch(Resources.events, body.metadata.namespace, body.metadata.name ?? '', {
+          count: body.count,
+          lastTimestamp: body.lastTimestamp,
+          message: body.message,
+        });
         return;
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
     }
-    await this.create(entry, body);
+    await this.create(key, body);
   }
 
-  /** Creates the Event; a name taken by another writer gets a fresh one. */
-  private async create(entry: Entry, body: KubeEvent): Promise<void> {
+  /** Creates the Event; a name taken by another writer gets a fresh one, kept for the next repeats. */
+  private async create(key: string, body: KubeEvent): Promise<void> {
+    let name = body.metadata.name ?? '';
     for (let i = 0; ; i++) {
       try {
-        await this.opts.client.create(Resources.events, { ...body, metadata: { ...body.metadata, name: entry.name } });
+        await this.opts.client.create(Resources.events, { ...body, metadata: { ...body.metadata, name } });
         return;
       } catch (err) {
         if (!isAlreadyExists(err) || i + 1 >= MAX_NAME_RETRIES) throw err;
-        entry.name = this.newName(body.involvedObject.name ?? '', this.opts.clock.now());
+        name = this.newName(body.involvedObject.name ?? '', this.opts.clock.now());
+        this.correlator.renamed(key, name);
       }
     }
   }

@@ -6,7 +6,8 @@ import type { KubeObject } from '../api/types.js';
 import type { Timers } from './clock.js';
 import { noopLogger, type Logger } from './logger.js';
 import { ObjectCache, type CacheDelta, type IndexFunc } from './object-cache.js';
-import { Reflector, type BackoffOptions } from './reflector.js';
+import type { BackoffPolicy } from './backoff.js';
+import { Reflector } from './reflector.js';
 
 export interface InformerHandlers<T> {
   onAdd?(obj: T): void;
@@ -24,7 +25,7 @@ export interface InformerOptions {
   timers: Timers;
   /** Uniform in [0, 1), for reconnect jitter. */
   random: () => number;
-  backoff?: BackoffOptions;
+  backoff?: BackoffPolicy;
   logger?: Logger;
 }
 

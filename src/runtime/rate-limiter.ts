@@ -1,7 +1,9 @@
 // Policies compute, schedulers schedule (style.md G9): these return delays; only the work queue owns
 // timers. Unlike client-go's BucketRateLimiter, the bucket reads the injected clock (T2, A6).
 
+import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import type { Clock } from './clock.js';
+import { createTokenBucket, type TokenBucket } from './token-bucket.js';
 
 /** Per-item retry policy of the work queue (client-go's TypedRateLimiter). */
 export interface RateLimiter<K> {
@@ -16,26 +18,20 @@ export interface RateLimiter<K> {
 export const BASE_DELAY_MS = 5;
 export const MAX_DELAY_MS = 1_000_000;
 
-/** Exponential per-item backoff: base · 2^failures, capped (5 ms … 1000 s by default). */
+/** Per-item exponential backoff: base · 2^failures, capped (5 ms … 1000 s by default), no jitter. */
 // upstream: client-go/util/workqueue/default_rate_limiters.go ItemExponentialFailureRateLimiter.When
-export function nextDelay(failures: number, baseMs = BASE_DELAY_MS, maxMs = MAX_DELAY_MS): number {
-  if (failures < 0) return baseMs;
-  const exp = Math.min(failures, 62); // 2^62 overflows any cap; avoids Infinity arithmetic
-  return Math.min(baseMs * 2 ** exp, maxMs);
-}
+const ITEM_BACKOFF: BackoffPolicy = { baseMs: BASE_DELAY_MS, capMs: MAX_DELAY_MS, jitter: 0 };
+const noJitter = () => 0;
 
 export class ItemExponentialRateLimiter<K> implements RateLimiter<K> {
   private readonly failures = new Map<K, number>();
 
-  constructor(
-    private readonly baseMs = BASE_DELAY_MS,
-    private readonly maxMs = MAX_DELAY_MS,
-  ) {}
+  constructor(private readonly policy: BackoffPolicy = ITEM_BACKOFF) {}
 
   when(key: K): number {
     const n = this.failures.get(key) ?? 0;
     this.failures.set(key, n + 1);
-    return nextDelay(n, this.baseMs, this.maxMs);
+    return backoffDelay(n, noJitter, this.policy);
   }
 
   forget(key: K): void {
@@ -47,29 +43,17 @@ export class ItemExponentialRateLimiter<K> implements RateLimiter<K> {
   }
 }
 
-/**
- * An overall token bucket (qps refill, `burst` capacity) shared by every item. A reservation always
- * succeeds; the returned delay is how long until its token exists. Kept as a theoretical arrival time
- * (GCRA), which is the same bucket without floating-point token counts.
- */
+/** An overall token bucket (qps refill, `burst` capacity) shared by every item; a reservation always succeeds. */
 // upstream: client-go/util/workqueue/default_rate_limiters.go BucketRateLimiter.When
 export class BucketRateLimiter<K> implements RateLimiter<K> {
-  private readonly intervalMs: number;
-  private tat = -Infinity;
+  private readonly bucket: TokenBucket;
 
-  constructor(
-    private readonly clock: Clock,
-    qps = 10,
-    private readonly burst = 100,
-  ) {
-    this.intervalMs = 1000 / qps;
+  constructor(clock: Clock, qps = 10, burst = 100) {
+    this.bucket = createTokenBucket({ qps, burst, clock });
   }
 
   when(_key: K): number {
-    const now = this.clock.now();
-    this.tat = Math.max(this.tat, now) + this.intervalMs;
-    const allowedAt = this.tat - this.burst * this.intervalMs;
-    return Math.max(0, Math.ceil(allowedAt - now));
+    return this.bucket.reserve();
   }
 
   forget(_key: K): void {}

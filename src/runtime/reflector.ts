@@ -6,6 +6,7 @@ import { isGone } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
 import type { TimerId, Timers } from './clock.js';
 import { noopLogger, type Logger } from './logger.js';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 
 export interface ReflectorSink<T> {
   /** A list completed: the scope's content is exactly `items`. */
@@ -13,14 +14,6 @@ export interface ReflectorSink<T> {
   /** One watch event (never BOOKMARK). */
   event(event: WatchEvent<T>): void;
 }
-
-export interface BackoffOptions {
-  initialMs: number;
-  maxMs: number;
-}
-
-/** client-go's reflector backoff: 800 ms doubling to 30 s, jitter 1.0. */
-export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 800, maxMs: 30_000 };
 
 export interface ReflectorOptions<T> {
   client: ClusterClient;
@@ -32,15 +25,9 @@ export interface ReflectorOptions<T> {
   /** Uniform in [0, 1); injected so that the simulator's seed decides the jitter (T8). */
   random: () => number;
   sink: ReflectorSink<T>;
-  backoff?: BackoffOptions;
+  /** Reconnect backoff (client-go's reflector: 800 ms doubling to 30 s, jitter 1.0). */
+  backoff?: BackoffPolicy;
   logger?: Logger;
-}
-
-/** Jittered exponential backoff: d = min(max, initial·2^failures), then uniform in [d, 2d). */
-// upstream: apimachinery/pkg/util/wait/backoff.go Backoff.Step (Factor 2, Jitter 1.0)
-export function backoffDelay(failures: number, opts: BackoffOptions, random: () => number): number {
-  const base = Math.min(opts.maxMs, opts.initialMs * 2 ** Math.min(failures, 30));
-  return Math.round(base + random() * base);
 }
 
 // upstream: client-go/tools/cache/reflector.go ListAndWatch
@@ -131,7 +118,7 @@ export class Reflector<T extends KubeObject> {
   }
 
   private retry(epoch: number, what: 'relist' | 'rewatch'): void {
-    const delay = backoffDelay(this.failures++, this.opts.backoff ?? DEFAULT_BACKOFF, this.opts.random);
+    const delay = backoffDelay(this.failures++, this.opts.random, this.opts.backoff ?? DEFAULT_BACKOFF);
     const label = `informer ${what} ${this.opts.resource.plural}`;
     this.retryTimer = this.opts.timers.at(
       this.opts.timers.now() + delay,

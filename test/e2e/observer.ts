@@ -42,7 +42,7 @@ export class NamespaceObserver {
   private seq = 0;
 
   constructor(client: ClusterClient, readonly namespace: string, readonly resource: Resource) {
-    const common = { client, namespaces: [namespace], timers: realTimers(), random: Math.random, backoff: { initialMs: 100, maxMs: 1000 } };
+    const common = { client, namespaces: [namespace], timers: realTimers(), random: Math.random, backoff: { baseMs: 100, capMs: 1000, jitter: 1 } };
     this.pods = new Informer<Pod>({ ...common, resource: { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true } });
     this.sets = new Informer<StatefulSet>({ ...common, resource });
     this.pods.addHandler({

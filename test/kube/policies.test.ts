@@ -2,11 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { AlreadyExistsError, ApiError, ConflictError, GoneError, InvalidError, NotFoundError } from '../../src/api/errors.js';
-import { backoffDelay } from '../../src/cluster/kube/backoff.js';
+import { backoffDelay } from '../../src/runtime/backoff.js';
 import { resourcePath, withQuery } from '../../src/cluster/kube/paths.js';
 import { isRetryableFailure, parseRetryAfter, retryDelay } from '../../src/cluster/kube/retry-policy.js';
 import { toApiError, watchStatusError } from '../../src/cluster/kube/status-errors.js';
-import { createTokenBucket } from '../../src/cluster/kube/token-bucket.js';
+import { createTokenBucket } from '../../src/runtime/token-bucket.js';
 
 describe('resourcePath', () => {
   const cases: [string, string][] = [

@@ -119,3 +119,62 @@ describe('event recorder', () => {
     assert.deepEqual(await names(), await names());
   });
 });
+
+describe('event recorder: client-go correlation (aggregation, spam filter)', () => {
+  const create = (i: number) => `create Pod web-${i} in StatefulSet web successful`;
+  const writes = (cluster: FakeCluster) => cluster.writes().filter((w) => w.resource === Resources.events.plural);
+
+  it('writes 25 events about one object and type, then drops them until the bucket refills (one per 5 minutes)', async () => {
+    const { recorder, cluster, clock, events } = setup();
+    const written: RecordedEvent[] = [];
+    recorder.onRecord((e) => written.push(e));
+    for (let i = 0; i < 30; i++) await recorder.event(ref, 'Warning', `Reason${i}`, 'distinct reasons, so nothing is combined');
+    assert.equal(written.length, 25, 'the spam filter stops the 26th');
+    assert.equal(writes(cluster).length, 25);
+    await recorder.event(ref, 'Normal', 'Other', 'another type has a bucket of its own');
+    assert.equal(written.length, 26);
+    clock.advanceBy(299_000);
+    await recorder.event(ref, 'Warning', 'Late', 'not yet refilled');
+    assert.equal(written.length, 26);
+    clock.advanceBy(1_000);
+    await recorder.event(ref, 'Warning', 'Late', 'refilled');
+    assert.equal(written.length, 27);
+    assert.equal((await events()).length, 27);
+  });
+
+  it('keeps counting a repeat the spam filter dropped, so the next written occurrence carries the true count', async () => {
+    const { recorder, clock, events } = setup();
+    for (let i = 0; i < 24; i++) await recorder.event(ref, 'Warning', `Fill${i}`, 'x');
+    await recorder.event(ref, 'Warning', 'FailedCreate', 'quota');
+    await recorder.event(ref, 'Warning', 'FailedCreate', 'quota'); // dropped, still counted
+    clock.advanceBy(300_000);
+    await recorder.event(ref, 'Warning', 'FailedCreate', 'quota');
+    const e = (await events()).find((x) => x.reason === 'FailedCreate');
+    assert.equal(e?.count, 3);
+  });
+
+  it('combines similar events from the 10th distinct message within 10 minutes into one Event', async () => {
+    const { recorder, cluster, events } = setup();
+    const written: RecordedEvent[] = [];
+    recorder.onRecord((e) => written.push(e));
+    for (let i = 0; i < 12; i++) await recorder.event(ref, 'Normal', 'SuccessfulCreate', create(i));
+    const list = await events();
+    assert.equal(list.length, 10, '9 single events and one combined');
+    const combined = list.find((e) => e.message?.startsWith('(combined from similar events): '));
+    assert.equal(combined?.message, `(combined from similar events): ${create(11)}`);
+    assert.equal(combined?.count, 3);
+    assert.deepEqual(
+      writes(cluster).map((w) => w.verb),
+      [...Array<string>(10).fill('create'), 'patch', 'patch'],
+    );
+    assert.equal(written.at(-1)?.count, 3);
+  });
+
+  it('starts over when similar events are more than 10 minutes apart', async () => {
+    const { recorder, clock, events } = setup();
+    for (let i = 0; i < 9; i++) await recorder.event(ref, 'Normal', 'SuccessfulDelete', `delete ${i}`);
+    clock.advanceBy(600_001);
+    await recorder.event(ref, 'Normal', 'SuccessfulDelete', 'delete 9');
+    assert.ok((await events()).every((e) => !e.message?.startsWith('(combined')));
+  });
+});

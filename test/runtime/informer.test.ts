@@ -4,7 +4,7 @@ import { Resources } from '../../src/api/client.js';
 import { GoneError, ApiError } from '../../src/api/errors.js';
 import type { Pod } from '../../src/api/types.js';
 import { Informer } from '../../src/runtime/informer.js';
-import { backoffDelay } from '../../src/runtime/reflector.js';
+import { backoffDelay } from '../../src/runtime/backoff.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 import { FakeCluster } from './fake-cluster.js';
 
@@ -165,11 +165,11 @@ describe('informer: recovering the stream', () => {
 
 describe('informer: backoff', () => {
   it('doubles from 800 ms up to 30 s and adds up to 100% jitter', () => {
-    const opts = { initialMs: 800, maxMs: 30_000 };
-    assert.equal(backoffDelay(0, opts, () => 0), 800);
-    assert.equal(backoffDelay(1, opts, () => 0), 1600);
-    assert.equal(backoffDelay(0, opts, () => 0.999), 1599);
-    assert.equal(backoffDelay(10, opts, () => 0), 30_000);
-    assert.equal(backoffDelay(1000, opts, () => 0.5), 45_000);
+    const opts = { baseMs: 800, capMs: 30_000, jitter: 1 };
+    assert.equal(backoffDelay(0, () => 0, opts), 800);
+    assert.equal(backoffDelay(1, () => 0, opts), 1600);
+    assert.equal(backoffDelay(0, () => 0.999, opts), 1599);
+    assert.equal(backoffDelay(10, () => 0, opts), 30_000);
+    assert.equal(backoffDelay(1000, () => 0.5, opts), 45_000);
   });
 });

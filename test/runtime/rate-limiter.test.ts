@@ -4,16 +4,20 @@ import {
   BucketRateLimiter,
   defaultControllerRateLimiter,
   ItemExponentialRateLimiter,
-  nextDelay,
 } from '../../src/runtime/rate-limiter.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 
 describe('rate limiter: per-item exponential backoff', () => {
   it('doubles from 5 ms and caps at 1000 s', () => {
-    assert.deepEqual([0, 1, 2, 3, 10].map((n) => nextDelay(n)), [5, 10, 20, 40, 5120]);
-    assert.equal(nextDelay(17), 655_360);
-    assert.equal(nextDelay(18), 1_000_000);
-    assert.equal(nextDelay(10_000), 1_000_000);
+    const l = new ItemExponentialRateLimiter<number>();
+    const nth = (n: number) => {
+      for (let i = 0; i < n; i++) l.when(n);
+      return l.when(n);
+    };
+    assert.deepEqual([0, 1, 2, 3, 10].map(nth), [5, 10, 20, 40, 5120]);
+    assert.equal(nth(17), 655_360);
+    assert.equal(nth(18), 1_000_000);
+    assert.equal(nth(100), 1_000_000);
   });
 
   it('counts failures per key and forgets them on success', () => {

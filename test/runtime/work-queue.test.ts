@@ -125,7 +125,7 @@ describe('work queue: delays on the injected clock', () => {
 
   it('backs off rate-limited retries per key and resets after forget', () => {
     const clock = createVirtualClock();
-    const q = new WorkQueue<string>({ timers: clock, rateLimiter: new ItemExponentialRateLimiter<string>(5, 1000) });
+    const q = new WorkQueue<string>({ timers: clock, rateLimiter: new ItemExponentialRateLimiter<string>({ baseMs: 5, capMs: 1000, jitter: 0 }) });
     q.addRateLimited('a');
     q.addRateLimited('a'); // already waiting with an earlier time: the earlier one wins
     assert.equal(q.numRequeues('a'), 2);

@@ -9,7 +9,7 @@ import type { Logger } from '../../runtime/logger.js';
 import { createConnection, loadKubeConfig } from './connection.js';
 import { RestClient } from './rest-client.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
-import { createTokenBucket } from './token-bucket.js';
+import { createTokenBucket } from '../../runtime/token-bucket.js';
 
 /** The adapter logs retries and watch restarts at debug level (pino's call shape, runtime/logger.ts). */
 export type KubeLogger = Pick<Logger, 'debug' | 'warn'>;

@@ -10,7 +10,7 @@ import type { KubeClient, KubeClientTuning, KubeLogger } from './kube-client.js'
 import { resourcePath, withQuery } from './paths.js';
 import { parseRetryAfter, retryDelay, type Failure, type Verb } from './retry-policy.js';
 import { toApiError } from './status-errors.js';
-import type { TokenBucket } from './token-bucket.js';
+import type { TokenBucket } from '../../runtime/token-bucket.js';
 import { send, stream, TransportError, type HttpRequest, type HttpResponse, type TransportOptions } from './transport.js';
 import { startWatch } from './watch-stream.js';
 

@@ -3,7 +3,7 @@
 // (API Priority and Fairness), so every verb may retry; a 5xx or a broken connection may have happened
 // after the write was applied, so only idempotent verbs retry.
 
-import { backoffDelay, type BackoffPolicy } from './backoff.js';
+import { backoffDelay, type BackoffPolicy } from '../../runtime/backoff.js';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'watch';
 

@@ -12,7 +12,7 @@
 import type { KubeObject } from '../../api/types.js';
 import type { WatchEvent, WatchHandle, WatchHandlers } from '../../api/client.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../../runtime/backoff.js';
 import { isRetryableFailure, parseRetryAfter } from './retry-policy.js';
 import { toApiError, watchStatusError } from './status-errors.js';
 import type { StreamEnd, StreamHandle } from './transport.js';
