@@ -2,26 +2,30 @@
 # Starts etcd and kube-apiserver on 127.0.0.1 for the end-to-end tests (no kubelet, no scheduler, no
 # kube-controller-manager: the e2e suite starts the controllers it wants with kcm.sh).
 #
-#   scripts/control-plane/up.sh DIR [--feature-gates=A=true,B=false]
+#   scripts/control-plane/up.sh DIR [--feature-gates=A=true,B=false] [--audit]
 #
 # DIR gets pki/ (CA, serving and client certificates, service-account key pair), admin.kubeconfig
 # (O=system:masters), etcd-data/, logs/, *.pid, ports and env (source it to point the e2e suite here).
 # Binaries come from $ORDINAL_K8S_BIN, else from build.sh (cached). Extra kube-apiserver flags:
-# $ORDINAL_APISERVER_ARGS (word-split). Stop with down.sh DIR.
+# $ORDINAL_APISERVER_ARGS (word-split). --audit writes kube-apiserver's audit log to DIR/audit.log (every
+# request at Metadata level, StatefulSet status writes with their bodies; for `npm run bench:upstream`).
+# Stop with down.sh DIR.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=lib.sh
 source "$HERE/lib.sh"
 
-[ $# -ge 1 ] || cp_die "usage: up.sh DIR [--feature-gates=...]"
+[ $# -ge 1 ] || cp_die "usage: up.sh DIR [--feature-gates=...] [--audit]"
 mkdir -p "$1"
 DIR="$(cd "$1" && pwd)"
 shift
 FEATURE_GATES="${ORDINAL_FEATURE_GATES:-}"
+AUDIT=
 for arg in "$@"; do
   case "$arg" in
     --feature-gates=*) FEATURE_GATES="${arg#--feature-gates=}" ;;
+    --audit) AUDIT=1 ;;
     *) cp_die "unknown argument: $arg" ;;
   esac
 done
@@ -107,12 +111,34 @@ start_etcd() {
 # controller creates the "default" ServiceAccount unless kcm.sh runs one, and no kubelet mounts tokens;
 # TokenRequest still works, so least-privilege tests can mint ServiceAccount tokens. The endpoint
 # reconciler is off because Endpoints may not hold a loopback address.
+# The status subresource at RequestResponse, so a status write that changed nothing can be told apart.
+write_audit_policy() {
+  cat >"$DIR/audit-policy.yaml" <<'EOF'
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: RequestResponse
+    resources:
+      - group: apps
+        resources: [statefulsets/status]
+      - group: apps.ordinal.dev
+        resources: [statefulsets/status]
+  - level: Metadata
+EOF
+}
+
 start_apiserver() {
   local etcd_port="$1" port="$2"
   local -a extra=()
   [ -z "$FEATURE_GATES" ] || extra+=("--feature-gates=$FEATURE_GATES")
   # shellcheck disable=SC2206
   [ -z "${ORDINAL_APISERVER_ARGS:-}" ] || extra+=(${ORDINAL_APISERVER_ARGS})
+  if [ -n "$AUDIT" ]; then
+    write_audit_policy
+    extra+=(--audit-policy-file "$DIR/audit-policy.yaml" --audit-log-path "$DIR/audit.log"
+      --audit-log-format json --audit-log-mode blocking --audit-log-maxsize 1024)
+  fi
   cp_log "starting kube-apiserver on https://127.0.0.1:$port"
   "$BIN/kube-apiserver" --etcd-servers "http://127.0.0.1:$etcd_port" \
     --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$port" \

@@ -62,19 +62,20 @@ function runScript(args: string[], script = 'kcm.sh', env: NodeJS.ProcessEnv = p
 }
 
 /**
- * A second etcd + kube-apiserver of a test's own (up.sh in a fresh temporary directory, the same binaries
- * as `cp`), e.g. with an alpha feature gate the shared one must keep off. `stop` runs down.sh --purge.
+ * An etcd + kube-apiserver of a caller's own (up.sh in a fresh temporary directory, the binaries in
+ * `binDir`), e.g. with an alpha feature gate the shared one must keep off (`--feature-gates=...`) or with an
+ * audit log (`--audit`). `stop` runs down.sh --purge.
  */
-export async function startControlPlane(cp: ControlPlane, featureGates: string): Promise<ControlPlane & { stop(): Promise<void> }> {
+export async function startControlPlane(binDir: string, upArgs: string[]): Promise<ControlPlane & { stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'ordinal-cp-'));
   const stop = () => runScript([dir, '--purge'], 'down.sh').then(() => undefined);
   try {
-    await runScript([dir, `--feature-gates=${featureGates}`], 'up.sh', { ...process.env, ORDINAL_K8S_BIN: cp.binDir });
+    await runScript([dir, ...upArgs], 'up.sh', { ...process.env, ORDINAL_K8S_BIN: binDir });
   } catch (e) {
     await stop().catch(() => undefined);
     throw e;
   }
-  return { kubeconfigPath: join(dir, 'admin.kubeconfig'), dir, binDir: cp.binDir, stop };
+  return { kubeconfigPath: join(dir, 'admin.kubeconfig'), dir, binDir, stop };
 }
 
 export interface ControllerManager {

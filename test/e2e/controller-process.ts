@@ -15,6 +15,8 @@ export interface ControllerOptions {
   target?: 'crd' | 'native' | 'both';
   leaderElect?: { namespace: string; id: string };
   featureGates?: string;
+  /** Client-side API rate limit (default 100/200, as the e2e suite's kube-controller-manager). */
+  rate?: { qps: number; burst: number };
   args?: string[];
   /** A label for diagnostics, e.g. `a` and `b` of two candidates. */
   label?: string;
@@ -126,7 +128,7 @@ export class ControllerProcess {
   }
 }
 
-function controllerArgs(o: ControllerOptions): string[] {
+export function controllerArgs(o: ControllerOptions): string[] {
   const args = [
     `--kubeconfig=${o.kubeconfig}`,
     `--target=${o.target ?? 'crd'}`,
@@ -134,8 +136,8 @@ function controllerArgs(o: ControllerOptions): string[] {
     '--metrics-bind-address=0',
     '--health-probe-bind-address=0',
     '--log-format=json',
-    '--kube-api-qps=100',
-    '--kube-api-burst=200',
+    `--kube-api-qps=${o.rate?.qps ?? 100}`,
+    `--kube-api-burst=${o.rate?.burst ?? 200}`,
     '--graceful-shutdown-timeout=10s',
   ];
   if (o.leaderElect) args.push('--leader-elect=true', `--leader-elect-namespace=${o.leaderElect.namespace}`, `--leader-elect-id=${o.leaderElect.id}`);

@@ -43,7 +43,14 @@ export const CONDITIONS = 'conditions: ';
 export interface Trace {
   /** One line per step header, batch, status and final fact; compared line by line. */
   lines: string[];
+  /** The namespace's pod events as the story's watch saw them (for timing measurements). */
+  podEvents: PodEvent[];
+  /** When each step (creation included) was written, in the same clock as `podEvents`. */
+  stepTimes: number[];
 }
+
+/** The story's own requests (its kubelet, watches and steps), told apart from the controller's in an audit log. */
+export const STORY_USER_AGENT = 'ordinal-e2e-story';
 
 /** Progress on stderr, so a slow phase shows which story it waits for. */
 function progress(ns: string, message: string): void {
@@ -55,7 +62,7 @@ function progress(ns: string, message: string): void {
  * story holds three watches open, so stories sharing one client would starve each other.
  */
 export async function runStory(kubeconfig: string, ns: string, story: Story): Promise<Trace> {
-  const client = createKubeClient({ kubeconfig, qps: 0, timers: realTimers(), random: Math.random });
+  const client = createKubeClient({ kubeconfig, qps: 0, timers: realTimers(), random: Math.random, tuning: { userAgent: STORY_USER_AGENT } });
   try {
     return await runStoryWith(client, ns, story);
   } finally {
@@ -69,6 +76,7 @@ async function runStoryWith(client: KubeClient, ns: string, story: Story): Promi
   const kubelet = await startKubelet(client, ns, { podStartSeconds: POD_SECONDS, podTerminationSeconds: POD_SECONDS, images: IMAGES });
   const byHand = new Set<string>();
   const lines: string[] = [];
+  const stepTimes: number[] = [Date.now()];
   try {
     const mrs = story.shape.minReadySeconds ?? 0;
     // Longest a controller may legitimately sit idle with work pending: a pod starting, a pod stopping,
@@ -79,6 +87,7 @@ async function runStoryWith(client: KubeClient, ns: string, story: Story): Promi
     const steps: (Step | undefined)[] = [undefined, ...story.steps];
     for (const step of steps) {
       if (step) {
+        stepTimes.push(Date.now());
         const written = await apply(client, ns, observer, step, byHand);
         if (typeof written === 'number') generation = written;
         lines.push(`== ${describeStep(step)}${typeof written === 'string' ? ` (${written})` : ''}`);
@@ -97,7 +106,7 @@ async function runStoryWith(client: KubeClient, ns: string, story: Story): Promi
     }
     await pause(2000); // events and the garbage collector trail the last status write
     lines.push(...(await finalFacts(client, ns)));
-    return { lines };
+    return { lines, podEvents: observer.podEvents, stepTimes };
   } finally {
     observer.stop();
     await kubelet.stop();

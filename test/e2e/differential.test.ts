@@ -245,7 +245,7 @@ differentialSuite(
   async (t) => {
     const shared = requireControlPlane(t);
     if (!shared) return undefined;
-    const cp = await startControlPlane(shared, RECREATE_GATE);
+    const cp = await startControlPlane(shared.binDir, [`--feature-gates=${RECREATE_GATE}`]);
     return { cp, featureGates: RECREATE_GATE, stop: () => cp.stop() };
   },
 );
