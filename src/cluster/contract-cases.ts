@@ -233,4 +233,15 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
       assert.equal(withStatus.metadata.generation, 1);
     },
   },
+  'apps/v1 StatefulSet conditions have no lastUpdateTime: a status write keeps the condition without it, and the same write again changes nothing': {
+    async test(h) {
+      const created = await h.client.create(Resources.statefulSets, statefulSet(h, 'cond'));
+      const condition = { type: 'Progressing', status: 'True' as const, reason: 'RollingUpdateInProgress', message: 'm', lastTransitionTime: '2026-01-01T00:00:00Z' };
+      const status = { replicas: 0, observedGeneration: 1, conditions: [{ ...condition, lastUpdateTime: '2026-01-01T00:00:05Z' }] };
+      const written = await h.client.updateStatus(Resources.statefulSets, { ...created, status });
+      assert.deepEqual(written.status?.conditions, [condition]);
+      const again = await h.client.updateStatus(Resources.statefulSets, { ...written, status });
+      assert.equal(again.metadata.resourceVersion, written.metadata.resourceVersion, 'an unchanged status is no new version');
+    },
+  },
 };

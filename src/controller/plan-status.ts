@@ -1,12 +1,12 @@
 // The status a valid sync writes: counters (§6), the optimistic decrement of update deletions, the
 // completion promotion, conditions and the transition events that go with them.
 
-import type { Condition, Pod, StatefulSetStatus } from '../api/types.js';
+import { fromTimestamp, ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSetStatus } from '../api/types.js';
 import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
 import { isOld, unavailable, type SyncContext } from './context.js';
 import { featureDisabledEvent, safetyHaltEvent } from './events.js';
 import type { Action, PlannedEvent } from './plan-types.js';
-import { isTerminating } from './pod-state.js';
+import { isTerminating, podAvailableAt } from './pod-state.js';
 import { hasProgressed, planProgress, type ProgressResult } from './progress.js';
 import { existingPods } from './replicas.js';
 import { completeUpdate, computeReplicaStatus, newStatus } from './status.js';
@@ -70,12 +70,38 @@ export function planStatus(ctx: SyncContext, body: SyncBody, statusPods: readonl
     maxUnavailable: ctx.strategy.maxUnavailable,
     complete,
     progressed: hasProgressed(stored, counters, podWrites),
+    ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: lastPodProgress(statusPods) }),
     ...(halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
   });
   const features = featureConditions(ctx, progress.conditions);
   const events = [...progress.events];
   if (progress.haltStarted && halted) events.push(safetyHaltEvent(ctx.set, halted.pod, halted.reason, ctx.updateRevision));
-  return { status: { ...counters, conditions: features.conditions }, featureEvents: features.events, events, progress, complete };
+  const conditions = conditionsHaveUpdateTime(ctx.set) ? features.conditions : features.conditions.map(withoutUpdateTime);
+  return { status: { ...counters, conditions }, featureEvents: features.events, events, progress, complete };
+}
+
+/**
+ * apps/v1's StatefulSetCondition has no lastUpdateTime: kube-apiserver drops it, so writing it would make
+ * every later sync see a difference and write the same status again. The planned status is what the server
+ * stores.
+ */
+const conditionsHaveUpdateTime = (set: SyncContext['set']): boolean => set.apiVersion === ORDINAL_V1;
+
+function withoutUpdateTime(c: Condition): Condition {
+  if (c.lastUpdateTime === undefined) return c;
+  const { lastUpdateTime: _dropped, ...rest } = c;
+  return rest;
+}
+
+/** The latest pod creation or Ready transition: progress the pods themselves record. */
+function lastPodProgress(pods: readonly Pod[]): Instant | undefined {
+  let out: Instant | undefined;
+  for (const p of pods) {
+    for (const t of [fromTimestamp(p.metadata.creationTimestamp), podAvailableAt(p, 0)]) {
+      if (t !== undefined && Number.isFinite(t) && (out === undefined || t > out)) out = t;
+    }
+  }
+  return out;
 }
 
 /** Status for a set being deleted: counters over every claimed pod, conditions kept. */

@@ -29,6 +29,11 @@ export interface ProgressInput {
   complete: boolean;
   /** The controller acted or the counters moved forward since the stored status. */
   progressed: boolean;
+  /**
+   * apps/v1 only: the latest pod creation or readiness among the set's pods. apps/v1 conditions have no
+   * lastUpdateTime (kube-apiserver drops it), so the progress mark is rebuilt from the pods instead.
+   */
+  lastPodProgress?: Instant;
   halted?: { pod: string; reason: string };
 }
 
@@ -107,10 +112,12 @@ function deadlineExceeded(input: ProgressInput, mark: Instant, previous: Conditi
   };
 }
 
+const latest = (a: Instant | undefined, b: Instant | undefined): Instant | undefined => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
+
 /** Under way: keep or start the progress mark, and compare it with the deadline. */
 function underway(input: ProgressInput, previous: Condition | undefined): Decision {
   const deadline = progressDeadlineSecondsOf(input.set) * 1000;
-  const stored = progressMark(previous);
+  const stored = latest(progressMark(previous), input.lastPodProgress);
   const timedOut = previous?.status === 'False' && previous.reason === Reason.progressDeadlineExceeded;
   const running = previous?.status === 'True' && isInProgressReason(previous.reason);
   if (timedOut && !input.progressed && stored !== undefined) return deadlineExceeded(input, stored, previous);

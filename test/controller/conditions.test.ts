@@ -113,10 +113,26 @@ describe('progressDeadlineSeconds', () => {
     assert.equal(cond(h, 'Progressing')?.status, 'True');
   });
 
-  it('defaults to 600 seconds for apps/v1 sets', () => {
+  it('defaults to 600 seconds for apps/v1 sets, measured from the pods\' latest progress (apps/v1 conditions have no lastUpdateTime)', () => {
     const h = stuckRollout({ apiVersion: 'apps/v1', progressDeadlineSeconds: undefined });
-    const mark = fromTimestamp(cond(h, 'Progressing')?.lastUpdateTime) as number;
+    assert.equal(cond(h, 'Progressing')?.lastUpdateTime, undefined, 'kube-apiserver would drop it');
+    const mark = Math.max(...h.observed().pods.map((p) => fromTimestamp(p.metadata.creationTimestamp) as number));
     assert.equal(h.sync().wakeAt, mark + 600 * SECOND);
+  });
+
+  it('apps/v1: the deadline runs from the latest progress, not from when the rollout started', () => {
+    const h = new Harness(newSet(3, { policy: 'Parallel', apiVersion: 'apps/v1', progressDeadlineSeconds: undefined }), { autoReady: true });
+    h.converge();
+    (h.opts as { autoReady?: boolean }).autoReady = false;
+    h.setImage('app:typo');
+    h.sync(); // deletes web-2: Progressing turns True now
+    const started = h.now;
+    h.advance(300 * SECOND); // web-2 takes five minutes to terminate
+    h.finishTerminating();
+    h.sync(); // creates web-2: progress
+    h.notReady('web-2', 'ImagePullBackOff');
+    h.sync(); // the counters record web-2 as updated: progress
+    assert.equal(h.sync().wakeAt, started + 900 * SECOND, 'ten minutes after web-2 was created, not after the rollout began');
   });
 });
 

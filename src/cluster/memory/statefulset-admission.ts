@@ -42,10 +42,18 @@ export function admitStatefulSetUpdate(
 ): StatefulSet {
   checkStatefulSetFields(next, res.version);
   if (mode === 'status') {
-    reject(res, next, validateStatefulSetStatusUpdate(next, prev));
-    return next;
+    const stored = res.group === 'apps' ? withAppsV1Conditions(next) : next;
+    reject(res, stored, validateStatefulSetStatusUpdate(stored, prev));
+    return stored;
   }
   const prepared = prepareForUpdate(defaultStatefulSet(next, features), prev, features);
   reject(res, prepared, validateStatefulSetUpdate(prepared, prev, features));
   return prepared;
+}
+
+/** apps/v1's StatefulSetCondition has no lastUpdateTime (apps.ordinal.dev/v1's has): kube-apiserver drops it. */
+function withAppsV1Conditions(set: StatefulSet): StatefulSet {
+  const conditions = set.status?.conditions;
+  if (!Array.isArray(conditions) || !conditions.some((c) => c?.lastUpdateTime !== undefined)) return set;
+  return { ...set, status: { ...set.status, conditions: conditions.map(({ lastUpdateTime: _dropped, ...c }) => c) } as StatefulSet['status'] };
 }
