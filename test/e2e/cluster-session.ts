@@ -35,7 +35,7 @@ const RUN = `${process.pid.toString(36)}${(Date.now() % 46656).toString(36)}`;
 export function openSession(cp: ControlPlane): Session {
   if (session?.cp.kubeconfigPath === cp.kubeconfigPath) return session;
   session?.client.close();
-  session = { cp, client: createKubeClient({ kubeconfig: cp.kubeconfigPath, qps: 0, timers: realTimers(), random: Math.random }) };
+  session = { cp, client: createKubeClient({ kubeconfig: cp.kubeconfigPath, qps: 0, timers: realTimers(), random: Math.random, tuning: { userAgent: 'ordinal-e2e' } }) };
   return session;
 }
 
