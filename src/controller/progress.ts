@@ -143,9 +143,25 @@ function haltedDecision(input: ProgressInput, previous: Condition | undefined): 
   return { value: started ? value : { ...value, lastUpdateTime: progressMark(previous) ?? input.now }, events: [], blockers: [] };
 }
 
+/**
+ * OnDelete with pods still on an old revision: the controller has nothing to do (the set is "complete" for
+ * it), but the rollout is not done. It stays in progress until the user has deleted the old pods, with no
+ * deadline, since nothing but the user moves it.
+ */
+function onDeleteWaiting(input: ProgressInput, previous: Condition | undefined): Decision {
+  const s = input.next;
+  const running = previous?.status === 'True' && isInProgressReason(previous.reason);
+  const mark = running && !input.progressed ? (progressMark(previous) ?? input.now) : input.now;
+  const message =
+    `OnDelete to revision ${s.updateRevision ?? ''}: ${s.updatedReplicas ?? 0} of ${replicasOf(input.set)} pods updated, ` +
+    `${s.availableReplicas ?? 0} available; each old pod is replaced when it is deleted`;
+  return { value: { type: ConditionType.progressing, status: 'True', reason: inProgressReason('OnDelete'), message, lastUpdateTime: mark }, events: [], blockers: [] };
+}
+
 function progressingDecision(input: ProgressInput, previous: Condition | undefined): Decision {
   if (input.halted !== undefined) return haltedDecision(input, previous);
   if (isStillComplete(input, previous)) return { events: [], blockers: [] };
+  if (input.complete && input.strategy === 'OnDelete' && (input.next.updatedReplicas ?? 0) < replicasOf(input.set)) return onDeleteWaiting(input, previous);
   if (input.complete) return { value: completedValue(input), events: [], blockers: [] };
   return underway(input, previous);
 }

@@ -32,6 +32,26 @@ describe('Progressing and Available', () => {
     });
   }
 
+  it('OnDelete: a new revision with old pods left is in progress, without a deadline, until they are deleted', () => {
+    const h = new Harness(newSet(2, { strategy: 'OnDelete', policy: 'Parallel' }), { autoReady: true });
+    h.converge();
+    assert.equal(cond(h, 'Progressing')?.reason, 'RolloutCompleted');
+    h.setImage('app:2');
+    const plan = h.sync();
+    assert.deepEqual(plan.actions.filter((a) => a.kind === 'deletePod'), [], 'OnDelete deletes nothing');
+    assert.deepEqual([cond(h, 'Progressing')?.status, cond(h, 'Progressing')?.reason], ['True', 'OnDeleteInProgress']);
+    assert.match(cond(h, 'Progressing')?.message ?? '', /0 of 2 pods updated/);
+    h.advance(3600 * SECOND);
+    assert.equal(h.sync().wakeAt, undefined, 'no progress deadline to wake for');
+    assert.equal(cond(h, 'Progressing')?.reason, 'OnDeleteInProgress');
+    for (const pod of ['web-0', 'web-1']) {
+      h.deletePod(pod);
+      h.finishTerminating();
+      h.converge();
+    }
+    assert.deepEqual([cond(h, 'Progressing')?.status, cond(h, 'Progressing')?.reason], ['False', 'RolloutCompleted']);
+  });
+
   it('completes with Progressing False RolloutCompleted and Available True', () => {
     const h = new Harness(newSet(3), { autoReady: true });
     h.converge();
