@@ -1,5 +1,5 @@
 // The port every adapter implements: `cluster/memory` (in-memory API server) and `cluster/kube`
-// (@kubernetes/client-node). It lives in api/ because the executor, runtime and kubelet all speak it and
+// (a real API server). It lives in api/ because the executor, runtime and kubelet all speak it and
 // none of them may import an adapter (style.md G4, G14). Methods throw the errors of ./errors.ts.
 
 import type { KubeObject } from './types.js';

@@ -1,6 +1,6 @@
 // The kubectl connection flags every cluster command takes (`--kubeconfig`, `--context`, `-n/--namespace`,
 // `--request-timeout`). Kept apart from ./kube-context.ts, which connects, so that registering these flags
-// does not load @kubernetes/client-node: commands that never reach a cluster start fast.
+// loads no client code: commands that never reach a cluster start fast.
 
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseGoDuration } from './explain/durations.js';

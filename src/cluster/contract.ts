@@ -1,5 +1,5 @@
 // The ClusterClient contract (style.md G5): one node:test suite that every adapter runs — the in-memory
-// API server and, against a real kube-apiserver, the @kubernetes/client-node adapter. It asserts only
+// API server and, against a real kube-apiserver, the kube adapter. It asserts only
 // what both do; simulator-only behaviour is tested beside the memory cluster. A deviation of an adapter
 // is a `skip` entry with a written reason.
 

@@ -13,18 +13,19 @@ import { formatStartup, measureStartup } from '../../src/cli/commands/bench-star
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HEAVY = ['@kubernetes/client-node', 'prom-client', 'pino'];
 
-/** Runs `ordinal ARGS` from the sources; returns its exit status and the npm packages it loaded. */
-function packagesLoaded(args: string[]): { status: number | null; stdout: string; stderr: string; packages: Set<string> } {
+/** Runs `ordinal ARGS` from the sources (with KUBECONFIG text, else none); returns its exit status and the npm packages it loaded. */
+function packagesLoaded(args: string[], kubeconfig?: string): { status: number | null; stdout: string; stderr: string; packages: Set<string> } {
   const dir = mkdtempSync(join(tmpdir(), 'ordinal-startup-'));
   try {
     const out = join(dir, 'loaded.txt');
     writeFileSync(out, '');
+    if (kubeconfig !== undefined) writeFileSync(join(dir, 'kubeconfig'), kubeconfig);
     const hooks = new URL('./module-trace-hooks.mjs', import.meta.url).href;
     const registrar = `import { register } from 'node:module'; register(${JSON.stringify(hooks)}, { data: { out: ${JSON.stringify(out)} } });`;
     const res = spawnSync(
       process.execPath,
       ['--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(registrar)}`, join(root, 'src', 'cli', 'main.ts'), ...args],
-      { cwd: root, encoding: 'utf8', env: { ...process.env, KUBECONFIG: join(dir, 'no-kubeconfig') } },
+      { cwd: root, encoding: 'utf8', env: { ...process.env, KUBECONFIG: join(dir, kubeconfig === undefined ? 'no-kubeconfig' : 'kubeconfig') } },
     );
     const packages = new Set(
       readFileSync(out, 'utf8')
@@ -51,13 +52,19 @@ describe('start-up', () => {
     assert.deepEqual(heavyIn(help.packages), []);
   });
 
-  it('a cluster command loads @kubernetes/client-node only when it runs', () => {
+  it('a cluster command loads @kubernetes/client-node only for an exec plugin, an auth-provider or a proxy', () => {
     const help = packagesLoaded(['why', '--help']);
     assert.equal(help.status, 0, help.stderr);
     assert.deepEqual(heavyIn(help.packages), []);
-    const run = packagesLoaded(['why', 'web', '--request-timeout', '1s']);
-    assert.equal(run.status, 1, run.stderr);
-    assert.ok(run.packages.has('@kubernetes/client-node'));
+    const kubeconfig = (user: string) =>
+      `clusters: [{name: k, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: ${user}}]\ncontexts: [{name: c, context: {cluster: k, user: u}}]\ncurrent-context: c\n`;
+    const token = packagesLoaded(['why', 'web', '--request-timeout', '1s'], kubeconfig('{token: t}'));
+    assert.equal(token.status, 1, token.stderr);
+    assert.match(token.stderr, /127\.0\.0\.1:1/, 'it tried to connect');
+    assert.ok(!token.packages.has('@kubernetes/client-node'));
+    const exec = packagesLoaded(['why', 'web', '--request-timeout', '1s'], kubeconfig('{exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/false}}'));
+    assert.equal(exec.status, 1, exec.stderr);
+    assert.ok(exec.packages.has('@kubernetes/client-node'));
   });
 });
 

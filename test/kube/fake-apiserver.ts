@@ -1,6 +1,6 @@
 // A local node:http server that plays the Kubernetes API for the adapter's tests: each test installs a
 // handler, and every request is recorded (method, path, query, headers, body). It also writes a kubeconfig
-// pointing at itself, so tests go through client-node's KubeConfig exactly as production does.
+// pointing at itself, so tests load it exactly as production does.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

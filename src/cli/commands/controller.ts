@@ -1,6 +1,6 @@
 // `ordinal controller`: reconciles StatefulSets on a real cluster (product.md "Operator"). Flags are
-// validated first (a bad flag exits 2 with a message naming it); the runtime, and with it
-// @kubernetes/client-node, is loaded only when the command runs, so other commands start fast.
+// validated first (a bad flag exits 2 with a message naming it); the runtime and the Kubernetes
+// client are loaded only when the command runs, so other commands start fast.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';

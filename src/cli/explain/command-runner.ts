@@ -45,7 +45,7 @@ export async function runOnSet(
 /** For commander actions: a real cluster from the kubectl flags, the process's streams; closes the client after. */
 export async function withCluster(flags: KubeFlags, fn: (deps: CommandDeps) => Promise<number>): Promise<number> {
   const timers = realTimers();
-  // Loaded here, not at the top: it brings in @kubernetes/client-node, which only these commands need.
+  // Loaded here, not at the top: it brings in the Kubernetes client, which only these commands need.
   const { connect } = await import('../kube-context.js');
   let ctx;
   try {

@@ -1,14 +1,14 @@
-// Where requests go and with which credentials: a client-node `KubeConfig` (file, $KUBECONFIG,
-// ~/.kube/config or in-cluster service account) supplies the server, TLS material and auth headers
-// (tokens, exec plugins and token files are refreshed by client-node on every call). We keep keep-alive
-// agents per TLS identity, since client-node builds a fresh agent for every request: one for requests
-// (at most 64 sockets) and one for watches, which hold a socket each for as long as they run. On one
-// HTTP/1.1 pool, 64 open watches (a controller watching five resources in 13 namespaces) would leave
-// every other request queued forever; client-go multiplexes them over HTTP/2 instead.
+// Where requests go and with which credentials: the kubeconfig (./kubeconfig.ts) supplies the server, TLS
+// material and auth headers, read again for every request so rotated files are used; exec plugins,
+// auth-providers and proxies go through client-node, loaded only for them. We keep keep-alive agents per TLS
+// identity: one for requests (at most 64 sockets) and one for watches, which hold a socket each for as long
+// as they run. On one HTTP/1.1 pool, 64 open watches (a controller watching five resources in 13
+// namespaces) would leave every other request queued forever; client-go multiplexes them over HTTP/2 instead.
 
-import { KubeConfig } from '@kubernetes/client-node';
 import { Agent as HttpAgent, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
+import { applyCredentials, needsClientNode, type KubeConfig } from './kubeconfig.js';
+import type { Authenticate } from './client-node-auth.js';
 
 export interface RequestTarget {
   url: URL;
@@ -26,23 +26,6 @@ export interface Connection {
   target(path: string, longRunning?: boolean): Promise<RequestTarget>;
   /** Closes idle keep-alive sockets. */
   close(): void;
-}
-
-/**
- * Loads the kubeconfig at `path`, or the default chain ($KUBECONFIG, ~/.kube/config, in-cluster), with
- * `context` made current when given. Throws when the file, the context or its cluster is unusable.
- */
-export function loadKubeConfig(path?: string, context?: string): KubeConfig {
-  const kc = new KubeConfig();
-  if (path) kc.loadFromFile(path);
-  else kc.loadFromDefault();
-  if (context !== undefined) {
-    if (kc.getContextObject(context) === null) throw new Error(`context "${context}" does not exist in the kubeconfig`);
-    kc.setCurrentContext(context);
-  }
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error(`kubeconfig${path ? ` ${path}` : ''} has no current cluster (set current-context)`);
-  return kc;
 }
 
 /** Concurrent requests (not watches) per client. */
@@ -72,9 +55,14 @@ function authHeaders(opts: RequestOptions): OutgoingHttpHeaders {
 }
 
 export function createConnection(kc: KubeConfig): Connection {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('kubeconfig has no current cluster');
+  const { cluster } = kc;
   const server = cluster.server.replace(/\/+$/, '');
+  let authenticate: Promise<Authenticate> | undefined;
+  const apply = async (opts: RequestOptions) => {
+    if (!needsClientNode(kc)) return applyCredentials(kc, opts);
+    authenticate ??= import('./client-node-auth.js').then((m) => m.clientNodeAuthenticator(kc));
+    return (await authenticate)(opts);
+  };
   let cached: { identity: string; requests: HttpAgent; streams: HttpAgent } | undefined;
   const destroy = () => {
     cached?.requests.destroy();
@@ -85,9 +73,9 @@ export function createConnection(kc: KubeConfig): Connection {
     server,
     async target(path, longRunning = false) {
       const opts: RequestOptions = {};
-      await kc.applyToHTTPSOptions(opts);
+      await apply(opts);
       let agent = opts.agent as HttpAgent;
-      if (!cluster.proxyUrl) {
+      if (cluster.proxyUrl === undefined) {
         const identity = tlsIdentity(opts);
         if (cached?.identity !== identity) {
           destroy();

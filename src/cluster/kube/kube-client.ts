@@ -6,7 +6,8 @@
 import type { ClusterClient } from '../../api/client.js';
 import type { Timers } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
-import { createConnection, loadKubeConfig } from './connection.js';
+import { createConnection } from './connection.js';
+import { loadKubeConfig } from './kubeconfig.js';
 import { RestClient } from './rest-client.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
 import { createTokenBucket } from '../../runtime/token-bucket.js';
