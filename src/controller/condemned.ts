@@ -5,12 +5,12 @@
 import type { Pod } from '../api/types.js';
 import type { Item } from './batches.js';
 import * as block from './blockers.js';
-import type { SyncContext } from './context.js';
+import type { SyncContext } from './sync-context.js';
 import type { Blocker, PlannedEvent } from './plan-types.js';
 import { fixClaimOwnerRefs } from './pod-claims.js';
 import { isRunningAndAvailable, isRunningAndReady, isTerminating, podOrdinal } from './pod-state.js';
 import type { FirstUnavailable } from './replicas.js';
-import { deleteAction } from './scale.js';
+import { deleteAction } from './process-replica.js';
 
 export interface CondemnedResult {
   claimItems: Item[];

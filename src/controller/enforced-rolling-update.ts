@@ -22,10 +22,10 @@
 import { fromTimestamp, type Instant, type Pod } from '../api/types.js';
 import { earliest } from './availability.js';
 import * as block from './blockers.js';
-import { isOld, unavailable, type SyncContext } from './context.js';
+import { isOld, unavailable, type SyncContext } from './sync-context.js';
 import type { Blocker } from './plan-types.js';
 import { describePodState, isRunningAndReady, isTerminating, podAvailableAt, readyCondition, stuckReason } from './pod-state.js';
-import { countUnavailableSlots, remainingBlockers, updateRange, type Candidate, type UpdateDecision } from './rolling-update.js';
+import { countUnavailableSlots, remainingBlockers, updateRange, type Candidate, type UpdateDecision } from './rolling-update-deletions.js';
 import { progressDeadlineSecondsOf } from './spec.js';
 
 /** An old-revision pod of the update range that EnforcedRollingUpdate may replace without waiting for it. */

@@ -2,7 +2,7 @@
 // and how an existing pod is checked and repaired. Pure: every function returns a new object.
 
 import { Labels, type OwnerReference, type Pod, type StatefulSet, type Volume } from '../api/types.js';
-import { claimNameFor, claimTemplates } from './claims.js';
+import { claimNameFor, claimTemplates } from './claim-identity.js';
 import { parentNameAndOrdinal } from './pod-state.js';
 import { partitionOf } from '../api/intstr.js';
 import { setTypeOf, startOrdinal } from './spec.js';

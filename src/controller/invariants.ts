@@ -5,13 +5,13 @@
 
 import type { Features } from '../api/features.js';
 import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
-import { claimNamesForOrdinal, isClaimOwnerUpToDate } from './claims.js';
+import { claimNamesForOrdinal, isClaimOwnerUpToDate } from './claim-identity.js';
 import { isBrokenPod } from './enforced-rolling-update.js';
 import { identityMatches, storageMatches } from './identity.js';
 import type { Action, ObservedState, Plan } from './plan-types.js';
 import { isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
-import { effectiveStrategy, type EffectiveStrategy } from './strategy.js';
+import { effectiveStrategy, type EffectiveStrategy } from './effective-strategy.js';
 
 const nameOf = (p: Pod): string => p.metadata.name ?? '';
 const ownPods = (set: StatefulSet, pods: readonly Pod[]): Pod[] =>

@@ -4,7 +4,7 @@
 // slotCountOf stops the range at INT32_MAX instead, and this module says so, as a blocker and a Warning event.
 
 import type { StatefulSet } from '../api/types.js';
-import { EventReason } from './events.js';
+import { EventReason } from './event-texts.js';
 import type { Blocker, PlannedEvent } from './plan-types.js';
 import { INT32_MAX, replicasOf, slotCountOf, startOrdinal } from './spec.js';
 

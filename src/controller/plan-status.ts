@@ -3,14 +3,14 @@
 
 import { fromTimestamp, ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSetStatus } from '../api/types.js';
 import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
-import { isOld, unavailable, type SyncContext } from './context.js';
-import { featureDisabledEvent, safetyHaltEvent } from './events.js';
+import { isOld, unavailable, type SyncContext } from './sync-context.js';
+import { featureDisabledEvent, safetyHaltEvent } from './event-texts.js';
 import type { Action, PlannedEvent } from './plan-types.js';
 import { isTerminating, podAvailableAt } from './pod-state.js';
 import { hasProgressed, planProgress, type ProgressResult } from './progress.js';
 import { existingPods } from './replicas.js';
-import { completeUpdate, computeReplicaStatus, newStatus } from './status.js';
-import type { SyncBody } from './sync.js';
+import { completeUpdate, computeReplicaStatus, newStatus } from './status-counters.js';
+import type { SyncBody } from './update-statefulset.js';
 
 export interface StatusPlan {
   status: StatefulSetStatus;

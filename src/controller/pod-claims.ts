@@ -2,8 +2,8 @@
 // fix owner references for the retention policy (§2.4–2.5).
 
 import type { PersistentVolumeClaim, Pod } from '../api/types.js';
-import { claimNamesForOrdinal, claimsForOrdinal, hasUnexpectedController, isClaimOwnerUpToDate, withRetentionOwnerRefs } from './claims.js';
-import type { SyncContext } from './context.js';
+import { claimNamesForOrdinal, claimsForOrdinal, hasUnexpectedController, isClaimOwnerUpToDate, withRetentionOwnerRefs } from './claim-identity.js';
+import type { SyncContext } from './sync-context.js';
 import type { Action, PlannedEvent } from './plan-types.js';
 import { parentNameAndOrdinal } from './pod-state.js';
 

@@ -16,7 +16,7 @@ import {
 } from './conditions.js';
 import type { Blocker, PlannedEvent } from './plan-types.js';
 import { progressDeadlineSecondsOf, replicasOf } from './spec.js';
-import type { StrategyKind } from './strategy.js';
+import type { StrategyKind } from './effective-strategy.js';
 
 export interface ProgressInput {
   set: StatefulSet;

@@ -5,7 +5,7 @@
 import type { Pod } from '../api/types.js';
 import type { Item } from './batches.js';
 import { listed } from './blockers.js';
-import { isOld, type SyncContext } from './context.js';
+import { isOld, type SyncContext } from './sync-context.js';
 import type { Blocker } from './plan-types.js';
 import { isTerminating, podOrdinal } from './pod-state.js';
 import { existingPods } from './replicas.js';

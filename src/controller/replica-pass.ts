@@ -5,14 +5,14 @@
 
 import type { Pod } from '../api/types.js';
 import type { Item } from './batches.js';
-import type { SyncContext } from './context.js';
+import type { SyncContext } from './sync-context.js';
 import { passCheck, type PassedPod } from './enforced-rolling-update.js';
-import { skippedBrokenPodEvent } from './events.js';
+import { skippedBrokenPodEvent } from './event-texts.js';
 import { podName } from './identity.js';
 import type { Blocker, PlannedEvent } from './plan-types.js';
 import { ordinalOverflow, ordinalOverflowEvent } from './ordinal-range.js';
 import { missingIndices } from './replicas.js';
-import { createReplica, processReplica, type ReplicaOutcome } from './scale.js';
+import { createReplica, processReplica, type ReplicaOutcome } from './process-replica.js';
 
 /** Upstream's slow start reaches 1,000 pods in 10 batches; more waits for the next sync. */
 export const MAX_CREATES_PER_SYNC = 1000;

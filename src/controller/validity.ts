@@ -11,9 +11,9 @@ import { formatIssue, IssueList } from '../api/validation/field.js';
 import { validateStatefulSet } from '../api/validation/index.js';
 import { asObject } from '../api/validation/values.js';
 import { conditionsOf, ConditionType, findCondition, Reason, setCondition } from './conditions.js';
-import { EventReason } from './events.js';
+import { EventReason } from './event-texts.js';
 import type { ObservedState, Plan, PlanMetrics, PlannedEvent } from './plan-types.js';
-import { inconsistentStatus, conditionsEqual } from './status.js';
+import { inconsistentStatus, conditionsEqual } from './status-counters.js';
 
 const fieldOf = (set: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => asObject(v)?.[k], set);
 
@@ -31,7 +31,7 @@ const UPDATE_TOLERATED: { path: RegExp; tolerated: (set: unknown) => boolean }[]
 /**
  * Validation issues of a stored set. Gate-dependent acceptance (Recreate, EnforcedRollingUpdate,
  * maxUnavailable) is not a validity question for a stored object — a disabled gate means upstream's
- * fallback (strategy.ts) — so the rules are evaluated with every gate on.
+ * fallback (effective-strategy.ts) — so the rules are evaluated with every gate on.
  */
 export function specIssues(set: unknown, _features: Features): FieldIssue[] {
   if (typeof set !== 'object' || set === null) return computeIssues(set);

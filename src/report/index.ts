@@ -5,7 +5,7 @@ import type { TimelineRecord } from '../sim/timeline.js';
 import { escapeHtml } from './escape.js';
 import { buildModel } from './model.js';
 import { CSS, SCRIPT, detailTables, legends, summaryTable } from './page.js';
-import { timeScale } from './scale.js';
+import { timeScale } from './chart-layout.js';
 import { renderCountersSvg } from './svg-counters.js';
 import { renderTimelineSvg } from './svg-timeline.js';
 

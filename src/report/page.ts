@@ -3,7 +3,7 @@
 import { STATE_STYLE, revisionColor } from './colors.js';
 import { escapeHtml } from './escape.js';
 import type { PodState, ReportModel } from './model.js';
-import { formatSeconds } from './scale.js';
+import { formatSeconds } from './chart-layout.js';
 
 export const CSS = `
 body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222;background:#fff}

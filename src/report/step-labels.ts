@@ -3,7 +3,7 @@
 
 import { escapeHtml, num } from './escape.js';
 import type { ReportModel } from './model.js';
-import { AXIS_H, type TimeScale, formatSeconds } from './scale.js';
+import { AXIS_H, type TimeScale, formatSeconds } from './chart-layout.js';
 
 const LINE_H = 12;
 /** Upper bound of a 10px `#`, digit or comma, so that estimated widths never underlap. */

@@ -4,7 +4,7 @@ import type { StatefulSetStatus } from '../api/types.js';
 import { COUNTER_COLORS } from './colors.js';
 import { escapeHtml, num } from './escape.js';
 import type { CounterSeries } from './model.js';
-import { LABEL_W, PLOT_W, type TimeScale, formatSeconds, formatTick } from './scale.js';
+import { LABEL_W, PLOT_W, type TimeScale, formatSeconds, formatTick } from './chart-layout.js';
 
 const HEIGHT = 150;
 const TOP = 14;

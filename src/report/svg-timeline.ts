@@ -5,7 +5,7 @@
 import { STATE_STYLE, revisionColor } from './colors.js';
 import { escapeHtml, num } from './escape.js';
 import type { Marker, ReportModel, Row, Segment } from './model.js';
-import { AXIS_H, LABEL_W, PLOT_W, ROW_H, type TimeScale, formatSeconds, formatTick } from './scale.js';
+import { AXIS_H, LABEL_W, PLOT_W, ROW_H, type TimeScale, formatSeconds, formatTick } from './chart-layout.js';
 import { renderStepLines } from './step-labels.js';
 
 const GROUP_H = 22;

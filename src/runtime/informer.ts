@@ -4,7 +4,7 @@
 import type { ClusterClient, Resource, WatchEvent } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';
 import type { Timers } from './clock.js';
-import { noopLogger, type Logger } from './logger.js';
+import { noopLogger, type Logger } from './logging-port.js';
 import { ObjectCache, type CacheDelta, type IndexFunc } from './object-cache.js';
 import type { BackoffPolicy } from './backoff.js';
 import { Reflector } from './reflector.js';

@@ -7,7 +7,7 @@ import { Resources, type ClusterClient } from '../api/client.js';
 import { isNotFound } from '../api/errors.js';
 import type { Instant, Lease } from '../api/types.js';
 import type { TimerId, Timers } from './clock.js';
-import { noopLogger, type Logger } from './logger.js';
+import { noopLogger, type Logger } from './logging-port.js';
 
 export interface LeaderElectionOptions {
   client: ClusterClient;

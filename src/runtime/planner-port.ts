@@ -1,5 +1,5 @@
 // The pure planner as the runtime sees it (style.md G1): a port, so the controller's wiring can be tested
-// with a stand-in and the real planner (src/controller) is plugged in by controller.ts.
+// with a stand-in and the real planner (src/controller) is plugged in by statefulset-controller-factory.ts.
 
 import type { Features } from '../api/features.js';
 import type { Instant, StatefulSet, StatefulSetStatus } from '../api/types.js';

@@ -5,7 +5,7 @@ import type { ClusterClient, Resource, WatchEvent, WatchHandle } from '../api/cl
 import { isGone } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
 import type { TimerId, Timers } from './clock.js';
-import { noopLogger, type Logger } from './logger.js';
+import { noopLogger, type Logger } from './logging-port.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 
 export interface ReflectorSink<T> {

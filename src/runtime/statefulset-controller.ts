@@ -7,16 +7,16 @@ import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
 import type { Timers } from './clock.js';
-import type { EventRecorder } from './events.js';
+import type { EventRecorder } from './event-recorder.js';
 import { Expectations, type ObservedChange } from './expectations.js';
 import { Informer } from './informer.js';
-import { noopLogger, type Logger } from './logger.js';
+import { noopLogger, type Logger } from './logging-port.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
 import type { Caches } from './observe.js';
 import type { Planner } from './planner-port.js';
 import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
 import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
-import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './sync.js';
+import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './reconcile.js';
 import { WorkQueue } from './work-queue.js';
 
 export interface StatefulSetControllerDeps {

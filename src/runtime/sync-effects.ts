@@ -4,7 +4,7 @@
 import { isAlreadyExists } from '../api/errors.js';
 import { fromTimestamp, type Instant, type KubeObject, type Pod, type StatefulSet } from '../api/types.js';
 import type { Action, Plan } from '../controller/plan-types.js';
-import type { EventRecorder } from './events.js';
+import type { EventRecorder } from './event-recorder.js';
 import type { ExecutionResult } from './executor.js';
 import type { Expectations } from './expectations.js';
 import type { Caches } from './observe.js';

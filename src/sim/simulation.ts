@@ -4,7 +4,7 @@
 
 import type { Features } from '../api/features.js';
 import type { Instant } from '../api/types.js';
-import type { RecordedEvent } from '../runtime/events.js';
+import type { RecordedEvent } from '../runtime/event-recorder.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { actionSet } from './action-set.js';
 import type { ExpectContext } from './expect.js';

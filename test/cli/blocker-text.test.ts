@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { blockerSentence, type ExplainContext } from '../../src/cli/explain/blocker-text.js';
 import type { Pod, StatefulSet } from '../../src/api/types.js';
 import type { Blocker } from '../../src/controller/plan-types.js';
-import { effectiveStrategy } from '../../src/controller/strategy.js';
+import { effectiveStrategy } from '../../src/controller/effective-strategy.js';
 import { features, newSet, podFor, revisionName, SECOND, T0, withImage, withStatus, type SetOptions } from '../controller/fixtures.js';
 
 function context(set: StatefulSet, pods: Pod[], update = revisionName(set)): ExplainContext {

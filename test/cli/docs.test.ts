@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { FEATURE_GATES } from '../../src/api/features.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { ConditionType, Reason } from '../../src/controller/conditions.js';
-import { EventReason } from '../../src/controller/events.js';
+import { EventReason } from '../../src/controller/event-texts.js';
 import { createControllerMetrics } from '../../src/runtime/metrics.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { createKubelet } from '../../src/cluster/kubelet/index.js';
-import { createRandom } from '../../src/sim/random.js';
+import { createRandom } from '../../src/sim/scenario-random.js';
 import { newEnv, pod } from './helpers.js';
 
 async function run(seed: number): Promise<string> {

@@ -8,7 +8,7 @@ import { GoneError, isNotFound } from '../../src/api/errors.js';
 import type { Pod } from '../../src/api/types.js';
 import { createKubelet, type Kubelet, type KubeletConfig } from '../../src/cluster/kubelet/index.js';
 import type { FaultConfig, WriteRecord } from '../../src/cluster/memory/index.js';
-import { createRandom } from '../../src/sim/random.js';
+import { createRandom } from '../../src/sim/scenario-random.js';
 import { newEnv, pod, type Env } from './helpers.js';
 
 function kubeletFor(env: Env, config: KubeletConfig = {}, faults?: FaultConfig): Kubelet {

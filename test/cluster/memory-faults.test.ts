@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isConflict, isGone, isNotFound } from '../../src/api/errors.js';
-import { createRandom } from '../../src/sim/random.js';
+import { createRandom } from '../../src/sim/scenario-random.js';
 import { CR, newEnv, recorder, revision } from './helpers.js';
 
 const code = (e: unknown) => (e as { code?: number }).code;

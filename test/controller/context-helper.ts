@@ -2,9 +2,9 @@
 // updateStatefulSetAfterInvariantEstablished (an update revision named '' makes every pod old).
 
 import type { Instant, Pod, StatefulSet } from '../../src/api/types.js';
-import { newSyncContext, type SyncContext } from '../../src/controller/context.js';
+import { newSyncContext, type SyncContext } from '../../src/controller/sync-context.js';
 import { partitionPods } from '../../src/controller/replicas.js';
-import { effectiveStrategy } from '../../src/controller/strategy.js';
+import { effectiveStrategy } from '../../src/controller/effective-strategy.js';
 import { features, revisionName, T0 } from './fixtures.js';
 
 export function contextFor(set: StatefulSet, pods: Pod[], opts: { updateRevision?: string; now?: Instant } = {}): SyncContext {

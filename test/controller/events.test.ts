@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AlreadyExistsError, ApiError } from '../../src/api/errors.js';
 import type { Action } from '../../src/controller/plan-types.js';
-import { actionEventMessage } from '../../src/controller/events.js';
+import { actionEventMessage } from '../../src/controller/event-texts.js';
 import { newSet, podFor } from './fixtures.js';
 
 const set = newSet(1);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Features } from '../../src/api/features.js';
 import { toTimestamp, type ControllerRevision, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
 import { checkPlan, noDuplicateOrdinal } from '../../src/controller/invariants.js';
-import { planStatefulSet } from '../../src/controller/plan.js';
+import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { Action, ObservedState, Plan } from '../../src/controller/plan-types.js';
 import { podOrdinal, podRevision } from '../../src/controller/pod-state.js';
 import { settleStatus } from '../../src/controller/settle-status.js';

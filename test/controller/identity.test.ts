@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Labels, type Pod } from '../../src/api/types.js';
 import { createsAtCurrentRevision, identityMatches, newStatefulSetPod, repairPod, storageMatches } from '../../src/controller/identity.js';
-import { planStatefulSet } from '../../src/controller/plan.js';
+import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import { isMemberOf, parentNameAndOrdinal, podOrdinal } from '../../src/controller/pod-state.js';
 import { features, newSet, observe, podFor, readyPods, T0, withStatus } from './fixtures.js';
 

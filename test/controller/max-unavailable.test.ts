@@ -2,10 +2,10 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan.js';
+import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { Action, Plan } from '../../src/controller/plan-types.js';
-import { planMaxUnavailableUpdate } from '../../src/controller/rolling-update.js';
-import { effectiveStrategy } from '../../src/controller/strategy.js';
+import { planMaxUnavailableUpdate } from '../../src/controller/rolling-update-deletions.js';
+import { effectiveStrategy } from '../../src/controller/effective-strategy.js';
 import { contextFor } from './context-helper.js';
 import { features, newSet, observe, podFor, readyPods, revisionOf, T0, withImage, withStatus, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';

@@ -2,7 +2,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan.js';
+import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { Plan } from '../../src/controller/plan-types.js';
 import { unavailableOrdinals } from '../../src/controller/invariants.js';
 import { features, newSet, observe, podFor, readyPods, revisionOf, SECOND, T0, withImage, withStatus, type SetOptions } from './fixtures.js';

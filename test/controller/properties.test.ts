@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { withFeatures, type Features } from '../../src/api/features.js';
 import type { Pod, StatefulSet } from '../../src/api/types.js';
 import { checkPlan } from '../../src/controller/invariants.js';
-import { planStatefulSet } from '../../src/controller/plan.js';
+import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { Plan } from '../../src/controller/plan-types.js';
 import { setPath } from '../api/fixtures.js';
 import { checkProperty } from '../property-seed.js';

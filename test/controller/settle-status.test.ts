@@ -3,7 +3,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan.js';
+import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { Action } from '../../src/controller/plan-types.js';
 import { settleStatus } from '../../src/controller/settle-status.js';
 import { features, newSet, observe, readyPods, revisionOf, T0, withImage, withStatus } from './fixtures.js';

@@ -10,7 +10,7 @@ import { parseAllDocuments } from 'yaml';
 import { Resources } from '../../src/api/client.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../src/api/errors.js';
 import type { KubeObject, Lease, Pod, StatefulSet } from '../../src/api/types.js';
-import { parseControllerFlags } from '../../src/cli/controller/options.js';
+import { parseControllerFlags } from '../../src/cli/controller/controller-options.js';
 import { runController } from '../../src/cli/controller/run.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
 import { realTimers } from '../../src/runtime/real-clock.js';

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultFeatures } from '../../src/api/features.js';
-import { parseBindAddress, parseControllerFlags, parseDuration, UsageError, type OptionsEnv } from '../../src/cli/controller/options.js';
-import { formatTextLine } from '../../src/cli/controller/logger.js';
+import { parseBindAddress, parseControllerFlags, parseDuration, UsageError, type OptionsEnv } from '../../src/cli/controller/controller-options.js';
+import { formatTextLine } from '../../src/cli/controller/pino-logger.js';
 
 const env: OptionsEnv = { fileExists: (p) => p === '/ok/kubeconfig' };
 

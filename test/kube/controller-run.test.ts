@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Lease } from '../../src/api/types.js';
-import { parseControllerFlags } from '../../src/cli/controller/options.js';
+import { parseControllerFlags } from '../../src/cli/controller/controller-options.js';
 import { runController } from '../../src/cli/controller/run.js';
 import { openWatch, sendJson, sendStatus, startFakeApiServer, type FakeApiServer } from './fake-apiserver.js';
 

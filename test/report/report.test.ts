@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderReport } from '../../src/report/index.js';
 import { buildModel } from '../../src/report/model.js';
-import { formatTick, tickStep, timeScale } from '../../src/report/scale.js';
+import { formatTick, tickStep, timeScale } from '../../src/report/chart-layout.js';
 import { renderStepLines, staggerLevels } from '../../src/report/step-labels.js';
 import type { TimelineRecord } from '../../src/sim/timeline.js';
 import { sampleTimeline } from './fixture-timeline.js';

@@ -9,13 +9,13 @@ import { isAlreadyExists } from '../../src/api/errors.js';
 import { defaultFeatures, withFeatures, type Features } from '../../src/api/features.js';
 import type { KubeEvent, Pod, StatefulSet } from '../../src/api/types.js';
 import { createMemoryCluster, type FaultConfig, type WriteRecord } from '../../src/cluster/memory/index.js';
-import { createEventRecorder } from '../../src/runtime/events.js';
+import { createEventRecorder } from '../../src/runtime/event-recorder.js';
 import { createControllerMetrics } from '../../src/runtime/metrics.js';
 import type { Planner } from '../../src/runtime/planner-port.js';
 import { StatefulSetController } from '../../src/runtime/statefulset-controller.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 import { createKubelet } from '../../src/cluster/kubelet/index.js';
-import { createStatefulSetController } from '../../src/runtime/controller.js';
+import { createStatefulSetController } from '../../src/runtime/statefulset-controller-factory.js';
 import { createRandom } from '../../src/runtime/random.js';
 import { standInPlanner } from './stand-in-planner.js';
 

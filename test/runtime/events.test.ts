@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { KubeEvent, StatefulSet } from '../../src/api/types.js';
-import { createEventRecorder, objectReference, type RecordedEvent } from '../../src/runtime/events.js';
+import { createEventRecorder, objectReference, type RecordedEvent } from '../../src/runtime/event-recorder.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 import { FakeCluster } from './fake-cluster.js';
 

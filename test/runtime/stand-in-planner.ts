@@ -1,4 +1,4 @@
-// A stand-in for the real planner (src/controller/plan.ts): creates missing ordinals one batch each,
+// A stand-in for the real planner (src/controller/plan-statefulset.ts): creates missing ordinals one batch each,
 // deletes ordinals beyond spec.replicas, and reports replicas in status. Enough to test the runtime's
 // wiring apart from the planner.
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry, Counter, Gauge, Histogram } from 'prom-client';
 import { metricsSummary } from '../../src/sim/metrics-summary.js';
-import { createRandom, deriveSeed } from '../../src/sim/random.js';
+import { createRandom, deriveSeed } from '../../src/sim/scenario-random.js';
 import { formatRecordText } from '../../src/sim/timeline-text.js';
 import * as tl from '../../src/sim/timeline.js';
 

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { parseControllerFlags, UsageError, type OptionsEnv, type RawControllerFlags } from '../controller/options.js';
+import { parseControllerFlags, UsageError, type OptionsEnv, type RawControllerFlags } from '../controller/controller-options.js';
 
 const SA_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 

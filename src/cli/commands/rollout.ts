@@ -11,9 +11,9 @@ import { parseGoDuration } from '../explain/durations.js';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { useColor } from '../explain/io.js';
 import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
-import { rolloutHistory } from '../rollout/history.js';
+import { rolloutHistory } from '../rollout/rollout-history.js';
 import { rolloutRestart } from '../rollout/restart.js';
-import { rolloutStatus } from '../rollout/status.js';
+import { rolloutStatus } from '../rollout/rollout-status.js';
 import { rolloutUndo } from '../rollout/undo.js';
 
 export interface StatusOptions {

@@ -7,14 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { createKubeClient, type KubeClient, type KubeClientOptions } from '../../cluster/kube/index.js';
 import { sleep, type Timers } from '../../runtime/clock.js';
-import { createStatefulSetController, type StatefulSetController } from '../../runtime/controller.js';
-import { createEventRecorder } from '../../runtime/events.js';
+import { createStatefulSetController, type StatefulSetController } from '../../runtime/statefulset-controller-factory.js';
+import { createEventRecorder } from '../../runtime/event-recorder.js';
 import { createLeaderElector, type LeaderElector } from '../../runtime/leader-election.js';
 import { startHealthServer, startMetricsServer, type RunningServer } from '../../runtime/health.js';
 import { createControllerMetrics, type ControllerMetrics } from '../../runtime/metrics.js';
 import { holdProcessOpen, realRandom, realTimers } from '../../runtime/real-clock.js';
-import { createLogger } from './logger.js';
-import type { ControllerConfig } from './options.js';
+import { createLogger } from './pino-logger.js';
+import type { ControllerConfig } from './controller-options.js';
 
 type Signal = 'SIGTERM' | 'SIGINT';
 

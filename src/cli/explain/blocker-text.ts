@@ -5,7 +5,7 @@ import type { Instant, Pod, StatefulSet } from '../../api/types.js';
 import type { Blocker } from '../../controller/plan-types.js';
 import { parentNameAndOrdinal } from '../../controller/pod-state.js';
 import { INT32_MAX } from '../../controller/spec.js';
-import type { EffectiveStrategy } from '../../controller/strategy.js';
+import type { EffectiveStrategy } from '../../controller/effective-strategy.js';
 import { formatSecondsLeft, humanDuration } from './durations.js';
 import { podState, revisionMark } from './pod-view.js';
 

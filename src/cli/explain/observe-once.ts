@@ -8,7 +8,7 @@ import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from
 import type { ObservedState } from '../../controller/plan-types.js';
 import type { Timers } from '../../runtime/clock.js';
 import { Informer } from '../../runtime/informer.js';
-import { noopLogger, type Logger } from '../../runtime/logger.js';
+import { noopLogger, type Logger } from '../../runtime/logging-port.js';
 import { observe } from '../../runtime/observe.js';
 
 export class ObserveError extends Error {

@@ -5,7 +5,7 @@ import type { Features } from '../../api/features.js';
 import type { Instant, Pod, StatefulSet } from '../../api/types.js';
 import type { Plan } from '../../controller/plan-types.js';
 import { minReadySecondsOf, replicasOf, startOrdinal } from '../../controller/spec.js';
-import { effectiveStrategy } from '../../controller/strategy.js';
+import { effectiveStrategy } from '../../controller/effective-strategy.js';
 import { describeAction } from './action-text.js';
 import { blockerSentence, type ExplainContext } from './blocker-text.js';
 import { formatWait } from './durations.js';

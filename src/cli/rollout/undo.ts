@@ -8,7 +8,7 @@ import { deepEqual } from '../../api/validation/json.js';
 import { retryOnConflict } from '../../runtime/conflict-retry.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
-import { setHistory, templateOf } from './history.js';
+import { setHistory, templateOf } from './rollout-history.js';
 
 export interface RolloutUndoArgs {
   resource: Resource;

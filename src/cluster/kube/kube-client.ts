@@ -5,14 +5,14 @@
 
 import type { ClusterClient } from '../../api/client.js';
 import type { Timers } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
+import type { Logger } from '../../runtime/logging-port.js';
 import { createConnection } from './connection.js';
 import { loadKubeConfig } from './kubeconfig.js';
 import { RestClient } from './rest-client.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
 import { createTokenBucket } from '../../runtime/token-bucket.js';
 
-/** The adapter logs retries and watch restarts at debug level (pino's call shape, runtime/logger.ts). */
+/** The adapter logs retries and watch restarts at debug level (pino's call shape, runtime/logging-port.ts). */
 export type KubeLogger = Pick<Logger, 'debug' | 'warn'>;
 
 export interface KubeClientOptions {

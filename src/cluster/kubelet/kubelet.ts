@@ -13,7 +13,7 @@ import { containerStateAt, nextChangeAt } from './container-model.js';
 import { lifecycleTransitions, type PodLifecycleListener } from './lifecycle.js';
 import { PodSource } from './pod-source.js';
 import { renderPodStatus } from './pod-status.js';
-import { writePodStatus } from './status-writer.js';
+import { writePodStatus } from './pod-status-writer.js';
 
 /** POST /api/v1/namespaces/{ns}/bindings: how a scheduler sets spec.nodeName (pod updates may not). */
 export const BINDINGS: Resource = { group: '', version: 'v1', plural: 'bindings', kind: 'Binding', namespaced: true };

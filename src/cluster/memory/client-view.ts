@@ -6,9 +6,9 @@ import type { DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, Wat
 import type { KubeObject } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
 import type { FaultInjector } from './faults.js';
-import { getScale, updateScale } from './scale.js';
+import { getScale, updateScale } from './scale-subresource.js';
 import type { ApiServer } from './server.js';
-import type { FaultVerb, MemoryClusterClient, Scale } from './types.js';
+import type { FaultVerb, MemoryClusterClient, Scale } from './memory-types.js';
 
 export class ClientView implements MemoryClusterClient {
   constructor(

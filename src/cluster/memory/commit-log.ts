@@ -10,7 +10,7 @@ import type { KubeObject } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
 import type { ObjectStore } from './object-store.js';
 import type { WatchHub } from './watch-hub.js';
-import type { WriteChange, WriteListener, WriteRecord, WriteVerb } from './types.js';
+import type { WriteChange, WriteListener, WriteRecord, WriteVerb } from './memory-types.js';
 
 export interface WriteContext {
   actor: string;

@@ -4,8 +4,8 @@
 import type { Resource } from '../../api/client.js';
 import type { ApiError } from '../../api/errors.js';
 import { internalError, staleConflict } from './messages.js';
-import type { FaultConfig, FaultVerb } from './types.js';
-import type { StreamFaults } from './watch-stream.js';
+import type { FaultConfig, FaultVerb } from './memory-types.js';
+import type { StreamFaults } from './memory-watch.js';
 
 const WRITES: readonly FaultVerb[] = ['create', 'update', 'updateStatus', 'patch', 'delete'];
 

@@ -6,11 +6,11 @@ import { isAlreadyExists } from '../../api/errors.js';
 import type { Timers } from '../../runtime/clock.js';
 import { ClientView } from './client-view.js';
 import { FaultInjector } from './faults.js';
-import { defaultRandom } from './names.js';
+import { defaultRandom } from './name-source.js';
 import { ApiServer } from './server.js';
-import type { FaultConfig, MemoryCluster, MemoryClusterClient, MemoryClusterOptions, MemorySnapshot, WriteListener } from './types.js';
+import type { FaultConfig, MemoryCluster, MemoryClusterClient, MemoryClusterOptions, MemorySnapshot, WriteListener } from './memory-types.js';
 
-export type * from './types.js';
+export type * from './memory-types.js';
 
 /** Writes through the cluster object itself are attributed to this actor. */
 export const ADMIN_ACTOR = 'admin';

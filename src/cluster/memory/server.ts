@@ -17,11 +17,11 @@ import { GarbageCollector, GC_ACTOR } from './garbage-collector.js';
 import { applyMergePatch } from './merge-patch.js';
 import { bindPod } from './pod-admission.js';
 import { alreadyExists, badRequest, noSubresource, notFound, quotaExceeded, staleConflict, uidConflict } from './messages.js';
-import { createNameSource, type NameSource } from './names.js';
+import { createNameSource, type NameSource } from './name-source.js';
 import { ObjectStore } from './object-store.js';
-import type { WriteVerb } from './types.js';
+import type { WriteVerb } from './memory-types.js';
 import { WatchHub } from './watch-hub.js';
-import type { WatchStream } from './watch-stream.js';
+import type { WatchStream } from './memory-watch.js';
 
 export interface ServerConfig {
   timers: Timers;

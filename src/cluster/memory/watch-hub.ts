@@ -6,7 +6,7 @@ import type { Resource } from '../../api/client.js';
 import type { KubeObject } from '../../api/types.js';
 import { badRequest, qualifiedResource, tooOld } from './messages.js';
 import { WatchLog, type LoggedEvent } from './watch-log.js';
-import { WatchStream, type StreamDeps } from './watch-stream.js';
+import { WatchStream, type StreamDeps } from './memory-watch.js';
 
 export interface OpenRequest {
   res: Resource;

@@ -2,7 +2,7 @@
 // wall time, CPU time (the planner's, measured with process.cpuUsage around every planStatefulSet call,
 // and the whole process's), peak memory and the controller's API calls per pod replaced.
 
-import { defaultPlanner } from '../../runtime/controller.js';
+import { defaultPlanner } from '../../runtime/statefulset-controller-factory.js';
 import type { Planner } from '../../runtime/planner-port.js';
 import { stopwatch } from '../../runtime/real-clock.js';
 import { Simulation } from '../simulation.js';

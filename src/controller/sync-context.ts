@@ -6,7 +6,7 @@ import { newVersionedStatefulSetPod } from './identity.js';
 import { isUnavailable, podRevision } from './pod-state.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
 import { isParallel, minReadySecondsOf } from './spec.js';
-import type { EffectiveStrategy } from './strategy.js';
+import type { EffectiveStrategy } from './effective-strategy.js';
 
 export interface SyncContext {
   /** The live set. */

@@ -8,7 +8,7 @@ import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { toTimestamp, type Instant, type KubeEvent, type KubeObject, type ObjectReference } from '../api/types.js';
 import type { Clock } from './clock.js';
 import { EventCorrelator } from './event-correlator.js';
-import { noopLogger, type Logger } from './logger.js';
+import { noopLogger, type Logger } from './logging-port.js';
 
 export type EventType = 'Normal' | 'Warning';
 

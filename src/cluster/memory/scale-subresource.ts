@@ -7,7 +7,7 @@ import type { WriteMode } from './admission.js';
 import { noSubresource, staleConflict } from './messages.js';
 import type { ApiServer } from './server.js';
 import { isStatefulSetResource } from './statefulset-admission.js';
-import type { Scale } from './types.js';
+import type { Scale } from './memory-types.js';
 
 // upstream: pkg/registry/apps/statefulset/storage/storage.go scaleFromStatefulSet
 export function toScale(set: StatefulSet): Scale {

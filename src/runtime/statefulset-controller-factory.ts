@@ -1,13 +1,13 @@
 // `createStatefulSetController`: the controller wired to the real planner of src/controller. The CLI's
 // `ordinal controller` and the simulator both build it; tests may pass another Planner.
 
-import { actionEventMessage } from '../controller/events.js';
-import { planStatefulSet } from '../controller/plan.js';
+import { actionEventMessage } from '../controller/event-texts.js';
+import { planStatefulSet } from '../controller/plan-statefulset.js';
 import { settleStatus } from '../controller/settle-status.js';
 import type { Planner } from './planner-port.js';
 import { StatefulSetController, type StatefulSetControllerDeps } from './statefulset-controller.js';
 
-export type { ReconcileOutcome } from './sync.js';
+export type { ReconcileOutcome } from './reconcile.js';
 export type { ControllerTarget } from './set-targets.js';
 export { StatefulSetController } from './statefulset-controller.js';
 

@@ -6,15 +6,15 @@ import type { Features } from '../api/features.js';
 import type { Instant, StatefulSet } from '../api/types.js';
 import type { Plan } from '../controller/plan-types.js';
 import type { Clock } from './clock.js';
-import { objectReference, type EventRecorder } from './events.js';
+import { objectReference, type EventRecorder } from './event-recorder.js';
 import { applyPlan, type ExecutionResult } from './executor.js';
 import type { Expectations } from './expectations.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './logging-port.js';
 import type { ControllerMetrics } from './metrics.js';
 import { observe, type Caches } from './observe.js';
 import type { Planner } from './planner-port.js';
 import type { SetKey, SetTargets } from './set-targets.js';
-import { shouldWriteStatus, writeStatus } from './status-writer.js';
+import { shouldWriteStatus, writeStatus } from './set-status-writer.js';
 import { expectAction, recordSyncEvents, recordSyncMetrics } from './sync-effects.js';
 
 export type ReconcileOutcome =

@@ -4,7 +4,7 @@
 
 import type { Pod } from '../api/types.js';
 import * as block from './blockers.js';
-import { isOld, slotUnavailability, unavailable, type SyncContext } from './context.js';
+import { isOld, slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
 import type { Blocker } from './plan-types.js';
 import { isTerminating } from './pod-state.js';
 

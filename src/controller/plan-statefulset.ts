@@ -7,17 +7,17 @@ import type { Instant, StatefulSet } from '../api/types.js';
 import { claimObjects, type Claimed } from './adoption.js';
 import { earliest, nextAvailableAt } from './availability.js';
 import { finalizeBatches } from './batches.js';
-import { newSyncContext, type SyncContext } from './context.js';
-import { enforcedStartedEvent, recreateStartedEvent } from './events.js';
-import { planHistoryTruncation } from './history.js';
-import { planMetrics } from './metrics.js';
+import { newSyncContext, type SyncContext } from './sync-context.js';
+import { enforcedStartedEvent, recreateStartedEvent } from './event-texts.js';
+import { planHistoryTruncation } from './truncate-history.js';
+import { planMetrics } from './plan-metrics.js';
 import type { Action, Blocker, ObservedState, Plan, PlannedEvent } from './plan-types.js';
 import { deletingStatus, existingPods, planStatus } from './plan-status.js';
 import { partitionPods } from './replicas.js';
 import { planRevisions, type RevisionPlan } from './revisions.js';
-import { statusChanged } from './status.js';
-import { effectiveStrategy } from './strategy.js';
-import { planSync, type SyncBody } from './sync.js';
+import { statusChanged } from './status-counters.js';
+import { effectiveStrategy } from './effective-strategy.js';
+import { planSync, type SyncBody } from './update-statefulset.js';
 import { crashPlan, invalidPlan, specIssues } from './validity.js';
 
 /** How soon to look again after a claim blocked a pod (upstream returns an error, i.e. a rate-limited retry). */

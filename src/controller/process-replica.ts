@@ -4,8 +4,8 @@
 import type { Pod } from '../api/types.js';
 import type { Steps } from './batches.js';
 import * as block from './blockers.js';
-import { staleClaimOf } from './claims.js';
-import { isOld, placeholderPod, type SyncContext } from './context.js';
+import { staleClaimOf } from './claim-identity.js';
+import { isOld, placeholderPod, type SyncContext } from './sync-context.js';
 import { passCheck } from './enforced-rolling-update.js';
 import { identityMatches, repairPod, storageMatches } from './identity.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';

@@ -4,14 +4,14 @@
 import type { Instant, Pod } from '../api/types.js';
 import { BatchWriter } from './batches.js';
 import { condemnedPass } from './condemned.js';
-import { isOld, slotUnavailability, unavailable, type SyncContext } from './context.js';
+import { isOld, slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, type HaltCheck } from './enforced-rolling-update.js';
-import { forcedReplacementEvent } from './events.js';
+import { forcedReplacementEvent } from './event-texts.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { podOrdinal, podRevision } from './pod-state.js';
 import { planRecreate, type RecreateDecision } from './recreate.js';
 import { replicaPass } from './replica-pass.js';
-import { planLegacyUpdate, planMaxUnavailableUpdate, type UpdateDecision } from './rolling-update.js';
+import { planLegacyUpdate, planMaxUnavailableUpdate, type UpdateDecision } from './rolling-update-deletions.js';
 
 export interface SyncBody {
   writer: BatchWriter;

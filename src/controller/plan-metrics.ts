@@ -1,12 +1,12 @@
 // The metric values of one sync (style.md G13: computed here, written to prom-client by the runtime).
 
 import type { Instant, StatefulSet, StatefulSetStatus } from '../api/types.js';
-import type { SyncContext } from './context.js';
+import type { SyncContext } from './sync-context.js';
 import { stuckSince } from './enforced-rolling-update.js';
 import type { PlanMetrics } from './plan-types.js';
 import type { StatusPlan } from './plan-status.js';
 import { replicasOf } from './spec.js';
-import type { SyncBody } from './sync.js';
+import type { SyncBody } from './update-statefulset.js';
 
 /** spec.replicas − availableReplicas > maxUnavailable while a rolling update is under way (seed 000). */
 export function isUnavailabilityViolation(set: StatefulSet, status: StatefulSetStatus, maxUnavailable: number, rolling: boolean): boolean {

@@ -2,7 +2,7 @@
 // record (`--log-format text`: `time LEVEL message key=value …`) without pino-pretty.
 
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
-import type { LogFormat, LogLevel } from './options.js';
+import type { LogFormat, LogLevel } from './controller-options.js';
 
 const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 const OMIT = new Set(['level', 'time', 'msg', 'pid', 'hostname']);
