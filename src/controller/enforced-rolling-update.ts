@@ -25,7 +25,8 @@ import * as block from './blockers.js';
 import { isOld, unavailable, type SyncContext } from './sync-context.js';
 import type { Blocker } from './plan-types.js';
 import { describePodState, isRunningAndReady, isTerminating, podAvailableAt, readyCondition, stuckReason } from './pod-state.js';
-import { countUnavailableSlots, remainingBlockers, updateRange, type Candidate, type UpdateDecision } from './rolling-update-deletions.js';
+import { remainingBlockers, updateRange, type Candidate, type UpdateDecision } from './rolling-update-deletions.js';
+import { updateBudget } from './update-budget.js';
 import { progressDeadlineSecondsOf } from './spec.js';
 
 /** An old-revision pod of the update range that EnforcedRollingUpdate may replace without waiting for it. */
@@ -153,9 +154,9 @@ function scanStop(ctx: SyncContext, pod: Pod): Blocker | undefined {
 
 // upstream: none (seed 001 "Proposed EnforcedRollingUpdate Algorithm")
 export function planEnforcedUpdate(ctx: SyncContext, halt: HaltCheck): UpdateDecision {
-  const unavailablePods = countUnavailableSlots(ctx, (i, p) => isReplaceableOldPod(ctx, i, p));
-  if (halt.halted !== undefined) return { victims: [], blockers: remainingBlockers(ctx, [], unavailablePods, false), unavailablePods };
-  let budget = ctx.strategy.maxUnavailable - unavailablePods;
+  const budget = updateBudget(ctx, (i, p) => isReplaceableOldPod(ctx, i, p));
+  if (halt.halted !== undefined) return { victims: [], blockers: remainingBlockers(ctx, [], undefined), unavailablePods: budget.unavailable };
+  let remaining = budget.remaining;
   let budgetLimited = false;
   const victims: Candidate[] = [];
   const blockers: Blocker[] = [];
@@ -169,13 +170,13 @@ export function planEnforcedUpdate(ctx: SyncContext, halt: HaltCheck): UpdateDec
     }
     if (!isOld(ctx, pod)) continue;
     if (unavailable(ctx, pod)) victims.push({ index, pod });
-    else if (budget > 0) {
+    else if (remaining > 0) {
       victims.push({ index, pod });
-      budget--;
+      remaining--;
     } else {
       budgetLimited = true;
       break;
     }
   }
-  return { victims, blockers: [...blockers, ...remainingBlockers(ctx, victims, unavailablePods, budgetLimited)], unavailablePods };
+  return { victims, blockers: [...blockers, ...remainingBlockers(ctx, victims, budgetLimited ? budget : undefined)], unavailablePods: budget.unavailable };
 }

@@ -4,7 +4,8 @@
 
 import type { Pod } from '../api/types.js';
 import * as block from './blockers.js';
-import { isOld, slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
+import { isOld, unavailable, type SyncContext } from './sync-context.js';
+import { updateBudget, type UpdateBudget } from './update-budget.js';
 import type { Blocker } from './plan-types.js';
 import { isTerminating } from './pod-state.js';
 
@@ -42,17 +43,6 @@ export function selectVictims(candidates: readonly Candidate[], filter: (pod: Po
   return out;
 }
 
-/** In-range slots that are missing or unavailable (including below the partition). */
-export function countUnavailableSlots(ctx: SyncContext, exclude?: (index: number, pod: Pod) => boolean): number {
-  if (exclude === undefined) return slotUnavailability(ctx).inRange;
-  let n = ctx.slots.count - ctx.slots.indices.length;
-  for (const i of ctx.slots.indices) {
-    const pod = ctx.slots.byIndex.get(i) as Pod;
-    if (unavailable(ctx, pod) && !exclude(i, pod)) n++;
-  }
-  return n;
-}
-
 /** Names of unavailable slots for a budget blocker (bounded: stops after MAX_LISTED_PODS names). */
 function unavailableNames(ctx: SyncContext): string[] {
   const names: string[] = [];
@@ -65,14 +55,17 @@ function unavailableNames(ctx: SyncContext): string[] {
 
 const stale = (ctx: SyncContext) => (pod: Pod) => isOld(ctx, pod) && !isTerminating(pod);
 
-/** What is still to update after `victims`, as blockers: budget exhausted, or the partition holding pods back. */
-export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[], unavailablePods: number, budgetLimited = true, range?: readonly Candidate[]): Blocker[] {
+/**
+ * What is still to update after `victims`, as blockers: the budget exhausted (when `budget` limited the
+ * choice), or the partition holding pods back.
+ */
+export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[], budget: UpdateBudget | undefined, range?: readonly Candidate[]): Blocker[] {
   const chosen = new Set(victims.map((v) => v.pod));
   const isStale = stale(ctx);
-  const waiting = budgetLimited && (range ?? updateRange(ctx)).some((c) => isStale(c.pod) && !chosen.has(c.pod));
+  const waiting = budget !== undefined && (range ?? updateRange(ctx)).some((c) => isStale(c.pod) && !chosen.has(c.pod));
   const out: Blocker[] = [];
   if (waiting) {
-    out.push({ kind: 'budgetExhausted', unavailable: unavailablePods, maxUnavailable: ctx.strategy.maxUnavailable, unavailablePods: unavailableNames(ctx) });
+    out.push({ kind: 'budgetExhausted', unavailable: budget.unavailable, maxUnavailable: budget.maxUnavailable, unavailablePods: unavailableNames(ctx) });
   }
   const heldBack = ctx.slots.indices.filter((i) => i < ctx.strategy.partition && isOld(ctx, ctx.slots.byIndex.get(i) as Pod)).length;
   if (heldBack > 0) out.push({ kind: 'partition', partition: ctx.strategy.partition, heldBack });
@@ -88,7 +81,7 @@ export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
     if (stale(ctx)(pod)) return { victims: [{ index, pod }], blockers: [] };
     if (unavailable(ctx, pod)) return { victims: [], blockers: [isTerminating(pod) ? block.terminating(pod) : block.notAvailable(pod, ctx.minReadySeconds)] };
   }
-  return { victims: [], blockers: remainingBlockers(ctx, [], 0, false) };
+  return { victims: [], blockers: remainingBlockers(ctx, [], undefined) };
 }
 
 /**
@@ -98,13 +91,12 @@ export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
  */
 // upstream: stateful_set_control.go updateStatefulSetAfterInvariantEstablished
 export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
-  const unavailablePods = countUnavailableSlots(ctx);
-  const budget = ctx.strategy.maxUnavailable - unavailablePods;
+  const budget = updateBudget(ctx);
   const range = updateRange(ctx);
   const isStale = stale(ctx);
   let victims: Candidate[];
   if (ctx.monotonic) {
-    victims = selectVictims(range, isStale, Math.max(0, budget));
+    victims = selectVictims(range, isStale, Math.max(0, budget.remaining));
   } else {
     // both phases in one top-down pass: every stale pod that is down, then stale available ones within budget
     const phase1: Candidate[] = [];
@@ -112,9 +104,9 @@ export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
     for (const c of range) {
       if (!isStale(c.pod)) continue;
       if (unavailable(ctx, c.pod)) phase1.push(c);
-      else if (phase2.length < budget) phase2.push(c);
+      else if (phase2.length < budget.remaining) phase2.push(c);
     }
     victims = [...phase1, ...phase2];
   }
-  return { victims, blockers: remainingBlockers(ctx, victims, unavailablePods, true, range), unavailablePods };
+  return { victims, blockers: remainingBlockers(ctx, victims, budget, range), unavailablePods: budget.unavailable };
 }
