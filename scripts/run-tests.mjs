@@ -21,7 +21,9 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...flags, ...files], {
+// The spec reporter for every test, then one summary of what was skipped and why (skip-summary-reporter.mjs).
+const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${new URL('./skip-summary-reporter.mjs', import.meta.url).href}`, '--test-reporter-destination=stdout'];
+const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...reporters, ...flags, ...files], {
   stdio: 'inherit',
 });
 process.exit(res.status ?? 1);

@@ -21,17 +21,17 @@ export interface ControlPlane {
 
 const SCRIPTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../scripts/control-plane');
 const HOW_TO =
-  'no control plane: run `scripts/control-plane/up.sh /tmp/ordinal-e2e && source /tmp/ordinal-e2e/env` ' +
+  'run `scripts/control-plane/up.sh /tmp/ordinal-e2e && source /tmp/ordinal-e2e/env` ' +
   '(the first run builds kube-apiserver from source, which takes a while)';
 
-/** Reads the control plane from the environment, or returns why it cannot. */
+/** Reads the control plane from the environment, or returns why it cannot (without how to start one). */
 export function controlPlaneFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlane | { missing: string } {
   const kubeconfigPath = env.ORDINAL_E2E_KUBECONFIG;
-  if (!kubeconfigPath) return { missing: `ORDINAL_E2E_KUBECONFIG is not set; ${HOW_TO}` };
-  if (!existsSync(kubeconfigPath)) return { missing: `ORDINAL_E2E_KUBECONFIG=${kubeconfigPath} does not exist; ${HOW_TO}` };
+  if (!kubeconfigPath) return { missing: 'ORDINAL_E2E_KUBECONFIG is not set' };
+  if (!existsSync(kubeconfigPath)) return { missing: `ORDINAL_E2E_KUBECONFIG=${kubeconfigPath} does not exist` };
   const dir = env.ORDINAL_E2E_DIR ?? dirname(kubeconfigPath);
   const binDir = env.ORDINAL_K8S_BIN ?? binDirFromEnvFile(join(dir, 'env'));
-  if (!binDir) return { missing: `ORDINAL_K8S_BIN is not set and ${dir}/env names no binaries; ${HOW_TO}` };
+  if (!binDir) return { missing: `ORDINAL_K8S_BIN is not set and ${dir}/env names no binaries` };
   return { kubeconfigPath, dir, binDir };
 }
 
@@ -42,13 +42,14 @@ function binDirFromEnvFile(path: string): string | undefined {
 
 /**
  * The running control plane, or: under CI (`process.env.CI`) throws so the test fails; elsewhere skips
- * the test with the command to start one and returns undefined.
+ * the test with a short reason (scripts/skip-summary-reporter.mjs prints each reason once after the run)
+ * and returns undefined.
  */
 export function requireControlPlane(t: TestContext): ControlPlane | undefined {
   const found = controlPlaneFromEnv();
   if ('kubeconfigPath' in found) return found;
-  if (process.env.CI) throw new Error(`CI=${process.env.CI} but ${found.missing}`);
-  t.skip(found.missing);
+  if (process.env.CI) throw new Error(`CI=${process.env.CI} but there is no control plane: ${found.missing}; ${HOW_TO}`);
+  t.skip(`no control plane (${found.missing}; scripts/control-plane/up.sh starts one)`);
   return undefined;
 }
 
@@ -117,7 +118,7 @@ export async function stopControllerManager(cp: ControlPlane = mustFromEnv(), in
 function mustFromEnv(): ControlPlane {
   const found = controlPlaneFromEnv();
   if ('kubeconfigPath' in found) return found;
-  throw new Error(found.missing);
+  throw new Error(`no control plane: ${found.missing}; ${HOW_TO}`);
 }
 
 export interface KubeResponse<T = unknown> {
