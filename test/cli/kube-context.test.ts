@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, KubeContextError } from '../../src/cli/kube-context.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
+import { Resources } from '../../src/api/client.js';
+import { sendJson, startFakeApiServer } from '../kube/fake-apiserver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ordinal-kubeconfig-'));
 const kubeconfig = join(dir, 'config');
@@ -55,5 +57,18 @@ describe('kube context flags', () => {
   it('names an unknown context and an unreadable kubeconfig', () => {
     assert.throws(() => connect({ kubeconfig, context: 'nope' }, timers), (e: Error) => e instanceof KubeContextError && /context "nope" does not exist/.test(e.message));
     assert.throws(() => connect({ kubeconfig: join(dir, 'missing') }, timers), (e: Error) => e instanceof KubeContextError && /cannot load kubeconfig/.test(e.message));
+  });
+
+  it("sends kubectl-ordinal as its user agent, so an audit log tells the plugin from the controller", async () => {
+    const api = await startFakeApiServer();
+    api.handle((_req, res) => sendJson(res, 200, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', resourceVersion: '1' } }));
+    const ctx = connect({ kubeconfig: api.kubeconfig }, createVirtualClock());
+    try {
+      await ctx.client.get(Resources.pods, 'ns', 'p');
+      assert.equal(api.requests.at(-1)?.headers['user-agent'], 'kubectl-ordinal');
+    } finally {
+      ctx.client.close();
+      await api.close();
+    }
   });
 });
