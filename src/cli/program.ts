@@ -28,8 +28,7 @@ export function buildProgram(name = 'ordinal'): Command {
       'Ordinal: a StatefulSet controller with maxUnavailable, Recreate, EnforcedRollingUpdate and minReadySeconds, ' +
         'and a simulated cluster with virtual time.',
     )
-    .version(packageVersion(), '-v, --version')
-    .showHelpAfterError();
+    .version(packageVersion(), '-v, --version');
   registerManifests(program);
   registerController(program);
   registerSimulate(program);
@@ -39,5 +38,15 @@ export function buildProgram(name = 'ordinal'): Command {
   registerWhy(program);
   registerPlan(program);
   registerValidate(program);
+  pointToHelpAfterErrors(program, name);
   return program;
+}
+
+/**
+ * A usage error prints one line and where to find help, as kubectl does ("See 'kubectl get --help' for
+ * usage."), rather than the whole help text.
+ */
+function pointToHelpAfterErrors(cmd: Command, path: string): void {
+  cmd.showHelpAfterError(`See '${path} --help' for usage.`);
+  for (const sub of cmd.commands) pointToHelpAfterErrors(sub, `${path} ${sub.name()}`);
 }
