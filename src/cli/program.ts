@@ -12,6 +12,7 @@ import { register as registerRollout } from './commands/rollout.js';
 import { register as registerWhy } from './commands/why.js';
 import { register as registerPlan } from './commands/plan.js';
 import { register as registerValidate } from './commands/validate.js';
+import { register as registerVersion } from './commands/version.js';
 
 /** Set by scripts/bundle.mjs (esbuild `define`): the single-file bundle has no package.json next to it. */
 declare const ORDINAL_VERSION: string | undefined;
@@ -38,6 +39,7 @@ export function buildProgram(name = 'ordinal'): Command {
   registerWhy(program);
   registerPlan(program);
   registerValidate(program);
+  registerVersion(program, packageVersion());
   pointToHelpAfterErrors(program, name);
   return program;
 }
