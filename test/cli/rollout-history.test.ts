@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import type { Pod, StatefulSet } from '../../src/api/types.js';
 import { rolloutHistoryCommand, rolloutRestartCommand, rolloutUndoCommand } from '../../src/cli/commands/rollout.js';
+import { parse } from 'yaml';
+import { buildProgram } from '../../src/cli/program.js';
+import { parseSetRef, setRefText } from '../../src/cli/explain/set-ref.js';
 import { converge, drive, setYaml, startWorld, take, type TestWorld } from './world.js';
 
 const setImage = (image: string) => ({ spec: { template: { spec: { containers: [{ name: 'app', image }] } } } });
@@ -22,6 +25,18 @@ const images = async (w: TestWorld): Promise<string[]> =>
   (await w.sim.world.user.list<Pod>(Resources.pods, 'default')).items.map((p) => p.spec.containers[0]?.image ?? '');
 
 describe('rollout history', () => {
+  it('-o json / yaml: the ControllerRevisions as a List, or with --revision the pod template it restores', async () => {
+    const w = await rolledTwice();
+    assert.equal(await drive(w, rolloutHistoryCommand(w.deps, 'sts/web', { output: 'json' })), 0);
+    const list = JSON.parse(take(w).out) as { kind: string; items: Array<{ kind: string; revision: number; data: { spec: { template: { $patch: string } } } }> };
+    assert.equal(list.kind, 'List');
+    assert.deepEqual(list.items.map((r) => [r.kind, r.revision]), [['ControllerRevision', 1], ['ControllerRevision', 2]]);
+    assert.equal(list.items[0]?.data.spec.template.$patch, 'replace', 'data is an object, not stored text');
+    assert.equal(await drive(w, rolloutHistoryCommand(w.deps, 'sts/web', { revision: 1, output: 'yaml' })), 0);
+    const template = parse(take(w).out) as { spec: { containers: Array<{ image: string }> } };
+    assert.equal(template.spec.containers[0]?.image, 'app:1');
+  });
+
   it('lists the revisions oldest first with status, change-cause and what changed', async () => {
     const w = await rolledTwice();
     assert.equal(await drive(w, rolloutHistoryCommand(w.deps, 'web', {})), 0);
@@ -110,5 +125,14 @@ describe('set names', () => {
     assert.equal(take(w).out, 'statefulset.apps/web restarted\n');
     assert.equal(await drive(w, rolloutRestartCommand(w.deps, 'deployment/web')), 1);
     assert.match(take(w).err, /deployment\/web: not a StatefulSet/);
+  });
+
+  it('takes TYPE NAME as kubectl does (`statefulset web`, `osts web`), and TYPE/NAME', () => {
+    assert.deepEqual(parseSetRef(setRefText('statefulset', 'web')), { name: 'web', resources: [Resources.statefulSets] });
+    assert.deepEqual(parseSetRef(setRefText('osts', 'web')), { name: 'web', resources: [Resources.ordinalStatefulSets] });
+    assert.deepEqual(parseSetRef(setRefText('sts/web', undefined)), { name: 'web', resources: [Resources.statefulSets] });
+    const program = buildProgram('kubectl ordinal');
+    const status = program.commands.find((c) => c.name() === 'rollout')?.commands.find((c) => c.name() === 'status');
+    assert.deepEqual(status?.registeredArguments.map((a) => [a.name(), a.required]), [['name', true], ['name2', false]]);
   });
 });

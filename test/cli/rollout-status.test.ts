@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { rolloutStatusCommand } from '../../src/cli/commands/rollout.js';
+import { parse } from 'yaml';
 import { advance, converge, drive, setYaml, startWorld, take } from './world.js';
 
 const ESC = String.fromCharCode(27);
@@ -62,6 +63,25 @@ describe('rollout status', () => {
     const code = await drive(w, rolloutStatusCommand(w.deps, 'web', { watch: false }));
     assert.equal(code, 1);
     assert.equal(take(w).out.split('\n').length, 2);
+  });
+
+  it('-o json prints no progress, one document at the end; -o yaml the same for a timeout', async () => {
+    const w = await startWorld(setYaml(), 'cluster:\n  podStartSeconds: 2\n  images: {"app:broken": {behavior: ImagePullBackOff}}\n');
+    await converge(w);
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:2'));
+    assert.equal(await drive(w, rolloutStatusCommand(w.deps, 'statefulset/web', { output: 'json' })), 0);
+    const done = JSON.parse(take(w).out) as Record<string, unknown> & { pods: Array<{ name: string; revision: string; available: boolean }> };
+    assert.equal(done.statefulSet, 'statefulset.apps/web');
+    assert.equal(done.outcome, 'done');
+    assert.equal(done.updatedReplicas, 3);
+    assert.deepEqual(done.pods.map((p) => [p.name, p.revision === done.updateRevision, p.available]), [['web-0', true, true], ['web-1', true, true], ['web-2', true, true]]);
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:broken'));
+    assert.equal(await drive(w, rolloutStatusCommand(w.deps, 'web', { output: 'yaml', timeout: '30s' })), 1);
+    const { out, err } = take(w);
+    assert.equal(err, 'error: timed out waiting for the condition\n');
+    const timedOut = parse(out) as { outcome: string; pods: Array<{ state: string }> };
+    assert.equal(timedOut.outcome, 'timeout');
+    assert.ok(timedOut.pods.some((p) => p.state === 'ImagePullBackOff'), out);
   });
 
   it('refuses a bad --timeout and an unknown set', async () => {

@@ -1,10 +1,12 @@
 // `plan NAME [--feature-gates …] [-o text|json]`: the actions the controller's next sync would send, batch
 // by batch — a dry run of the same planner; nothing is written.
 
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
+import { addSetArguments, setRefText } from '../explain/set-ref.js';
 import { useColor } from '../explain/io.js';
-import { planJson, renderPlan } from '../explain/plan-report.js';
+import { planData, renderPlan } from '../explain/plan-report.js';
+import { outputOption, structured, type OutputFormat } from '../explain/output-format.js';
 import { featuresFrom, planNow } from '../explain/plan-now.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { explainContext } from '../explain/why-report.js';
@@ -12,7 +14,7 @@ import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 
 export interface PlanOptions {
   featureGates?: string;
-  output?: 'text' | 'json';
+  output?: OutputFormat;
   color?: boolean;
 }
 
@@ -21,22 +23,19 @@ export function planCommand(deps: CommandDeps, name: string, opts: PlanOptions):
     const now = await planNow(deps.client, deps.timers, set, featuresFrom(opts.featureGates));
     const ctx = explainContext({ set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: now.features });
     const view = { title: qualifiedName(resource, set.metadata.name ?? ''), now: now.now, plan: now.plan, ctx };
-    deps.io.stdout(opts.output === 'json' ? planJson(view) : renderPlan(view, { color: useColor(deps.io, opts.color) }));
+    deps.io.stdout(opts.output === 'json' || opts.output === 'yaml' ? structured(planData(view), opts.output) : renderPlan(view, { color: useColor(deps.io, opts.color) }));
     return 0;
   });
 }
 
 export function register(program: Command): void {
   addKubeFlags(
-    program
-      .command('plan')
-      .description("list the controller's next actions for a StatefulSet (dry run of the same planner; changes nothing)")
-      .argument('<name>', 'NAME, statefulset.apps/NAME or statefulset.apps.ordinal.dev/NAME'),
+    addSetArguments(program.command('plan').description("list the controller's next actions for a StatefulSet (dry run of the same planner; changes nothing)")),
   )
     .option('--feature-gates <gates>', 'the controller\'s feature gates, e.g. MaxUnavailableStatefulSet=false')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(outputOption())
     .option('--no-color', 'no ANSI colours')
-    .action(async (name: string, opts: PlanOptions & KubeFlags) => {
-      process.exitCode = await withCluster(opts, (deps) => planCommand(deps, name, opts));
+    .action(async (first: string, second: string | undefined, opts: PlanOptions & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => planCommand(deps, setRefText(first, second), opts));
     });
 }

@@ -10,6 +10,8 @@ import { Option, type Command } from 'commander';
 import { parseGoDuration } from '../explain/durations.js';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { useColor } from '../explain/io.js';
+import { outputOption, type OutputFormat } from '../explain/output-format.js';
+import { addSetArguments, setRefText } from '../explain/set-ref.js';
 import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 import { rolloutHistory } from '../rollout/rollout-history.js';
 import { rolloutRestart } from '../rollout/restart.js';
@@ -21,6 +23,7 @@ export interface StatusOptions {
   /** Go duration; '0' waits forever. */
   timeout?: string;
   color?: boolean;
+  output?: OutputFormat;
 }
 
 export async function rolloutStatusCommand(deps: CommandDeps, name: string, opts: StatusOptions): Promise<number> {
@@ -31,14 +34,16 @@ export async function rolloutStatusCommand(deps: CommandDeps, name: string, opts
     deps.io.stderr(`error: invalid --timeout: ${(e as Error).message}\n`);
     return 1;
   }
-  const live = useColor(deps.io, opts.color);
+  const output = opts.output === 'text' ? undefined : opts.output;
+  const live = output === undefined && useColor(deps.io, opts.color);
   return runOnSet(deps, name, ({ resource, set }) =>
-    rolloutStatus(deps.client, { resource, set, watch: opts.watch !== false, timeoutMs, live }, deps.io, deps.timers),
+    rolloutStatus(deps.client, { resource, set, watch: opts.watch !== false, timeoutMs, live, ...(output ? { output } : {}) }, deps.io, deps.timers),
   );
 }
 
-export function rolloutHistoryCommand(deps: CommandDeps, name: string, opts: { revision?: number }): Promise<number> {
-  return runOnSet(deps, name, ({ resource, set }) => rolloutHistory(deps.client, { resource, set, revision: opts.revision ?? 0 }, deps.io));
+export function rolloutHistoryCommand(deps: CommandDeps, name: string, opts: { revision?: number; output?: OutputFormat }): Promise<number> {
+  const output = opts.output === 'text' ? undefined : opts.output;
+  return runOnSet(deps, name, ({ resource, set }) => rolloutHistory(deps.client, { resource, set, revision: opts.revision ?? 0, ...(output ? { output } : {}) }, deps.io));
 }
 
 export function rolloutUndoCommand(deps: CommandDeps, name: string, opts: { toRevision?: number }): Promise<number> {
@@ -55,32 +60,32 @@ const revisionNumber = (v: string): number => {
   return n;
 };
 
-const NAME_HELP = 'NAME, statefulset.apps/NAME (apps/v1) or statefulset.apps.ordinal.dev/NAME (osts/NAME)';
-
 export function register(program: Command): void {
   const rollout = program.command('rollout').description('manage the rollout of a StatefulSet (apps/v1 or apps.ordinal.dev/v1)');
-  const sub = (name: string, description: string) => addKubeFlags(rollout.command(name).description(description).argument('<name>', NAME_HELP));
+  const sub = (name: string, description: string) => addKubeFlags(addSetArguments(rollout.command(name).description(description)));
   sub('status', 'watch the rollout until it converges; exit 1 on ProgressDeadlineExceeded, SafetyHalt or timeout')
     .option('-w, --watch', 'watch until done (default)', true)
     .option('--no-watch', 'print the status once; exit 0 only if converged')
     .addOption(new Option('--timeout <duration>', 'give up after this long (e.g. 30s, 5m; 0 waits forever)').default('0'))
     .option('--no-color', 'plain lines instead of the live view, even on a terminal')
-    .action(async (name: string, opts: StatusOptions & KubeFlags) => {
-      process.exitCode = await withCluster(opts, (deps) => rolloutStatusCommand(deps, name, opts));
+    .addOption(outputOption())
+    .action(async (first: string, second: string | undefined, opts: StatusOptions & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutStatusCommand(deps, setRefText(first, second), opts));
     });
   sub('history', 'list the revisions with what each changed in the pod template')
     .option('--revision <n>', 'show that revision in detail', revisionNumber)
-    .action(async (name: string, opts: { revision?: number } & KubeFlags) => {
-      process.exitCode = await withCluster(opts, (deps) => rolloutHistoryCommand(deps, name, opts));
+    .addOption(outputOption())
+    .action(async (first: string, second: string | undefined, opts: { revision?: number; output?: OutputFormat } & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutHistoryCommand(deps, setRefText(first, second), opts));
     });
   sub('undo', 'roll back to the previous revision (or --to-revision N)')
     .option('--to-revision <n>', 'the revision to roll back to (default: the previous one)', revisionNumber)
-    .action(async (name: string, opts: { toRevision?: number } & KubeFlags) => {
-      process.exitCode = await withCluster(opts, (deps) => rolloutUndoCommand(deps, name, opts));
+    .action(async (first: string, second: string | undefined, opts: { toRevision?: number } & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutUndoCommand(deps, setRefText(first, second), opts));
     });
   sub('restart', 'replace every pod by the update strategy (template annotation kubectl.kubernetes.io/restartedAt)').action(
-    async (name: string, opts: KubeFlags) => {
-      process.exitCode = await withCluster(opts, (deps) => rolloutRestartCommand(deps, name));
+    async (first: string, second: string | undefined, opts: KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutRestartCommand(deps, setRefText(first, second)));
     },
   );
 }

@@ -6,7 +6,7 @@
 // no StatefulSet.
 
 import { readFileSync } from 'node:fs';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { Resources, type Resource } from '../../api/client.js';
 import { InvalidError, StrictDecodingError, type FieldIssue } from '../../api/errors.js';
 import { FeatureGateError, type Features } from '../../api/features.js';
@@ -14,13 +14,14 @@ import type { StatefulSet } from '../../api/types.js';
 import { formatInvalid, formatIssue } from '../../api/validation/index.js';
 import { admitStatefulSetCreate } from '../../cluster/memory/statefulset-admission.js';
 import { processIO, type CommandIO } from '../explain/io.js';
+import { outputOption, structured, type OutputFormat } from '../explain/output-format.js';
 import { manifestObjects, type ManifestObject } from '../explain/manifest-docs.js';
 import { featuresFrom } from '../explain/plan-now.js';
 import { qualifiedName } from '../explain/set-ref.js';
 
 export interface ValidateOptions {
   featureGates?: string;
-  output?: 'text' | 'json';
+  output?: OutputFormat;
 }
 
 export interface ObjectResult {
@@ -112,7 +113,7 @@ export function validateCommand(files: readonly string[], opts: ValidateOptions,
     malformed ||= docs.errors.length > 0;
     results.push(...docs.objects.map((o) => validateObject(file, o, features)));
   }
-  if (opts.output === 'json') io.stdout(`${JSON.stringify(results, null, 2)}\n`);
+  if (opts.output === 'json' || opts.output === 'yaml') io.stdout(structured(results, opts.output));
   else if (results.length > 0) io.stdout(`${results.flatMap(textLines).join('\n')}\n`);
   const checked = results.filter((r) => r.outcome !== 'skipped');
   if (unreadable) return 2;
@@ -127,7 +128,7 @@ export function register(program: Command): void {
     .description('validate StatefulSet manifests as the API server and the controller do (exit 0 valid, 1 invalid, 2 unreadable or none)')
     .argument('<file...>', 'YAML or JSON files (multi-document, kind: List and simulator scenarios too)')
     .option('--feature-gates <gates>', 'feature gates, e.g. StatefulSetRecreateStrategy=false')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(outputOption())
     .action((files: string[], opts: ValidateOptions) => {
       process.exitCode = validateCommand(files, opts);
     });

@@ -38,8 +38,8 @@ export function renderPlan(view: PlanView, opts: { color: boolean }): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `-o json`: the plan itself (actions with their batch, blockers, status, events, wakeAt). */
-export function planJson(view: PlanView): string {
+/** `-o json|yaml`: the plan itself (actions with their batch, blockers, status, events, wakeAt). */
+export function planData(view: PlanView): object {
   const { plan } = view;
   const out = {
     now: new Date(view.now).toISOString(),
@@ -50,5 +50,5 @@ export function planJson(view: PlanView): string {
     events: plan.events,
     ...(plan.wakeAt !== undefined ? { wakeAt: new Date(plan.wakeAt).toISOString() } : {}),
   };
-  return `${JSON.stringify(out, null, 2)}\n`;
+  return out;
 }

@@ -1,6 +1,8 @@
-// Which StatefulSet a command is about: `web` (either API), or qualified as kubectl spells it —
-// `statefulset.apps/web`, `sts/web` (apps/v1) or `statefulset.apps.ordinal.dev/web`, `osts/web` (the CRD).
+// Which StatefulSet a command is about: `web` (either API), or qualified as kubectl spells it, as TYPE/NAME
+// or TYPE NAME — `statefulset.apps/web`, `sts web` (apps/v1) or `statefulset.apps.ordinal.dev/web`,
+// `osts/web` (the CRD).
 
+import type { Command } from 'commander';
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { isNotFound } from '../../api/errors.js';
 import type { StatefulSet } from '../../api/types.js';
@@ -23,6 +25,16 @@ export class SetRefError extends Error {
 const NATIVE = ['statefulset', 'statefulsets', 'sts', 'statefulset.apps', 'statefulsets.apps'];
 const CRD = ['osts', 'statefulset.apps.ordinal.dev', 'statefulsets.apps.ordinal.dev'];
 
+/** The arguments every command about one set takes: NAME, TYPE/NAME, or TYPE NAME (kubectl's forms). */
+export function addSetArguments<C extends Command>(cmd: C): C {
+  return cmd
+    .argument('<name>', 'NAME, TYPE/NAME or TYPE NAME; TYPE statefulset, sts, statefulset.apps (apps/v1) or osts, statefulset.apps.ordinal.dev')
+    .argument('[name2]', 'the NAME when the first argument is a TYPE');
+}
+
+/** `statefulset web` → `statefulset/web`; a lone argument as it is. */
+export const setRefText = (first: string, name: string | undefined): string => (name === undefined ? first : `${first}/${name}`);
+
 export function parseSetRef(text: string): SetRef {
   const slash = text.indexOf('/');
   if (slash < 0) return { name: text, resources: [Resources.ordinalStatefulSets, Resources.statefulSets] };
@@ -31,7 +43,7 @@ export function parseSetRef(text: string): SetRef {
   if (!name) throw new SetRefError(`${text}: missing a name after the slash`);
   if (NATIVE.includes(type)) return { name, resources: [Resources.statefulSets] };
   if (CRD.includes(type)) return { name, resources: [Resources.ordinalStatefulSets] };
-  throw new SetRefError(`${text}: not a StatefulSet (use NAME, statefulset.apps/NAME or statefulset.apps.ordinal.dev/NAME)`);
+  throw new SetRefError(`${text}: not a StatefulSet (use NAME, statefulset.apps/NAME, sts NAME or statefulset.apps.ordinal.dev/NAME)`);
 }
 
 /** `statefulset.apps/web`, `statefulset.apps.ordinal.dev/web`: how kubectl names an object in messages. */

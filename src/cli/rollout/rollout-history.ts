@@ -1,6 +1,7 @@
 // `rollout history NAME [--revision N]`: the set's ControllerRevisions (kubectl's StatefulSetHistoryViewer)
 // with what each one changed in the pod template, and which revisions the set's status calls current and
-// update. With --revision, that revision's whole template and its change from the revision before.
+// update. With --revision, that revision's whole template and its change from the revision before. With
+// `-o json|yaml`, as kubectl: the ControllerRevisions as a List, or with --revision the pod template it restores.
 
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { applyRevision } from '../../api/revision/hash.js';
@@ -9,6 +10,7 @@ import type { ControllerRevision, PodTemplateSpec, StatefulSet } from '../../api
 import { stringify } from 'yaml';
 import { controllerRefOf } from '../../runtime/set-targets.js';
 import type { CommandIO } from '../explain/io.js';
+import { structured } from '../explain/output-format.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { renderTable } from '../explain/table.js';
 import { describeChange, summarizeChanges, templateChanges } from './template-diff.js';
@@ -20,6 +22,7 @@ export interface RolloutHistoryArgs {
   set: StatefulSet;
   /** 0 or undefined: the list. */
   revision?: number;
+  output?: 'json' | 'yaml';
 }
 
 /** The set's revisions, oldest first (controlled by it: kubectl's controlledHistory). */
@@ -63,6 +66,12 @@ function revisionDetail(set: StatefulSet, history: readonly ControllerRevision[]
   return lines;
 }
 
+/** A revision as the API shows it: kind and apiVersion set, `data` as an object rather than stored text. */
+function revisionObject(rev: ControllerRevision): object {
+  const { apiVersion: _apiVersion, kind: _kind, data, ...rest } = rev;
+  return { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...rest, data: typeof data === 'string' ? (JSON.parse(data) as unknown) : data };
+}
+
 export async function rolloutHistory(client: ClusterClient, args: RolloutHistoryArgs, io: CommandIO): Promise<number> {
   const history = await setHistory(client, args.set);
   const name = qualifiedName(args.resource, args.set.metadata.name ?? '');
@@ -72,7 +81,12 @@ export async function rolloutHistory(client: ClusterClient, args: RolloutHistory
       io.stderr(`error: unable to find the specified revision\n`);
       return 1;
     }
-    io.stdout(`${name} with revision #${args.revision}\n${revisionDetail(args.set, history, index).join('\n')}\n`);
+    if (args.output) io.stdout(structured(templateOf(args.set, history[index] as ControllerRevision), args.output));
+    else io.stdout(`${name} with revision #${args.revision}\n${revisionDetail(args.set, history, index).join('\n')}\n`);
+    return 0;
+  }
+  if (args.output) {
+    io.stdout(structured({ apiVersion: 'v1', kind: 'List', items: history.map(revisionObject) }, args.output));
     return 0;
   }
   if (history.length === 0) {

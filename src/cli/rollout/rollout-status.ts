@@ -2,7 +2,7 @@
 // failed (ProgressDeadlineExceeded, SafetyHalt), timed out, the set is gone, or the server cannot be read
 // (a list fails: the client has already retried what is worth retrying). Watching uses the runtime's
 // informers (list + watch) on the injected Timers, so tests run it against the in-memory cluster on
-// virtual time.
+// virtual time. With `-o json|yaml` it prints no progress, only one document when it ends (statusDocument).
 
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { selectorToString } from '../../api/labels.js';
@@ -11,6 +11,8 @@ import type { TimerId, Timers } from '../../runtime/clock.js';
 import { Informer } from '../../runtime/informer.js';
 import { controllerRefOf } from '../../runtime/set-targets.js';
 import type { CommandIO } from '../explain/io.js';
+import { structured } from '../explain/output-format.js';
+import { replicasOf } from '../../controller/spec.js';
 import { failFast } from '../explain/observe-once.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { liveScreen, type Screen } from './screen.js';
@@ -25,6 +27,28 @@ export interface RolloutStatusArgs {
   timeoutMs: number;
   /** Live view (a terminal with colour); else plain lines. */
   live: boolean;
+  /** One document at the end instead of progress lines. */
+  output?: 'json' | 'yaml';
+}
+
+type Outcome = RolloutState['kind'] | 'timeout';
+
+/** `-o json|yaml`: how the command ended, the set's counts and revisions, and each pod's state. */
+export function statusDocument(resource: Resource, set: StatefulSet, pods: readonly Pod[], outcome: Outcome, message: string, now: number): object {
+  const s = set.status ?? { replicas: 0 };
+  return {
+    statefulSet: qualifiedName(resource, set.metadata.name ?? ''),
+    namespace: set.metadata.namespace ?? 'default',
+    outcome,
+    message,
+    replicas: replicasOf(set),
+    readyReplicas: s.readyReplicas ?? 0,
+    availableReplicas: s.availableReplicas ?? 0,
+    updatedReplicas: s.updatedReplicas ?? 0,
+    currentRevision: s.currentRevision ?? '',
+    updateRevision: s.updateRevision ?? '',
+    pods: watchRows(set, pods, now).map((r) => ({ name: r.pod, ordinal: r.ordinal, state: r.state, since: r.age, revision: r.revision, available: r.available })),
+  };
 }
 
 /** How often a watch re-evaluates without events (availability and "time in state" move with the clock). */
@@ -48,13 +72,20 @@ function report(state: RolloutState, io: CommandIO): void {
   else io.stdout(`${state.message}\n`);
 }
 
+/** The end of the command: the document (-o), else the state's line. */
+function reportEnd(args: RolloutStatusArgs, set: StatefulSet, pods: readonly Pod[], state: RolloutState, io: CommandIO, now: number): void {
+  if (args.output) io.stdout(structured(statusDocument(args.resource, set, pods, state.kind, state.message, now), args.output));
+  else report(state, io);
+}
+
 /** One look, no watch: exit 0 only when converged (kubectl exits 0 whatever the state; a poller needs more). */
 async function statusOnce(client: ClusterClient, args: RolloutStatusArgs, io: CommandIO, timers: Timers): Promise<number> {
   const ns = args.set.metadata.namespace ?? 'default';
   const selector = labelSelectorOf(args.set);
   const pods = (await client.list<Pod>(Resources.pods, ns, selector ? { labelSelector: selector } : undefined)).items;
-  const state = rolloutState(args.set, pods.filter(ownedBy(args.set)), timers.now());
-  report(state, io);
+  const owned = pods.filter(ownedBy(args.set));
+  const state = rolloutState(args.set, owned, timers.now());
+  reportEnd(args, args.set, owned, state, io, timers.now());
   return exitCode(state);
 }
 
@@ -70,6 +101,8 @@ class StatusWatch {
   private readonly ns: string;
   private readonly name: string;
   private lastMessage = '';
+  /** The last look, for the -o document of a timeout. */
+  private last: { set: StatefulSet; pods: Pod[] } | undefined;
   /** undefined until the first look: pods that exist when watching starts are not "changes". */
   private lastRows: Map<string, WatchPodRow> | undefined;
   private tickTimer: TimerId | undefined;
@@ -134,6 +167,10 @@ class StatusWatch {
   private timeout(): void {
     if (this.finished) return;
     this.io.stderr('error: timed out waiting for the condition\n');
+    if (this.args.output && this.last) {
+      const { set, pods } = this.last;
+      this.io.stdout(structured(statusDocument(this.args.resource, set, pods, 'timeout', 'timed out waiting for the condition', this.clock.now()), this.args.output));
+    }
     this.finish(1);
   }
 
@@ -147,6 +184,12 @@ class StatusWatch {
     const now = this.clock.now();
     const pods = this.pods.list(this.ns, ownedBy(set));
     const state = rolloutState(set, pods, now);
+    this.last = { set, pods };
+    if (this.args.output) {
+      if (state.kind === 'progressing') return;
+      reportEnd(this.args, set, pods, state, this.io, now);
+      return this.finish(exitCode(state));
+    }
     this.show(set, pods, state, now);
     if (state.kind !== 'progressing') this.finish(exitCode(state));
   }
