@@ -48,6 +48,12 @@ export interface ListResult<T> {
   resourceVersion: string;
 }
 
+/** Options of update and patch. */
+export interface WriteOptions {
+  /** Admit (default, validate) the write and answer with the result, but store nothing (`?dryRun=All`). */
+  dryRun?: boolean;
+}
+
 export interface DeleteOptions {
   /** Precondition: delete only the object with this UID (409 Conflict otherwise). */
   uid?: string;
@@ -77,11 +83,11 @@ export interface ClusterClient {
   list<T extends KubeObject>(res: Resource, namespace: string | undefined, opts?: ListOptions): Promise<ListResult<T>>;
   create<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
   /** Replaces the object; a non-empty metadata.resourceVersion is a precondition (409 Conflict). */
-  update<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
+  update<T extends KubeObject>(res: Resource, obj: T, opts?: WriteOptions): Promise<T>;
   /** Writes only `.status` through the status subresource. */
   updateStatus<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
   /** JSON merge patch (RFC 7386). */
-  patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown): Promise<T>;
+  patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T>;
   delete(res: Resource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void>;
   /** Watches from `resourceVersion` (exclusive); events arrive in resourceVersion order. */
   watch<T extends KubeObject>(

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { Resources, type ClusterClient, type WatchEvent } from '../api/client.js';
-import { isAlreadyExists, isConflict, isGone, isNotFound } from '../api/errors.js';
+import { isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from '../api/errors.js';
 import type { ControllerRevision, KubeObject, Pod, StatefulSet } from '../api/types.js';
 
 export interface ContractHarness {
@@ -219,6 +219,19 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
       assert.equal(labelled.metadata.generation, 1);
       const scaled = await h.client.patch<StatefulSet>(Resources.statefulSets, h.namespace, 'gen', { spec: { replicas: 3 } });
       assert.equal(scaled.metadata.generation, 2);
+    },
+  },
+  'a dry-run update or patch answers with the admitted object (defaulted, generation bumped) and stores nothing': {
+    async test(h) {
+      const created = await h.client.create(Resources.statefulSets, statefulSet(h, 'dry'));
+      const patched = await h.client.patch<StatefulSet>(Resources.statefulSets, h.namespace, 'dry', { spec: { replicas: 4 } }, { dryRun: true });
+      assert.equal(patched.spec.replicas, 4);
+      assert.equal(patched.metadata.generation, 2);
+      const updated = await h.client.update(Resources.statefulSets, { ...created, spec: { ...created.spec, minReadySeconds: 7 } }, { dryRun: true });
+      assert.equal(updated.spec.minReadySeconds, 7);
+      await rejects(h.client.patch(Resources.statefulSets, h.namespace, 'dry', { spec: { replicas: -1 } }, { dryRun: true }), isInvalid, 'an invalid dry run is refused');
+      const stored = await h.client.get<StatefulSet>(Resources.statefulSets, h.namespace, 'dry');
+      assert.deepEqual([stored.spec.replicas, stored.spec.minReadySeconds ?? 0, stored.metadata.generation, stored.metadata.resourceVersion], [created.spec.replicas, 0, 1, created.metadata.resourceVersion]);
     },
   },
   'StatefulSet update ignores status and updateStatus writes only status': {

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import type { Pod, StatefulSet } from '../../src/api/types.js';
-import { rolloutHistoryCommand, rolloutRestartCommand, rolloutUndoCommand } from '../../src/cli/commands/rollout.js';
+import { rolloutHistoryCommand, rolloutPauseCommand, rolloutRestartCommand, rolloutUndoCommand } from '../../src/cli/commands/rollout.js';
 import { parse } from 'yaml';
 import { buildProgram } from '../../src/cli/program.js';
 import { parseSetRef, setRefText } from '../../src/cli/explain/set-ref.js';
@@ -83,6 +83,18 @@ describe('rollout undo', () => {
     assert.equal(set.spec.template.spec.containers[0]?.image, 'app:1');
   });
 
+  it('--dry-run=client sends nothing, --dry-run=server sends the update with dryRun and stores nothing', async () => {
+    const w = await rolledTwice();
+    const before = await w.sim.world.user.get<StatefulSet>(Resources.statefulSets, 'default', 'web');
+    assert.equal(await drive(w, rolloutUndoCommand(w.deps, 'web', { dryRun: 'client' })), 0);
+    assert.equal(take(w).out, 'statefulset.apps/web rolled back (dry run)\n');
+    assert.equal(await drive(w, rolloutUndoCommand(w.deps, 'web', { dryRun: 'server' })), 0);
+    assert.equal(take(w).out, 'statefulset.apps/web rolled back (server dry run)\n');
+    const after = await w.sim.world.user.get<StatefulSet>(Resources.statefulSets, 'default', 'web');
+    assert.equal(after.metadata.resourceVersion, before.metadata.resourceVersion);
+    assert.equal(after.spec.template.spec.containers[0]?.image, 'app:2');
+  });
+
   it('has nothing to go back to with a single revision', async () => {
     const w = await startWorld(setYaml());
     await converge(w);
@@ -105,6 +117,17 @@ describe('rollout restart', () => {
     assert.equal(after.filter((uid) => before.includes(uid)).length, 0);
     await drive(w, rolloutHistoryCommand(w.deps, 'web', {}));
     assert.match(take(w).out, /2\s+web-\w+\s+current,update\s+<none>\s+restarted \(2026-/);
+  });
+
+  it('--dry-run=client|server changes nothing', async () => {
+    const w = await startWorld(setYaml());
+    await converge(w);
+    const before = await w.sim.world.user.get<StatefulSet>(Resources.statefulSets, 'default', 'web');
+    assert.equal(await drive(w, rolloutRestartCommand(w.deps, 'web', { dryRun: 'client' })), 0);
+    assert.equal(await drive(w, rolloutRestartCommand(w.deps, 'web', { dryRun: 'server' })), 0);
+    assert.equal(take(w).out, 'statefulset.apps/web restarted (dry run)\nstatefulset.apps/web restarted (server dry run)\n');
+    const after = await w.sim.world.user.get<StatefulSet>(Resources.statefulSets, 'default', 'web');
+    assert.equal(after.metadata.resourceVersion, before.metadata.resourceVersion);
   });
 
   it('refuses an OnDelete set, whose pods the controller never replaces', async () => {
@@ -134,5 +157,18 @@ describe('set names', () => {
     const program = buildProgram('kubectl ordinal');
     const status = program.commands.find((c) => c.name() === 'rollout')?.commands.find((c) => c.name() === 'status');
     assert.deepEqual(status?.registeredArguments.map((a) => [a.name(), a.required]), [['name', true], ['name2', false]]);
+  });
+});
+
+describe('rollout pause and resume', () => {
+  it('exit 1 with the partition patch that holds or releases the rollout instead', async () => {
+    const w = await startWorld(setYaml({ apiVersion: 'apps.ordinal.dev/v1' }));
+    assert.equal(await drive(w, rolloutPauseCommand(w.deps, 'web', 'pause')), 1);
+    assert.equal(
+      take(w).err,
+      `error: statefulset.apps.ordinal.dev/web cannot be paused: StatefulSets have no spec.paused; to hold a rollout, set the partition to the number of replicas: kubectl patch statefulset.apps.ordinal.dev/web --type merge -p '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":3}}}}'\n`,
+    );
+    assert.equal(await drive(w, rolloutPauseCommand(w.deps, 'web', 'resume')), 1);
+    assert.match(take(w).err, /cannot be resumed: .*lower it \(to 0 for every pod\): .*"partition":0\}/);
   });
 });

@@ -2,21 +2,24 @@
 // kubectl's flags, messages and exit codes. The functions take a ClusterClient (tests use the in-memory
 // cluster); `register` only wires them to commander and a real cluster.
 //
-// `rollout pause|resume` are left out on purpose: a StatefulSet has no `spec.paused` (neither apps/v1 nor
-// the CRD, and kubectl refuses both verbs for StatefulSets); emulating it with the partition would change
-// what happens to deleted pods below it and to scale-ups, and would overwrite a partition the user set.
+// `rollout pause|resume` only explain: a StatefulSet has no `spec.paused` (neither apps/v1 nor the CRD, and
+// kubectl refuses both verbs for StatefulSets); emulating it with the partition would change what happens to
+// deleted pods below it and to scale-ups, and would overwrite a partition the user set, so they print the
+// partition patch that holds (or releases) a rollout and exit 1.
 
 import { Option, type Command } from 'commander';
 import { parseGoDuration } from '../explain/durations.js';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { useColor } from '../explain/io.js';
 import { outputOption, type OutputFormat } from '../explain/output-format.js';
-import { addSetArguments, setRefText } from '../explain/set-ref.js';
+import { addSetArguments, qualifiedName, setRefText } from '../explain/set-ref.js';
+import { replicasOf } from '../../controller/spec.js';
 import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 import { rolloutHistory } from '../rollout/rollout-history.js';
 import { rolloutRestart } from '../rollout/restart.js';
 import { rolloutStatus } from '../rollout/rollout-status.js';
 import { rolloutUndo } from '../rollout/undo.js';
+import { dryRunOption, type DryRun } from '../rollout/dry-run.js';
 
 export interface StatusOptions {
   watch?: boolean;
@@ -46,12 +49,32 @@ export function rolloutHistoryCommand(deps: CommandDeps, name: string, opts: { r
   return runOnSet(deps, name, ({ resource, set }) => rolloutHistory(deps.client, { resource, set, revision: opts.revision ?? 0, ...(output ? { output } : {}) }, deps.io));
 }
 
-export function rolloutUndoCommand(deps: CommandDeps, name: string, opts: { toRevision?: number }): Promise<number> {
-  return runOnSet(deps, name, ({ resource, set }) => rolloutUndo(deps.client, { resource, set, toRevision: opts.toRevision ?? 0 }, deps.io));
+export function rolloutUndoCommand(deps: CommandDeps, name: string, opts: { toRevision?: number; dryRun?: DryRun }): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) => rolloutUndo(deps.client, { resource, set, toRevision: opts.toRevision ?? 0, dryRun: opts.dryRun ?? 'none' }, deps.io));
 }
 
-export function rolloutRestartCommand(deps: CommandDeps, name: string): Promise<number> {
-  return runOnSet(deps, name, ({ resource, set }) => rolloutRestart(deps.client, { resource, set }, deps.io, deps.timers));
+/** `rollout pause|resume`: what to do instead, with the patch for this set; always exit 1. */
+export function rolloutPauseCommand(deps: CommandDeps, name: string, verb: 'pause' | 'resume'): Promise<number> {
+  return runOnSet(deps, name, async ({ resource, set }) => {
+    const ref = qualifiedName(resource, set.metadata.name ?? '');
+    const type = set.spec.updateStrategy?.type ?? 'RollingUpdate';
+    const block = type === 'EnforcedRollingUpdate' ? 'enforcedRollingUpdate' : 'rollingUpdate';
+    const patch = `kubectl patch ${ref} --type merge -p '{"spec":{"updateStrategy":{"${block}":{"partition":${verb === 'pause' ? replicasOf(set) : 0}}}}}'`;
+    const instead =
+      type === 'OnDelete'
+        ? 'with OnDelete the controller replaces a pod only when you delete it'
+        : type === 'Recreate'
+          ? 'a Recreate rollout has no partition to hold it by'
+          : verb === 'pause'
+            ? `to hold a rollout, set the partition to the number of replicas: ${patch}`
+            : `to go on with a rollout held by its partition, lower it (to 0 for every pod): ${patch}`;
+    deps.io.stderr(`error: ${ref} cannot be ${verb}d: StatefulSets have no spec.paused; ${instead}\n`);
+    return 1;
+  });
+}
+
+export function rolloutRestartCommand(deps: CommandDeps, name: string, opts: { dryRun?: DryRun } = {}): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) => rolloutRestart(deps.client, { resource, set, dryRun: opts.dryRun ?? 'none' }, deps.io, deps.timers));
 }
 
 const revisionNumber = (v: string): number => {
@@ -80,12 +103,20 @@ export function register(program: Command): void {
     });
   sub('undo', 'roll back to the previous revision (or --to-revision N)')
     .option('--to-revision <n>', 'the revision to roll back to (default: the previous one)', revisionNumber)
-    .action(async (first: string, second: string | undefined, opts: { toRevision?: number } & KubeFlags) => {
+    .addOption(dryRunOption())
+    .action(async (first: string, second: string | undefined, opts: { toRevision?: number; dryRun?: DryRun } & KubeFlags) => {
       process.exitCode = await withCluster(opts, (deps) => rolloutUndoCommand(deps, setRefText(first, second), opts));
     });
-  sub('restart', 'replace every pod by the update strategy (template annotation kubectl.kubernetes.io/restartedAt)').action(
-    async (first: string, second: string | undefined, opts: KubeFlags) => {
-      process.exitCode = await withCluster(opts, (deps) => rolloutRestartCommand(deps, setRefText(first, second)));
-    },
-  );
+  for (const verb of ['pause', 'resume'] as const) {
+    sub(verb, `StatefulSets cannot be ${verb}d: prints the partition patch to use instead`).action(
+      async (first: string, second: string | undefined, opts: KubeFlags) => {
+        process.exitCode = await withCluster(opts, (deps) => rolloutPauseCommand(deps, setRefText(first, second), verb));
+      },
+    );
+  }
+  sub('restart', 'replace every pod by the update strategy (template annotation kubectl.kubernetes.io/restartedAt)')
+    .addOption(dryRunOption())
+    .action(async (first: string, second: string | undefined, opts: { dryRun?: DryRun } & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutRestartCommand(deps, setRefText(first, second), opts));
+    });
 }

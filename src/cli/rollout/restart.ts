@@ -7,12 +7,14 @@ import { toTimestamp, type StatefulSet } from '../../api/types.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
+import { dryRunSuffix, type DryRun } from './dry-run.js';
 
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 export interface RolloutRestartArgs {
   resource: Resource;
   set: StatefulSet;
+  dryRun?: DryRun;
 }
 
 /** The merge patch kubectl sends. */
@@ -27,7 +29,10 @@ export async function rolloutRestart(client: ClusterClient, args: RolloutRestart
     io.stderr(`error: cannot restart ${name}: with the OnDelete strategy the controller never replaces pods (delete them instead)\n`);
     return 1;
   }
-  await client.patch<StatefulSet>(args.resource, args.set.metadata.namespace ?? 'default', args.set.metadata.name ?? '', restartPatch(clock.now()));
-  io.stdout(`${name} restarted\n`);
+  const dryRun = args.dryRun ?? 'none';
+  if (dryRun !== 'client') {
+    await client.patch<StatefulSet>(args.resource, args.set.metadata.namespace ?? 'default', args.set.metadata.name ?? '', restartPatch(clock.now()), { dryRun: dryRun === 'server' });
+  }
+  io.stdout(`${name} restarted${dryRunSuffix(dryRun)}\n`);
   return 0;
 }

@@ -8,6 +8,7 @@ import { deepEqual } from '../../api/validation/json.js';
 import { retryOnConflict } from '../../runtime/conflict-retry.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
+import { dryRunSuffix, type DryRun } from './dry-run.js';
 import { setHistory, templateOf } from './rollout-history.js';
 
 export interface RolloutUndoArgs {
@@ -15,6 +16,7 @@ export interface RolloutUndoArgs {
   set: StatefulSet;
   /** 0: the revision before the newest. */
   toRevision: number;
+  dryRun?: DryRun;
 }
 
 export class RollbackError extends Error {
@@ -36,13 +38,13 @@ export function findRollbackRevision(history: readonly ControllerRevision[], toR
 }
 
 /** Sets the template from `rev`, re-reading the set on conflict; false when it already matched. */
-async function restoreTemplate(client: ClusterClient, resource: Resource, first: StatefulSet, rev: ControllerRevision): Promise<boolean> {
+async function restoreTemplate(client: ClusterClient, resource: Resource, first: StatefulSet, rev: ControllerRevision, dryRun: DryRun): Promise<boolean> {
   return retryOnConflict(async (i) => {
     const ns = first.metadata.namespace ?? 'default';
     const set = i === 0 ? first : await client.get<StatefulSet>(resource, ns, first.metadata.name ?? '');
     const template = templateOf(set, rev);
     if (deepEqual(template, set.spec.template)) return false;
-    await client.update<StatefulSet>(resource, { ...set, spec: { ...set.spec, template } });
+    if (dryRun !== 'client') await client.update<StatefulSet>(resource, { ...set, spec: { ...set.spec, template } }, { dryRun: dryRun === 'server' });
     return true;
   });
 }
@@ -58,7 +60,8 @@ export async function rolloutUndo(client: ClusterClient, args: RolloutUndoArgs, 
     io.stderr(`error: ${e.message}\n`);
     return 1;
   }
-  const changed = await restoreTemplate(client, args.resource, args.set, rev);
-  io.stdout(changed ? `${name} rolled back\n` : `${name} skipped rollback (current template already matches revision ${rev.revision})\n`);
+  const dryRun = args.dryRun ?? 'none';
+  const changed = await restoreTemplate(client, args.resource, args.set, rev, dryRun);
+  io.stdout(changed ? `${name} rolled back${dryRunSuffix(dryRun)}\n` : `${name} skipped rollback (current template already matches revision ${rev.revision})\n`);
   return 0;
 }

@@ -1,6 +1,6 @@
 // The verbs of the ClusterClient port as REST calls; see kube-client.ts for the contract.
 
-import type { DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers } from '../../api/client.js';
+import type { DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
 import { apiVersionOf } from '../../api/client.js';
 import { isGone } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
@@ -33,6 +33,9 @@ function namespaceOf(res: Resource, obj: KubeObject): string | undefined {
   if (!ns) throw new Error(`${res.kind} ${obj.metadata?.name ?? ''}: metadata.namespace is required`);
   return ns;
 }
+
+/** kube-apiserver's server-side dry run: admitted and answered, not stored. */
+const dryRunQuery = (opts: WriteOptions | undefined): string => (opts?.dryRun ? '?dryRun=All' : '');
 
 export class RestClient implements KubeClient {
   private readonly transport: TransportOptions;
@@ -76,16 +79,17 @@ export class RestClient implements KubeClient {
     return withTypeMeta(res, created);
   }
 
-  update<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
-    return this.put(res, obj, undefined);
+  update<T extends KubeObject>(res: Resource, obj: T, opts?: WriteOptions): Promise<T> {
+    return this.put(res, obj, undefined, opts);
   }
 
   updateStatus<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
     return this.put(res, obj, 'status');
   }
 
-  async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown): Promise<T> {
-    const req: HttpRequest = { method: 'PATCH', path: resourcePath(res, namespace, name), body: JSON.stringify(merge), contentType: MERGE_PATCH };
+  async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T> {
+    const path = resourcePath(res, namespace, name) + dryRunQuery(opts);
+    const req: HttpRequest = { method: 'PATCH', path, body: JSON.stringify(merge), contentType: MERGE_PATCH };
     return withTypeMeta(res, await this.json<T>('patch', req));
   }
 
@@ -123,8 +127,8 @@ export class RestClient implements KubeClient {
     });
   }
 
-  private async put<T extends KubeObject>(res: Resource, obj: T, subresource: string | undefined): Promise<T> {
-    const path = resourcePath(res, namespaceOf(res, obj), obj.metadata.name ?? '', subresource);
+  private async put<T extends KubeObject>(res: Resource, obj: T, subresource: string | undefined, opts?: WriteOptions): Promise<T> {
+    const path = resourcePath(res, namespaceOf(res, obj), obj.metadata.name ?? '', subresource) + dryRunQuery(opts);
     const updated = await this.json<T>('update', { method: 'PUT', path, body: JSON.stringify(withTypeMeta(res, obj)) });
     return withTypeMeta(res, updated);
   }

@@ -2,7 +2,7 @@
 // are attributed to `identity` and whose requests pass through that actor's fault injector first.
 // Every method settles through plain promises; nothing waits on real time.
 
-import type { DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers } from '../../api/client.js';
+import type { DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
 import type { KubeObject } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
 import type { FaultInjector } from './faults.js';
@@ -34,9 +34,9 @@ export class ClientView implements MemoryClusterClient {
     return this.server.create(this.identity, res, obj) as T;
   }
 
-  async update<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
+  async update<T extends KubeObject>(res: Resource, obj: T, opts?: WriteOptions): Promise<T> {
     this.guard('update', res, obj.metadata?.name ?? '');
-    return this.server.replace(this.identity, 'update', res, obj, 'main') as T;
+    return this.server.replace(this.identity, 'update', res, obj, 'main', opts?.dryRun === true) as T;
   }
 
   async updateStatus<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
@@ -44,9 +44,9 @@ export class ClientView implements MemoryClusterClient {
     return this.server.replace(this.identity, 'updateStatus', res, obj, 'status') as T;
   }
 
-  async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown): Promise<T> {
+  async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T> {
     this.guard('patch', res, name);
-    return this.server.patch(this.identity, res, namespace, name, merge) as T;
+    return this.server.patch(this.identity, res, namespace, name, merge, opts?.dryRun === true) as T;
   }
 
   async delete(res: Resource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void> {

@@ -101,7 +101,8 @@ export class ApiServer {
   }
 
   /** PUT of the main resource (`main`) or of /status, with resourceVersion and UID preconditions. */
-  replace(actor: string, verb: WriteVerb, res: Resource, obj: KubeObject, mode: WriteMode): KubeObject {
+  /** `dryRun`: admitted and answered as if stored, but nothing is written or delivered. */
+  replace(actor: string, verb: WriteVerb, res: Resource, obj: KubeObject, mode: WriteMode, dryRun = false): KubeObject {
     if (mode === 'status' && !hasStatusSubresource(res)) throw noSubresource(res, 'status');
     const name = obj.metadata?.name ?? '';
     const namespace = res.namespaced ? obj.metadata.namespace || 'default' : undefined;
@@ -111,18 +112,19 @@ export class ApiServer {
     if (uid && uid !== prev.metadata.uid) throw uidConflict(res, name, uid, prev.metadata.uid);
     const next = mode === 'status' ? { ...structuredClone(prev), status: structuredClone(obj['status']) } : this.carryOver(res, obj, prev);
     const admitted = admitUpdate(res, next, prev, mode, this.config.features);
+    if (dryRun) return structuredClone(sameStoredObject(admitted, prev) ? prev : admitted);
     const ctx: WriteContext = { actor, verb, res };
     if (isReadyForRemoval(admitted)) return this.commits.remove(ctx, admitted);
     if (sameStoredObject(admitted, prev)) return this.commits.unchanged(ctx, prev);
     return this.commits.put(ctx, admitted, true);
   }
 
-  patch(actor: string, res: Resource, namespace: string | undefined, name: string, merge: unknown): KubeObject {
+  patch(actor: string, res: Resource, namespace: string | undefined, name: string, merge: unknown, dryRun = false): KubeObject {
     if (typeof merge !== 'object' || merge === null || Array.isArray(merge)) throw badRequest('merge patch must be a JSON object');
     const prev = this.mustGet(res, namespace, name);
     const patched = applyMergePatch(prev, merge) as KubeObject;
     patched.metadata = { ...(patched.metadata ?? {}), name, namespace: prev.metadata.namespace };
-    return this.replace(actor, 'patch', res, patched, 'main');
+    return this.replace(actor, 'patch', res, patched, 'main', dryRun);
   }
 
   delete(actor: string, res: Resource, namespace: string | undefined, name: string, opts: DeleteOptions = {}): void {
