@@ -36,7 +36,12 @@ const result = await build({
   target: 'node20',
   format: 'cjs',
   outfile,
-  define: { 'import.meta.url': '__ordinal_import_meta_url', ORDINAL_VERSION: JSON.stringify(version) },
+  // The demo's scenario travels inside the file: the plugin has no examples/ beside it.
+  define: {
+    'import.meta.url': '__ordinal_import_meta_url',
+    ORDINAL_VERSION: JSON.stringify(version),
+    ORDINAL_DEMO_SCENARIO: JSON.stringify(readFileSync(join(root, 'examples', 'demo.yaml'), 'utf8')),
+  },
   banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
   minify: process.argv.includes('--minify'),
   legalComments: 'linked',

@@ -34,6 +34,11 @@ describe('npm run bundle', () => {
     assert.equal(validate.status, 1);
     assert.match(validate.stdout, /spec\.replicas: Invalid value: -1: must be greater than or equal to 0/);
 
+    const demo = run('demo', '--speed', '0', '--report', join(dir, 'demo.html'));
+    assert.equal(demo.status, 0, demo.stderr);
+    assert.match(demo.stdout, /^Ordinal demo: .* on the simulated cluster/);
+    assert.ok(statSync(join(dir, 'demo.html')).size > 0, 'the demo wrote its report');
+
     const status = run('rollout', 'status', 'web', '--kubeconfig', join(dir, 'missing-kubeconfig'));
     assert.equal(status.status, 1);
     assert.match(status.stderr, /^error: cannot load kubeconfig: /);

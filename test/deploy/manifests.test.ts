@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { generatedFiles, manifestsCommand } from '../../src/cli/commands/manifests.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { allManifests, manifestOptions } from '../../src/cli/manifests/render.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -138,6 +139,11 @@ describe('the Deployment', () => {
 });
 
 describe('ordinal manifests', () => {
+  it('takes -n for --namespace, as kubectl', () => {
+    const manifests = buildProgram().commands.find((c) => c.name() === 'manifests');
+    assert.equal(manifests?.options.find((o) => o.short === '-n')?.long, '--namespace');
+  });
+
   it('prints the CRD only for targets that use it, and honours --namespace and --image', () => {
     let out = '';
     manifestsCommand(VERSION, { target: 'native', namespace: 'ops', image: 'reg/ordinal:dev' }, (t) => (out += t));

@@ -10,13 +10,16 @@ import { renderReport } from '../../report/index.js';
 import { frameOf, renderFrame } from '../../report/terminal-view.js';
 import { sleep } from '../../runtime/clock.js';
 import { realTimers } from '../../runtime/real-clock.js';
-import { loadScenario } from '../../sim/scenario.js';
+import { loadScenario, parseScenario } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { TimelineRecord } from '../../sim/timeline.js';
 import { demoSummary } from './demo-summary.js';
 
 export const DEMO_SCENARIO = fileURLToPath(new URL('../../../examples/demo.yaml', import.meta.url));
+
+/** Set by scripts/bundle.mjs (esbuild `define`): the single-file plugin carries examples/demo.yaml's text. */
+declare const ORDINAL_DEMO_SCENARIO: string | undefined;
 
 export interface DemoOptions {
   file?: string;
@@ -57,7 +60,8 @@ function screen(out: NodeJS.WriteStream): Screen {
 
 export async function demoCommand(opts: DemoOptions, out: NodeJS.WriteStream = process.stdout): Promise<number> {
   const file = opts.file ?? DEMO_SCENARIO;
-  const scenario = loadScenarioOr2(file);
+  const embedded = opts.file === undefined && typeof ORDINAL_DEMO_SCENARIO === 'string' ? ORDINAL_DEMO_SCENARIO : undefined;
+  const scenario = loadScenarioOr2(file, embedded);
   if (!scenario) return 2;
   const speed = Number(opts.speed ?? '8');
   const color = opts.color !== false && !!out.isTTY && !process.env['NO_COLOR'];
@@ -82,9 +86,9 @@ export async function demoCommand(opts: DemoOptions, out: NodeJS.WriteStream = p
   return result.exitCode;
 }
 
-function loadScenarioOr2(file: string) {
+function loadScenarioOr2(file: string, text: string | undefined) {
   try {
-    return loadScenario(file);
+    return text === undefined ? loadScenario(file) : parseScenario(text, 'examples/demo.yaml');
   } catch (e) {
     if (!(e instanceof ScenarioError)) throw e;
     process.stderr.write(`${e.message}\n`);
