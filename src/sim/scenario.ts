@@ -42,8 +42,13 @@ export function parseScenario(text: string, source = 'scenario'): Scenario {
     throw new ScenarioError(source, [{ path: '', message: e.message }], e.message);
   }
   if (docs.length > 1) throw new ScenarioError(source, [{ path: '', message: 'must be a single YAML document' }]);
+  return scenarioFromDocument(docs[0] ?? null, source);
+}
+
+/** A parsed YAML document (or one built in memory) as a Scenario, with the same checks as a file. */
+export function scenarioFromDocument(doc: unknown, source = 'scenario'): Scenario {
   const issues = new Issues();
-  const scenario = parseTop(docs[0] ?? null, issues);
+  const scenario = parseTop(doc, issues);
   if (issues.list.length > 0 || !scenario) throw new ScenarioError(source, issues.list);
   return scenario;
 }

@@ -1,13 +1,18 @@
-// `ordinal simulate FILE [--format text|jsonl] [--out PATH] [--report PATH.html]` (scenario.md): runs a
-// scenario on the simulated cluster and prints its timeline. Exit 0: every expect held; 1: one failed (or
-// a step could not be done); 2: bad scenario file, nothing run.
+// `ordinal simulate FILE [--format text|jsonl] [--out PATH] [--report PATH.html]`: runs a scenario on the
+// simulated cluster and prints its timeline. FILE is a scenario, or plain manifests (what `kubectl apply -f`
+// takes) with an optional change (`--image`, `--replicas`, `--set`, `-f NEW.yaml`) from which the scenario is
+// built (`--print-scenario` shows it). Exit 0: every expect held; 1: one failed (or a step could not be
+// done); 2: bad file or flags, nothing run.
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { stringify } from 'yaml';
+import { loadYamlDocuments, YamlError } from '../../api/yaml-loader.js';
 import { renderReport } from '../../report/index.js';
-import { loadScenario } from '../../sim/scenario.js';
+import { loadScenario, scenarioFromDocument } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
+import { ManifestScenarioError, scenarioFromManifests, type ManifestChange } from '../../sim/scenario-from-manifests.js';
 import type { Scenario } from '../../sim/scenario-types.js';
 import { formatRecordText } from '../../sim/timeline-text.js';
 import { toJsonLine, type TimelineRecord } from '../../sim/timeline.js';
@@ -18,6 +23,67 @@ export interface SimulateOptions {
   report?: string;
   /** Virtual seconds: print `why` and `plan` for every set at that time (text: in the timeline; jsonl: on stderr). */
   whyAt?: string;
+  /** Changes to plain manifests (not to a scenario file). */
+  image?: Array<{ container: string; image: string }>;
+  replicas?: number;
+  set?: Array<{ path: string; value: unknown }>;
+  filename?: string;
+  podStartSeconds?: number;
+  terminationSeconds?: number;
+  /** Print the scenario (built from manifests, or the file's) and run nothing. */
+  printScenario?: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The documents of a manifest file, `kind: List` unrolled. */
+function manifestDocuments(file: string): unknown[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ManifestScenarioError(`cannot read file: ${(e as Error).message}`);
+  }
+  try {
+    return loadYamlDocuments(text).flatMap((d) => (isObject(d) && d.kind === 'List' && Array.isArray(d.items) ? d.items : d === null ? [] : [d]));
+  } catch (e) {
+    if (e instanceof YamlError) throw new ManifestScenarioError(e.message);
+    throw e;
+  }
+}
+
+const isScenarioFile = (docs: readonly unknown[]): boolean => docs.length === 1 && isObject(docs[0]) && docs[0].kind === 'Scenario';
+
+const changeFlags = (o: SimulateOptions): string[] =>
+  [
+    o.image?.length ? '--image' : '',
+    o.replicas !== undefined ? '--replicas' : '',
+    o.set?.length ? '--set' : '',
+    o.filename !== undefined ? '-f' : '',
+    o.podStartSeconds !== undefined ? '--pod-start-seconds' : '',
+    o.terminationSeconds !== undefined ? '--termination-seconds' : '',
+  ].filter(Boolean);
+
+/** The scenario to run (and its YAML for --print-scenario); throws ScenarioError or ManifestScenarioError. */
+function scenarioFor(file: string, opts: SimulateOptions): { scenario: Scenario; yaml: () => string } {
+  const docs = manifestDocuments(file);
+  if (isScenarioFile(docs)) {
+    const flags = changeFlags(opts);
+    if (flags.length > 0) throw new ManifestScenarioError(`${flags.join(', ')} change plain manifests; a scenario file says its changes in its steps`);
+    return { scenario: loadScenario(file), yaml: () => readFileSync(file, 'utf8') };
+  }
+  const change: ManifestChange = {
+    images: opts.image ?? [],
+    set: opts.set ?? [],
+    replacements: opts.filename !== undefined ? manifestDocuments(opts.filename) : [],
+    ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}),
+  };
+  const timing = {
+    ...(opts.podStartSeconds !== undefined ? { podStartSeconds: opts.podStartSeconds } : {}),
+    ...(opts.terminationSeconds !== undefined ? { podTerminationSeconds: opts.terminationSeconds } : {}),
+  };
+  const doc = scenarioFromManifests(basename(file), docs, change, timing);
+  return { scenario: scenarioFromDocument(doc, `${file} (the scenario built from it: --print-scenario shows it)`), yaml: () => stringify(doc, { aliasDuplicateObjects: false }) };
 }
 
 export interface SimulateIO {
@@ -33,12 +99,18 @@ const processIO: SimulateIO = {
 /** Runs the command; returns the exit code. */
 export async function simulateCommand(file: string, opts: SimulateOptions, io: SimulateIO = processIO): Promise<number> {
   let scenario: Scenario;
+  let yaml: () => string;
   try {
-    scenario = loadScenario(file);
+    ({ scenario, yaml } = scenarioFor(file, opts));
   } catch (e) {
-    if (!(e instanceof ScenarioError)) throw e;
-    io.stderr(`${e.message}\n`);
+    if (e instanceof ManifestScenarioError) io.stderr(`${file}: ${e.message}\n`);
+    else if (e instanceof ScenarioError) io.stderr(`${e.message}\n`);
+    else throw e;
     return 2;
+  }
+  if (opts.printScenario) {
+    io.stdout(yaml());
+    return 0;
   }
   const format = opts.format ?? 'text';
   const lines: string[] = [];
@@ -90,12 +162,56 @@ export function register(program: Command): void {
   program
     .command('simulate')
     .description('run a scenario on the simulated cluster with virtual time and print its timeline (see scenario files in examples/)')
-    .argument('<file>', 'scenario file (YAML or JSON)')
+    .argument('<file>', 'scenario file, or plain manifests (YAML or JSON, several documents, kind: List)')
     .addOption(new Option('--format <format>', 'timeline format').choices(['text', 'jsonl']).default('text'))
     .option('--out <path>', 'write the timeline to this file instead of stdout')
     .option('--report <path>', 'also write a self-contained HTML report (per-pod timeline, status counters)')
     .option('--why-at <seconds>', 'also explain every StatefulSet at that virtual time, as `why` and `plan` do (text: in the timeline; jsonl: on stderr)')
+    .option('--image <container=image>', 'manifests: set this container\'s image in every StatefulSet that has it (repeatable)', collect(parseImage), [])
+    .option('--replicas <n>', 'manifests: set spec.replicas of every StatefulSet', count('--replicas'))
+    .option('--set <path=value>', 'manifests: set a field of every StatefulSet, e.g. spec.updateStrategy.rollingUpdate.maxUnavailable=3 (repeatable; the value is YAML)', collect(parseSet), [])
+    .option('-f, --filename <file>', 'manifests: apply these objects as the change (e.g. the new version of the file)')
+    .option('--pod-start-seconds <s>', 'manifests: seconds from a pod being scheduled to Ready (default 1)', seconds('--pod-start-seconds'))
+    .option('--termination-seconds <s>', 'manifests: seconds a deleted pod takes to go (default 1)', seconds('--termination-seconds'))
+    .option('--print-scenario', 'print the scenario (the one built from manifests) and run nothing')
     .action(async (file: string, opts: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, opts);
     });
 }
+
+/** Commander's repeatable option: each value parsed, collected in order. */
+function collect<T>(parse: (text: string) => T): (text: string, previous: T[]) => T[] {
+  return (text, previous) => [...previous, parse(text)];
+}
+
+function splitAssignment(flag: string, text: string): [string, string] {
+  const eq = text.indexOf('=');
+  if (eq <= 0 || eq === text.length - 1) throw new InvalidArgumentError(`${flag} wants NAME=VALUE, got "${text}"`);
+  return [text.slice(0, eq), text.slice(eq + 1)];
+}
+
+function parseImage(text: string): { container: string; image: string } {
+  const [container, image] = splitAssignment('--image', text);
+  return { container, image };
+}
+
+function parseSet(text: string): { path: string; value: unknown } {
+  const [path, raw] = splitAssignment('--set', text);
+  try {
+    return { path, value: loadYamlDocuments(raw)[0] ?? null };
+  } catch (e) {
+    throw new InvalidArgumentError(`--set ${path}: ${(e as Error).message}`);
+  }
+}
+
+const count = (flag: string) => (text: string): number => {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${flag} must be a whole number >= 0`);
+  return n;
+};
+
+const seconds = (flag: string) => (text: string): number => {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${flag} must be a number of seconds >= 0`);
+  return n;
+};

@@ -1,0 +1,133 @@
+// A scenario from the manifests a user already has (what `kubectl apply -f` takes) and one change to them:
+// the objects are created at t=0 and converge, then every changed StatefulSet is applied whole in one step
+// (so several changes make one new revision, as one `kubectl apply` does), and the run waits for the rollout.
+// Fields the API server sets (status, uid, resourceVersion, managedFields, …) are dropped, so the output of
+// `kubectl get sts web -o yaml` works as it is.
+
+import { resourceFor } from './scenario-objects.js';
+
+export interface ManifestChange {
+  /** `CONTAINER=IMAGE`, for every StatefulSet with that container. */
+  images: Array<{ container: string; image: string }>;
+  replicas?: number;
+  /** Dotted paths under each StatefulSet (`spec.updateStrategy.rollingUpdate.maxUnavailable`) and their values. */
+  set: Array<{ path: string; value: unknown }>;
+  /** Objects applied as the change (`-f NEW.yaml`), before the other changes are made to them. */
+  replacements: unknown[];
+}
+
+export interface ManifestTiming {
+  podStartSeconds?: number;
+  podTerminationSeconds?: number;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStatefulSet = (v: unknown): v is Obj & { metadata: Obj; spec: Obj } => isObj(v) && v.kind === 'StatefulSet' && isObj(v.metadata) && isObj(v.spec);
+const keyOf = (o: Obj): string => {
+  const m = isObj(o.metadata) ? o.metadata : {};
+  return `${String(o.apiVersion)}/${String(o.kind)}/${String(m.namespace ?? 'default')}/${String(m.name)}`;
+};
+
+/** Thrown for manifests or changes that cannot make a scenario; the message names what is wrong. */
+export class ManifestScenarioError extends Error {
+  override name = 'ManifestScenarioError';
+}
+
+/** Each wait's limit: a large rollout on slow pods still fits, twice, within the default endSeconds (a day). */
+const WAIT_SECONDS = 12 * 3600;
+
+const SERVER_FIELDS = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'selfLink', 'deletionTimestamp'];
+
+/** The object as a user would write it: without status and the metadata the server sets. */
+export function withoutServerFields(o: unknown): unknown {
+  if (!isObj(o)) return o;
+  const { status: _status, ...rest } = o;
+  if (!isObj(rest.metadata)) return rest;
+  const metadata = Object.fromEntries(Object.entries(rest.metadata).filter(([k]) => !SERVER_FIELDS.includes(k)));
+  const annotations = isObj(metadata.annotations) ? metadata.annotations : undefined;
+  if (annotations?.['kubectl.kubernetes.io/last-applied-configuration'] !== undefined) {
+    const { 'kubectl.kubernetes.io/last-applied-configuration': _last, ...kept } = annotations;
+    if (Object.keys(kept).length > 0) metadata.annotations = kept;
+    else delete metadata.annotations;
+  }
+  return { ...rest, metadata };
+}
+
+function setPath(target: Obj, path: string, value: unknown): void {
+  const keys = path.split('.');
+  if (keys.some((k) => k === '')) throw new ManifestScenarioError(`--set ${path}: not a dotted path such as spec.updateStrategy.rollingUpdate.maxUnavailable`);
+  let at = target;
+  for (const k of keys.slice(0, -1)) {
+    if (!isObj(at[k])) at[k] = {};
+    at = at[k] as Obj;
+  }
+  at[keys[keys.length - 1] as string] = value;
+}
+
+function setImage(set: Obj & { spec: Obj }, container: string, image: string): boolean {
+  const spec = isObj(set.spec.template) && isObj(set.spec.template.spec) ? set.spec.template.spec : undefined;
+  const lists = [spec?.containers, spec?.initContainers].filter(Array.isArray) as unknown[][];
+  let found = false;
+  for (const c of lists.flat()) {
+    if (isObj(c) && c.name === container) {
+      c.image = image;
+      found = true;
+    }
+  }
+  return found;
+}
+
+const hasChange = (c: ManifestChange) => c.images.length > 0 || c.replicas !== undefined || c.set.length > 0 || c.replacements.length > 0;
+
+/** What the change does, in words (the scenario's name). */
+export function describeChange(c: ManifestChange): string {
+  const parts = [
+    ...c.images.map((i) => `image ${i.container}=${i.image}`),
+    ...(c.replicas !== undefined ? [`replicas ${c.replicas}`] : []),
+    ...c.set.map((s) => `${s.path}=${JSON.stringify(s.value)}`),
+    ...(c.replacements.length > 0 ? [`${c.replacements.length} object(s) applied`] : []),
+  ];
+  return parts.join(', ');
+}
+
+/**
+ * The scenario document (to be parsed and validated like a file): `objects` from the manifests, then the
+ * changed objects as `apply` steps between two waits for convergence. Throws ManifestScenarioError.
+ */
+export function scenarioFromManifests(name: string, manifests: readonly unknown[], change: ManifestChange, timing: ManifestTiming = {}): Obj {
+  const objects = manifests.map(withoutServerFields).filter((o): o is Obj => isObj(o));
+  const skipped = objects.filter((o) => resourceFor(String(o.apiVersion), String(o.kind)) === undefined);
+  if (skipped.length > 0) throw new ManifestScenarioError(`the simulator cannot create ${skipped.map((o) => `${String(o.apiVersion)} ${String(o.kind)}`).join(', ')}: leave them out of the manifests`);
+  if (!objects.some(isStatefulSet)) throw new ManifestScenarioError('the manifests hold no StatefulSet');
+  const byKey = new Map(objects.map((o) => [keyOf(o), structuredClone(o)]));
+  const changed = new Set<string>();
+  for (const r of change.replacements.map(withoutServerFields)) {
+    if (!isObj(r)) throw new ManifestScenarioError('an applied document is not an object');
+    byKey.set(keyOf(r), structuredClone(r));
+    changed.add(keyOf(r));
+  }
+  const sets = [...byKey.entries()].filter((e): e is [string, Obj & { metadata: Obj; spec: Obj }] => isStatefulSet(e[1]));
+  for (const { container, image } of change.images) {
+    const hits = sets.filter(([key, set]) => setImage(set, container, image) && changed.add(key));
+    if (hits.length === 0) throw new ManifestScenarioError(`--image ${container}=${image}: no StatefulSet has a container named "${container}"`);
+  }
+  for (const [key, set] of sets) {
+    if (change.replicas !== undefined) set.spec.replicas = change.replicas;
+    for (const s of change.set) setPath(set, s.path, s.value);
+    if (change.replicas !== undefined || change.set.length > 0) changed.add(key);
+  }
+  const cluster: Obj = {};
+  if (timing.podStartSeconds !== undefined) cluster.podStartSeconds = timing.podStartSeconds;
+  if (timing.podTerminationSeconds !== undefined) cluster.podTerminationSeconds = timing.podTerminationSeconds;
+  const wait = { waitFor: 'Converged', timeoutSeconds: WAIT_SECONDS };
+  const steps: Obj[] = [wait];
+  if (hasChange(change)) steps.push(...[...changed].map((key) => ({ apply: byKey.get(key) })), wait);
+  return {
+    kind: 'Scenario',
+    name: hasChange(change) ? `${name}: ${describeChange(change)}` : name,
+    ...(Object.keys(cluster).length > 0 ? { cluster } : {}),
+    objects,
+    steps,
+  };
+}

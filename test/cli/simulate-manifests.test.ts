@@ -1,0 +1,98 @@
+// `ordinal simulate` on plain manifests (what `kubectl apply -f` takes) plus a change: the scenario is built
+// from them, server-set fields dropped, and the rollout runs on the simulated cluster.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { simulateCommand, type SimulateOptions } from '../../src/cli/commands/simulate.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ordinal-simulate-manifests-'));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const set = (image: string, extra = '') => `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: web
+  uid: 0b7e
+  resourceVersion: "77"
+  creationTimestamp: "2026-01-01T00:00:00Z"
+spec:
+  replicas: 4
+  podManagementPolicy: Parallel
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: nginx, image: "${image}"}]
+${extra}status: {replicas: 4, readyReplicas: 4}
+`;
+// As `kubectl get sts,svc -o yaml` prints them: a List, with what the server set.
+const LIVE = file('live.yaml', `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: web}\n  spec: {clusterIP: None, selector: {app: web}}\n- ${set('nginx:1.27').trimEnd().replace(/\n/g, '\n  ')}\n`);
+
+async function run(path: string, opts: SimulateOptions): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await simulateCommand(path, opts, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+  return { code, out, err };
+}
+
+describe('simulate on plain manifests', () => {
+  it('--print-scenario: the objects without server fields, then a wait, the changed set applied whole, a wait', async () => {
+    const r = await run(LIVE, { printScenario: true, image: [{ container: 'nginx', image: 'nginx:1.28' }], set: [{ path: 'spec.updateStrategy.rollingUpdate.maxUnavailable', value: 2 }], podStartSeconds: 5 });
+    assert.equal(r.code, 0, r.err);
+    const doc = parse(r.out) as { kind: string; name: string; cluster: unknown; objects: Array<Record<string, unknown>>; steps: Array<Record<string, unknown>> };
+    assert.equal(doc.kind, 'Scenario');
+    assert.equal(doc.name, 'live.yaml: image nginx=nginx:1.28, spec.updateStrategy.rollingUpdate.maxUnavailable=2');
+    assert.deepEqual(doc.cluster, { podStartSeconds: 5 });
+    assert.deepEqual(doc.objects.map((o) => o.kind), ['Service', 'StatefulSet']);
+    assert.deepEqual(doc.objects[1]?.metadata, { name: 'web' });
+    assert.equal(doc.objects[1]?.status, undefined);
+    assert.deepEqual(doc.steps.map((s) => Object.keys(s)[0]), ['waitFor', 'apply', 'waitFor']);
+    const applied = doc.steps[1]?.apply as { spec: { template: { spec: { containers: Array<{ image: string }> } }; updateStrategy: unknown } };
+    assert.equal(applied.spec.template.spec.containers[0]?.image, 'nginx:1.28');
+    assert.deepEqual(applied.spec.updateStrategy, { rollingUpdate: { maxUnavailable: 2 } });
+  });
+
+  it('runs the rollout with the changed maxUnavailable: one new revision, converged', async () => {
+    const r = await run(LIVE, { image: [{ container: 'nginx', image: 'nginx:1.28' }], set: [{ path: 'spec.updateStrategy.rollingUpdate.maxUnavailable', value: 2 }] });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /summary +converged=true/);
+    assert.match(r.out, /web: replicas=4 ready=4 available=4 current=4 updated=4/);
+    assert.match(r.out, /statefulset_max_unavailable\{[^}]*statefulset="web"\} 2/);
+    const revisions = new Set([...r.out.matchAll(/pod +default\/web-\d +Created +(web-\w+)/g)].map((m) => m[1]));
+    assert.equal(revisions.size, 2, 'the first revision and one for the change');
+  });
+
+  it('-f NEW.yaml applies the new version of the file', async () => {
+    const next = file('next.yaml', set('nginx:1.29', '  minReadySeconds: 3\n'));
+    const r = await run(LIVE, { filename: next, printScenario: true });
+    const doc = parse(r.out) as { steps: Array<{ apply?: { spec: { minReadySeconds?: number } } }> };
+    assert.equal(doc.steps[1]?.apply?.spec.minReadySeconds, 3);
+    const ran = await run(LIVE, { filename: next, replicas: 2 });
+    assert.equal(ran.code, 0, ran.err);
+    assert.match(ran.out, /web: replicas=2 ready=2 available=2 current=2 updated=2/);
+  });
+
+  it('exit 2 with one line for manifests it cannot use, and for change flags on a scenario file', async () => {
+    const cases: Array<[string, SimulateOptions, RegExp]> = [
+      [file('svc.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n'), {}, /svc\.yaml: the manifests hold no StatefulSet\n$/],
+      [LIVE, { image: [{ container: 'app', image: 'x' }] }, /live\.yaml: --image app=x: no StatefulSet has a container named "app"\n$/],
+      [file('cm.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n${set('a')}`), {}, /the simulator cannot create v1 ConfigMap: leave them out of the manifests\n$/],
+      [file('scenario.yaml', 'kind: Scenario\nsteps: []\n'), { replicas: 3 }, /--replicas change plain manifests; a scenario file says its changes in its steps\n$/],
+      [LIVE, { set: [{ path: 'spec.replicas', value: -1 }] }, /--print-scenario shows it[^\n]*\n.*replicas/s],
+    ];
+    for (const [path, opts, message] of cases) {
+      const r = await run(path, opts);
+      assert.equal(r.code, 2, `${path} ${JSON.stringify(opts)}: ${r.out}`);
+      assert.match(r.err, message);
+      assert.equal(r.out, '');
+    }
+  });
+});
