@@ -1,6 +1,7 @@
 // The `cluster`, `faults` and `controller` blocks of a scenario file (scenario.md), with defaults.
 
 import { FeatureGateError, defaultFeatures, withFeatures } from '../api/features.js';
+import type { Seconds } from '../cluster/kubelet/config.js';
 import type { ClusterSpec, ControllerTarget, FaultSpec, ImageSpec } from './scenario-types.js';
 import {
   type Issues,
@@ -16,6 +17,20 @@ import {
 } from './scenario-fields.js';
 
 const seconds = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0 });
+export const SECONDS_SAMPLE_KEYS = ['samples'] as const;
+
+/** A number of seconds, or `{samples: [s, …]}` (non-empty) that each pod draws one of. */
+function secondsOrSamples(v: unknown, p: string, i: Issues): Seconds | undefined {
+  if (typeof v === 'number' || typeof v !== 'object' || v === null || Array.isArray(v)) return seconds(v, p, i);
+  const obj = objectField(v, p, i);
+  if (!obj) return undefined;
+  noUnknownKeys(obj, SECONDS_SAMPLE_KEYS, p, i);
+  const list = listField(obj['samples'], at(p, 'samples'), i);
+  if (list === undefined) return undefined;
+  if (list.length === 0) return i.add(at(p, 'samples'), 'must not be empty');
+  const samples = list.map((x, k) => seconds(x, `${at(p, 'samples')}[${k}]`, i));
+  return samples.every((x): x is number => x !== undefined) ? { samples } : undefined;
+}
 const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
 // The keys each block accepts, exported so the scenario docs test can check every one is documented.
 export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects'] as const;
@@ -34,8 +49,8 @@ export function parseCluster(v: unknown, path: string, issues: Issues): ClusterS
   const obj = objectField(v, path, issues);
   if (!obj) return spec;
   noUnknownKeys(obj, CLUSTER_KEYS, path, issues);
-  spec.podStartSeconds = optional(obj, 'podStartSeconds', path, issues, seconds) ?? spec.podStartSeconds;
-  spec.podTerminationSeconds = optional(obj, 'podTerminationSeconds', path, issues, seconds) ?? spec.podTerminationSeconds;
+  spec.podStartSeconds = optional(obj, 'podStartSeconds', path, issues, secondsOrSamples) ?? spec.podStartSeconds;
+  spec.podTerminationSeconds = optional(obj, 'podTerminationSeconds', path, issues, secondsOrSamples) ?? spec.podTerminationSeconds;
   const maxObjects = optional(obj, 'maxObjects', path, issues, (x, p, i) => numberField(x, p, i, { integer: true, min: 1 }));
   if (maxObjects !== undefined) spec.maxObjects = maxObjects;
   const images = optional(obj, 'images', path, issues, objectField) ?? {};

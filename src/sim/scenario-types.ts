@@ -3,6 +3,7 @@
 
 import type { Resource } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';
+import type { Seconds } from '../cluster/kubelet/config.js';
 
 export type ImageBehavior = 'ImagePullBackOff' | 'CrashLoopBackOff' | 'NotReadyAfter';
 
@@ -16,8 +17,9 @@ export interface ImageSpec {
 
 /** scenario.md `cluster`: the simulated kubelet's behaviour. */
 export interface ClusterSpec {
-  podStartSeconds: number;
-  podTerminationSeconds: number;
+  /** A number, or `{samples}` each pod draws one of. */
+  podStartSeconds: Seconds;
+  podTerminationSeconds: Seconds;
   /** Keys are exact images or globs with `*`; kept in file order. */
   images: Record<string, ImageSpec>;
   /** Most objects of one resource the in-memory API server stores (default 10,000); creates beyond get 403 `exceeded quota`. */

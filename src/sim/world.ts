@@ -49,7 +49,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const clock = createVirtualClock({ start: SIM_EPOCH, stepBudget: 50_000_000 });
   const { maxObjects } = scenario.cluster;
   const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}) });
-  const kubelet = createKubelet({ client: cluster.client('kubelet'), timers: clock, nodeName: NODE_NAME, config: scenario.cluster });
+  const kubelet = createKubelet({ client: cluster.client('kubelet'), timers: clock, nodeName: NODE_NAME, config: { ...scenario.cluster, seed: scenario.seed } });
   const metrics = createControllerMetrics();
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);

@@ -19,6 +19,7 @@ import { parse, stringify } from 'yaml';
 import { Resources } from '../../src/api/client.js';
 import type { StatefulSet } from '../../src/api/types.js';
 import type { KubeletConfig } from '../../src/cluster/kubelet/index.js';
+import { longestSeconds } from '../../src/cluster/kubelet/config.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
 import { runScenario } from '../../src/sim/runner.js';
@@ -47,8 +48,8 @@ function realTimeStory(text: string, source: string): Scenario {
   const original = parseScenario(text, source);
   const raw = parse(text) as Raw;
   const cluster = { ...(raw.cluster as Raw | undefined) };
-  cluster.podStartSeconds = clamp(original.cluster.podStartSeconds, 1.5, 3);
-  cluster.podTerminationSeconds = clamp(original.cluster.podTerminationSeconds, 1.5, 3);
+  cluster.podStartSeconds = clamp(longestSeconds(original.cluster.podStartSeconds), 1.5, 3);
+  cluster.podTerminationSeconds = clamp(longestSeconds(original.cluster.podTerminationSeconds), 1.5, 3);
   const images = Object.entries(original.cluster.images).map(([image, spec]) => {
     const s: Raw = { ...spec };
     if (spec.startSeconds !== undefined) s.startSeconds = clamp(spec.startSeconds, 1.5, 3);

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { KubeObject, StatefulSet } from '../../src/api/types.js';
 import type { KubeletConfig } from '../../src/cluster/kubelet/index.js';
+import { longestSeconds } from '../../src/cluster/kubelet/config.js';
 
 export interface Example {
   name: string;
@@ -46,8 +47,8 @@ export function exampleSet(
 export function fastKubelet(example: Example, times: { podStartSeconds?: number; podTerminationSeconds?: number } = {}): KubeletConfig {
   return {
     ...example.cluster,
-    podStartSeconds: times.podStartSeconds ?? Math.min(example.cluster.podStartSeconds ?? 1, 1),
-    podTerminationSeconds: times.podTerminationSeconds ?? Math.min(example.cluster.podTerminationSeconds ?? 1, 1),
+    podStartSeconds: times.podStartSeconds ?? Math.min(longestSeconds(example.cluster.podStartSeconds ?? 1), 1),
+    podTerminationSeconds: times.podTerminationSeconds ?? Math.min(longestSeconds(example.cluster.podTerminationSeconds ?? 1), 1),
   };
 }
 

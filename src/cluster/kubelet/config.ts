@@ -13,12 +13,21 @@ export interface ImageBehavior {
   seconds?: number;
 }
 
+/**
+ * Seconds: a fixed number, or `samples` of which each pod draws one (a forecast's learned durations). The
+ * draw is a hash of the run's seed and the pod's UID, so it is the same however often a pod is looked at,
+ * and the same run gives the same draws.
+ */
+export type Seconds = number | { samples: readonly number[] };
+
 export interface KubeletConfig {
   /** Pod bound → Running and Ready (default 1). */
-  podStartSeconds?: number;
+  podStartSeconds?: Seconds;
   /** Deletion requested → pod removed (default 1), capped by the pod's grace period. */
-  podTerminationSeconds?: number;
+  podTerminationSeconds?: Seconds;
   images?: Record<string, ImageBehavior>;
+  /** Seeds the draws from `samples` (default 0). */
+  seed?: number;
 }
 
 /** How one container of a pod will behave, in integer milliseconds (style.md T9). */
@@ -37,6 +46,24 @@ const DEFAULT_GRACE_SECONDS = 30;
 
 const toMs = (seconds: number): number => Math.max(0, Math.round(seconds * 1000));
 
+/** FNV-1a over the string, then murmur3's finaliser so that the low bits (used modulo) are well mixed too. */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** The longest of the seconds (the number itself, or the largest sample). */
+export const longestSeconds = (value: Seconds): number => (typeof value === 'number' ? value : Math.max(...value.samples));
+
+/** The seconds for `key` (a pod's UID and what is drawn): the number, or one of the samples. */
+export function drawSeconds(value: Seconds, seed: number, key: string): number {
+  if (typeof value === 'number') return value;
+  return value.samples[hash32(`${seed}/${key}`) % value.samples.length] ?? 0;
+}
+
 function globMatches(pattern: string, image: string): boolean {
   const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`^${escaped.join('.*')}$`).test(image);
@@ -51,13 +78,15 @@ export function imageBehavior(config: KubeletConfig, image: string): ImageBehavi
   return {};
 }
 
-export function containerPlan(config: KubeletConfig, container: Container): ContainerPlan {
+/** A container's plan; `podKey` (the pod's UID) picks its start time when podStartSeconds has samples. */
+export function containerPlan(config: KubeletConfig, container: Container, podKey = ''): ContainerPlan {
   const image = container.image ?? '';
   const b = imageBehavior(config, image);
+  const start = b.startSeconds ?? drawSeconds(config.podStartSeconds ?? DEFAULT_START_SECONDS, config.seed ?? 0, `${podKey}/start`);
   const plan: ContainerPlan = {
     name: container.name,
     image,
-    startMs: toMs(b.startSeconds ?? config.podStartSeconds ?? DEFAULT_START_SECONDS),
+    startMs: toMs(start),
     behavior: b.behavior ?? 'Normal',
   };
   if (b.behavior === 'NotReadyAfter') plan.readyForMs = toMs(b.seconds ?? 0);
@@ -65,11 +94,12 @@ export function containerPlan(config: KubeletConfig, container: Container): Cont
 }
 
 export function podPlans(config: KubeletConfig, pod: Pod): ContainerPlan[] {
-  return (pod.spec?.containers ?? []).map((c) => containerPlan(config, c));
+  return (pod.spec?.containers ?? []).map((c) => containerPlan(config, c, pod.metadata.uid ?? pod.metadata.name ?? ''));
 }
 
 /** How long after seeing the deletion the kubelet removes the pod: the configured time, capped by the grace period. */
 export function terminationDelayMs(config: KubeletConfig, pod: Pod): number {
   const grace = pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
-  return toMs(Math.min(config.podTerminationSeconds ?? DEFAULT_TERMINATION_SECONDS, Math.max(0, grace)));
+  const key = `${pod.metadata.uid ?? pod.metadata.name ?? ''}/termination`;
+  return toMs(Math.min(drawSeconds(config.podTerminationSeconds ?? DEFAULT_TERMINATION_SECONDS, config.seed ?? 0, key), Math.max(0, grace)));
 }
