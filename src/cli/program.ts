@@ -11,6 +11,7 @@ import { register as registerBench } from './commands/bench.js';
 import { register as registerRollout } from './commands/rollout.js';
 import { register as registerWhy } from './commands/why.js';
 import { register as registerPlan } from './commands/plan.js';
+import { register as registerForecast } from './commands/forecast.js';
 import { register as registerValidate } from './commands/validate.js';
 import { register as registerVersion } from './commands/version.js';
 
@@ -38,6 +39,7 @@ export function buildProgram(name = 'ordinal'): Command {
   registerRollout(program);
   registerWhy(program);
   registerPlan(program);
+  registerForecast(program);
   registerValidate(program);
   registerVersion(program, packageVersion());
   pointToHelpAfterErrors(program, name);

@@ -4,6 +4,7 @@
 // Fields the API server sets (status, uid, resourceVersion, managedFields, …) are dropped, so the output of
 // `kubectl get sts web -o yaml` works as it is.
 
+import type { Seconds } from '../cluster/kubelet/config.js';
 import { resourceFor } from './scenario-objects.js';
 
 export interface ManifestChange {
@@ -14,11 +15,13 @@ export interface ManifestChange {
   set: Array<{ path: string; value: unknown }>;
   /** Objects applied as the change (`-f NEW.yaml`), before the other changes are made to them. */
   replacements: unknown[];
+  /** Fields set on every StatefulSet from the start, before it is created (a forecast's immutable candidate). */
+  initial?: Array<{ path: string; value: unknown }>;
 }
 
 export interface ManifestTiming {
-  podStartSeconds?: number;
-  podTerminationSeconds?: number;
+  podStartSeconds?: Seconds;
+  podTerminationSeconds?: Seconds;
 }
 
 type Obj = Record<string, unknown>;
@@ -97,6 +100,7 @@ export function describeChange(c: ManifestChange): string {
  */
 export function scenarioFromManifests(name: string, manifests: readonly unknown[], change: ManifestChange, timing: ManifestTiming = {}): Obj {
   const objects = manifests.map(withoutServerFields).filter((o): o is Obj => isObj(o));
+  for (const o of objects) if (isStatefulSet(o)) for (const s of change.initial ?? []) setPath(o, s.path, s.value);
   const skipped = objects.filter((o) => resourceFor(String(o.apiVersion), String(o.kind)) === undefined);
   if (skipped.length > 0) throw new ManifestScenarioError(`the simulator cannot create ${skipped.map((o) => `${String(o.apiVersion)} ${String(o.kind)}`).join(', ')}: leave them out of the manifests`);
   if (!objects.some(isStatefulSet)) throw new ManifestScenarioError('the manifests hold no StatefulSet');

@@ -7,8 +7,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { collect, parseImage, parseSet } from '../explain/change-flags.js';
+import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
 import { stringify } from 'yaml';
-import { loadYamlDocuments, YamlError } from '../../api/yaml-loader.js';
 import { renderReport } from '../../report/index.js';
 import { loadScenario, scenarioFromDocument } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
@@ -36,22 +37,6 @@ export interface SimulateOptions {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The documents of a manifest file, `kind: List` unrolled. */
-function manifestDocuments(file: string): unknown[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ManifestScenarioError(`cannot read file: ${(e as Error).message}`);
-  }
-  try {
-    return loadYamlDocuments(text).flatMap((d) => (isObject(d) && d.kind === 'List' && Array.isArray(d.items) ? d.items : d === null ? [] : [d]));
-  } catch (e) {
-    if (e instanceof YamlError) throw new ManifestScenarioError(e.message);
-    throw e;
-  }
-}
-
 const isScenarioFile = (docs: readonly unknown[]): boolean => docs.length === 1 && isObject(docs[0]) && docs[0].kind === 'Scenario';
 
 const changeFlags = (o: SimulateOptions): string[] =>
@@ -66,7 +51,7 @@ const changeFlags = (o: SimulateOptions): string[] =>
 
 /** The scenario to run (and its YAML for --print-scenario); throws ScenarioError or ManifestScenarioError. */
 function scenarioFor(file: string, opts: SimulateOptions): { scenario: Scenario; yaml: () => string } {
-  const docs = manifestDocuments(file);
+  const docs = readManifestFile(file);
   if (isScenarioFile(docs)) {
     const flags = changeFlags(opts);
     if (flags.length > 0) throw new ManifestScenarioError(`${flags.join(', ')} change plain manifests; a scenario file says its changes in its steps`);
@@ -75,7 +60,7 @@ function scenarioFor(file: string, opts: SimulateOptions): { scenario: Scenario;
   const change: ManifestChange = {
     images: opts.image ?? [],
     set: opts.set ?? [],
-    replacements: opts.filename !== undefined ? manifestDocuments(opts.filename) : [],
+    replacements: opts.filename !== undefined ? readManifestFile(opts.filename) : [],
     ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}),
   };
   const timing = {
@@ -104,6 +89,7 @@ export async function simulateCommand(file: string, opts: SimulateOptions, io: S
     ({ scenario, yaml } = scenarioFor(file, opts));
   } catch (e) {
     if (e instanceof ManifestScenarioError) io.stderr(`${file}: ${e.message}\n`);
+    else if (e instanceof ManifestFileError) io.stderr(`${e.message}\n`);
     else if (e instanceof ScenarioError) io.stderr(`${e.message}\n`);
     else throw e;
     return 2;
@@ -177,31 +163,6 @@ export function register(program: Command): void {
     .action(async (file: string, opts: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, opts);
     });
-}
-
-/** Commander's repeatable option: each value parsed, collected in order. */
-function collect<T>(parse: (text: string) => T): (text: string, previous: T[]) => T[] {
-  return (text, previous) => [...previous, parse(text)];
-}
-
-function splitAssignment(flag: string, text: string): [string, string] {
-  const eq = text.indexOf('=');
-  if (eq <= 0 || eq === text.length - 1) throw new InvalidArgumentError(`${flag} wants NAME=VALUE, got "${text}"`);
-  return [text.slice(0, eq), text.slice(eq + 1)];
-}
-
-function parseImage(text: string): { container: string; image: string } {
-  const [container, image] = splitAssignment('--image', text);
-  return { container, image };
-}
-
-function parseSet(text: string): { path: string; value: unknown } {
-  const [path, raw] = splitAssignment('--set', text);
-  try {
-    return { path, value: loadYamlDocuments(raw)[0] ?? null };
-  } catch (e) {
-    throw new InvalidArgumentError(`--set ${path}: ${(e as Error).message}`);
-  }
 }
 
 const count = (flag: string) => (text: string): number => {

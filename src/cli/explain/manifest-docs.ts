@@ -1,6 +1,7 @@
 // The objects in a manifest file, as `kubectl apply -f` reads them: YAML (one or many `---` documents) or
 // JSON, `kind: List` items unrolled, plus the StatefulSets a simulator Scenario creates or applies.
 
+import { readFileSync } from 'node:fs';
 import { loadYamlDocuments, YamlError } from '../../api/yaml-loader.js';
 
 export interface ManifestObject {
@@ -43,4 +44,25 @@ export function manifestObjects(text: string): ManifestDocs {
   }
   const objects = values.flatMap((value, i) => (value === null || value === undefined ? [] : unroll(value, `document ${i + 1}`)));
   return { objects, errors: [] };
+}
+
+/** Thrown by readManifestFile: the file cannot be read or is not acceptable YAML; the message says which. */
+export class ManifestFileError extends Error {
+  override name = 'ManifestFileError';
+}
+
+/** The documents of a file as `kubectl apply -f` takes them, `kind: List` unrolled (a Scenario is one document). */
+export function readManifestFile(file: string): unknown[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ManifestFileError(`${file}: cannot read file: ${(e as Error).message}`);
+  }
+  try {
+    return loadYamlDocuments(text).flatMap((d) => (isObject(d) && d.kind === 'List' && Array.isArray(d.items) ? d.items : d === null || d === undefined ? [] : [d]));
+  } catch (e) {
+    if (e instanceof YamlError) throw new ManifestFileError(`${file}:${e.message}`);
+    throw e;
+  }
 }

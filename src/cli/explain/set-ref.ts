@@ -26,9 +26,10 @@ const NATIVE = ['statefulset', 'statefulsets', 'sts', 'statefulset.apps', 'state
 const CRD = ['osts', 'statefulset.apps.ordinal.dev', 'statefulsets.apps.ordinal.dev'];
 
 /** The arguments every command about one set takes: NAME, TYPE/NAME, or TYPE NAME (kubectl's forms). */
-export function addSetArguments<C extends Command>(cmd: C): C {
+export function addSetArguments<C extends Command>(cmd: C, optional = false): C {
+  const help = 'NAME, TYPE/NAME or TYPE NAME; TYPE statefulset, sts, statefulset.apps (apps/v1) or osts, statefulset.apps.ordinal.dev';
   return cmd
-    .argument('<name>', 'NAME, TYPE/NAME or TYPE NAME; TYPE statefulset, sts, statefulset.apps (apps/v1) or osts, statefulset.apps.ordinal.dev')
+    .argument(optional ? '[name]' : '<name>', help)
     .argument('[name2]', 'the NAME when the first argument is a TYPE');
 }
 

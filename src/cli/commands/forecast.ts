@@ -1,0 +1,198 @@
+// `forecast NAME [--image C=I | -f NEW.yaml | --set P=V]`: how long a rollout of a live set will take and how
+// low its availability will go, from the set's own pods' durations (learned-durations.ts) replayed on the
+// simulated cluster many times, for its current strategy and candidate settings. Offline, without NAME:
+// `forecast -f MANIFEST --image …` with durations from `--pod-start-seconds` and `--termination-seconds`.
+// Exit 0 with the forecast; 1: the set or cluster cannot be read, or no run converged; 2: bad input.
+
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { Resources } from '../../api/client.js';
+import { loadYamlDocuments } from '../../api/yaml-loader.js';
+import { selectorMatches } from '../../api/labels.js';
+import type { KubeEvent, Pod, StatefulSet } from '../../api/types.js';
+import type { Candidate } from '../../sim/forecast.js';
+import type { LearnedSeconds } from '../../sim/learned-durations.js';
+import { describeChange, ManifestScenarioError, type ManifestChange } from '../../sim/scenario-from-manifests.js';
+import { ScenarioError } from '../../sim/scenario-fields.js';
+import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
+import { forecastData, renderForecast, type ForecastView } from '../explain/forecast-report.js';
+import { processIO, type CommandIO } from '../explain/io.js';
+import { outputOption, structured, type OutputFormat } from '../explain/output-format.js';
+import { addSetArguments, qualifiedName, setRefText } from '../explain/set-ref.js';
+import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
+import { ownedBy } from '../rollout/rollout-status.js';
+import { collect, parseImage, parseSet } from '../explain/change-flags.js';
+import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
+
+export interface ForecastOptions {
+  image?: Array<{ container: string; image: string }>;
+  set?: Array<{ path: string; value: unknown }>;
+  replicas?: number;
+  filename?: string;
+  podStartSeconds?: number[];
+  terminationSeconds?: number[];
+  /** Settings to compare instead of the default candidates; `candidates: false` compares none. */
+  candidate?: string[];
+  candidates?: boolean;
+  runs?: number;
+  seed?: number;
+  output?: OutputFormat;
+  report?: string;
+}
+
+/** `maxUnavailable=2`, `batchStartPolicy=Together`, `podManagementPolicy=Parallel`, or a dotted path. */
+export function parseCandidate(text: string, set: StatefulSet): Candidate {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new ForecastInputError(`--candidate ${text}: want SETTING=VALUE (maxUnavailable=2, batchStartPolicy=Together, podManagementPolicy=Parallel or a dotted path)`);
+  const key = text.slice(0, eq);
+  const value = loadYamlDocuments(text.slice(eq + 1))[0] ?? null;
+  const block = set.spec.updateStrategy?.type === 'EnforcedRollingUpdate' ? 'enforcedRollingUpdate' : 'rollingUpdate';
+  const label = `${key} ${String(value)}`;
+  if (key === 'maxUnavailable') return { label, set: [{ path: `spec.updateStrategy.${block}.maxUnavailable`, value }] };
+  if (key === 'batchStartPolicy') return { label, set: [{ path: 'spec.updateStrategy.rollingUpdate.batchStartPolicy', value }] };
+  if (key === 'podManagementPolicy') return { label, set: [{ path: 'spec.podManagementPolicy', value }], note: 'immutable: needs the set recreated (kubectl delete --cascade=orphan, then apply)' };
+  if (key.startsWith('spec.')) return { label, set: [{ path: key, value }] };
+  throw new ForecastInputError(`--candidate ${text}: unknown setting "${key}"`);
+}
+
+export class ForecastInputError extends Error {
+  override name = 'ForecastInputError';
+}
+
+const given = (flag: number[] | undefined, source: string): LearnedSeconds | undefined => (flag === undefined ? undefined : { samples: flag, source });
+
+/** Runs the forecast for `set` as it is (manifests) with the durations, and prints it. */
+async function forecastSet(
+  subject: string,
+  set: StatefulSet,
+  manifests: unknown[],
+  durations: { start: LearnedSeconds; termination: LearnedSeconds },
+  opts: ForecastOptions,
+  replacements: unknown[],
+  io: CommandIO,
+): Promise<number> {
+  const change: ManifestChange = {
+    images: opts.image ?? [],
+    set: opts.set ?? [],
+    replacements,
+    ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}),
+  };
+  if (change.images.length === 0 && change.set.length === 0 && change.replacements.length === 0 && change.replicas === undefined) {
+    throw new ForecastInputError('nothing to forecast: give the change (--image CONTAINER=IMAGE, -f NEW.yaml, --set PATH=VALUE or --replicas N)');
+  }
+  if (set.spec.updateStrategy?.type === 'OnDelete') throw new ForecastInputError(`${subject} uses OnDelete: the controller replaces a pod only when you delete it, so there is no rollout to forecast`);
+  if (durations.start.samples.length === 0) throw new ForecastInputError(`${subject} has no Ready pod to learn start times from: give --pod-start-seconds`);
+  // Loaded only now: the simulation brings in prom-client.
+  const { defaultCandidates, forecastRollout } = await import('../../sim/forecast.js');
+  const candidates = opts.candidates === false ? [] : opts.candidate?.length ? opts.candidate.map((c) => parseCandidate(c, set)) : defaultCandidates(set);
+  const runs = opts.runs ?? 20;
+  const seed = opts.seed ?? 1;
+  const results = await forecastRollout({ name: subject, manifests, change, start: { samples: durations.start.samples }, termination: { samples: durations.termination.samples }, runs, seed, candidates });
+  const view: ForecastView = { subject, change: describeChange(change), replicas: change.replicas ?? set.spec.replicas ?? 1, runs, seed, ...durations, results };
+  if (opts.output === 'json' || opts.output === 'yaml') io.stdout(structured(forecastData(view), opts.output));
+  else io.stdout(renderForecast(view));
+  if (opts.report !== undefined) {
+    const { renderReport } = await import('../../report/index.js');
+    writeFileSync(opts.report, renderReport(results[0]?.medianRecords ?? [], { title: `Forecast for ${subject}: ${view.change} (median run)` }));
+    io.stderr(`report of the median run written to ${opts.report}\n`);
+  }
+  return results[0]?.converged ? 0 : 1;
+}
+
+/** Input errors exit 2 with one line; anything else is the command runner's. */
+async function reportingInputErrors(io: CommandIO, fn: () => Promise<number>): Promise<number> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof ForecastInputError || e instanceof ManifestScenarioError || e instanceof ScenarioError || e instanceof ManifestFileError)) throw e;
+    io.stderr(`error: ${e.message.split('\n').join(' ')}\n`);
+    return 2;
+  }
+}
+
+/** The live set: its pods' start times and the controller's events teach the durations. */
+export function forecastCommand(deps: CommandDeps, name: string, opts: ForecastOptions): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) =>
+    reportingInputErrors(deps.io, async () => {
+      const ns = set.metadata.namespace ?? 'default';
+      const pods = (await deps.client.list<Pod>(Resources.pods, ns)).items.filter((p) => ownedBy(set)(p) && selectorMatches(set.spec.selector, p.metadata.labels ?? {}));
+      const events = (await deps.client.list<KubeEvent>(Resources.events, ns)).items;
+      const { learnDurations } = await import('../../sim/learned-durations.js');
+      const learned = learnDurations(set, pods, events);
+      const durations = {
+        start: given(opts.podStartSeconds, '--pod-start-seconds') ?? learned.start,
+        termination: given(opts.terminationSeconds, '--termination-seconds') ?? learned.termination,
+      };
+      const replacements = opts.filename !== undefined ? readManifestFile(opts.filename) : [];
+      const live = { ...set, apiVersion: set.apiVersion ?? 'apps/v1', kind: 'StatefulSet' };
+      return forecastSet(qualifiedName(resource, set.metadata.name ?? ''), set, [live], durations, opts, replacements, deps.io);
+    }),
+  );
+}
+
+/** Offline: the manifest's one StatefulSet, durations from the flags (default 1 s each). */
+export function forecastManifestCommand(file: string, opts: ForecastOptions, io: CommandIO = processIO): Promise<number> {
+  return reportingInputErrors(io, async () => {
+    const manifests = readManifestFile(file);
+    const sets = manifests.filter((m): m is StatefulSet => (m as { kind?: string } | null)?.kind === 'StatefulSet');
+    if (sets.length !== 1) throw new ForecastInputError(`${file}: a forecast takes one StatefulSet; the file has ${sets.length}`);
+    const durations = {
+      start: given(opts.podStartSeconds, '--pod-start-seconds') ?? { samples: [1], source: 'the default; give --pod-start-seconds' },
+      termination: given(opts.terminationSeconds, '--termination-seconds') ?? { samples: [1], source: 'the default; give --termination-seconds' },
+    };
+    return forecastSet(basename(file), sets[0] as StatefulSet, manifests, durations, opts, [], io);
+  });
+}
+
+/** `4`, `2,3,5.5`: seconds, one or several samples. */
+function secondsList(flag: string) {
+  return (text: string): number[] => {
+    const values = text.split(',').map((s) => Number(s.trim()));
+    if (text.trim() === '' || values.some((n) => !Number.isFinite(n) || n < 0)) throw new InvalidArgumentError(`${flag} wants seconds >= 0, one or comma-separated samples (2,3,5.5)`);
+    return values;
+  };
+}
+
+function positiveInt(flag: string, min: number) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${flag} must be a whole number >= ${min}`);
+    return n;
+  };
+}
+
+export function register(program: Command): void {
+  addKubeFlags(
+    addSetArguments(
+      program
+        .command('forecast')
+        .description('forecast a rollout: its duration (p5/p50/p95), lowest availability and batches, for the current setting and candidates, on the simulated cluster with the durations this set\'s pods showed'),
+      true,
+    ),
+  )
+    .option('--image <container=image>', 'the change: that container\'s new image (repeatable)', collect(parseImage), [])
+    .option('--set <path=value>', 'the change: a field of the set by dotted path, the value read as YAML (repeatable)', collect(parseSet), [])
+    .option('--replicas <n>', 'the change: spec.replicas', positiveInt('--replicas', 0))
+    .option('-f, --filename <file>', 'with NAME: the new version of the set (the change); without NAME: the manifest to forecast, offline')
+    .option('--pod-start-seconds <s>', 'seconds from creation to Ready, one or comma-separated samples (default: learned from the set\'s pods)', secondsList('--pod-start-seconds'))
+    .option('--termination-seconds <s>', 'seconds a deleted pod takes to go, one or comma-separated samples (default: learned from the controller\'s events, else the grace period)', secondsList('--termination-seconds'))
+    .option('--candidate <setting=value>', 'compare this setting instead of the default candidates: maxUnavailable=2, batchStartPolicy=Together, podManagementPolicy=Parallel or a dotted path (repeatable)', (v: string, prev: string[]) => [...prev, v], [])
+    .option('--no-candidates', 'forecast the current setting only')
+    .option('--runs <n>', 'simulated runs per setting', positiveInt('--runs', 1), 20)
+    .option('--seed <n>', 'seed of the first run (run k uses seed + k)', positiveInt('--seed', 0), 1)
+    .addOption(outputOption())
+    .option('--report <file>', 'also write the HTML report of the current setting\'s median run')
+    .action(async (first: string | undefined, second: string | undefined, opts: ForecastOptions & KubeFlags) => {
+      if (first === undefined) {
+        if (opts.filename === undefined) {
+          process.stderr.write("error: give NAME (a live set) or -f MANIFEST (offline)\nSee 'ordinal forecast --help' for usage.\n");
+          process.exitCode = 1;
+          return;
+        }
+        process.exitCode = await forecastManifestCommand(opts.filename, opts);
+        return;
+      }
+      process.exitCode = await withCluster(opts, (deps) => forecastCommand(deps, setRefText(first, second), opts));
+    });
+}

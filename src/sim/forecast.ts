@@ -1,0 +1,139 @@
+// A rollout forecast: the same planner and controller on the simulated cluster, many times, with each pod's
+// start and termination drawn from durations learned on the cluster (or given), for the set's current
+// strategy and for candidate settings. Seeded: the same inputs give the same forecast.
+
+import type { Seconds } from '../cluster/kubelet/config.js';
+import type { StatefulSet } from '../api/types.js';
+import { maxUnavailableOf } from '../api/intstr.js';
+import { runScenario, type RunResult } from './runner.js';
+import { scenarioFromDocument } from './scenario.js';
+import { scenarioFromManifests, type ManifestChange } from './scenario-from-manifests.js';
+import type { TimelineRecord } from './timeline.js';
+
+/** A setting to try instead of the set's own: fields set on top of the change. */
+export interface Candidate {
+  label: string;
+  set: Array<{ path: string; value: unknown }>;
+  /** Why it cannot simply be applied to the live set (an immutable field): the set is then created with it. */
+  note?: string;
+}
+
+export interface ForecastInput {
+  /** Shown in the scenario's name. */
+  name: string;
+  /** The set as it is (and any other objects the scenario needs). */
+  manifests: readonly unknown[];
+  change: ManifestChange;
+  start: Seconds;
+  termination: Seconds;
+  runs: number;
+  seed: number;
+  candidates: Candidate[];
+}
+
+export interface Batch {
+  /** Seconds after the change. */
+  at: number;
+  deleted: string[];
+  created: string[];
+}
+
+export interface RunForecast {
+  seed: number;
+  /** Seconds from the change to convergence; undefined when the run did not converge. */
+  seconds?: number;
+  lowestAvailable: { replicas: number; at: number };
+  batches: Batch[];
+}
+
+export interface CandidateForecast {
+  label: string;
+  note?: string;
+  converged: number;
+  p5?: number;
+  p50?: number;
+  p95?: number;
+  /** The lowest availability over every run, and when (seconds after the change) in its run. */
+  lowestAvailable: { replicas: number; at: number };
+  /** The run whose duration is the median (its batches describe the rollout). */
+  median: RunForecast;
+  /** That run's records, for the HTML report. */
+  medianRecords: TimelineRecord[];
+}
+
+/** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel. */
+export function defaultCandidates(set: StatefulSet): Candidate[] {
+  const type = set.spec.updateStrategy?.type ?? 'RollingUpdate';
+  if (type !== 'RollingUpdate' && type !== 'EnforcedRollingUpdate') return [];
+  const block = type === 'RollingUpdate' ? 'rollingUpdate' : 'enforcedRollingUpdate';
+  const current = maxUnavailableOf(set);
+  const replicas = set.spec.replicas ?? 1;
+  const values = [...new Set([1, 2, Math.max(1, Math.floor(replicas / 4)), Math.max(1, Math.floor(replicas / 2))])].filter((v) => v !== current && v <= replicas);
+  const out: Candidate[] = values.map((v) => ({ label: `maxUnavailable ${v}`, set: [{ path: `spec.updateStrategy.${block}.maxUnavailable`, value: v }] }));
+  const ordered = (set.spec.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady';
+  if (ordered && type === 'RollingUpdate' && set.apiVersion === 'apps.ordinal.dev/v1' && set.spec.updateStrategy?.rollingUpdate?.batchStartPolicy !== 'Together') {
+    out.push({ label: 'batchStartPolicy Together', set: [{ path: 'spec.updateStrategy.rollingUpdate.batchStartPolicy', value: 'Together' }] });
+  }
+  if (ordered) {
+    out.push({ label: 'podManagementPolicy Parallel', set: [{ path: 'spec.podManagementPolicy', value: 'Parallel' }], note: 'immutable: needs the set recreated (kubectl delete --cascade=orphan, then apply)' });
+  }
+  return out;
+}
+
+const percentile = (sorted: readonly number[], p: number): number | undefined =>
+  sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+
+/** What one run says: from the first change step (index 1) to convergence. */
+function summarize(seed: number, result: RunResult): RunForecast {
+  const changeIndex = result.records.findIndex((r) => r.type === 'step' && r.index === 1);
+  const change = result.records[changeIndex]?.t ?? 0;
+  const convergedAt = result.summary.converged && result.exitCode === 0 ? result.summary.convergedAt : null;
+  let lowest = { replicas: Infinity, at: 0 };
+  const batches = new Map<number, Batch>();
+  // From the change step on, in record order: records at the same instant before it belong to the set's creation.
+  for (const r of result.records.slice(Math.max(0, changeIndex))) {
+    if (r.type === 'status' && (r.status.availableReplicas ?? 0) < lowest.replicas) lowest = { replicas: r.status.availableReplicas ?? 0, at: r.t - change };
+    if (r.type === 'action' && r.resource === 'pods' && (r.verb === 'create' || r.verb === 'delete')) {
+      const batch = batches.get(r.t) ?? { at: r.t - change, deleted: [], created: [] };
+      (r.verb === 'delete' ? batch.deleted : batch.created).push(r.name);
+      batches.set(r.t, batch);
+    }
+  }
+  // No status write after the change: availability stayed what the summary reports.
+  if (lowest.replicas === Infinity) lowest = { replicas: Math.min(...Object.values(result.summary.sets).map((s) => s?.availableReplicas ?? 0)), at: 0 };
+  return { seed, ...(convergedAt !== null ? { seconds: convergedAt - change } : {}), lowestAvailable: lowest, batches: [...batches.values()] };
+}
+
+async function forecastCandidate(input: ForecastInput, candidate: Candidate): Promise<CandidateForecast> {
+  const change: ManifestChange =
+    candidate.note === undefined ? { ...input.change, set: [...input.change.set, ...candidate.set] } : { ...input.change, initial: candidate.set };
+  const runs: Array<{ run: RunForecast; records: TimelineRecord[] }> = [];
+  for (let i = 0; i < input.runs; i++) {
+    const seed = input.seed + i;
+    const doc = { ...scenarioFromManifests(input.name, input.manifests, change, { podStartSeconds: input.start, podTerminationSeconds: input.termination }), seed };
+    const result = await runScenario(scenarioFromDocument(doc, `forecast of ${input.name} (${candidate.label})`));
+    runs.push({ run: summarize(seed, result), records: result.records });
+  }
+  const durations = runs.flatMap((r) => (r.run.seconds !== undefined ? [r.run.seconds] : [])).sort((a, b) => a - b);
+  const byDuration = [...runs].sort((a, b) => (a.run.seconds ?? Infinity) - (b.run.seconds ?? Infinity));
+  const median = byDuration[Math.floor((byDuration.length - 1) / 2)] ?? runs[0];
+  if (median === undefined) throw new Error('a forecast needs at least one run');
+  const lowest = runs.reduce((low, r) => (r.run.lowestAvailable.replicas < low.replicas ? r.run.lowestAvailable : low), { replicas: Infinity, at: 0 });
+  const stats = { p5: percentile(durations, 5), p50: percentile(durations, 50), p95: percentile(durations, 95) };
+  return {
+    label: candidate.label,
+    ...(candidate.note !== undefined ? { note: candidate.note } : {}),
+    converged: durations.length,
+    ...Object.fromEntries(Object.entries(stats).filter(([, v]) => v !== undefined)),
+    lowestAvailable: lowest,
+    median: median.run,
+    medianRecords: median.records,
+  };
+}
+
+/** The current setting first, then each candidate. */
+export async function forecastRollout(input: ForecastInput): Promise<CandidateForecast[]> {
+  const out: CandidateForecast[] = [];
+  for (const candidate of [{ label: 'current', set: [] }, ...input.candidates]) out.push(await forecastCandidate(input, candidate));
+  return out;
+}

@@ -1,0 +1,108 @@
+// `forecast`: offline on a manifest with given durations, and live on a set whose pods and events teach them
+// (the in-memory cluster with the real controller); deterministic, with candidates and field-pathed refusals.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Resources } from '../../src/api/client.js';
+import { forecastCommand, forecastManifestCommand, type ForecastOptions } from '../../src/cli/commands/forecast.js';
+import { bufferIO } from '../../src/cli/explain/io.js';
+import { converge, setYaml, startWorld, take } from './world.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ordinal-forecast-'));
+const MANIFEST = join(dir, 'web.yaml');
+writeFileSync(
+  MANIFEST,
+  `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  replicas: 6
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: app, image: "app:1"}]}
+`,
+);
+
+interface Setting {
+  label: string;
+  converged: number;
+  p5: number;
+  p50: number;
+  p95: number;
+  lowestAvailable: { replicas: number; at: number };
+  median: { batches: Array<{ at: number; deleted: string[]; created: string[] }> };
+}
+
+async function offline(opts: ForecastOptions): Promise<{ code: number; out: string; err: string }> {
+  const io = bufferIO();
+  const code = await forecastManifestCommand(MANIFEST, opts, io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe('forecast', () => {
+  it('offline: a band per setting from the sampled durations, the same for the same seed', async () => {
+    const opts: ForecastOptions = { image: [{ container: 'app', image: 'app:2' }], podStartSeconds: [2, 6], terminationSeconds: [1, 3], runs: 10, output: 'json' };
+    const r = await offline(opts);
+    assert.equal(r.code, 0, r.err);
+    const data = JSON.parse(r.out) as { settings: Setting[]; podStartSeconds: { source: string } };
+    assert.deepEqual(data.settings.map((s) => s.label), ['current', 'maxUnavailable 2', 'maxUnavailable 3', 'podManagementPolicy Parallel']);
+    const current = data.settings[0] as Setting;
+    assert.equal(current.converged, 10);
+    // OrderedReady, one at a time: each of 6 pods terminates (1–3 s) and starts (2–6 s) in turn.
+    assert.ok(current.p5 >= 6 * 3 && current.p95 <= 6 * 9 + 6, `${current.p5}–${current.p95}`);
+    assert.ok(current.p5 < current.p95, 'the sampled durations spread the runs');
+    assert.equal(current.lowestAvailable.replicas, 5);
+    assert.deepEqual(current.median.batches[0], { at: 0, deleted: ['web-5'], created: [] });
+    const two = data.settings[1] as Setting;
+    assert.ok(two.p50 < current.p50, 'maxUnavailable 2 is faster');
+    assert.equal(two.lowestAvailable.replicas, 4);
+    assert.equal(data.podStartSeconds.source, '--pod-start-seconds');
+    assert.equal((await offline(opts)).out, r.out, 'deterministic');
+    assert.notEqual((await offline({ ...opts, seed: 7 })).out, r.out, 'another seed draws again');
+  });
+
+  it('text: the table, the assumed durations and the median run\'s batches; --report draws that run', async () => {
+    const report = join(dir, 'forecast.html');
+    const r = await offline({ image: [{ container: 'app', image: 'app:2' }], runs: 3, candidate: ['maxUnavailable=50%'], report });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^Forecast for web\.yaml: image app=app:2\n3 simulated runs per setting \(seeds 1–3\); each pod starts in 1 s \(the default; give --pod-start-seconds\)/);
+    assert.match(r.out, /\nSETTING +P5 +P50 +P95 +LOWEST AVAILABLE +NOTE\ncurrent .*\nmaxUnavailable 50% .*3 of 6/);
+    assert.match(r.out, /Batches of the median run \(current, \d+s\):\n {2}\+0s +-web-5\n/);
+    assert.match(readFileSync(report, 'utf8'), /<html/);
+  });
+
+  it('refuses what cannot be forecast, in one line, exit 2', async () => {
+    assert.equal((await offline({})).code, 2);
+    const none = await offline({});
+    assert.match(none.err, /^error: nothing to forecast: give the change/);
+    const bad = await offline({ image: [{ container: 'app', image: 'app:2' }], candidate: ['speed=11'] });
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /unknown setting "speed"/);
+    const onDelete = join(dir, 'ondelete.yaml');
+    writeFileSync(onDelete, readFileSync(MANIFEST, 'utf8').replace('spec:\n  replicas', 'spec:\n  updateStrategy: {type: OnDelete}\n  replicas'));
+    const io = bufferIO();
+    assert.equal(await forecastManifestCommand(onDelete, { image: [{ container: 'app', image: 'app:2' }] }, io), 2);
+    assert.match(io.err, /uses OnDelete: the controller replaces a pod only when you delete it/);
+  });
+
+  it('live: learns the start and termination times from the set\'s pods and the controller\'s events', async () => {
+    const w = await startWorld(setYaml({ replicas: 3 }), 'cluster: {podStartSeconds: 4, podTerminationSeconds: 2}\n');
+    assert.ok(await converge(w));
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', { spec: { template: { spec: { containers: [{ name: 'app', image: 'app:2' }] } } } });
+    assert.ok(await converge(w));
+    take(w);
+    // Not driven on the world's clock: the command only reads the cluster, then runs simulations of its own.
+    const code = await forecastCommand(w.deps, 'sts/web', { image: [{ container: 'app', image: 'app:3' }], runs: 3, candidates: false, output: 'json' });
+    const { out, err } = take(w);
+    assert.equal(code, 0, err);
+    const data = JSON.parse(out) as { subject: string; podStartSeconds: { samples: number[]; source: string }; podTerminationSeconds: { samples: number[]; source: string }; settings: Setting[] };
+    assert.equal(data.subject, 'statefulset.apps/web');
+    assert.deepEqual(data.podStartSeconds, { samples: [4, 4, 4], source: 'creation → Ready of 3 pods' });
+    assert.deepEqual(data.podTerminationSeconds, { samples: [2, 2, 2], source: 'SuccessfulDelete → SuccessfulCreate events of 3 pods' });
+    // Three pods one after another, each 2 s to go and 4 s to be Ready again.
+    assert.deepEqual([data.settings[0]?.p5, data.settings[0]?.p95], [18, 18]);
+  });
+});
