@@ -6,7 +6,7 @@
 // /proc, ready → next action from the stories' watch. The six sets the stories leave behind, converged, then
 // give the idle CPU per minute.
 //
-//   npm run bench:upstream [-- --json] [--ordinal-dir DIR] [--stories a,b] [--idle-seconds N]
+//   npm run bench:upstream [-- --json] [--ordinal-dir DIR] [--stories a,b] [--idle-seconds N] [--cpu-prof DIR]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -90,12 +90,12 @@ async function startUpstream(cp: ControlPlane): Promise<Owner> {
   return { pid: Number(readFileSync(join(kcm.dir, pidFile), 'utf8').trim()), stop: () => kcm.stop() };
 }
 
-async function startOrdinal(cp: ControlPlane, dir: string): Promise<Owner> {
+async function startOrdinal(cp: ControlPlane, dir: string, cpuProfDir: string | undefined): Promise<Owner> {
   const [metrics, health] = [await freePort(), await freePort()];
   const args = controllerArgs({ kubeconfig: cp.kubeconfigPath, namespaces: [], target: 'native', rate: { qps: 20, burst: 30 } })
     .filter((a) => !a.startsWith('--metrics-bind-address') && !a.startsWith('--health-probe-bind-address'))
     .concat(`--metrics-bind-address=127.0.0.1:${metrics}`, `--health-probe-bind-address=127.0.0.1:${health}`);
-  const p = new ControllerProcess({ kubeconfig: cp.kubeconfigPath, namespaces: [], label: 'ordinal' }, [process.execPath, [join(dir, 'bin', 'ordinal.js'), 'controller', ...args]]);
+  const p = new ControllerProcess({ kubeconfig: cp.kubeconfigPath, namespaces: [], label: 'ordinal' }, [process.execPath, [...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []), join(dir, 'bin', 'ordinal.js'), 'controller', ...args]]);
   await p.waitForLog(/started|leading|caches synced|informers/i, 60_000).catch(() => undefined);
   return { pid: p.pid, stop: () => p.stop() };
 }
@@ -144,6 +144,8 @@ async function main(): Promise<void> {
       'ordinal-dir': { type: 'string', default: REPO },
       stories: { type: 'string' },
       'idle-seconds': { type: 'string', default: '60' },
+      // Ordinal's V8 CPU profile (written when it stops), to see where its CPU goes.
+      'cpu-prof': { type: 'string' },
     },
   });
   const binDir = process.env.ORDINAL_K8S_BIN ?? join(homedir(), '.cache', 'ordinal', 'k8s-v1.37.2', 'bin');
@@ -165,7 +167,7 @@ async function main(): Promise<void> {
   const cp = await startControlPlane(binDir, ['--audit']);
   try {
     const upstream = await phase(cp, 'kcm', stories, idleSeconds, () => startUpstream(cp));
-    const ordinal = await phase(cp, 'ord', stories, idleSeconds, () => startOrdinal(cp, ordinalDir));
+    const ordinal = await phase(cp, 'ord', stories, idleSeconds, () => startOrdinal(cp, ordinalDir, values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof'])));
     const audit = readFileSync(join(cp.dir, 'audit.log'), 'utf8');
     attachRequests(upstream, audit, UPSTREAM_AGENT);
     attachRequests(ordinal, audit, ORDINAL_AGENT);

@@ -23,12 +23,15 @@ describe('revision memoisation', () => {
     assert.equal(revisionRaw(copy), revisionRaw(rev));
   });
 
-  it('gives the planner a frozen ApplyRevision result, shared per set object and revision', () => {
+  it('gives the planner a frozen ApplyRevision spec, shared per spec object and revision (status writes keep the spec object)', () => {
     const live = newSet('nginx:2');
     const rev = newRevision(newSet('nginx:1'), 1, 0);
     const restored = appliedRevision(live, rev);
     assert.deepEqual(restored, applyRevision(live, rev));
-    assert.equal(appliedRevision(live, rev), restored);
+    const afterStatusWrite = { ...live, status: { ...live.status, replicas: 7 } };
+    const again = appliedRevision(afterStatusWrite, rev);
+    assert.equal(again.spec, restored.spec, 'the same spec object: memos keyed by the template hit');
+    assert.equal(again.status?.replicas, 7, "metadata and status are the set's own");
     assert.equal(Object.isFrozen(restored.spec.template.spec.containers[0]), true);
     assert.throws(() => {
       restored.spec.template.spec.containers[0]!.image = 'changed';

@@ -40,8 +40,8 @@ const RAW_SUMS_MAX = 4096;
 const templateRaw = new WeakMap<object, string>();
 /** Revision data object → its raw Go JSON (revision data parsed from a known raw is registered here). */
 const dataRaw = new WeakMap<object, string>();
-/** Set object → revision data object → ApplyRevision's result (deep-frozen: callers share it). */
-const applied = new WeakMap<object, WeakMap<object, StatefulSet>>();
+/** Spec object → revision data object → the restored spec (deep-frozen: callers share it). */
+const appliedSpecs = new WeakMap<object, WeakMap<object, StatefulSet['spec']>>();
 
 function rawSum(raw: string): number {
   const known = rawSums.get(raw);
@@ -195,19 +195,22 @@ export function applyRevision(set: StatefulSet, rev: ControllerRevision): Statef
 }
 
 /**
- * applyRevision, deep-frozen and memoised per (set object, revision data object) for object data: the
- * planner restores both revisions on every sync and only reads the result.
+ * applyRevision for the planner, which restores both revisions on every sync and only reads the result: the
+ * restored spec is deep-frozen and memoised per (spec object, revision data object). The runtime keeps a
+ * set's defaulted spec object while its spec is unchanged, so status writes, which make a new set object,
+ * still hit; metadata and status are the set's own.
  */
 export function appliedRevision(set: StatefulSet, rev: ControllerRevision): StatefulSet {
   const data: unknown = rev.data;
   if (typeof data !== 'object' || data === null) return applyRevision(set, rev);
-  let bySet = applied.get(set);
-  if (bySet === undefined) applied.set(set, (bySet = new WeakMap()));
-  const known = bySet.get(data);
-  if (known !== undefined) return known;
-  const restored = deepFreeze(applyRevision(set, rev));
-  bySet.set(data, restored);
-  return restored;
+  let bySpec = appliedSpecs.get(set.spec);
+  if (bySpec === undefined) appliedSpecs.set(set.spec, (bySpec = new WeakMap()));
+  let spec = bySpec.get(data);
+  if (spec === undefined) {
+    spec = deepFreeze(applyRevision(set, rev).spec);
+    bySpec.set(data, spec);
+  }
+  return { ...set, spec };
 }
 
 function deepFreeze<T>(v: T): T {

@@ -7,6 +7,7 @@
 
 import { Agent as HttpAgent, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { applyCredentials, needsClientNode, type KubeConfig } from './kubeconfig.js';
 import type { Authenticate } from './client-node-auth.js';
 
@@ -39,10 +40,11 @@ function tlsIdentity(opts: RequestOptions): string {
 function newAgent(server: string, opts: RequestOptions, maxSockets: number): HttpAgent {
   const keepAlive = { keepAlive: true, maxSockets };
   if (server.startsWith('http:')) return new HttpAgent(keepAlive);
-  const tls = { ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase };
+  // One TLS context per identity: without it every new connection parses the CA, certificate and key again.
+  const secureContext = createSecureContext({ ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase });
   return new HttpsAgent({
     ...keepAlive,
-    ...tls,
+    secureContext,
     ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
     ...(opts.servername !== undefined ? { servername: opts.servername } : {}),
   });
