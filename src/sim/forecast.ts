@@ -44,6 +44,8 @@ export interface RunForecast {
   seconds?: number;
   lowestAvailable: { replicas: number; at: number };
   batches: Batch[];
+  /** updatedAt[k]: seconds after the change when `status.updatedReplicas` first reached k (index 0 is 0). */
+  updatedAt: number[];
 }
 
 export interface CandidateForecast {
@@ -59,6 +61,8 @@ export interface CandidateForecast {
   median: RunForecast;
   /** That run's records, for the HTML report. */
   medianRecords: TimelineRecord[];
+  /** Every run, by seed. */
+  runs: RunForecast[];
 }
 
 /** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel. */
@@ -90,9 +94,14 @@ function summarize(seed: number, result: RunResult): RunForecast {
   const convergedAt = result.summary.converged && result.exitCode === 0 ? result.summary.convergedAt : null;
   let lowest = { replicas: Infinity, at: 0 };
   const batches = new Map<number, Batch>();
+  const updatedAt = [0];
   // From the change step on, in record order: records at the same instant before it belong to the set's creation.
   for (const r of result.records.slice(Math.max(0, changeIndex))) {
     if (r.type === 'status' && (r.status.availableReplicas ?? 0) < lowest.replicas) lowest = { replicas: r.status.availableReplicas ?? 0, at: r.t - change };
+    // Counted once the status names the new revision: before that, updatedReplicas counts the old one.
+    if (r.type === 'status' && r.generation !== null && r.status.observedGeneration === r.generation) {
+      while (updatedAt.length <= (r.status.updatedReplicas ?? 0)) updatedAt.push(r.t - change);
+    }
     if (r.type === 'action' && r.resource === 'pods' && (r.verb === 'create' || r.verb === 'delete')) {
       const batch = batches.get(r.t) ?? { at: r.t - change, deleted: [], created: [] };
       (r.verb === 'delete' ? batch.deleted : batch.created).push(r.name);
@@ -101,7 +110,7 @@ function summarize(seed: number, result: RunResult): RunForecast {
   }
   // No status write after the change: availability stayed what the summary reports.
   if (lowest.replicas === Infinity) lowest = { replicas: Math.min(...Object.values(result.summary.sets).map((s) => s?.availableReplicas ?? 0)), at: 0 };
-  return { seed, ...(convergedAt !== null ? { seconds: convergedAt - change } : {}), lowestAvailable: lowest, batches: [...batches.values()] };
+  return { seed, ...(convergedAt !== null ? { seconds: convergedAt - change } : {}), lowestAvailable: lowest, batches: [...batches.values()], updatedAt };
 }
 
 async function forecastCandidate(input: ForecastInput, candidate: Candidate): Promise<CandidateForecast> {
@@ -128,6 +137,7 @@ async function forecastCandidate(input: ForecastInput, candidate: Candidate): Pr
     lowestAvailable: lowest,
     median: median.run,
     medianRecords: median.records,
+    runs: runs.map((r) => r.run),
   };
 }
 

@@ -84,6 +84,30 @@ describe('rollout status', () => {
     assert.ok(timedOut.pods.some((p) => p.state === 'ImagePullBackOff'), out);
   });
 
+  it('shows an ETA during a rollout, forecast from the pods\' own timings and refreshed as pods are updated', async () => {
+    const w = await startWorld(setYaml({ replicas: 4 }), 'cluster: {podStartSeconds: 4, podTerminationSeconds: 2}\n');
+    await converge(w);
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:2'));
+    assert.ok(await converge(w), 'a first rollout, to learn from');
+    take(w);
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:3'));
+    const p = rolloutStatusCommand(w.deps, 'web', {});
+    let settled = false;
+    void p.finally(() => (settled = true));
+    // Small steps of virtual time with a real turn between them: the forecast runs simulations of its own.
+    for (let i = 0; i < 40_000 && !settled; i++) {
+      await advance(w, 0.002);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(await p, 0);
+    const etas = [...take(w).out.matchAll(/^ETA: about (\d+)s left \(p90 (\d+)s\), forecast from this set's pod timings$/gm)].map((m) => Number(m[1]));
+    // Four pods one after another, 2 s to stop and 4 s to start each: the k-th new pod is created at
+    // 2 + 6(k−1) s and the rollout ends at 24 s, so with u pods updated 28 − 6u s are left (24 s before any).
+    assert.ok(etas.length >= 2, `ETA lines: ${etas}`);
+    assert.ok(etas.every((s) => [24, 22, 16, 10, 4].includes(s)), `${etas}`);
+    assert.ok(etas.every((s, i) => i === 0 || s < (etas[i - 1] ?? Infinity)), `decreasing: ${etas}`);
+  });
+
   it('refuses a bad --timeout and an unknown set', async () => {
     const w = await startWorld(setYaml());
     assert.equal(await drive(w, rolloutStatusCommand(w.deps, 'web', { timeout: '10' })), 1);

@@ -67,6 +67,6 @@ export function forecastData(v: ForecastView): object {
     seed: v.seed,
     podStartSeconds: v.start,
     podTerminationSeconds: v.termination,
-    settings: v.results.map(({ medianRecords: _records, ...r }) => r),
+    settings: v.results.map(({ medianRecords: _records, runs: _runs, ...r }) => r),
   };
 }

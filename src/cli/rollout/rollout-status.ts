@@ -17,6 +17,7 @@ import { failFast } from '../explain/observe-once.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { liveScreen, type Screen } from './screen.js';
 import { rolloutState, type RolloutState } from './status-message.js';
+import { etaLine, forecastEta, type Eta } from './rollout-eta.js';
 import { podChanges, renderLiveFrame, watchRows, type WatchPodRow } from './watch-view.js';
 
 export interface RolloutStatusArgs {
@@ -103,6 +104,9 @@ class StatusWatch {
   private lastMessage = '';
   /** The last look, for the -o document of a timeout. */
   private last: { set: StatefulSet; pods: Pod[] } | undefined;
+  /** The forecast of the rollout under way: asked for once, when the status first shows it (see rollout-eta.ts). */
+  private eta: Eta | { error: string } | 'pending' | 'none' | undefined;
+  private lastEta = '';
   /** undefined until the first look: pods that exist when watching starts are not "changes". */
   private lastRows: Map<string, WatchPodRow> | undefined;
   private tickTimer: TimerId | undefined;
@@ -111,7 +115,7 @@ class StatusWatch {
   private resolve: (code: number) => void = () => {};
 
   constructor(
-    client: ClusterClient,
+    private readonly client: ClusterClient,
     private readonly args: RolloutStatusArgs,
     private readonly io: CommandIO,
     private readonly clock: Timers,
@@ -190,15 +194,35 @@ class StatusWatch {
       reportEnd(this.args, set, pods, state, this.io, now);
       return this.finish(exitCode(state));
     }
+    const rolling = set.status?.currentRevision !== set.status?.updateRevision && set.status?.observedGeneration === set.metadata.generation;
+    if (state.kind === 'progressing' && rolling && this.eta === undefined) this.askForEta(set, pods);
     this.show(set, pods, state, now);
     if (state.kind !== 'progressing') this.finish(exitCode(state));
+  }
+
+  private askForEta(set: StatefulSet, pods: Pod[]): void {
+    this.eta = 'pending';
+    forecastEta(this.client, this.args.resource, set, pods).then(
+      (eta) => (this.eta = eta === undefined ? 'none' : typeof eta === 'string' ? { error: eta } : eta),
+      (e: unknown) => (this.eta = { error: e instanceof Error ? e.message : String(e) }),
+    );
+  }
+
+  /** The ETA line for now, or why there is none (once the forecast has answered). */
+  private etaText(set: StatefulSet): string | undefined {
+    const eta = this.eta;
+    if (eta === undefined || eta === 'pending' || eta === 'none') return undefined;
+    if ('error' in eta) return `ETA: none (${eta.error})`;
+    const line = etaLine(eta, set.status?.updatedReplicas ?? 0);
+    return line === undefined ? undefined : `ETA: ${line}`;
   }
 
   private show(set: StatefulSet, pods: Pod[], state: RolloutState, now: number): void {
     const rows = watchRows(set, pods, now);
     if (this.screen) {
       const title = `${qualifiedName(this.args.resource, this.name)} in ${this.ns}`;
-      this.screen.draw(renderLiveFrame({ title, message: state.kind === 'failed' ? `error: ${state.message}` : state.message, set, rows }, { color: true }));
+      const eta = state.kind === 'progressing' ? this.etaText(set) : undefined;
+      this.screen.draw(renderLiveFrame({ title, message: state.kind === 'failed' ? `error: ${state.message}` : state.message, set, rows, ...(eta ? { eta } : {}) }, { color: true }));
       return;
     }
     const lines = this.lastRows === undefined ? [] : podChanges(this.lastRows, rows);
@@ -206,5 +230,9 @@ class StatusWatch {
     if (lines.length > 0) this.io.stdout(`${lines.join('\n')}\n`);
     if (state.message !== this.lastMessage) report(state, this.io);
     this.lastMessage = state.message;
+    const eta = state.kind === 'progressing' ? this.etaText(set) : undefined;
+    // A line when it changes, that is when a pod is updated (or the forecast arrives): not every second.
+    if (eta !== undefined && eta !== this.lastEta) this.io.stdout(`${eta}\n`);
+    this.lastEta = eta ?? this.lastEta;
   }
 }

@@ -54,6 +54,8 @@ export interface LiveFrame {
   message: string;
   set: StatefulSet;
   rows: WatchPodRow[];
+  /** The rollout's ETA line, when there is one. */
+  eta?: string;
 }
 
 /** The live view's lines. */
@@ -72,6 +74,7 @@ export function renderLiveFrame(frame: LiveFrame, opts: { color: boolean }): str
   ]);
   const lines = [paint(ANSI.bold, frame.title), counters, ...renderTable(['ORDINAL', 'POD', 'STATE', 'FOR', 'REVISION'], cells).map((l) => `  ${l}`)];
   if (frame.rows.length > MAX_LIVE_ROWS) lines.push(paint(ANSI.dim, `  … ${frame.rows.length - MAX_LIVE_ROWS} more pods`));
+  if (frame.eta !== undefined) lines.push(paint(ANSI.dim, frame.eta));
   lines.push(frame.message);
   return lines;
 }
