@@ -19,6 +19,8 @@ export const STATE_STYLE: Record<PodState, { opacity: number; className: string;
   Terminating: { opacity: 0.35, className: 'st-terminating', help: 'deletion requested' },
 };
 
+export const UNAVAILABLE_COLOR = '#c62828';
+
 export const COUNTER_COLORS: Record<string, string> = {
   replicas: '#555555',
   readyReplicas: '#4e79a7',

@@ -3,8 +3,8 @@
 
 import type { TimelineRecord } from '../sim/timeline.js';
 import { escapeHtml } from './escape.js';
-import { buildModel } from './model.js';
-import { CSS, SCRIPT, detailTables, legends, summaryTable } from './page.js';
+import { buildModel, maxUnavailableOf } from './model.js';
+import { CSS, SCRIPT, detailTables, eventTable, legends, rolloutTable, stepTable, summaryTable } from './page.js';
 import { timeScale } from './chart-layout.js';
 import { renderCountersSvg } from './svg-counters.js';
 import { renderTimelineSvg } from './svg-timeline.js';
@@ -17,7 +17,7 @@ export function renderReport(timeline: readonly TimelineRecord[], opts: ReportOp
   const title = opts.title ?? 'Ordinal simulation';
   const model = buildModel(timeline, title);
   const scale = timeScale(model.end);
-  const counters = model.counters.map((c) => renderCountersSvg(c, scale)).join('');
+  const counters = model.counters.map((c) => renderCountersSvg(c, scale, maxUnavailableOf(model, c.group))).join('');
   return [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -27,11 +27,14 @@ export function renderReport(timeline: readonly TimelineRecord[], opts: ReportOp
     `<h1>${escapeHtml(title)}</h1>`,
     '<p class="muted">Virtual time in seconds since the start of the scenario. Hover bars and markers for details.</p>',
     summaryTable(model),
+    rolloutTable(model),
+    stepTable(model),
     '<h2>Pods by ordinal</h2>',
     legends(model),
     renderTimelineSvg(model, scale),
     '<h2>Status counters</h2>',
     counters || '<p class="muted">No status was written.</p>',
+    eventTable(model),
     detailTables(model),
     `<script>${SCRIPT}</script>`,
     '</body></html>',

@@ -46,7 +46,45 @@ export interface ReportModel {
   steps: { t: number; index: number; step: unknown }[];
   expects: { t: number; index: number; ok: boolean; message: string }[];
   failures: { t: number; index: number; message: string }[];
+  events: { t: number; type: string; object: string; reason: string; message: string }[];
   summary: SummaryRecord | undefined;
+}
+
+/** One rollout of a set: from the status naming a new update revision to the first that has every pod on it. */
+export interface Rollout {
+  group: string;
+  revision: string;
+  start: number;
+  /** undefined: not finished when the run ended. */
+  end?: number;
+}
+
+/** The set's maxUnavailable as the controller last exported it (statefulset_max_unavailable), if any. */
+export function maxUnavailableOf(model: ReportModel, group: string): number | undefined {
+  const [namespace, name] = group.split('/');
+  for (const [key, value] of Object.entries(model.summary?.metrics ?? {})) {
+    if (key.startsWith('statefulset_max_unavailable{') && key.includes(`namespace="${namespace}"`) && key.includes(`statefulset="${name}"`)) return value;
+  }
+  return undefined;
+}
+
+/** The rollouts in the status records, per set, in order. */
+export function rolloutsOf(model: ReportModel): Rollout[] {
+  const out: Rollout[] = [];
+  for (const series of model.counters) {
+    let open: Rollout | undefined;
+    let update: string | undefined;
+    for (const { t, status } of series.points) {
+      if (status.updateRevision !== undefined && update !== undefined && status.updateRevision !== update) {
+        open = { group: series.group, revision: status.updateRevision, start: t };
+        out.push(open);
+      }
+      update = status.updateRevision ?? update;
+      const done = status.currentRevision === status.updateRevision && (status.updatedReplicas ?? 0) === status.replicas;
+      if (open !== undefined && open.end === undefined && done) open.end = t;
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
 }
 
 const STATE_OF: Record<PodRecord['event'], PodState | null> = {
@@ -77,6 +115,7 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
     steps: [],
     expects: [],
     failures: [],
+    events: [],
     summary,
   };
   const rows = new Map<string, OpenRow>();
@@ -98,6 +137,7 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
       const row = r.involvedObject.kind === 'Pod' ? podRows.get(`${r.namespace}/${r.involvedObject.name}`) : undefined;
       if (row) row.markers.push(marker);
       else groupMarkers(model, `${r.namespace}/${r.involvedObject.name}`).push(marker);
+      model.events.push({ t: r.t, type: r.eventType, object: `${r.involvedObject.kind}/${r.involvedObject.name}`, reason: r.reason, message: r.message });
       return;
     }
     case 'violation':

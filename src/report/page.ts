@@ -2,7 +2,8 @@
 
 import { STATE_STYLE, revisionColor } from './colors.js';
 import { escapeHtml } from './escape.js';
-import type { PodState, ReportModel } from './model.js';
+import { rolloutsOf, type PodState, type ReportModel } from './model.js';
+import { describeStep } from './step-labels.js';
 import { formatSeconds } from './chart-layout.js';
 
 export const CSS = `
@@ -75,6 +76,32 @@ function expectSummary(model: ReportModel): string {
   return failed === 0 ? `<span class="ok">${model.expects.length} held</span>` : `<span class="bad">${failed} failed</span>`;
 }
 
+/** Each set's rollouts with how long they took: what a reader of the report asks first. */
+export function rolloutTable(model: ReportModel): string {
+  const rows = rolloutsOf(model).map(
+    (r) =>
+      `<tr><td>${escapeHtml(r.group)}</td><td><code>${escapeHtml(r.revision)}</code></td><td>${escapeHtml(formatSeconds(r.start))}</td>` +
+      `<td>${r.end === undefined ? '<span class="bad">not finished</span>' : escapeHtml(formatSeconds(r.end - r.start))}</td></tr>`,
+  );
+  return rows.length ? `<h2>Rollouts</h2><table><tr><th>set</th><th>to revision</th><th>started</th><th>took</th></tr>${rows.join('')}</table>` : '';
+}
+
+/** The steps in words, with their time. */
+export function stepTable(model: ReportModel): string {
+  const rows = model.steps.map((s) => `<tr><td>${escapeHtml(formatSeconds(s.t))}</td><td>#${s.index}</td><td>${escapeHtml(describeStep(s.step))}</td></tr>`);
+  return rows.length ? `<h2>Steps</h2><table><tr><th>t</th><th>step</th><th></th></tr>${rows.join('')}</table>` : '';
+}
+
+/** Every Kubernetes Event of the run, in order. */
+export function eventTable(model: ReportModel): string {
+  const rows = model.events.map(
+    (e) =>
+      `<tr><td>${escapeHtml(formatSeconds(e.t))}</td><td class="${e.type === 'Warning' ? 'bad' : ''}">${escapeHtml(e.type)}</td>` +
+      `<td>${escapeHtml(e.object)}</td><td>${escapeHtml(e.reason)}</td><td>${escapeHtml(e.message)}</td></tr>`,
+  );
+  return rows.length ? `<h2>Events</h2><table><tr><th>t</th><th>type</th><th>object</th><th>reason</th><th>message</th></tr>${rows.join('')}</table>` : '';
+}
+
 export function detailTables(model: ReportModel): string {
   const checks = [
     ...model.expects.map((e) => ({ t: e.t, index: e.index, ok: e.ok, message: e.message })),
@@ -86,7 +113,11 @@ export function detailTables(model: ReportModel): string {
   const violations = (model.summary?.violations ?? []).map(
     (v) => `<tr><td>${escapeHtml(formatSeconds(v.t))}</td><td>${escapeHtml(v.invariant)}</td><td>${escapeHtml(v.message)}</td></tr>`,
   );
-  const metrics = Object.entries(model.summary?.metrics ?? {}).map(([k, v]) => `<tr><td><code>${escapeHtml(k)}</code></td><td>${v}</td></tr>`);
+  // Durations summed on virtual time are 0 whatever happened (the controller's own work takes no virtual time).
+  const meaningful = ([k, v]: [string, number]) => !(v === 0 && /_seconds_sum(\{|$)/.test(k) && !k.startsWith('statefulset_'));
+  const metrics = Object.entries(model.summary?.metrics ?? {})
+    .filter(meaningful)
+    .map(([k, v]) => `<tr><td><code>${escapeHtml(k)}</code></td><td>${v}</td></tr>`);
   return (
     (checkRows.length ? `<h2>Expectations</h2><table><tr><th>t</th><th>step</th><th></th><th>message</th></tr>${checkRows.join('')}</table>` : '') +
     (violations.length ? `<h2>Violations</h2><table><tr><th>t</th><th>invariant</th><th>message</th></tr>${violations.join('')}</table>` : '') +

@@ -16,12 +16,34 @@ interface StepGroup {
   text: string;
 }
 
+type Raw = Record<string, unknown>;
+const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nameOf = (o: unknown): string => (isRaw(o) && isRaw(o.metadata) ? String(o.metadata.name ?? '') : isRaw(o) ? String(o.name ?? '') : String(o));
+
+/** A step in words, as a person would say it: `image web/nginx → nginx:1.28`, `wait until Converged`. */
+export function describeStep(step: unknown): string {
+  if (!isRaw(step)) return JSON.stringify(step);
+  if (isRaw(step.setImage)) return `image ${String(step.setImage.name)}/${String(step.setImage.container)} → ${String(step.setImage.image)}`;
+  if (step.waitFor !== undefined) {
+    const w = step.waitFor;
+    const what = isRaw(w) ? `${w.statefulset !== undefined ? `${String(w.statefulset)} is` : `pod ${String(w.pod)} is`} ${String(w.condition ?? (w.pod !== undefined ? 'Ready' : 'Converged'))}` : String(w);
+    return `wait until ${what}`;
+  }
+  if (step.apply !== undefined) return `apply ${isRaw(step.apply) ? String(step.apply.kind) : ''} ${nameOf(step.apply)}`.replace('  ', ' ');
+  if (isRaw(step.patch)) return `patch ${String(step.patch.kind)} ${String(step.patch.name)}: ${JSON.stringify(step.patch.merge)}`;
+  if (step.deletePod !== undefined) return `delete pod ${nameOf(step.deletePod)}`;
+  if (step.advance !== undefined) return `let ${String(step.advance)} s pass`;
+  if (step.restartController !== undefined) return 'restart the controller';
+  if (step.expect !== undefined) return 'check expectations';
+  return JSON.stringify(step);
+}
+
 /** Steps that start at the same instant share one line (`#1,2`). */
 function stepsByTime(steps: ReportModel['steps']): StepGroup[] {
   const out: StepGroup[] = [];
   for (const s of steps) {
     const last = out[out.length - 1];
-    const text = `#${s.index} ${JSON.stringify(s.step)}`;
+    const text = `#${s.index} ${describeStep(s.step)}`;
     if (last && last.t === s.t) {
       last.indexes.push(s.index);
       last.text += `\n${text}`;

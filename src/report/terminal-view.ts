@@ -1,7 +1,7 @@
 // The demo's live terminal view: pods per ordinal (state, revision, readiness) and the status counters of
 // each StatefulSet. `frameOf` reads the simulator's view; `renderFrame` is pure text (ANSI colour optional).
 
-import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import { fromTimestamp, type Instant, type Pod, type StatefulSet } from '../api/types.js';
 import { isRunningAndReady, isTerminating, isUnavailable, podOrdinal, podRevision } from '../controller/pod-state.js';
 import type { SimState } from '../sim/state.js';
 
@@ -12,6 +12,8 @@ export interface PodRow {
   revision: string;
   ready: boolean;
   available: boolean;
+  /** Seconds in this state (since Ready, deletion or creation). */
+  forSeconds: number;
 }
 
 export interface SetFrame {
@@ -38,6 +40,13 @@ function podState(pod: Pod): string {
   return phase === 'Running' ? 'Running' : phase;
 }
 
+/** When the pod entered its state: its deletion, its Ready condition's transition, else its creation. */
+function since(pod: Pod): Instant | undefined {
+  if (isTerminating(pod)) return fromTimestamp(pod.metadata.deletionTimestamp);
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  return (ready?.status === 'True' ? fromTimestamp(ready.lastTransitionTime) : undefined) ?? fromTimestamp(pod.metadata.creationTimestamp);
+}
+
 export function frameOf(state: SimState, now: Instant, t: number, notes: string[] = []): Frame {
   const sets = state.allSets().map(({ key, set }) => {
     const mrs = set.spec.minReadySeconds ?? 0;
@@ -50,6 +59,7 @@ export function frameOf(state: SimState, now: Instant, t: number, notes: string[
         revision: podRevision(pod),
         ready: isRunningAndReady(pod),
         available: !isUnavailable(pod, mrs, now),
+        forSeconds: Math.max(0, Math.floor((now - (since(pod) ?? now)) / 1000)),
       }))
       .sort((a, b) => a.ordinal - b.ordinal);
     return { name: set.metadata.name ?? '', status: set.status, updateRevision: set.status?.updateRevision ?? '', rows };
@@ -83,8 +93,8 @@ export function renderFrame(frame: Frame, opts: { color: boolean }): string[] {
       const revColor = REVISION_COLORS[revisions.indexOf(row.revision) % REVISION_COLORS.length] ?? ANSI.blue;
       const marker = row.revision === set.updateRevision ? 'new' : 'old';
       lines.push(
-        `  ${String(row.ordinal).padStart(3)}  ${row.pod.padEnd(14)} ${paint(stateColor(row.state), row.state.padEnd(17))}` +
-          ` ${paint(revColor, `${row.revision} (${marker})`.padEnd(28))} ${row.ready ? 'ready' : '-----'} ${row.available ? 'available' : ''}`,
+        `  ${String(row.ordinal).padStart(3)}  ${row.pod.padEnd(14)} ${paint(stateColor(row.state), row.state.padEnd(17))} ${`${row.forSeconds}s`.padStart(5)}` +
+          ` ${paint(revColor, `${row.revision} (${marker})`.padEnd(28))} ${row.ready ? 'ready' : '-----'} ${row.available ? 'available' : row.ready ? 'not yet available' : ''}`,
       );
     }
     if (set.rows.length > MAX_ROWS) lines.push(paint(ANSI.dim, `  … ${set.rows.length - MAX_ROWS} more pods`));

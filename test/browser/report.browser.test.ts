@@ -103,6 +103,17 @@ describe('HTML report in headless Chromium', { skip, timeout: 180_000 }, () => {
     assert.deepEqual(revisionChanges(fromPage), expected);
   });
 
+  it('explains the rollout: its duration, the steps in words, the events, and unavailable replicas against maxUnavailable', async () => {
+    const rollouts = loaded.page.locator('h2:text-is("Rollouts") + table');
+    assert.ok(await rollouts.isVisible());
+    assert.match(await rollouts.innerText(), /default\/web\s+web-\w+\s+\S+\s+\d+(\.\d+)?s/);
+    assert.match(await loaded.page.locator('h2:text-is("Steps") + table').innerText(), /image web\/\S+ → \S+/);
+    assert.match(await loaded.page.locator('h2:text-is("Events") + table').innerText(), /SuccessfulCreate/);
+    const budget = loaded.page.locator('svg.counters g.budget text');
+    assert.match((await budget.textContent()) ?? '', /^maxUnavailable \d+$/);
+    assert.ok(await loaded.page.locator('svg.counters polyline.unavailable').isVisible());
+  });
+
   it('saves a PNG screenshot of the whole page in the test directory', async (t) => {
     const path = join(loaded.dir, 'screenshot.png');
     await loaded.page.screenshot({ path, fullPage: true });

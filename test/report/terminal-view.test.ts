@@ -28,7 +28,7 @@ describe('terminal view', () => {
     const lines = renderFrame(frame, { color: false });
     assert.equal(lines[0], 't = 12.5s (virtual)');
     assert.match(lines[1]!, /^StatefulSet web {2}replicas 3 {2}ready 3/);
-    assert.match(lines[2]!, /^ {4}0 {2}web-0 +Ready +web-1 \(old\) +ready available$/);
+    assert.match(lines[2]!, /^ {4}0 {2}web-0 +Ready +\d+s web-1 \(old\) +ready available$/);
     assert.match(lines[4]!, /web-2 \(new\)/);
     assert.equal(lines[5], 'step #1');
     assert.ok(lines.every((l) => !l.includes('\x1b')));
@@ -37,5 +37,18 @@ describe('terminal view', () => {
   it('colours states and revisions only when asked', () => {
     const lines = renderFrame(frameOf(state(), T0, 0), { color: true });
     assert.ok(lines.some((l) => l.includes('\x1b[32mReady')));
+  });
+
+  it('shows how long each pod has been in its state, and a Ready pod not yet available under minReadySeconds', () => {
+    const s = new SimState();
+    const created = T0 - 30_000;
+    s.applySet(Resources.statefulSets, set({ minReadySeconds: 60, status: convergedStatus(1, 'web-1') }), false);
+    const ready = pod(0, { revision: 'web-1' });
+    ready.metadata.creationTimestamp = new Date(created).toISOString();
+    ready.status!.conditions = [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(T0 - 12_000).toISOString() }];
+    s.applyPod(ready, false);
+    const frame = frameOf(s, T0, 0);
+    assert.equal(frame.sets[0]!.rows[0]!.forSeconds, 12);
+    assert.match(renderFrame(frame, { color: false })[2]!, / 12s web-1 \(new\) +ready not yet available$/);
   });
 });

@@ -15,6 +15,10 @@ import { ScenarioError } from '../../sim/scenario-fields.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { TimelineRecord } from '../../sim/timeline.js';
 import { demoSummary } from './demo-summary.js';
+import { describeStep } from '../../report/step-labels.js';
+
+/** How long (virtual seconds) the live view keeps showing the last Event. */
+const EVENT_SECONDS = 20;
 
 export const DEMO_SCENARIO = fileURLToPath(new URL('../../../examples/demo.yaml', import.meta.url));
 
@@ -66,13 +70,20 @@ export async function demoCommand(opts: DemoOptions, out: NodeJS.WriteStream = p
   const speed = Number(opts.speed ?? '8');
   const color = opts.color !== false && !!out.isTTY && !process.env['NO_COLOR'];
   const view = screen(out);
-  const notes: string[] = [];
   const progressEveryMs = 250;
+  let step = '';
+  let event: { t: number; text: string } | undefined;
   const onRecord = (r: TimelineRecord) => {
-    if (r.type === 'step') notes.splice(0, notes.length, `step #${r.index}: ${JSON.stringify(r.step)}`);
-    if (r.type === 'event') notes.splice(1, 1, `event: ${r.reason} ${r.message}`);
+    if (r.type === 'step') {
+      step = `step #${r.index}: ${describeStep(r.step)}`;
+      event = undefined;
+    }
+    if (r.type === 'event') event = { t: r.t, text: `event: ${r.reason} ${r.message}` };
   };
   const onProgress = async (sim: Simulation) => {
+    // An event line goes stale: shown for EVENT_SECONDS of virtual time, or until the next step.
+    if (event !== undefined && sim.t() - event.t > EVENT_SECONDS) event = undefined;
+    const notes = [step, ...(event ? [event.text] : [])].filter(Boolean);
     view.draw(renderFrame(frameOf(sim.state, sim.now(), sim.t(), notes), { color }));
     if (speed > 0 && Number.isFinite(speed)) await sleep(pacing, progressEveryMs / speed);
   };

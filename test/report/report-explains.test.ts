@@ -1,0 +1,59 @@
+// The report explains a rollout, not only draws it: each set's rollouts and how long they took, the steps in
+// words, every Event, and the replicas not available against the set's maxUnavailable.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderReport } from '../../src/report/index.js';
+import { buildModel, rolloutsOf } from '../../src/report/model.js';
+import { describeStep } from '../../src/report/step-labels.js';
+import { runScenario } from '../../src/sim/runner.js';
+import { parseScenario } from '../../src/sim/scenario.js';
+
+const SCENARIO = `kind: Scenario
+cluster: {podStartSeconds: 3, podTerminationSeconds: 1}
+objects:
+  - apiVersion: apps/v1
+    kind: StatefulSet
+    metadata: {name: web}
+    spec:
+      replicas: 4
+      podManagementPolicy: Parallel
+      updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 2}}
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: app, image: "app:1"}]}
+steps:
+  - waitFor: Converged
+  - setImage: {name: web, container: app, image: "app:2"}
+  - waitFor: Converged
+`;
+
+describe('report explanations', () => {
+  it('says each step in words', () => {
+    assert.equal(describeStep({ setImage: { name: 'web', container: 'nginx', image: 'nginx:1.28' } }), 'image web/nginx → nginx:1.28');
+    assert.equal(describeStep({ waitFor: 'Converged', timeoutSeconds: 300 }), 'wait until Converged');
+    assert.equal(describeStep({ waitFor: { pod: 'web-2', condition: 'Deleted' } }), 'wait until pod web-2 is Deleted');
+    assert.equal(describeStep({ deletePod: 'web-3' }), 'delete pod web-3');
+    assert.equal(describeStep({ apply: { kind: 'StatefulSet', metadata: { name: 'db' } } }), 'apply StatefulSet db');
+    assert.equal(describeStep({ patch: { kind: 'StatefulSet', name: 'web', merge: { spec: { replicas: 2 } } } }), 'patch StatefulSet web: {"spec":{"replicas":2}}');
+    assert.equal(describeStep({ advance: 30 }), 'let 30 s pass');
+  });
+
+  it('lists the rollout with its duration, the steps, the events, and draws unavailable against maxUnavailable 2', async () => {
+    const { records } = await runScenario(parseScenario(SCENARIO));
+    const model = buildModel(records, 't');
+    const [rollout, ...more] = rolloutsOf(model);
+    assert.equal(more.length, 0);
+    // Two waves of two pods: 1 s to stop, 3 s to start each.
+    assert.deepEqual([rollout?.group, (rollout?.end ?? 0) - (rollout?.start ?? 0)], ['default/web', 8]);
+    const html = renderReport(records);
+    assert.match(html, /<h2>Rollouts<\/h2><table><tr><th>set<\/th><th>to revision<\/th><th>started<\/th><th>took<\/th><\/tr><tr><td>default\/web<\/td><td><code>web-\w+<\/code><\/td><td>[^<]+<\/td><td>8(\.0)?s<\/td>/);
+    assert.match(html, /<td>image web\/app → app:2<\/td>/);
+    assert.match(html, /<h2>Events<\/h2>.*<td>SuccessfulDelete<\/td><td>delete Pod web-3 in StatefulSet web successful<\/td>/s);
+    assert.match(html, /<polyline class="unavailable"/);
+    assert.match(html, /<g class="budget">.*maxUnavailable 2<\/text><\/g>/);
+    // Durations summed on virtual time are always 0: not listed; the rollout's own duration is.
+    assert.doesNotMatch(html, /<code>workqueue_work_duration_seconds_sum/);
+    assert.match(html, /<code>statefulset_update_duration_seconds_sum\{[^<]*<\/code><\/td><td>8<\/td>/);
+  });
+});
