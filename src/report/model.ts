@@ -12,6 +12,8 @@ export interface Segment {
   state: PodState;
   revision: string | null;
   pod: string;
+  /** Why the pod waits, from a `waiting` record (ImagePullBackOff, CrashLoopBackOff, …). */
+  reason?: string;
 }
 
 export interface Marker {
@@ -55,8 +57,10 @@ export interface Rollout {
   group: string;
   revision: string;
   start: number;
-  /** undefined: not finished when the run ended. */
+  /** undefined: not finished (replaced by the next rollout, or the run ended). */
   end?: number;
+  /** When a newer revision took over before this one finished. */
+  replacedAt?: number;
 }
 
 /** The set's maxUnavailable as the controller last exported it (statefulset_max_unavailable), if any. */
@@ -76,6 +80,7 @@ export function rolloutsOf(model: ReportModel): Rollout[] {
     let update: string | undefined;
     for (const { t, status } of series.points) {
       if (status.updateRevision !== undefined && update !== undefined && status.updateRevision !== update) {
+        if (open !== undefined && open.end === undefined) open.replacedAt = t;
         open = { group: series.group, revision: status.updateRevision, start: t };
         out.push(open);
       }
@@ -140,6 +145,8 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
       model.events.push({ t: r.t, type: r.eventType, object: `${r.involvedObject.kind}/${r.involvedObject.name}`, reason: r.reason, message: r.message });
       return;
     }
+    case 'waiting':
+      return waiting(podRows, r.t, `${r.namespace}/${r.name}`, r.reason);
     case 'violation':
       return void groupMarkers(model, '').push({ t: r.t, kind: 'violation', label: `${r.invariant}: ${r.message}` });
     case 'step':
@@ -169,6 +176,15 @@ function addPod(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<str
   const revision = r.revision ?? row.open?.revision ?? null;
   closeSegment(row, r.t);
   if (state !== null) row.open = { start: r.t, end: r.t, state, revision, pod: r.name };
+}
+
+/** The pod's current state goes on from `t` with the reason it waits for. */
+function waiting(podRows: Map<string, OpenRow>, t: number, pod: string, reason: string): void {
+  const row = podRows.get(pod);
+  const open = row?.open;
+  if (row === undefined || open === undefined) return;
+  closeSegment(row, t);
+  row.open = { ...open, start: t, end: t, reason };
 }
 
 function closeSegment(row: OpenRow, t: number): void {

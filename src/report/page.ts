@@ -18,7 +18,7 @@ svg .tick{fill:#777}svg .grid{stroke:#eee}svg .group-label{font-weight:600}svg .
 svg .step line{stroke:#888;stroke-dasharray:3 3}svg .step text{fill:#555;font-size:10px}svg .step-plate{fill:#fff}
 svg .mk-event{fill:#546e7a}svg .mk-warning{fill:#ef6c00}svg .mk-violation{fill:#c62828}
 svg .st-notready rect:first-child{stroke:#c62828;stroke-width:1}svg .seg:hover rect{stroke:#000;stroke-width:1}
-svg .cursor{stroke:#000;stroke-opacity:.35}svg .cursor-label{fill:#000;font-size:10px}
+svg .seg-reason{font-size:10px;fill:#b71c1c;font-weight:600;pointer-events:none}svg .cursor{stroke:#000;stroke-opacity:.35}svg .cursor-label{fill:#000;font-size:10px}
 `;
 
 /** Moves a vertical cursor with the mouse and prints the virtual time under it (no network needed). */
@@ -81,7 +81,7 @@ export function rolloutTable(model: ReportModel): string {
   const rows = rolloutsOf(model).map(
     (r) =>
       `<tr><td>${escapeHtml(r.group)}</td><td><code>${escapeHtml(r.revision)}</code></td><td>${escapeHtml(formatSeconds(r.start))}</td>` +
-      `<td>${r.end === undefined ? '<span class="bad">not finished</span>' : escapeHtml(formatSeconds(r.end - r.start))}</td></tr>`,
+      `<td>${r.end !== undefined ? escapeHtml(formatSeconds(r.end - r.start)) : r.replacedAt !== undefined ? `<span class="muted">replaced by the next rollout at ${escapeHtml(formatSeconds(r.replacedAt))}</span>` : '<span class="bad">not finished</span>'}</td></tr>`,
   );
   return rows.length ? `<h2>Rollouts</h2><table><tr><th>set</th><th>to revision</th><th>started</th><th>took</th></tr>${rows.join('')}</table>` : '';
 }

@@ -98,18 +98,24 @@ function renderRow(row: Row, y: number, revisions: readonly string[], scale: Tim
   );
 }
 
+/** Upper bound of a 10px character's width, so that a reason written on a bar never overflows it. */
+const REASON_CHAR_W = 6.2;
+
 function segment(s: Segment, y: number, revisions: readonly string[], scale: TimeScale): string {
   const style = STATE_STYLE[s.state];
   const x = scale.x(s.start);
   const w = Math.max(scale.x(s.end) - x, 0.5);
   const fill = s.state === 'Failed' ? '#b22222' : revisionColor(revisions, s.revision);
-  const tip = `${s.pod} ${s.state} ${formatSeconds(s.start)}–${formatSeconds(s.end)} revision ${s.revision ?? '-'}`;
+  const tip = `${s.pod} ${s.state}${s.reason ? ` (${s.reason})` : ''} ${formatSeconds(s.start)}–${formatSeconds(s.end)} revision ${s.revision ?? '-'}`;
   const geometry = `x="${num(x)}" y="${y + 2}" width="${num(w)}" height="${ROW_H - 4}"`;
   const pattern = s.state === 'Pending' ? 'hatch' : s.state === 'Terminating' ? 'hatch-back' : undefined;
   const hatch = pattern ? `<rect ${geometry} fill="url(#${pattern})"/>` : '';
+  // The reason a pod waits, written on its bar when it fits (always in the tooltip).
+  const fits = s.reason !== undefined && w > s.reason.length * REASON_CHAR_W + 4;
+  const reason = fits ? `<text class="seg-reason" x="${num(x + 3)}" y="${y + ROW_H - 5}">${escapeHtml(s.reason ?? '')}</text>` : '';
   return (
-    `<g class="seg ${style.className}" data-state="${s.state}" data-revision="${escapeHtml(s.revision ?? '')}"><title>${escapeHtml(tip)}</title>` +
-    `<rect ${geometry} fill="${fill}" fill-opacity="${style.opacity}"/>${hatch}</g>`
+    `<g class="seg ${style.className}" data-state="${s.state}" data-revision="${escapeHtml(s.revision ?? '')}"${s.reason ? ` data-reason="${escapeHtml(s.reason)}"` : ''}><title>${escapeHtml(tip)}</title>` +
+    `<rect ${geometry} fill="${fill}" fill-opacity="${style.opacity}"/>${hatch}${reason}</g>`
   );
 }
 

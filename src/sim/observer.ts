@@ -7,10 +7,10 @@ import type { Features } from '../api/features.js';
 import type { Pod } from '../api/types.js';
 import { podOrdinal, podRevision } from '../controller/pod-state.js';
 import type { WriteRecord } from '../cluster/memory/index.js';
-import { lifecycleEvents, podView } from './pod-lifecycle.js';
+import { lifecycleEvents, podView, waitingOf } from './pod-lifecycle.js';
 import type { SetTracker } from './set-tracker.js';
 import type { SimState } from './state.js';
-import { podRecord, secondsSince, statusRecord, type TimelineRecord } from './timeline.js';
+import { podRecord, secondsSince, statusRecord, waitingRecord, type TimelineRecord } from './timeline.js';
 import { checkControllerDelete, checkPods, type Found } from './violations.js';
 
 export interface ObserverDeps {
@@ -52,18 +52,10 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
   const setKey = change.nextSet ?? change.prevSet;
   const setName = setKey ? (deps.state.sets.get(setKey)?.set.metadata.name ?? null) : null;
   const ordinal = podOrdinal(pod);
-  for (const event of events) {
-    deps.emit(
-      podRecord(t, {
-        namespace: pod.metadata.namespace ?? 'default',
-        name: pod.metadata.name ?? '',
-        set: setName,
-        ordinal: ordinal >= 0 ? ordinal : null,
-        revision: podRevision(pod) || null,
-        event,
-      }),
-    );
-  }
+  const who = { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name ?? '', set: setName, ordinal: ordinal >= 0 ? ordinal : null, revision: podRevision(pod) || null };
+  for (const event of events) deps.emit(podRecord(t, { ...who, event }));
+  const waiting = waitingOf(change.next);
+  if (waiting !== undefined && waiting.reason !== waitingOf(change.prev)?.reason) deps.emit(waitingRecord(t, { ...who, ...waiting }));
   for (const key of new Set([change.prevSet, change.nextSet])) {
     if (!key) continue;
     const pods = deps.state.podsOf(key);

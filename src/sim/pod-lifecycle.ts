@@ -25,6 +25,19 @@ export function podView(pod: Pod): PodView {
   };
 }
 
+/** Reasons that only say the container is being created: not why a pod is stuck. */
+const CREATING = new Set(['ContainerCreating', 'PodInitializing']);
+
+/** The first container's waiting reason and message that explain a stuck pod, if any. */
+export function waitingOf(pod: Pod | undefined): { reason: string; message: string } | undefined {
+  if (pod === undefined || pod.metadata.deletionTimestamp) return undefined;
+  for (const c of pod.status?.containerStatuses ?? []) {
+    const w = c.state?.waiting;
+    if (w?.reason && !CREATING.has(w.reason)) return { reason: w.reason, message: w.message ?? '' };
+  }
+  return undefined;
+}
+
 const NONE: PodView = { scheduled: false, running: false, ready: false, failed: false, terminating: false };
 
 /**

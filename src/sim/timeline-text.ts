@@ -28,6 +28,8 @@ export function formatRecordText(r: TimelineRecord): string {
       return `${head} #${r.index} ${JSON.stringify(r.step)}`;
     case 'pod':
       return `${head} ${r.namespace}/${r.name.padEnd(16)} ${r.event.padEnd(11)} ${r.revision ?? '-'}`;
+    case 'waiting':
+      return `${head} ${r.namespace}/${r.name.padEnd(16)} ${r.reason}: ${r.message}`;
     case 'status':
       return `${head} ${r.namespace}/${r.name} gen=${r.generation ?? '-'} ${counters(r.status)}${conditions(r.status)}`;
     case 'event':

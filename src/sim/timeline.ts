@@ -26,6 +26,22 @@ export interface PodRecord {
   event: PodEvent;
 }
 
+/**
+ * Extension: a pod's container started waiting for a reason other than being created (`ImagePullBackOff`,
+ * `CrashLoopBackOff`, `ErrImagePull`, …): why a pod that exists does not progress.
+ */
+export interface WaitingRecord {
+  t: number;
+  type: 'waiting';
+  namespace: string;
+  name: string;
+  set: string | null;
+  ordinal: number | null;
+  revision: string | null;
+  reason: string;
+  message: string;
+}
+
 export interface StatusRecord {
   t: number;
   type: 'status';
@@ -103,6 +119,7 @@ export interface SummaryRecord {
 export type TimelineRecord =
   | StepRecord
   | PodRecord
+  | WaitingRecord
   | StatusRecord
   | EventRecord
   | ActionRecord
@@ -118,6 +135,7 @@ export type RecordType = TimelineRecord['type'];
 const RECORD_TYPE_SET: Record<RecordType, true> = {
   step: true,
   pod: true,
+  waiting: true,
   status: true,
   event: true,
   action: true,
@@ -149,6 +167,10 @@ export function stepRecord(t: number, index: number, step: unknown): StepRecord 
 
 export function podRecord(t: number, p: Omit<PodRecord, 't' | 'type'>): PodRecord {
   return { t, type: 'pod', namespace: p.namespace, name: p.name, set: p.set, ordinal: p.ordinal, revision: p.revision, event: p.event };
+}
+
+export function waitingRecord(t: number, w: Omit<WaitingRecord, 't' | 'type'>): WaitingRecord {
+  return { t, type: 'waiting', namespace: w.namespace, name: w.name, set: w.set, ordinal: w.ordinal, revision: w.revision, reason: w.reason, message: w.message };
 }
 
 export function statusRecord(t: number, namespace: string, name: string, generation: number | null, status: StatefulSetStatus): StatusRecord {

@@ -16,6 +16,7 @@ import { INSTALL_HINT, findChromium, launchChromium } from './chromium.js';
 import { historyFromPage, historyFromRecords, revisionChanges } from './timeline-rows.js';
 
 const EXAMPLE = join(import.meta.dirname, '..', '..', 'examples', 'blog-max-unavailable.yaml');
+const STUCK_EXAMPLE = join(import.meta.dirname, '..', '..', 'examples', 'stuck-rollout-rolling-update.yaml');
 const SET = 'default/web';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -112,6 +113,21 @@ describe('HTML report in headless Chromium', { skip, timeout: 180_000 }, () => {
     const budget = loaded.page.locator('svg.counters g.budget text');
     assert.match((await budget.textContent()) ?? '', /^maxUnavailable \d+$/);
     assert.ok(await loaded.page.locator('svg.counters polyline.unavailable').isVisible());
+  });
+
+  it('writes why a pod does not progress on its bar: the stuck example shows ImagePullBackOff on app-4', async () => {
+    const report = join(loaded.dir, 'stuck.html');
+    const io = { stdout: () => undefined, stderr: () => undefined };
+    assert.equal(await simulateCommand(STUCK_EXAMPLE, { format: 'jsonl', out: join(loaded.dir, 'stuck.jsonl'), report }, io), 0);
+    const page = await context!.newPage();
+    await page.goto(pathToFileURL(report).href, { waitUntil: 'load' });
+    const bar = page.locator('svg.timeline g.seg[data-reason="ImagePullBackOff"]');
+    assert.ok((await bar.count()) >= 1);
+    assert.equal(await bar.first().locator('text.seg-reason').textContent(), 'ImagePullBackOff');
+    assert.ok(await bar.first().locator('text.seg-reason').isVisible());
+    assert.match((await bar.first().locator('title').textContent()) ?? '', /^app-4 Pending \(ImagePullBackOff\)/);
+    await page.screenshot({ path: join(loaded.dir, 'stuck.png'), fullPage: true });
+    await page.close();
   });
 
   it('saves a PNG screenshot of the whole page in the test directory', async (t) => {

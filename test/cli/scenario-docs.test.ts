@@ -104,6 +104,7 @@ describe('docs/scenarios.md', () => {
     const samples: tl.TimelineRecord[] = [
       tl.stepRecord(0, 0, {}),
       tl.podRecord(0, { namespace: '', name: '', set: null, ordinal: null, revision: null, event: 'Created' }),
+      tl.waitingRecord(0, { namespace: '', name: '', set: null, ordinal: null, revision: null, reason: '', message: '' }),
       tl.statusRecord(0, '', '', null, { replicas: 0 }),
       tl.eventRecord(0, { namespace: '', involvedObject: { kind: '', name: '' }, eventType: '', reason: '', message: '' }),
       tl.actionRecord(0, { namespace: '', set: null, verb: 'create', resource: '', name: '' }),

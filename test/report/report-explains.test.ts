@@ -6,7 +6,7 @@ import { renderReport } from '../../src/report/index.js';
 import { buildModel, rolloutsOf } from '../../src/report/model.js';
 import { describeStep } from '../../src/report/step-labels.js';
 import { runScenario } from '../../src/sim/runner.js';
-import { parseScenario } from '../../src/sim/scenario.js';
+import { loadScenario, parseScenario } from '../../src/sim/scenario.js';
 
 const SCENARIO = `kind: Scenario
 cluster: {podStartSeconds: 3, podTerminationSeconds: 1}
@@ -55,5 +55,16 @@ describe('report explanations', () => {
     // Durations summed on virtual time are always 0: not listed; the rollout's own duration is.
     assert.doesNotMatch(html, /<code>workqueue_work_duration_seconds_sum/);
     assert.match(html, /<code>statefulset_update_duration_seconds_sum\{[^<]*<\/code><\/td><td>8<\/td>/);
+  });
+
+  it('says a rollout was replaced when a newer revision took over before it finished', async () => {
+    const stuck = new URL('../../examples/stuck-rollout-rolling-update.yaml', import.meta.url).pathname;
+    const { records } = await runScenario(loadScenario(stuck));
+    const rollouts = rolloutsOf(buildModel(records, 't'));
+    assert.equal(rollouts.length, 2);
+    assert.equal(rollouts[0]?.end, undefined);
+    assert.equal(rollouts[0]?.replacedAt, rollouts[1]?.start);
+    assert.ok(rollouts[1]?.end !== undefined);
+    assert.ok(renderReport(records).includes('replaced by the next rollout at 70s'));
   });
 });
