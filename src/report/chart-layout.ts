@@ -31,6 +31,14 @@ export function formatTick(t: number, step: number): string {
   return `${Math.round(t * 1000) / 1000}s`;
 }
 
+/**
+ * The time axis of a run that ended at `runEnd`, drawn a little further (3 %, at least a second) so that
+ * what changed at the very end — the last status write, usually — is seen, not hidden on the last pixel.
+ */
+export function reportScale(runEnd: number): TimeScale {
+  return timeScale(runEnd + Math.max(1, runEnd * 0.03));
+}
+
 export function timeScale(end: number): TimeScale {
   const span = end > 0 ? end : 1;
   const step = tickStep(span);

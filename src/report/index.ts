@@ -5,7 +5,7 @@ import type { TimelineRecord } from '../sim/timeline.js';
 import { escapeHtml } from './escape.js';
 import { buildModel, maxUnavailableOf } from './model.js';
 import { CSS, SCRIPT, detailTables, eventTable, legends, rolloutTable, stepTable, summaryTable } from './page.js';
-import { timeScale } from './chart-layout.js';
+import { reportScale } from './chart-layout.js';
 import { renderCountersSvg } from './svg-counters.js';
 import { renderTimelineSvg } from './svg-timeline.js';
 
@@ -16,7 +16,7 @@ export interface ReportOptions {
 export function renderReport(timeline: readonly TimelineRecord[], opts: ReportOptions = {}): string {
   const title = opts.title ?? 'Ordinal simulation';
   const model = buildModel(timeline, title);
-  const scale = timeScale(model.end);
+  const scale = reportScale(model.end);
   const counters = model.counters.map((c) => renderCountersSvg(c, scale, maxUnavailableOf(model, c.group))).join('');
   return [
     '<!DOCTYPE html>',

@@ -67,4 +67,15 @@ describe('report explanations', () => {
     assert.ok(rollouts[1]?.end !== undefined);
     assert.ok(renderReport(records).includes('replaced by the next rollout at 70s'));
   });
+
+  it('draws the last value of every counter for a visible stretch after the last write', async () => {
+    const { records } = await runScenario(parseScenario(SCENARIO));
+    const html = renderReport(records);
+    const available = /<polyline class="counter" fill="none" stroke="#59a14f" stroke-width="2" points="([^"]+)">/.exec(html)?.[1] ?? '';
+    const points = available.split(' ').map((p) => p.split(',').map(Number));
+    const [x1, y1] = points.at(-2) ?? [];
+    const [x2, y2] = points.at(-1) ?? [];
+    assert.equal(y1, y2, 'the last value runs to the edge');
+    assert.ok((x2 ?? 0) - (x1 ?? 0) >= 20, `the final stretch is ${(x2 ?? 0) - (x1 ?? 0)} px`);
+  });
 });
