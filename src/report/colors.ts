@@ -13,6 +13,7 @@ export function revisionColor(revisions: readonly string[], revision: string | n
 export const STATE_STYLE: Record<PodState, { opacity: number; className: string; help: string }> = {
   Pending: { opacity: 0.25, className: 'st-pending', help: 'created, not running yet' },
   Running: { opacity: 0.55, className: 'st-running', help: 'running, not ready' },
+  NotAvailable: { opacity: 0.75, className: 'st-notavailable', help: 'ready, not yet available: within minReadySeconds' },
   Ready: { opacity: 1, className: 'st-ready', help: 'running and ready' },
   NotReady: { opacity: 0.55, className: 'st-notready', help: 'was ready, now not ready' },
   Failed: { opacity: 1, className: 'st-failed', help: 'failed' },

@@ -4,7 +4,7 @@
 import type { StatefulSetStatus } from '../api/types.js';
 import type { PodRecord, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
 
-export type PodState = 'Pending' | 'Running' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating';
+export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating';
 
 export interface Segment {
   start: number;
@@ -104,7 +104,8 @@ const STATE_OF: Record<PodRecord['event'], PodState | null> = {
 };
 
 interface OpenRow extends Row {
-  open?: Segment;
+  /** The segment being drawn; a NotAvailable one turns Ready at availableAt. */
+  open?: Segment & { availableAt?: number };
 }
 
 export function buildModel(records: readonly TimelineRecord[], title: string): ReportModel {
@@ -175,7 +176,9 @@ function addPod(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<str
   const state = STATE_OF[r.event];
   const revision = r.revision ?? row.open?.revision ?? null;
   closeSegment(row, r.t);
-  if (state !== null) row.open = { start: r.t, end: r.t, state, revision, pod: r.name };
+  // Ready within minReadySeconds: its own state until availableAt (closeSegment makes it Ready from there).
+  if (state === 'Ready' && r.availableAt !== undefined && r.availableAt > r.t) row.open = { start: r.t, end: r.t, state: 'NotAvailable', revision, pod: r.name, availableAt: r.availableAt };
+  else if (state !== null) row.open = { start: r.t, end: r.t, state, revision, pod: r.name };
 }
 
 /** The pod's current state goes on from `t` with the reason it waits for. */
@@ -188,10 +191,17 @@ function waiting(podRows: Map<string, OpenRow>, t: number, pod: string, reason: 
 }
 
 function closeSegment(row: OpenRow, t: number): void {
-  if (!row.open) return;
-  row.open.end = t;
-  if (row.open.end > row.open.start) row.segments.push(row.open);
+  const open = row.open;
+  if (!open) return;
   row.open = undefined;
+  const { availableAt, ...segment } = open;
+  if (availableAt !== undefined && availableAt < t) {
+    // Ready and not yet available until availableAt, then available.
+    if (availableAt > open.start) row.segments.push({ ...segment, end: availableAt });
+    row.segments.push({ ...segment, state: 'Ready', start: Math.max(open.start, availableAt), end: t });
+    return;
+  }
+  if (t > open.start) row.segments.push({ ...segment, end: t });
 }
 
 function compareRows(a: Row, b: Row): number {

@@ -53,7 +53,8 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
   const setName = setKey ? (deps.state.sets.get(setKey)?.set.metadata.name ?? null) : null;
   const ordinal = podOrdinal(pod);
   const who = { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name ?? '', set: setName, ordinal: ordinal >= 0 ? ordinal : null, revision: podRevision(pod) || null };
-  for (const event of events) deps.emit(podRecord(t, { ...who, event }));
+  const minReady = setKey ? (deps.state.sets.get(setKey)?.set.spec.minReadySeconds ?? 0) : 0;
+  for (const event of events) deps.emit(podRecord(t, { ...who, event, ...(event === 'Ready' && minReady > 0 ? { availableAt: t + minReady } : {}) }));
   const waiting = waitingOf(change.next);
   if (waiting !== undefined && waiting.reason !== waitingOf(change.prev)?.reason) deps.emit(waitingRecord(t, { ...who, ...waiting }));
   for (const key of new Set([change.prevSet, change.nextSet])) {

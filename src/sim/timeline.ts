@@ -24,6 +24,8 @@ export interface PodRecord {
   /** Value of the `controller-revision-hash` label. */
   revision: string | null;
   event: PodEvent;
+  /** Extension, on `Ready` when the set has minReadySeconds: when the pod counts as available if it stays Ready. */
+  availableAt?: number;
 }
 
 /**
@@ -166,7 +168,9 @@ export function stepRecord(t: number, index: number, step: unknown): StepRecord 
 }
 
 export function podRecord(t: number, p: Omit<PodRecord, 't' | 'type'>): PodRecord {
-  return { t, type: 'pod', namespace: p.namespace, name: p.name, set: p.set, ordinal: p.ordinal, revision: p.revision, event: p.event };
+  const r: PodRecord = { t, type: 'pod', namespace: p.namespace, name: p.name, set: p.set, ordinal: p.ordinal, revision: p.revision, event: p.event };
+  if (p.availableAt !== undefined) r.availableAt = p.availableAt;
+  return r;
 }
 
 export function waitingRecord(t: number, w: Omit<WaitingRecord, 't' | 'type'>): WaitingRecord {

@@ -78,4 +78,16 @@ describe('report explanations', () => {
     assert.equal(y1, y2, 'the last value runs to the edge');
     assert.ok((x2 ?? 0) - (x1 ?? 0) >= 20, `the final stretch is ${(x2 ?? 0) - (x1 ?? 0)} px`);
   });
+
+  it('draws a Ready pod within minReadySeconds as its own state, then available', async () => {
+    const { records } = await runScenario(parseScenario(SCENARIO.replace('replicas: 4', 'replicas: 4\n      minReadySeconds: 5')));
+    const ready = records.find((r) => r.type === 'pod' && r.event === 'Ready');
+    assert.equal(ready?.type === 'pod' ? (ready.availableAt ?? 0) - ready.t : undefined, 5);
+    const row = buildModel(records, 't').rows[0];
+    const states = row?.segments.map((s) => [s.state, s.end - s.start]) ?? [];
+    const i = states.findIndex(([s]) => s === 'NotAvailable');
+    assert.deepEqual(states[i], ['NotAvailable', 5]);
+    assert.equal(states[i + 1]?.[0], 'Ready');
+    assert.ok(renderReport(records).includes('data-state="NotAvailable"'));
+  });
 });
