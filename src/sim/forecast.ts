@@ -3,20 +3,11 @@
 // strategy and for candidate settings. Seeded: the same inputs give the same forecast.
 
 import type { Seconds } from '../cluster/kubelet/config.js';
-import type { StatefulSet } from '../api/types.js';
-import { maxUnavailableOf } from '../api/intstr.js';
 import { runScenario, type RunResult } from './runner.js';
 import { scenarioFromDocument } from './scenario.js';
 import { scenarioFromManifests, type ManifestChange } from './scenario-from-manifests.js';
 import type { TimelineRecord } from './timeline.js';
-
-/** A setting to try instead of the set's own: fields set on top of the change. */
-export interface Candidate {
-  label: string;
-  set: Array<{ path: string; value: unknown }>;
-  /** Why it cannot simply be applied to the live set (an immutable field): the set is then created with it. */
-  note?: string;
-}
+import type { Candidate } from './forecast-candidates.js';
 
 export interface ForecastInput {
   /** Shown in the scenario's name. */
@@ -63,25 +54,6 @@ export interface CandidateForecast {
   medianRecords: TimelineRecord[];
   /** Every run, by seed. */
   runs: RunForecast[];
-}
-
-/** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel. */
-export function defaultCandidates(set: StatefulSet): Candidate[] {
-  const type = set.spec.updateStrategy?.type ?? 'RollingUpdate';
-  if (type !== 'RollingUpdate' && type !== 'EnforcedRollingUpdate') return [];
-  const block = type === 'RollingUpdate' ? 'rollingUpdate' : 'enforcedRollingUpdate';
-  const current = maxUnavailableOf(set);
-  const replicas = set.spec.replicas ?? 1;
-  const values = [...new Set([1, 2, Math.max(1, Math.floor(replicas / 4)), Math.max(1, Math.floor(replicas / 2))])].filter((v) => v !== current && v <= replicas);
-  const out: Candidate[] = values.map((v) => ({ label: `maxUnavailable ${v}`, set: [{ path: `spec.updateStrategy.${block}.maxUnavailable`, value: v }] }));
-  const ordered = (set.spec.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady';
-  if (ordered && type === 'RollingUpdate' && set.apiVersion === 'apps.ordinal.dev/v1' && set.spec.updateStrategy?.rollingUpdate?.batchStartPolicy !== 'Together') {
-    out.push({ label: 'batchStartPolicy Together', set: [{ path: 'spec.updateStrategy.rollingUpdate.batchStartPolicy', value: 'Together' }] });
-  }
-  if (ordered) {
-    out.push({ label: 'podManagementPolicy Parallel', set: [{ path: 'spec.podManagementPolicy', value: 'Parallel' }], note: 'immutable: needs the set recreated (kubectl delete --cascade=orphan, then apply)' });
-  }
-  return out;
 }
 
 const percentile = (sorted: readonly number[], p: number): number | undefined =>

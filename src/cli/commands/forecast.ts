@@ -11,7 +11,7 @@ import { Resources } from '../../api/client.js';
 import { loadYamlDocuments } from '../../api/yaml-loader.js';
 import { selectorMatches } from '../../api/labels.js';
 import type { KubeEvent, Pod, StatefulSet } from '../../api/types.js';
-import type { Candidate } from '../../sim/forecast.js';
+import { defaultCandidates, SETTINGS, settingCandidate, type Candidate, type Setting } from '../../sim/forecast-candidates.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import { describeChange, ManifestScenarioError, type ManifestChange } from '../../sim/scenario-from-manifests.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
@@ -47,12 +47,8 @@ export function parseCandidate(text: string, set: StatefulSet): Candidate {
   if (eq <= 0) throw new ForecastInputError(`--candidate ${text}: want SETTING=VALUE (maxUnavailable=2, batchStartPolicy=Together, podManagementPolicy=Parallel or a dotted path)`);
   const key = text.slice(0, eq);
   const value = loadYamlDocuments(text.slice(eq + 1))[0] ?? null;
-  const block = set.spec.updateStrategy?.type === 'EnforcedRollingUpdate' ? 'enforcedRollingUpdate' : 'rollingUpdate';
-  const label = `${key} ${String(value)}`;
-  if (key === 'maxUnavailable') return { label, set: [{ path: `spec.updateStrategy.${block}.maxUnavailable`, value }] };
-  if (key === 'batchStartPolicy') return { label, set: [{ path: 'spec.updateStrategy.rollingUpdate.batchStartPolicy', value }] };
-  if (key === 'podManagementPolicy') return { label, set: [{ path: 'spec.podManagementPolicy', value }], note: 'immutable: needs the set recreated (kubectl delete --cascade=orphan, then apply)' };
-  if (key.startsWith('spec.')) return { label, set: [{ path: key, value }] };
+  if ((SETTINGS as readonly string[]).includes(key)) return settingCandidate(key as Setting, value, set);
+  if (key.startsWith('spec.')) return { label: `${key} ${String(value)}`, set: [{ path: key, value }] };
   throw new ForecastInputError(`--candidate ${text}: unknown setting "${key}"`);
 }
 
@@ -84,7 +80,7 @@ async function forecastSet(
   if (set.spec.updateStrategy?.type === 'OnDelete') throw new ForecastInputError(`${subject} uses OnDelete: the controller replaces a pod only when you delete it, so there is no rollout to forecast`);
   if (durations.start.samples.length === 0) throw new ForecastInputError(`${subject} has no Ready pod to learn start times from: give --pod-start-seconds`);
   // Loaded only now: the simulation brings in prom-client.
-  const { defaultCandidates, forecastRollout } = await import('../../sim/forecast.js');
+  const { forecastRollout } = await import('../../sim/forecast.js');
   const candidates = opts.candidates === false ? [] : opts.candidate?.length ? opts.candidate.map((c) => parseCandidate(c, set)) : defaultCandidates(set);
   const runs = opts.runs ?? 20;
   const seed = opts.seed ?? 1;

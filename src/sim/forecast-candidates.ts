@@ -1,0 +1,43 @@
+// The settings a forecast compares with the set's own: other maxUnavailable values, batchStartPolicy
+// Together, podManagementPolicy Parallel. Kept apart from ./forecast.ts, which runs simulations, so that the
+// CLI can parse `--candidate` without loading the simulator.
+
+import { maxUnavailableOf } from '../api/intstr.js';
+import type { StatefulSet } from '../api/types.js';
+
+/** A setting to try instead of the set's own: fields set on top of the change. */
+export interface Candidate {
+  label: string;
+  set: Array<{ path: string; value: unknown }>;
+  /** Why it cannot simply be applied to the live set (an immutable field): the set is then created with it. */
+  note?: string;
+}
+
+export type Setting = 'maxUnavailable' | 'batchStartPolicy' | 'podManagementPolicy';
+export const SETTINGS: readonly Setting[] = ['maxUnavailable', 'batchStartPolicy', 'podManagementPolicy'];
+
+/** A candidate that sets one setting of this set (maxUnavailable in its strategy's own block). */
+export function settingCandidate(setting: Setting, value: unknown, set: StatefulSet): Candidate {
+  const label = `${setting} ${String(value)}`;
+  const block = set.spec.updateStrategy?.type === 'EnforcedRollingUpdate' ? 'enforcedRollingUpdate' : 'rollingUpdate';
+  if (setting === 'maxUnavailable') return { label, set: [{ path: `spec.updateStrategy.${block}.maxUnavailable`, value }] };
+  if (setting === 'batchStartPolicy') return { label, set: [{ path: 'spec.updateStrategy.rollingUpdate.batchStartPolicy', value }] };
+  return { label, set: [{ path: 'spec.podManagementPolicy', value }], note: 'immutable: needs the set recreated (kubectl delete --cascade=orphan, then apply)' };
+}
+
+/** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel. */
+export function defaultCandidates(set: StatefulSet): Candidate[] {
+  const type = set.spec.updateStrategy?.type ?? 'RollingUpdate';
+  if (type !== 'RollingUpdate' && type !== 'EnforcedRollingUpdate') return [];
+  const current = maxUnavailableOf(set);
+  const replicas = set.spec.replicas ?? 1;
+  const values = [...new Set([1, 2, Math.max(1, Math.floor(replicas / 4)), Math.max(1, Math.floor(replicas / 2))])].filter((v) => v !== current && v <= replicas);
+  const out = values.map((v) => settingCandidate('maxUnavailable', v, set));
+  const ordered = (set.spec.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady';
+  if (ordered && type === 'RollingUpdate' && set.apiVersion === 'apps.ordinal.dev/v1' && set.spec.updateStrategy?.rollingUpdate?.batchStartPolicy !== 'Together') {
+    out.push(settingCandidate('batchStartPolicy', 'Together', set));
+  }
+  if (ordered) out.push(settingCandidate('podManagementPolicy', 'Parallel', set));
+  return out;
+}
+
