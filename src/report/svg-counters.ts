@@ -38,35 +38,33 @@ export function renderCountersSvg(series: CounterSeries, scale: TimeScale, maxUn
   );
 }
 
-function stepLine(series: CounterSeries, c: Counter, i: number, scale: TimeScale, y: (v: number) => number): string {
-  if (series.points.length === 0) return '';
-  const offset = (i - 2) * 0.8; // lines with equal values stay distinguishable
+/** The points of a step line through `of(status)` over time, held to the end of the axis. */
+function stepPoints(series: CounterSeries, of: (s: StatefulSetStatus) => number, scale: TimeScale, y: (v: number) => number, offset = 0): string {
   const pts: string[] = [];
   let last: number | undefined;
   for (const p of series.points) {
-    const v = value(p.status, c);
+    const v = of(p.status);
     if (last !== undefined) pts.push(`${num(scale.x(p.t))},${num(y(last) + offset)}`);
     pts.push(`${num(scale.x(p.t))},${num(y(v) + offset)}`);
     last = v;
   }
   pts.push(`${num(scale.x(scale.end))},${num(y(last ?? 0) + offset)}`);
+  return pts.join(' ');
+}
+
+function stepLine(series: CounterSeries, c: Counter, i: number, scale: TimeScale, y: (v: number) => number): string {
+  if (series.points.length === 0) return '';
+  const offset = (i - 2) * 0.8; // lines with equal values stay distinguishable
+  const points = stepPoints(series, (s) => value(s, c), scale, y, offset);
   const tip = series.points.map((p) => `${formatSeconds(p.t)}=${value(p.status, c)}`).join(' ');
-  return `<polyline class="counter" fill="none" stroke="${COUNTER_COLORS[c]}" stroke-width="2" points="${pts.join(' ')}"><title>${escapeHtml(`${c}: ${tip}`)}</title></polyline>`;
+  return `<polyline class="counter" fill="none" stroke="${COUNTER_COLORS[c]}" stroke-width="2" points="${points}"><title>${escapeHtml(`${c}: ${tip}`)}</title></polyline>`;
 }
 
 function unavailableLine(series: CounterSeries, scale: TimeScale, y: (v: number) => number): string {
   if (series.points.length === 0) return '';
-  const pts: string[] = [];
-  let last: number | undefined;
-  for (const p of series.points) {
-    const v = unavailable(p.status);
-    if (last !== undefined) pts.push(`${num(scale.x(p.t))},${num(y(last))}`);
-    pts.push(`${num(scale.x(p.t))},${num(y(v))}`);
-    last = v;
-  }
-  pts.push(`${num(scale.x(scale.end))},${num(y(last ?? 0))}`);
+  const points = stepPoints(series, unavailable, scale, y);
   const tip = series.points.map((p) => `${formatSeconds(p.t)}=${unavailable(p.status)}`).join(' ');
-  return `<polyline class="unavailable" fill="none" stroke="${UNAVAILABLE_COLOR}" stroke-width="2" stroke-dasharray="5 3" points="${pts.join(' ')}"><title>${escapeHtml(`unavailable (replicas − availableReplicas): ${tip}`)}</title></polyline>`;
+  return `<polyline class="unavailable" fill="none" stroke="${UNAVAILABLE_COLOR}" stroke-width="2" stroke-dasharray="5 3" points="${points}"><title>${escapeHtml(`unavailable (replicas − availableReplicas): ${tip}`)}</title></polyline>`;
 }
 
 /** The budget the unavailable line must stay under during a rolling update. */
