@@ -165,8 +165,22 @@ async function settle(observer: NamespaceObserver, generation: number, stuckQuie
   return outcome;
 }
 
+/** A batch of operations with when its first and last were observed. */
+export interface TimedBatch {
+  start: number;
+  end: number;
+  ops: string[];
+}
+
 /** The controller's pod operations in `events`, grouped into batches by the timing rule. */
 export function batches(events: readonly PodEvent[], byHand: ReadonlySet<string>): string[] {
+  return timedBatches(events, byHand).map(batchLine);
+}
+
+export const batchLine = (b: TimedBatch): string => `batch { ${[...b.ops].sort().join(', ')} }`;
+
+/** The batches with their times (see `batches`). */
+export function timedBatches(events: readonly PodEvent[], byHand: ReadonlySet<string>): TimedBatch[] {
   const ops: { at: number; text: string }[] = [];
   const terminating = new Set<string>();
   for (const e of events) {
@@ -177,14 +191,45 @@ export function batches(events: readonly PodEvent[], byHand: ReadonlySet<string>
       ops.push({ at: e.at, text: `-${e.name} ${e.revision}` });
     } else if (e.type === 'Deleted' && !terminating.has(e.uid)) ops.push({ at: e.at, text: `-${e.name} ${e.revision} (no grace)` });
   }
-  const out: string[][] = [];
-  let last = -Infinity;
+  const out: TimedBatch[] = [];
   for (const op of ops) {
-    if (op.at - last >= BATCH_GAP_MS || out.length === 0) out.push([]);
-    out.at(-1)!.push(op.text);
-    last = op.at;
+    const current = out.at(-1);
+    if (current === undefined || op.at - current.end >= BATCH_GAP_MS) out.push({ start: op.at, end: op.at, ops: [op.text] });
+    else {
+      current.ops.push(op.text);
+      current.end = op.at;
+    }
   }
-  return out.map((b) => `batch { ${b.sort().join(', ')} }`);
+  return out;
+}
+
+/**
+ * Real batches that are one batch of `guide` (the same operations, made at one instant in virtual time)
+ * observed split on a loaded machine — consecutive, their union exactly the guide's batch, all within
+ * `windowMs` (shorter than any operation that depends on another can follow it) — as that one batch.
+ * Anything else is left as it was, so a real difference still shows.
+ */
+export function mergeSplitBatches(real: readonly TimedBatch[], guide: readonly TimedBatch[], windowMs: number): TimedBatch[] {
+  const wanted = guide.map((g) => [...g.ops].sort().join('\n'));
+  const out: TimedBatch[] = [];
+  for (let i = 0; i < real.length; i++) {
+    const first = real[i] as TimedBatch;
+    let merged: TimedBatch | undefined;
+    if (wanted.includes([...first.ops].sort().join('\n'))) {
+      out.push(first);
+      continue;
+    }
+    for (let k = i + 1, ops = [...first.ops]; k < real.length && (real[k] as TimedBatch).end - first.start < windowMs; k++) {
+      ops = [...ops, ...(real[k] as TimedBatch).ops];
+      if (wanted.includes([...ops].sort().join('\n'))) {
+        merged = { start: first.start, end: (real[k] as TimedBatch).end, ops };
+        i = k;
+        break;
+      }
+    }
+    out.push(merged ?? first);
+  }
+  return out;
 }
 
 /** JSON with sorted keys, so field order never counts as a difference. */
