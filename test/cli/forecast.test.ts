@@ -100,9 +100,11 @@ describe('forecast', () => {
     assert.equal(code, 0, err);
     const data = JSON.parse(out) as { subject: string; podStartSeconds: { samples: number[]; source: string }; podTerminationSeconds: { samples: number[]; source: string }; settings: Setting[] };
     assert.equal(data.subject, 'statefulset.apps/web');
-    assert.deepEqual(data.podStartSeconds, { samples: [4, 4, 4], source: 'creation → Ready of 3 pods' });
-    assert.deepEqual(data.podTerminationSeconds, { samples: [2, 2, 2], source: 'SuccessfulDelete → SuccessfulCreate events of 3 pods' });
-    // Three pods one after another, each 2 s to go and 4 s to be Ready again.
-    assert.deepEqual([data.settings[0]?.p5, data.settings[0]?.p95], [18, 18]);
+    assert.deepEqual(data.podStartSeconds, { samples: [3.5, 4, 4.5, 3.5, 4, 4.5, 3.5, 4, 4.5], source: 'creation → Ready of 3 pods, ±0.5 s' });
+    assert.deepEqual(data.podTerminationSeconds, { samples: [1.5, 2, 2.5, 1.5, 2, 2.5, 1.5, 2, 2.5], source: 'SuccessfulDelete → SuccessfulCreate events of 3 pods, ±0.5 s' });
+    // Three pods one after another, each 2 s to go and 4 s to be Ready again: 18 s, give or take the
+    // second the timestamps cannot tell.
+    const { p5 = 0, p95 = 0 } = data.settings[0] ?? {};
+    assert.ok(p5 <= 18 && 18 <= p95 && p5 >= 15 && p95 <= 21, `${p5}–${p95}`);
   });
 });

@@ -102,9 +102,10 @@ describe('rollout status', () => {
     assert.equal(await p, 0);
     const etas = [...take(w).out.matchAll(/^ETA: about (\d+)s left \(p90 (\d+)s\), forecast from this set's pod timings$/gm)].map((m) => Number(m[1]));
     // Four pods one after another, 2 s to stop and 4 s to start each: the k-th new pod is created at
-    // 2 + 6(k−1) s and the rollout ends at 24 s, so with u pods updated 28 − 6u s are left (24 s before any).
+    // 2 + 6(k−1) s and the rollout ends at 24 s, so with u pods updated about 28 − 6u s are left (24 s
+    // before any); the learned times are ±0.5 s (whole-second timestamps), hence the tolerance.
     assert.ok(etas.length >= 2, `ETA lines: ${etas}`);
-    assert.ok(etas.every((s) => [24, 22, 16, 10, 4].includes(s)), `${etas}`);
+    assert.ok(etas.every((s) => [24, 22, 16, 10, 4].some((e) => Math.abs(s - e) <= 2)), `${etas}`);
     assert.ok(etas.every((s, i) => i === 0 || s < (etas[i - 1] ?? Infinity)), `decreasing: ${etas}`);
   });
 

@@ -24,9 +24,9 @@ const event = (reason: string, verb: string, podName: string, at: string, uid = 
   }) as unknown as KubeEvent;
 
 describe('learnDurations', () => {
-  it('takes creation → Ready of Ready pods only', () => {
+  it('takes creation → Ready of Ready pods only, each ±0.5 s (whole-second timestamps)', () => {
     const d = learnDurations(set, [pod('web-0', '2026-11-25T10:00:00Z', '2026-11-25T10:00:04Z'), pod('web-1', '2026-11-25T10:00:10Z', '2026-11-25T10:00:17Z'), pod('web-2', '2026-11-25T10:00:20Z')], []);
-    assert.deepEqual(d.start, { samples: [4, 7], source: 'creation → Ready of 2 pods' });
+    assert.deepEqual(d.start, { samples: [3.5, 4, 4.5, 6.5, 7, 7.5], source: 'creation → Ready of 2 pods, ±0.5 s' });
   });
 
   it('pairs the latest delete and create events of each pod, ignoring other sets and unpaired ones', () => {
@@ -39,7 +39,7 @@ describe('learnDurations', () => {
       event('SuccessfulDelete', 'delete', 'web-9', '2026-11-25T10:01:00Z', 'another-uid'),
       event('SuccessfulCreate', 'create', 'web-9', '2026-11-25T10:01:09Z', 'another-uid'),
     ];
-    assert.deepEqual(learnDurations(set, [], events).termination, { samples: [3, 5], source: 'SuccessfulDelete → SuccessfulCreate events of 2 pods' });
+    assert.deepEqual(learnDurations(set, [], events).termination, { samples: [2.5, 3, 3.5, 4.5, 5, 5.5], source: 'SuccessfulDelete → SuccessfulCreate events of 2 pods, ±0.5 s' });
   });
 
   it('falls back to the grace period, and says it is an upper bound', () => {
