@@ -82,6 +82,30 @@ export function isTerminating(pod: Pod): boolean {
   return typeof pod.metadata.deletionTimestamp === 'string' && pod.metadata.deletionTimestamp !== '';
 }
 
+/** Every waiting container state of the pod, init containers first (reason and message). */
+export function waitingStates(pod: Pod): { reason: string; message: string }[] {
+  const init = pod.status?.initContainerStatuses;
+  const statuses = [...(Array.isArray(init) ? (init as unknown[]) : []), ...(pod.status?.containerStatuses ?? [])];
+  const out: { reason: string; message: string }[] = [];
+  for (const s of statuses as ({ state?: { waiting?: { reason?: string; message?: string } } } | null)[]) {
+    const w = s?.state?.waiting;
+    if (w?.reason) out.push({ reason: w.reason, message: w.message ?? '' });
+  }
+  return out;
+}
+
+/**
+ * When the pod entered its current state, for "time in state": the deletion request (deletionTimestamp −
+ * grace period) of a terminating pod, else Ready's last transition, else its start, else its creation.
+ */
+export function stateSince(pod: Pod): Instant | undefined {
+  if (isTerminating(pod)) {
+    const at = fromTimestamp(pod.metadata.deletionTimestamp);
+    return at === undefined ? undefined : at - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
+  }
+  return fromTimestamp(readyCondition(pod)?.lastTransitionTime) ?? fromTimestamp(pod.status?.startTime) ?? fromTimestamp(pod.metadata.creationTimestamp);
+}
+
 export const isFailed = (pod: Pod): boolean => podPhase(pod) === 'Failed';
 export const isSucceeded = (pod: Pod): boolean => podPhase(pod) === 'Succeeded';
 export const isPending = (pod: Pod): boolean => podPhase(pod) === 'Pending';

@@ -1,8 +1,8 @@
 // The demo's live terminal view: pods per ordinal (state, revision, readiness) and the status counters of
 // each StatefulSet. `frameOf` reads the simulator's view; `renderFrame` is pure text (ANSI colour optional).
 
-import { fromTimestamp, type Instant, type Pod, type StatefulSet } from '../api/types.js';
-import { isRunningAndReady, isTerminating, isUnavailable, podOrdinal, podRevision } from '../controller/pod-state.js';
+import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import { isRunningAndReady, isTerminating, isUnavailable, podOrdinal, podRevision, stateSince, waitingStates } from '../controller/pod-state.js';
 import type { SimState } from '../sim/state.js';
 
 export interface PodRow {
@@ -33,18 +33,11 @@ const MAX_ROWS = 40;
 
 function podState(pod: Pod): string {
   if (isTerminating(pod)) return 'Terminating';
-  const waiting = pod.status?.containerStatuses?.find((c) => c.state?.waiting?.reason)?.state?.waiting?.reason;
+  const waiting = waitingStates(pod)[0]?.reason;
   if (isRunningAndReady(pod)) return 'Ready';
   if (waiting && waiting !== 'ContainerCreating') return waiting;
   const phase = pod.status?.phase ?? 'Pending';
   return phase === 'Running' ? 'Running' : phase;
-}
-
-/** When the pod entered its state: its deletion, its Ready condition's transition, else its creation. */
-function since(pod: Pod): Instant | undefined {
-  if (isTerminating(pod)) return fromTimestamp(pod.metadata.deletionTimestamp);
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
-  return (ready?.status === 'True' ? fromTimestamp(ready.lastTransitionTime) : undefined) ?? fromTimestamp(pod.metadata.creationTimestamp);
 }
 
 export function frameOf(state: SimState, now: Instant, t: number, notes: string[] = []): Frame {
@@ -59,7 +52,7 @@ export function frameOf(state: SimState, now: Instant, t: number, notes: string[
         revision: podRevision(pod),
         ready: isRunningAndReady(pod),
         available: !isUnavailable(pod, mrs, now),
-        forSeconds: Math.max(0, Math.floor((now - (since(pod) ?? now)) / 1000)),
+        forSeconds: Math.max(0, Math.floor((now - (stateSince(pod) ?? now)) / 1000)),
       }))
       .sort((a, b) => a.ordinal - b.ordinal);
     return { name: set.metadata.name ?? '', status: set.status, updateRevision: set.status?.updateRevision ?? '', rows };

@@ -4,6 +4,7 @@
 
 import type { Pod } from '../api/types.js';
 import type { PodEvent } from './timeline.js';
+import { isTerminating, waitingStates } from '../controller/pod-state.js';
 
 export interface PodView {
   scheduled: boolean;
@@ -28,14 +29,10 @@ export function podView(pod: Pod): PodView {
 /** Reasons that only say the container is being created: not why a pod is stuck. */
 const CREATING = new Set(['ContainerCreating', 'PodInitializing']);
 
-/** The first container's waiting reason and message that explain a stuck pod, if any. */
+/** The first waiting reason and message that explain a stuck pod, if any. */
 export function waitingOf(pod: Pod | undefined): { reason: string; message: string } | undefined {
-  if (pod === undefined || pod.metadata.deletionTimestamp) return undefined;
-  for (const c of pod.status?.containerStatuses ?? []) {
-    const w = c.state?.waiting;
-    if (w?.reason && !CREATING.has(w.reason)) return { reason: w.reason, message: w.message ?? '' };
-  }
-  return undefined;
+  if (pod === undefined || isTerminating(pod)) return undefined;
+  return waitingStates(pod).find((w) => !CREATING.has(w.reason));
 }
 
 const NONE: PodView = { scheduled: false, running: false, ready: false, failed: false, terminating: false };

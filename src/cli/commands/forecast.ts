@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { Resources } from '../../api/client.js';
+import { apiVersionOf, Resources } from '../../api/client.js';
 import { loadYamlDocuments } from '../../api/yaml-loader.js';
 import { selectorMatches } from '../../api/labels.js';
 import type { KubeEvent, Pod, StatefulSet } from '../../api/types.js';
@@ -121,7 +121,7 @@ export function forecastCommand(deps: CommandDeps, name: string, opts: ForecastO
         termination: given(opts.terminationSeconds, '--termination-seconds') ?? learned.termination,
       };
       const replacements = opts.filename !== undefined ? readManifestFile(opts.filename) : [];
-      const live = { ...set, apiVersion: set.apiVersion ?? 'apps/v1', kind: 'StatefulSet' };
+      const live = { ...set, apiVersion: apiVersionOf(resource), kind: 'StatefulSet' };
       return forecastSet(qualifiedName(resource, set.metadata.name ?? ''), set, [live], durations, opts, replacements, deps.io);
     }),
   );

@@ -1,7 +1,7 @@
 // One line of truth per pod for `why` and `rollout status --watch`: a short state word, since when the pod
 // has been in it, and whether it is on the update revision. Pure: `now` is a value.
 
-import { fromTimestamp, type Instant, type Pod } from '../../api/types.js';
+import type { Instant, Pod } from '../../api/types.js';
 import {
   isPodAvailable,
   isPodReady,
@@ -9,7 +9,8 @@ import {
   podAvailableAt,
   podPhase,
   podRevision,
-  readyCondition,
+  stateSince,
+  waitingStates,
 } from '../../controller/pod-state.js';
 
 export interface PodState {
@@ -23,29 +24,12 @@ export interface PodState {
   availableAt?: Instant;
 }
 
-/** The first waiting reason of an init container, else of a container (ContainerCreating, ImagePullBackOff, …). */
-export function waitingReason(pod: Pod): string | undefined {
-  const init = pod.status?.initContainerStatuses;
-  const statuses = [...(Array.isArray(init) ? (init as unknown[]) : []), ...(pod.status?.containerStatuses ?? [])];
-  for (const s of statuses as ({ state?: { waiting?: { reason?: string } } } | null)[]) {
-    const reason = s?.state?.waiting?.reason;
-    if (reason) return reason;
-  }
-  return undefined;
-}
-
-/** Deletion was requested at deletionTimestamp − grace period. */
-function terminatingSince(pod: Pod): Instant | undefined {
-  const at = fromTimestamp(pod.metadata.deletionTimestamp);
-  return at === undefined ? undefined : at - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
-}
-
 function stateWord(pod: Pod): string {
   if (isTerminating(pod)) return 'Terminating';
   const phase = podPhase(pod);
   if (phase === 'Failed' || phase === 'Succeeded') return phase;
   if (isPodReady(pod) && phase === 'Running') return 'Ready';
-  const waiting = waitingReason(pod);
+  const waiting = waitingStates(pod)[0]?.reason;
   if (waiting) return waiting;
   if (phase === 'Running') return 'NotReady';
   return phase || 'Pending';
@@ -55,11 +39,7 @@ export function podState(pod: Pod, minReadySeconds: number, now: Instant): PodSt
   const state = stateWord(pod);
   const ready = state === 'Ready';
   const available = ready && isPodAvailable(pod, minReadySeconds, now);
-  const transition = fromTimestamp(readyCondition(pod)?.lastTransitionTime);
-  const since =
-    state === 'Terminating'
-      ? terminatingSince(pod)
-      : (transition ?? fromTimestamp(pod.status?.startTime) ?? fromTimestamp(pod.metadata.creationTimestamp));
+  const since = stateSince(pod);
   const out: PodState = { state, ready, available };
   if (since !== undefined) out.since = since;
   const at = podAvailableAt(pod, minReadySeconds);

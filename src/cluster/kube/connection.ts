@@ -60,8 +60,9 @@ export function createConnection(kc: KubeConfig): Connection {
   const { cluster } = kc;
   const server = cluster.server.replace(/\/+$/, '');
   let authenticate: Promise<Authenticate> | undefined;
+  const viaClientNode = needsClientNode(kc);
   const apply = async (opts: RequestOptions) => {
-    if (!needsClientNode(kc)) return applyCredentials(kc, opts);
+    if (!viaClientNode) return applyCredentials(kc, opts);
     authenticate ??= import('./client-node-auth.js').then((m) => m.clientNodeAuthenticator(kc));
     return (await authenticate)(opts);
   };
