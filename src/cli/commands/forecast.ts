@@ -6,7 +6,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { apiVersionOf, Resources } from '../../api/client.js';
 import { loadYamlDocuments } from '../../api/yaml-loader.js';
 import { selectorMatches } from '../../api/labels.js';
@@ -22,7 +22,7 @@ import { outputOption, structured, type OutputFormat } from '../explain/output-f
 import { addSetArguments, qualifiedName, setRefText } from '../explain/set-ref.js';
 import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 import { ownedBy } from '../rollout/rollout-status.js';
-import { collect, parseImage, parseSet } from '../explain/change-flags.js';
+import { collect, parseImage, parseSet, secondsList, wholeNumber } from '../explain/change-flags.js';
 import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
 
 export interface ForecastOptions {
@@ -141,23 +141,6 @@ export function forecastManifestCommand(file: string, opts: ForecastOptions, io:
   });
 }
 
-/** `4`, `2,3,5.5`: seconds, one or several samples. */
-function secondsList(flag: string) {
-  return (text: string): number[] => {
-    const values = text.split(',').map((s) => Number(s.trim()));
-    if (text.trim() === '' || values.some((n) => !Number.isFinite(n) || n < 0)) throw new InvalidArgumentError(`${flag} wants seconds >= 0, one or comma-separated samples (2,3,5.5)`);
-    return values;
-  };
-}
-
-function positiveInt(flag: string, min: number) {
-  return (text: string): number => {
-    const n = Number(text);
-    if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${flag} must be a whole number >= ${min}`);
-    return n;
-  };
-}
-
 export function register(program: Command): void {
   addKubeFlags(
     addSetArguments(
@@ -169,14 +152,14 @@ export function register(program: Command): void {
   )
     .option('--image <container=image>', 'the change: that container\'s new image (repeatable)', collect(parseImage), [])
     .option('--set <path=value>', 'the change: a field of the set by dotted path, the value read as YAML (repeatable)', collect(parseSet), [])
-    .option('--replicas <n>', 'the change: spec.replicas', positiveInt('--replicas', 0))
+    .option('--replicas <n>', 'the change: spec.replicas', wholeNumber('--replicas'))
     .option('-f, --filename <file>', 'with NAME: the new version of the set (the change); without NAME: the manifest to forecast, offline')
     .option('--pod-start-seconds <s>', 'seconds from creation to Ready, one or comma-separated samples (default: learned from the set\'s pods)', secondsList('--pod-start-seconds'))
     .option('--termination-seconds <s>', 'seconds a deleted pod takes to go, one or comma-separated samples (default: learned from the controller\'s events, else the grace period)', secondsList('--termination-seconds'))
-    .option('--candidate <setting=value>', 'compare this setting instead of the default candidates: maxUnavailable=2, batchStartPolicy=Together, podManagementPolicy=Parallel or a dotted path (repeatable)', (v: string, prev: string[]) => [...prev, v], [])
+    .option('--candidate <setting=value>', 'compare this setting instead of the default candidates: maxUnavailable=2, batchStartPolicy=Together, podManagementPolicy=Parallel or a dotted path (repeatable)', collect(String), [])
     .option('--no-candidates', 'forecast the current setting only')
-    .option('--runs <n>', 'simulated runs per setting', positiveInt('--runs', 1), 20)
-    .option('--seed <n>', 'seed of the first run (run k uses seed + k)', positiveInt('--seed', 0), 1)
+    .option('--runs <n>', 'simulated runs per setting', wholeNumber('--runs', 1), 20)
+    .option('--seed <n>', 'seed of the first run (run k uses seed + k)', wholeNumber('--seed'), 1)
     .addOption(outputOption())
     .option('--report <file>', 'also write the HTML report of the current setting\'s median run')
     .action(async (first: string | undefined, second: string | undefined, opts: ForecastOptions & KubeFlags) => {

@@ -6,8 +6,8 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { collect, parseImage, parseSet } from '../explain/change-flags.js';
+import { Option, type Command } from 'commander';
+import { collect, parseImage, parseSet, seconds, wholeNumber } from '../explain/change-flags.js';
 import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
 import { stringify } from 'yaml';
 import { renderReport } from '../../report/index.js';
@@ -154,7 +154,7 @@ export function register(program: Command): void {
     .option('--report <path>', 'also write a self-contained HTML report (per-pod timeline, status counters)')
     .option('--why-at <seconds>', 'also explain every StatefulSet at that virtual time, as `why` and `plan` do (text: in the timeline; jsonl: on stderr)')
     .option('--image <container=image>', 'manifests: set this container\'s image in every StatefulSet that has it (repeatable)', collect(parseImage), [])
-    .option('--replicas <n>', 'manifests: set spec.replicas of every StatefulSet', count('--replicas'))
+    .option('--replicas <n>', 'manifests: set spec.replicas of every StatefulSet', wholeNumber('--replicas'))
     .option('--set <path=value>', 'manifests: set a field of every StatefulSet, e.g. spec.updateStrategy.rollingUpdate.maxUnavailable=3 (repeatable; the value is YAML)', collect(parseSet), [])
     .option('-f, --filename <file>', 'manifests: apply these objects as the change (e.g. the new version of the file)')
     .option('--pod-start-seconds <s>', 'manifests: seconds from a pod being scheduled to Ready (default 1)', seconds('--pod-start-seconds'))
@@ -164,15 +164,3 @@ export function register(program: Command): void {
       process.exitCode = await simulateCommand(file, opts);
     });
 }
-
-const count = (flag: string) => (text: string): number => {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${flag} must be a whole number >= 0`);
-  return n;
-};
-
-const seconds = (flag: string) => (text: string): number => {
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${flag} must be a number of seconds >= 0`);
-  return n;
-};

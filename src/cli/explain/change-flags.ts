@@ -1,5 +1,5 @@
-// The flags that describe a change to a StatefulSet, shared by `simulate` (on manifests) and `forecast`:
-// `--image CONTAINER=IMAGE` and `--set PATH=VALUE`, each repeatable.
+// The flags that describe a change to a StatefulSet and its timings, shared by `simulate` (on manifests) and
+// `forecast`: `--image CONTAINER=IMAGE` and `--set PATH=VALUE` (repeatable), whole numbers and seconds.
 
 import { InvalidArgumentError } from 'commander';
 import { loadYamlDocuments } from '../../api/yaml-loader.js';
@@ -29,3 +29,24 @@ export function parseSet(text: string): { path: string; value: unknown } {
   }
 }
 
+
+/** A whole number (digits only) of at least `min`. */
+export const wholeNumber = (flag: string, min = 0) => (text: string): number => {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${flag} must be a whole number >= ${min}`);
+  return n;
+};
+
+/** Seconds >= 0. */
+export const seconds = (flag: string) => (text: string): number => {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${flag} must be a number of seconds >= 0`);
+  return n;
+};
+
+/** `4`, `2,3,5.5`: seconds, one or several samples. */
+export const secondsList = (flag: string) => (text: string): number[] => {
+  const values = text.split(',').map((s) => Number(s.trim()));
+  if (text.trim() === '' || values.some((n) => !Number.isFinite(n) || n < 0)) throw new InvalidArgumentError(`${flag} wants seconds >= 0, one or comma-separated samples (2,3,5.5)`);
+  return values;
+};
