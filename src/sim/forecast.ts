@@ -56,7 +56,7 @@ export interface CandidateForecast {
   runs: RunForecast[];
 }
 
-const percentile = (sorted: readonly number[], p: number): number | undefined =>
+export const percentile = (sorted: readonly number[], p: number): number | undefined =>
   sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 /** What one run says: from the first change step (index 1) to convergence. */
@@ -111,6 +111,16 @@ async function forecastCandidate(input: ForecastInput, candidate: Candidate): Pr
     medianRecords: median.records,
     runs: runs.map((r) => r.run),
   };
+}
+
+/** Seconds each converged run had left once `updated` pods were updated, in ascending order. */
+export function remainingAfter(runs: readonly RunForecast[], updated: number): number[] {
+  return runs
+    .flatMap((r) => {
+      const at = r.updatedAt[Math.min(updated, r.updatedAt.length - 1)];
+      return r.seconds === undefined || at === undefined ? [] : [Math.max(0, r.seconds - at)];
+    })
+    .sort((a, b) => a - b);
 }
 
 /** The current setting first, then each candidate. */

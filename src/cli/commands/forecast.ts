@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { apiVersionOf, Resources } from '../../api/client.js';
 import { loadYamlDocuments } from '../../api/yaml-loader.js';
 import { selectorMatches } from '../../api/labels.js';
-import type { KubeEvent, Pod, StatefulSet } from '../../api/types.js';
+import type { Pod, StatefulSet } from '../../api/types.js';
 import { defaultCandidates, SETTINGS, settingCandidate, type Candidate, type Setting } from '../../sim/forecast-candidates.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import { describeChange, ManifestScenarioError, type ManifestChange } from '../../sim/scenario-from-manifests.js';
@@ -24,6 +24,7 @@ import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 import { ownedBy } from '../rollout/rollout-status.js';
 import { collect, parseImage, parseSet, secondsList, wholeNumber } from '../explain/change-flags.js';
 import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
+import { learnLiveDurations } from '../explain/live-durations.js';
 
 export interface ForecastOptions {
   image?: Array<{ container: string; image: string }>;
@@ -113,9 +114,7 @@ export function forecastCommand(deps: CommandDeps, name: string, opts: ForecastO
     reportingInputErrors(deps.io, async () => {
       const ns = set.metadata.namespace ?? 'default';
       const pods = (await deps.client.list<Pod>(Resources.pods, ns)).items.filter((p) => ownedBy(set)(p) && selectorMatches(set.spec.selector, p.metadata.labels ?? {}));
-      const events = (await deps.client.list<KubeEvent>(Resources.events, ns)).items;
-      const { learnDurations } = await import('../../sim/learned-durations.js');
-      const learned = learnDurations(set, pods, events);
+      const learned = await learnLiveDurations(deps.client, set, pods);
       const durations = {
         start: given(opts.podStartSeconds, '--pod-start-seconds') ?? learned.start,
         termination: given(opts.terminationSeconds, '--termination-seconds') ?? learned.termination,

@@ -3,9 +3,10 @@
 // refreshed with what has happened so far — with u pods updated, what remains is each simulated run's
 // duration minus the moment it had u pods updated.
 
-import { apiVersionOf, Resources, type ClusterClient, type Resource } from '../../api/client.js';
+import { apiVersionOf, type ClusterClient, type Resource } from '../../api/client.js';
+import { learnLiveDurations } from '../explain/live-durations.js';
 import { applyRevision } from '../../api/revision/hash.js';
-import type { KubeEvent, Pod, StatefulSet } from '../../api/types.js';
+import type { Pod, StatefulSet } from '../../api/types.js';
 import { humanDuration } from '../explain/durations.js';
 import { setHistory } from './rollout-history.js';
 
@@ -17,8 +18,6 @@ export interface Eta {
   remaining(updated: number): { p50: number; p90: number } | undefined;
 }
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-
 /**
  * The forecast of the rollout under way; undefined when no rollout is under way (a scale, OnDelete), a
  * sentence when it cannot be forecast.
@@ -28,11 +27,9 @@ export async function forecastEta(client: ClusterClient, resource: Resource, set
   if (!currentRevision || !updateRevision || currentRevision === updateRevision || set.spec.updateStrategy?.type === 'OnDelete') return undefined;
   const current = (await setHistory(client, set)).find((r) => r.metadata.name === currentRevision);
   if (current === undefined) return `revision ${currentRevision} is gone`;
-  const events = (await client.list<KubeEvent>(Resources.events, set.metadata.namespace ?? 'default')).items;
+  const learned = await learnLiveDurations(client, set, pods);
   // Loaded only now: the simulation brings in prom-client.
-  const { learnDurations } = await import('../../sim/learned-durations.js');
-  const { forecastRollout } = await import('../../sim/forecast.js');
-  const learned = learnDurations(set, pods, events);
+  const { forecastRollout, percentile, remainingAfter } = await import('../../sim/forecast.js');
   if (learned.start.samples.length === 0) return 'no Ready pod to learn start times from';
   const typed = { ...set, apiVersion: apiVersionOf(resource), kind: 'StatefulSet' };
   const before = applyRevision(typed, current);
@@ -50,13 +47,9 @@ export async function forecastEta(client: ClusterClient, resource: Resource, set
   if (runs.length === 0) return 'no simulated run of this rollout converged';
   return {
     remaining(updated) {
-      const left = runs.flatMap((r) => {
-        const at = r.updatedAt[Math.min(updated, r.updatedAt.length - 1)];
-        return r.seconds === undefined || at === undefined ? [] : [Math.max(0, r.seconds - at)];
-      });
-      if (left.length === 0) return undefined;
-      left.sort((a, b) => a - b);
-      return { p50: percentile(left, 50), p90: percentile(left, 90) };
+      const left = remainingAfter(runs, updated);
+      const [p50, p90] = [percentile(left, 50), percentile(left, 90)];
+      return p50 === undefined || p90 === undefined ? undefined : { p50, p90 };
     },
   };
 }
