@@ -1,59 +1,56 @@
-// Event texts. Per-action events are upstream's exact formats (upstream-statefulset.md §8.2), produced here
-// and recorded by the runtime after it ran the action; planned events (transitions) are built by the planner.
+// Event texts. Per-action events are upstream's exact formats (upstream-statefulset.md §8.2), attached to each
+// action here and recorded by the runtime after it ran the action; transitions are planned events.
 
-import { isAlreadyExists } from '../api/errors.js';
 import type { Pod, StatefulSet } from '../api/types.js';
-import type { Action, PlannedEvent } from './plan-types.js';
+import type { Action, OutcomeEvents, PlannedEvent } from './plan-types.js';
 import { describePodState, podRevision } from './pod-state.js';
 
-/** Go's `%s` of an error. */
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
 // upstream: stateful_pod_control.go recordPodEvent
-function podEvent(verb: 'create' | 'update' | 'delete', pod: string, set: string, error: unknown): PlannedEvent {
+function podEvents(verb: 'create' | 'update' | 'delete', pod: string, set: string): Required<OutcomeEvents> {
   const Verb = verb[0]?.toUpperCase() + verb.slice(1);
-  if (error === undefined) {
-    return { type: 'Normal', reason: `Successful${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set} successful` };
-  }
-  return { type: 'Warning', reason: `Failed${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set} failed error: ${errorText(error)}` };
+  return {
+    succeeded: { type: 'Normal', reason: `Successful${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set} successful` },
+    failed: { type: 'Warning', reason: `Failed${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set} failed error: ` },
+  };
 }
 
 // upstream: stateful_pod_control.go recordClaimEvent
-function claimEvent(claim: string, pod: string, set: string, error: unknown): PlannedEvent {
-  if (error === undefined) {
-    return { type: 'Normal', reason: 'SuccessfulCreate', message: `create Claim ${claim} Pod ${pod} in StatefulSet ${set} success` };
-  }
+function claimEvents(claim: string, pod: string, set: string): OutcomeEvents {
   return {
-    type: 'Warning',
-    reason: 'FailedCreate',
-    message: `create Claim ${claim} for Pod ${pod} in StatefulSet ${set} failed error: ${errorText(error)}`,
+    succeeded: { type: 'Normal', reason: 'SuccessfulCreate', message: `create Claim ${claim} Pod ${pod} in StatefulSet ${set} success` },
+    failed: { type: 'Warning', reason: 'FailedCreate', message: `create Claim ${claim} for Pod ${pod} in StatefulSet ${set} failed error: ` },
   };
 }
 
 /**
- * The event upstream records for an action that ran (error undefined) or failed, or undefined when upstream
- * records none: AlreadyExists on a pod or claim create, revision writes, adoption, and successful claim
- * owner-reference updates. A failed claim update is reported as a failed pod update, as upstream does.
+ * The events upstream records for an action's outcome, or undefined when it records none (revision writes,
+ * adoption). A claim owner-reference update has no success event, and its failure is reported as a failed
+ * pod update, as upstream does.
  */
-export function actionEventMessage(action: Action, set: StatefulSet, error?: unknown): PlannedEvent | undefined {
-  const setName = set.metadata.name ?? '';
+function outcomeEvents(action: Action, set: string): OutcomeEvents | undefined {
   switch (action.kind) {
     case 'createPod':
-      return error !== undefined && isAlreadyExists(error) ? undefined : podEvent('create', action.pod.metadata.name ?? '', setName, error);
+      return podEvents('create', action.pod.metadata.name ?? '', set);
     case 'updatePod':
-      return podEvent('update', action.pod.metadata.name ?? '', setName, error);
+      return podEvents('update', action.pod.metadata.name ?? '', set);
     case 'deletePod':
-      return podEvent('delete', action.name, setName, error);
+      return podEvents('delete', action.name, set);
     case 'createClaim':
-      return error !== undefined && isAlreadyExists(error) ? undefined : claimEvent(action.claim.metadata.name ?? '', action.podName, setName, error);
+      return claimEvents(action.claim.metadata.name ?? '', action.podName, set);
     case 'updateClaim':
-      return error === undefined ? undefined : podEvent('update', action.podName, setName, error);
+      return { failed: podEvents('update', action.podName, set).failed };
     default:
       return undefined;
   }
+}
+
+/** The plan's actions, each carrying the events of its outcome, so the runtime never asks the planner. */
+export function withOutcomeEvents(actions: readonly Action[], set: StatefulSet): Action[] {
+  const name = set.metadata.name ?? '';
+  return actions.map((a) => {
+    const outcome = outcomeEvents(a, name);
+    return outcome === undefined ? a : { ...a, outcome };
+  });
 }
 
 export const EventReason = {

@@ -1,8 +1,7 @@
 // The metric values of one sync (style.md G13: computed here, written to prom-client by the runtime).
 
-import type { Instant, StatefulSet, StatefulSetStatus } from '../api/types.js';
+import type { StatefulSet, StatefulSetStatus } from '../api/types.js';
 import type { SyncContext } from './sync-context.js';
-import { stuckSince } from './enforced-rolling-update.js';
 import type { PlanMetrics } from './plan-types.js';
 import type { StatusPlan } from './plan-status.js';
 import { replicasOf } from './spec.js';
@@ -12,8 +11,6 @@ import type { SyncBody } from './update-statefulset.js';
 export function isUnavailabilityViolation(set: StatefulSet, status: StatefulSetStatus, maxUnavailable: number, rolling: boolean): boolean {
   return rolling && status.currentRevision !== status.updateRevision && replicasOf(set) - (status.availableReplicas ?? 0) > maxUnavailable;
 }
-
-const secondsSince = (since: Instant | undefined, now: Instant): number => (since === undefined ? 0 : Math.max(0, (now - since) / 1000));
 
 export interface MetricsInput {
   ctx: SyncContext;
@@ -33,6 +30,5 @@ export function planMetrics({ ctx, body, status, enforcedStarted }: MetricsInput
   };
   if (body.unavailablePods !== undefined) metrics.unavailableReplicas = body.unavailablePods;
   if (status.progress.completedSeconds !== undefined) metrics.updateCompletedSeconds = status.progress.completedSeconds;
-  if (body.forced.length > 0) metrics.stuckPodSeconds = body.forced.map((p) => secondsSince(stuckSince(p), ctx.now));
   return metrics;
 }

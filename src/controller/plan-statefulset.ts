@@ -8,7 +8,7 @@ import { claimObjects, type Claimed } from './adoption.js';
 import { earliest, nextAvailableAt } from './availability.js';
 import { finalizeBatches } from './batches.js';
 import { newSyncContext, type SyncContext } from './sync-context.js';
-import { enforcedStartedEvent, recreateStartedEvent } from './event-texts.js';
+import { enforcedStartedEvent, recreateStartedEvent, withOutcomeEvents } from './event-texts.js';
 import { planHistoryTruncation } from './truncate-history.js';
 import { planMetrics } from './plan-metrics.js';
 import type { Action, Blocker, ObservedState, Plan, PlannedEvent } from './plan-types.js';
@@ -68,7 +68,7 @@ function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, fix
   const plan: Plan = {
     status: status.status,
     statusChanged: statusChanged(ctx.set.status, status.status, status.complete),
-    actions: finalizeBatches([...fixed.first, ...body.writer.actions, ...fixed.last]),
+    actions: withOutcomeEvents(finalizeBatches([...fixed.first, ...body.writer.actions, ...fixed.last]), ctx.set),
     blockers,
     events: [...status.featureEvents, ...started.events, ...body.events, ...status.events],
     metrics: planMetrics({ ctx, body, status, enforcedStarted: started.enforcedStarted }),
@@ -84,7 +84,7 @@ function deletingPlan(ctx: SyncContext, claimed: Claimed, revisions: RevisionPla
   return {
     status,
     statusChanged: statusChanged(ctx.set.status, status, false),
-    actions: finalizeBatches(actions),
+    actions: withOutcomeEvents(finalizeBatches(actions), ctx.set),
     blockers: [{ kind: 'setDeleting' }],
     events: [],
     metrics: { maxUnavailable: ctx.strategy.maxUnavailable, unavailabilityViolation: false, forcedReplacements: 0, safetyHalt: false, enforcedRollingUpdateStarted: false },
@@ -100,7 +100,8 @@ function planValid(observed: ObservedState, now: Instant, features: Features): P
   const claimed = claimObjects(set, observed.pods, observed.revisions);
   const revisions = planRevisions(set, claimed.revisions, features);
   const ctx = buildContext(observed, claimed, revisions, now, features);
-  const first = [...claimed.actions, ...revisions.actions];
+  // adoption and the revision write come before upstream's UpdateStatefulSet: a failure there ends the sync
+  const first = [...claimed.actions, ...revisions.actions].map((a): Action => ({ ...a, endsSyncOnFailure: true }));
   const last = planHistoryTruncation(set, claimed.revisions, claimed.pods, revisions.currentRevision, revisions.updateRevision);
   if (isDeleting(set)) return deletingPlan(ctx, claimed, revisions, [...first, ...last]);
   return assemble(ctx, planSync(ctx), revisions, { first, last });

@@ -47,6 +47,18 @@ export type DeleteCause =
 interface ActionBase {
   /** Batch k runs only when every action of batch k−1 succeeded (style.md G3). */
   batch: number;
+  /** The events upstream records for this action's outcome; absent when it records none. */
+  outcome?: OutcomeEvents;
+  /** Upstream ends the sync before computing status when this fails (adoption, the revision write): the observed status stays. */
+  endsSyncOnFailure?: true;
+}
+
+/** Upstream's per-action events (stateful_pod_control.go recordPodEvent/recordClaimEvent), decided by the planner. */
+export interface OutcomeEvents {
+  /** Recorded when the action ran. */
+  succeeded?: PlannedEvent;
+  /** Recorded when it failed, with the error's text appended to `message`; never for AlreadyExists on a create. */
+  failed?: PlannedEvent;
 }
 
 export type Action = ActionBase &
@@ -72,6 +84,8 @@ export type Action = ActionBase &
         cause: DeleteCause;
         /** The plan's status already counts this pod out of currentReplicas (undone by settleStatus if it fails). */
         decrementsCurrentReplicas?: boolean;
+        /** A forced replacement: seconds the pod had been unavailable (statefulset_stuck_pod_duration_seconds once it is deleted). */
+        stuckSeconds?: number;
       }
   );
 
@@ -109,7 +123,7 @@ export type Blocker =
 
 export type BlockerKind = Blocker['kind'];
 
-/** Events the planner decides on (transitions); per-action success/failure events come from the runtime. */
+/** An event the planner decides on: a transition, or an action's outcome (OutcomeEvents). */
 export interface PlannedEvent {
   type: 'Normal' | 'Warning';
   reason: string;
@@ -128,12 +142,10 @@ export interface PlanMetrics {
   enforcedRollingUpdateStarted: boolean;
   /** Seconds a rollout took, reported once when it completes (strategy label from the set). */
   updateCompletedSeconds?: number;
-  /** For each forced replacement: seconds the stuck pod had been unavailable (statefulset_stuck_pod_duration_seconds). */
-  stuckPodSeconds?: number[];
 }
 
 export interface Plan {
-  /** The status to write; optimistic: assumes every action succeeds (see settleStatus). */
+  /** The status to write; optimistic: assumes every action succeeds (runtime/settle-status.ts corrects it from the actions' data). */
   status: StatefulSetStatus;
   /** Whether `status` differs from the stored status enough to be written (upstream inconsistentStatus + conditions). */
   statusChanged: boolean;
@@ -143,6 +155,6 @@ export interface Plan {
   metrics: PlanMetrics;
   /** The earliest instant the answer could change with no new events (e.g. a pod becoming available). */
   wakeAt?: Instant;
-  /** The status as observed; settleStatus returns it when a batch-0 action failed (upstream writes nothing then). */
+  /** The status as observed; settleStatus returns it when an `endsSyncOnFailure` action failed (upstream writes nothing then). */
   previousStatus?: StatefulSetStatus;
 }

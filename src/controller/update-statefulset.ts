@@ -5,7 +5,7 @@ import type { Instant, Pod } from '../api/types.js';
 import { BatchWriter } from './batches.js';
 import { condemnedPass } from './condemned.js';
 import { isOld, slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
-import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, type HaltCheck } from './enforced-rolling-update.js';
+import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
 import { forcedReplacementEvent } from './event-texts.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { podOrdinal, podRevision } from './pod-state.js';
@@ -35,6 +35,11 @@ function newBody(ctx: SyncContext): SyncBody {
   return { writer: new BatchWriter(1), blockers, events: [], halt, forced: [], ...(held.failsAt !== undefined ? { wakeAt: held.failsAt } : {}) };
 }
 
+const stuckSeconds = (pod: Pod, now: Instant): number => {
+  const since = stuckSince(pod);
+  return since === undefined ? 0 : Math.max(0, (now - since) / 1000);
+};
+
 /** Update deletions, one batch each in order; the status already counts them out of currentReplicas. */
 function deleteVictims(ctx: SyncContext, body: SyncBody, decision: UpdateDecision): void {
   const items = decision.victims.map(({ pod }, position) => {
@@ -49,6 +54,7 @@ function deleteVictims(ctx: SyncContext, body: SyncBody, decision: UpdateDecisio
       ordinal: podOrdinal(pod),
       cause: forced ? 'forced' : 'update',
       decrementsCurrentReplicas: podRevision(pod) === ctx.currentRevision,
+      ...(forced ? { stuckSeconds: stuckSeconds(pod, ctx.now) } : {}),
     };
     return { position, steps: [[action]] };
   });

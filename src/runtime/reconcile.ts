@@ -14,6 +14,7 @@ import type { ControllerMetrics } from './metrics.js';
 import { observe, type Caches } from './observe.js';
 import type { Planner } from './planner-port.js';
 import type { SetKey, SetTargets } from './set-targets.js';
+import { settleStatus } from './settle-status.js';
 import { shouldWriteStatus, writeStatus } from './set-status-writer.js';
 import { expectAction, recordSyncEvents, recordSyncMetrics } from './sync-effects.js';
 
@@ -67,14 +68,14 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     onApplied: (action, written) => expectAction(deps.expectations, key, deps.caches, action, written, set.metadata.namespace),
   });
   const statusError = await persistStatus(key, parsed, set, plan, result, deps);
-  recordSyncEvents(deps.events, deps.planner, objectReference(set, parsed.target.resource), set, plan, result);
+  recordSyncEvents(deps.events, objectReference(set, parsed.target.resource), plan, result);
   const internal = internalErrorOf(plan);
   if (internal !== undefined) {
     // the plan's metric values mean nothing when the planner failed
     deps.logger.error({ key, err: internal.message, stack: internal.stack }, 'internal error in the planner, requeuing');
     return { kind: 'internalError', error: internal };
   }
-  recordSyncMetrics(deps.metrics, set, observed.pods, plan, result, now);
+  recordSyncMetrics(deps.metrics, set, plan, result);
   return outcomeOf(key, plan, result, statusError, deps.logger);
 }
 
@@ -97,7 +98,7 @@ async function persistStatus(
   deps: SyncDeps,
 ): Promise<Error | undefined> {
   const failed = result.failures.length > 0;
-  const status = deps.planner.settleStatus(plan, result.executed);
+  const status = settleStatus(plan, result.executed);
   if (!shouldWriteStatus(plan.statusChanged, failed, status, set.status)) return undefined;
   try {
     const written = await writeStatus(deps.client, parsed.target.resource, set, status);

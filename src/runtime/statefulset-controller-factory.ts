@@ -1,9 +1,7 @@
 // `createStatefulSetController`: the controller wired to the real planner of src/controller. The CLI's
 // `ordinal controller` and the simulator both build it; tests may pass another Planner.
 
-import { actionEventMessage } from '../controller/event-texts.js';
 import { planStatefulSet } from '../controller/plan-statefulset.js';
-import { settleStatus } from '../controller/settle-status.js';
 import type { Planner } from './planner-port.js';
 import { StatefulSetController, type StatefulSetControllerDeps } from './statefulset-controller.js';
 
@@ -12,11 +10,7 @@ export type { ControllerTarget } from './set-targets.js';
 export { StatefulSetController } from './statefulset-controller.js';
 
 /** The planner of src/controller behind the runtime's Planner port. */
-export const defaultPlanner: Planner = {
-  plan: planStatefulSet,
-  settleStatus,
-  actionEvent: actionEventMessage,
-};
+export const defaultPlanner: Planner = { plan: planStatefulSet };
 
 export type CreateControllerDeps = Omit<StatefulSetControllerDeps, 'planner'> & { planner?: Planner };
 

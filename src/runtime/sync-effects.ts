@@ -2,14 +2,13 @@
 // plan and each action's outcome, and metrics (style.md G13: produced here from Plan and outcomes).
 
 import { isAlreadyExists } from '../api/errors.js';
-import { fromTimestamp, type Instant, type KubeObject, type Pod, type StatefulSet } from '../api/types.js';
+import type { KubeObject, StatefulSet } from '../api/types.js';
 import type { Action, Plan } from '../controller/plan-types.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { ExecutionResult } from './executor.js';
 import type { Expectations } from './expectations.js';
 import type { Caches } from './observe.js';
 import type { ControllerMetrics } from './metrics.js';
-import type { Planner } from './planner-port.js';
 import type { ObjectReference } from '../api/types.js';
 
 /** Remembers one successful write so the next sync waits until the caches have seen it. */
@@ -34,47 +33,28 @@ export function expectAction(
   exp.expectWrite(key, source, written);
 }
 
-/** Planned events first, then each attempted action's Successful<Verb> or Failed<Verb> event, in plan order. */
-export function recordSyncEvents(
-  events: EventRecorder,
-  planner: Planner,
-  ref: ObjectReference,
-  set: StatefulSet,
-  plan: Plan,
-  result: ExecutionResult,
-): void {
+/** Planned events first, then each attempted action's outcome event (Successful<Verb> or Failed<Verb>), in plan order. */
+export function recordSyncEvents(events: EventRecorder, ref: ObjectReference, plan: Plan, result: ExecutionResult): void {
   for (const e of plan.events) void events.event(ref, e.type, e.reason, e.message);
   const failed = new Map(result.failures.map((f) => [f.action, f.error]));
   for (const action of plan.actions) {
     const error = failed.get(action);
-    if (error === undefined && !result.executed.has(action)) continue;
-    // upstream: no event when the pod already exists (the cache was behind)
-    if (error !== undefined && action.kind === 'createPod' && isAlreadyExists(error)) continue;
-    const e = planner.actionEvent(action, set, error);
-    if (e !== undefined) void events.event(ref, e.type, e.reason, e.message);
+    if (error === undefined) {
+      const e = result.executed.has(action) ? action.outcome?.succeeded : undefined;
+      if (e !== undefined) void events.event(ref, e.type, e.reason, e.message);
+      continue;
+    }
+    // upstream: no event when the pod or claim already exists (the cache was behind)
+    if (action.kind.startsWith('create') && isAlreadyExists(error)) continue;
+    const e = action.outcome?.failed;
+    if (e !== undefined) void events.event(ref, e.type, e.reason, e.message + error.message);
   }
 }
 
-/** When a pod stopped being Ready (or was created, if it never was). */
-function notReadySince(pod: Pod): Instant | undefined {
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
-  if (ready !== undefined && ready.status !== 'True') return fromTimestamp(ready.lastTransitionTime);
-  return fromTimestamp(pod.metadata.creationTimestamp);
-}
-
-/** PlanMetrics, plus how long each forcibly replaced pod had been stuck. */
-export function recordSyncMetrics(
-  metrics: ControllerMetrics,
-  set: StatefulSet,
-  pods: readonly Pod[],
-  plan: Plan,
-  result: ExecutionResult,
-  now: Instant,
-): void {
+/** PlanMetrics, plus how long each forcibly replaced pod had been stuck (for the deletions that happened). */
+export function recordSyncMetrics(metrics: ControllerMetrics, set: StatefulSet, plan: Plan, result: ExecutionResult): void {
   metrics.recordPlanMetrics(set, plan.metrics);
   for (const action of result.executed) {
-    if (action.kind !== 'deletePod' || action.cause !== 'forced') continue;
-    const since = notReadySince(pods.find((p) => p.metadata.name === action.name) ?? { metadata: {}, spec: { containers: [] } });
-    if (since !== undefined) metrics.observeStuckPod(set, (now - since) / 1000);
+    if (action.kind === 'deletePod' && action.stuckSeconds !== undefined) metrics.observeStuckPod(set, action.stuckSeconds);
   }
 }

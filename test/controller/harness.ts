@@ -9,7 +9,7 @@ import { checkPlan, noDuplicateOrdinal } from '../../src/controller/invariants.j
 import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { Action, ObservedState, Plan } from '../../src/controller/plan-types.js';
 import { podOrdinal, podRevision } from '../../src/controller/pod-state.js';
-import { settleStatus } from '../../src/controller/settle-status.js';
+import { settleStatus } from '../../src/runtime/settle-status.js';
 import { features as defaultFeatures, SECOND, T0 } from './fixtures.js';
 
 export interface HarnessOptions {

@@ -3,7 +3,7 @@
 // wiring apart from the planner.
 
 import type { Pod, StatefulSet } from '../../src/api/types.js';
-import type { Action, ObservedState, Plan } from '../../src/controller/plan-types.js';
+import type { Action, ObservedState, OutcomeEvents, Plan } from '../../src/controller/plan-types.js';
 import type { Planner } from '../../src/runtime/planner-port.js';
 
 /** Creates missing ordinals (one batch each, in order), deletes extra ones, reports replicas in status. */
@@ -18,11 +18,11 @@ export function standInPlanner(opts: { wakeAfterMs?: number } = {}) {
       const actions: Action[] = [];
       for (let i = 0; i < want; i++) {
         const name = `${set.metadata.name}-${i}`;
-        if (!byName.has(name)) actions.push({ kind: 'createPod', batch: actions.length, ordinal: i, pod: podFor(set, name) });
+        if (!byName.has(name)) actions.push({ kind: 'createPod', batch: actions.length, ordinal: i, pod: podFor(set, name), outcome: podEvents('create', name, set) });
       }
       for (const p of observed.pods) {
         const ordinal = Number(p.metadata.name?.split('-').pop());
-        if (ordinal >= want) actions.push({ kind: 'deletePod', batch: actions.length, name: p.metadata.name!, uid: p.metadata.uid!, ordinal, cause: 'condemned' });
+        if (ordinal >= want) actions.push({ kind: 'deletePod', batch: actions.length, name: p.metadata.name!, uid: p.metadata.uid!, ordinal, cause: 'condemned', outcome: podEvents('delete', p.metadata.name!, set) });
       }
       const status = { observedGeneration: set.metadata.generation ?? 0, replicas: Math.min(observed.pods.length, want) + actions.filter((a) => a.kind === 'createPod').length };
       const plan: Plan = {
@@ -36,18 +36,16 @@ export function standInPlanner(opts: { wakeAfterMs?: number } = {}) {
       if (opts.wakeAfterMs !== undefined) plan.wakeAt = now + opts.wakeAfterMs;
       return plan;
     },
-    settleStatus: (plan, executed) => ({ ...plan.status, replicas: plan.status.replicas - plan.actions.filter((a) => a.kind === 'createPod' && !executed.has(a)).length }),
-    actionEvent: (action, set, error) => {
-      if (action.kind !== 'createPod' && action.kind !== 'deletePod') return undefined;
-      const verb = action.kind === 'createPod' ? 'create' : 'delete';
-      const pod = action.kind === 'createPod' ? action.pod.metadata.name : action.name;
-      const Verb = verb[0]!.toUpperCase() + verb.slice(1);
-      return error
-        ? { type: 'Warning', reason: `Failed${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set.metadata.name} failed error: ${error.message}` }
-        : { type: 'Normal', reason: `Successful${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set.metadata.name} successful` };
-    },
   };
   return { planner, seen };
+}
+
+function podEvents(verb: 'create' | 'delete', pod: string, set: StatefulSet): OutcomeEvents {
+  const Verb = verb[0]!.toUpperCase() + verb.slice(1);
+  return {
+    succeeded: { type: 'Normal', reason: `Successful${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set.metadata.name} successful` },
+    failed: { type: 'Warning', reason: `Failed${Verb}`, message: `${verb} Pod ${pod} in StatefulSet ${set.metadata.name} failed error: ` },
+  };
 }
 
 export function podFor(set: StatefulSet, name: string): Pod {

@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { Action } from '../../src/controller/plan-types.js';
-import { settleStatus } from '../../src/controller/settle-status.js';
-import { features, newSet, observe, readyPods, revisionOf, T0, withImage, withStatus } from './fixtures.js';
+import { settleStatus } from '../../src/runtime/settle-status.js';
+import { features, newSet, observe, readyPods, revisionOf, T0, withImage, withStatus } from '../controller/fixtures.js';
 
 function updatePlan() {
   const v1 = newSet(3);
