@@ -68,7 +68,7 @@ function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, fix
   const plan: Plan = {
     status: status.status,
     statusChanged: statusChanged(ctx.set.status, status.status, status.complete),
-    actions: withOutcomeEvents(finalizeBatches([...fixed.first, ...body.writer.actions, ...fixed.last]), ctx.set),
+    actions: withOutcomeEvents(finalizeBatches([...fixed.first, ...body.actions, ...fixed.last]), ctx.set),
     blockers,
     events: [...status.featureEvents, ...started.events, ...body.events, ...status.events],
     metrics: planMetrics({ ctx, body, status, enforcedStarted: started.enforcedStarted }),

@@ -55,7 +55,7 @@ function featureConditions(ctx: SyncContext, conditions: Condition[]): { conditi
 }
 
 export function planStatus(ctx: SyncContext, body: SyncBody, statusPods: readonly Pod[], collisionCount: number): StatusPlan {
-  const actions = body.writer.actions;
+  const actions = body.actions;
   const podWrites = actions.filter((a) => a.kind === 'createPod' || a.kind === 'deletePod').length;
   const counters = countersFor(ctx, statusPods, actions, collisionCount);
   const stored = ctx.set.status;

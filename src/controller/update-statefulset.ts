@@ -1,8 +1,10 @@
-// One sync's pod decisions in upstream's order (stateful_set_control.go updateStatefulSet): Recreate's
-// delete-and-wait, the replica pass, condemned claims and scale-down, then the strategy's update deletions.
+// One sync's pod decisions in upstream's order (stateful_set_control.go updateStatefulSet), as a fold over
+// phases: EnforcedRollingUpdate's guards, Recreate's delete-and-wait, the replica pass, condemned claims and
+// scale-down, then the strategy's update deletions. Each phase returns data (PhaseResult); planSync numbers
+// their writes into batches and stops where upstream's sync returns.
 
 import type { Instant, Pod } from '../api/types.js';
-import { BatchWriter } from './batches.js';
+import { BatchWriter, type Item } from './batches.js';
 import { condemnedPass } from './condemned.js';
 import { isOld, slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
@@ -13,27 +15,82 @@ import { planRecreate, type RecreateDecision } from './recreate.js';
 import { replicaPass } from './replica-pass.js';
 import { planLegacyUpdate, planMaxUnavailableUpdate, type UpdateDecision } from './rolling-update-deletions.js';
 
-export interface SyncBody {
-  writer: BatchWriter;
-  blockers: Blocker[];
-  events: PlannedEvent[];
-  /** statefulset_unavailable_replicas, when the gate-on rolling-update path ran. */
-  unavailablePods?: number;
+/** What the status, metrics and wake-up of a sync need to know besides its writes. */
+export interface SyncFacts {
+  /** EnforcedRollingUpdate's safety check of the highest new pod. */
   halt: HaltCheck;
   /** Old pods replaced while unavailable (EnforcedRollingUpdate). */
   forced: Pod[];
   recreate?: RecreateDecision;
+  /** statefulset_unavailable_replicas, when the gate-on rolling-update path ran. */
+  unavailablePods?: number;
   /** When an old pod below the partition will count as broken (EnforcedRollingUpdate: the pass stops waiting for it). */
   wakeAt?: Instant;
 }
 
-function newBody(ctx: SyncContext): SyncBody {
-  const halt = ctx.strategy.kind === 'EnforcedRollingUpdate' ? checkSafetyHalt(ctx) : {};
+/** Writes of one phase, in the order it runs them: by pod management policy, one after another, or slow start. */
+interface Work {
+  order: 'policy' | 'sequential' | 'slowStart';
+  items: Item[];
+}
+
+/** One phase's decisions. */
+interface PhaseResult {
+  work: Work[];
+  blockers: Blocker[];
+  events: PlannedEvent[];
+  /** Where upstream's sync returns: no later phase runs ('sync'), or only the update phase is skipped ('update'). */
+  stop?: 'sync' | 'update';
+  facts?: Partial<SyncFacts>;
+}
+
+/** The sync's writes (numbered into batches, not yet dense), blockers, events and facts. */
+export interface SyncBody extends SyncFacts {
+  actions: Action[];
+  blockers: Blocker[];
+  events: PlannedEvent[];
+}
+
+type Phase = (ctx: SyncContext, facts: SyncFacts) => PhaseResult;
+
+const result = (r: Partial<PhaseResult>): PhaseResult => ({ work: [], blockers: [], events: [], ...r });
+
+/** EnforcedRollingUpdate: the safety halt and the broken pods the partition holds back (seed 001). */
+const enforcedGuards: Phase = (ctx) => {
+  if (ctx.strategy.kind !== 'EnforcedRollingUpdate') return result({});
+  const halt = checkSafetyHalt(ctx);
   const halting = haltBlocker(ctx, halt);
   const held = brokenBelowPartition(ctx);
   const blockers = [...(halting ? [halting] : []), ...(held.blocker ? [held.blocker] : [])];
-  return { writer: new BatchWriter(1), blockers, events: [], halt, forced: [], ...(held.failsAt !== undefined ? { wakeAt: held.failsAt } : {}) };
-}
+  return result({ blockers, facts: { halt, ...(held.failsAt !== undefined ? { wakeAt: held.failsAt } : {}) } });
+};
+
+/** Recreate: while old pods exist, delete them and do nothing else this sync. */
+// upstream: stateful_set_control.go recreateDeleteAndWait
+const recreatePhase: Phase = (ctx) => {
+  if (ctx.strategy.kind !== 'Recreate') return result({});
+  const decision = planRecreate(ctx);
+  if (decision.proceed) return result({ facts: { recreate: decision } });
+  return result({ work: [{ order: 'slowStart', items: decision.deletions }], blockers: decision.blockers, stop: 'sync', facts: { recreate: decision } });
+};
+
+// upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica))
+const replicasPhase: Phase = (ctx) => {
+  const pass = replicaPass(ctx);
+  // EnforcedRollingUpdate deletes condemned pods without waiting for the replica pass
+  const stop = !pass.stopped ? undefined : ctx.strategy.kind === 'EnforcedRollingUpdate' ? 'update' : 'sync';
+  return result({ work: [{ order: 'policy', items: pass.items }], blockers: pass.blockers, events: pass.events, ...(stop ? { stop } : {}) });
+};
+
+// upstream: stateful_set_control.go updateStatefulSet (fixPodClaim and processCondemned over condemned)
+const condemnedPhase: Phase = (ctx) => {
+  const condemned = condemnedPass(ctx, slotUnavailability(ctx).firstUnavailable);
+  const work: Work[] = [
+    { order: 'policy', items: condemned.claimItems },
+    { order: 'policy', items: condemned.deleteItems },
+  ];
+  return result({ work, blockers: condemned.blockers, events: condemned.events, ...(condemned.stopped ? { stop: 'sync' as const } : {}) });
+};
 
 const stuckSeconds = (pod: Pod, now: Instant): number => {
   const since = stuckSince(pod);
@@ -41,74 +98,71 @@ const stuckSeconds = (pod: Pod, now: Instant): number => {
 };
 
 /** Update deletions, one batch each in order; the status already counts them out of currentReplicas. */
-function deleteVictims(ctx: SyncContext, body: SyncBody, decision: UpdateDecision): void {
-  const items = decision.victims.map(({ pod }, position) => {
+function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult {
+  const forced: Pod[] = [];
+  const items = decision.victims.map(({ pod }, position): Item => {
     // EnforcedRollingUpdate replacing a pod that is down (stuck): a forced replacement
-    const forced = ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && unavailable(ctx, pod);
-    if (forced) body.forced.push(pod);
+    const isForced = ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && unavailable(ctx, pod);
+    if (isForced) forced.push(pod);
     const action: Action = {
       kind: 'deletePod',
       batch: 0,
       name: pod.metadata.name ?? '',
       uid: pod.metadata.uid ?? '',
       ordinal: podOrdinal(pod),
-      cause: forced ? 'forced' : 'update',
+      cause: isForced ? 'forced' : 'update',
       decrementsCurrentReplicas: podRevision(pod) === ctx.currentRevision,
-      ...(forced ? { stuckSeconds: stuckSeconds(pod, ctx.now) } : {}),
+      ...(isForced ? { stuckSeconds: stuckSeconds(pod, ctx.now) } : {}),
     };
     return { position, steps: [[action]] };
   });
-  body.writer.sequential(items);
-  body.events.push(...body.forced.map((pod) => forcedReplacementEvent(ctx.set, pod)));
-  body.blockers.push(...decision.blockers);
-  if (decision.unavailablePods !== undefined) body.unavailablePods = decision.unavailablePods;
+  const facts: Partial<SyncFacts> = { forced, ...(decision.unavailablePods !== undefined ? { unavailablePods: decision.unavailablePods } : {}) };
+  const events = forced.map((pod) => forcedReplacementEvent(ctx.set, pod));
+  return result({ work: [{ order: 'sequential', items }], blockers: decision.blockers, events, facts });
 }
 
 /** The strategy's update phase (upstream §4.1 dispatch). */
-function updatePhase(ctx: SyncContext, body: SyncBody): void {
+const updatePhase: Phase = (ctx, facts) => {
   switch (ctx.strategy.kind) {
     case 'OnDelete': {
       const outdated = ctx.slots.indices.filter((i) => isOld(ctx, ctx.slots.byIndex.get(i) as Pod)).length;
-      if (outdated > 0) body.blockers.push({ kind: 'onDeleteStrategy', outdatedPods: outdated });
-      return;
+      return result({ blockers: outdated > 0 ? [{ kind: 'onDeleteStrategy', outdatedPods: outdated }] : [] });
     }
     case 'Recreate':
-      return;
+      return result({});
     case 'EnforcedRollingUpdate':
-      return deleteVictims(ctx, body, planEnforcedUpdate(ctx, body.halt));
+      return deleteVictims(ctx, planEnforcedUpdate(ctx, facts.halt));
     case 'RollingUpdate':
-      return deleteVictims(ctx, body, ctx.strategy.legacy ? planLegacyUpdate(ctx) : planMaxUnavailableUpdate(ctx));
+      return deleteVictims(ctx, ctx.strategy.legacy ? planLegacyUpdate(ctx) : planMaxUnavailableUpdate(ctx));
   }
-}
+};
 
-/** Recreate: while old pods exist, delete them and do nothing else this sync. */
-function recreatePhase(ctx: SyncContext, body: SyncBody): boolean {
-  if (ctx.strategy.kind !== 'Recreate') return true;
-  const decision = planRecreate(ctx);
-  body.recreate = decision;
-  if (decision.proceed) return true;
-  body.writer.slowStart(decision.deletions);
-  body.blockers.push(...decision.blockers);
-  return false;
-}
+const PHASES: readonly { name: string; run: Phase }[] = [
+  { name: 'guards', run: enforcedGuards },
+  { name: 'recreate', run: recreatePhase },
+  { name: 'replicas', run: replicasPhase },
+  { name: 'condemned', run: condemnedPhase },
+  { name: 'update', run: updatePhase },
+];
 
 // upstream: stateful_set_control.go updateStatefulSet
 export function planSync(ctx: SyncContext): SyncBody {
-  const body = newBody(ctx);
-  if (!recreatePhase(ctx, body)) return body;
-  const first = slotUnavailability(ctx).firstUnavailable;
-  const pass = replicaPass(ctx);
-  body.writer.runForAll(pass.items, ctx.monotonic);
-  body.blockers.push(...pass.blockers);
-  body.events.push(...pass.events);
-  // EnforcedRollingUpdate deletes condemned pods without waiting for the replica pass
-  if (pass.stopped && ctx.strategy.kind !== 'EnforcedRollingUpdate') return body;
-  const condemned = condemnedPass(ctx, first);
-  body.writer.runForAll(condemned.claimItems, ctx.monotonic);
-  body.writer.runForAll(condemned.deleteItems, ctx.monotonic);
-  body.blockers.push(...condemned.blockers);
-  body.events.push(...condemned.events);
-  if (pass.stopped || condemned.stopped) return body;
-  updatePhase(ctx, body);
+  const writer = new BatchWriter(1);
+  const body: SyncBody = { actions: writer.actions, blockers: [], events: [], halt: {}, forced: [] };
+  let updateHeld = false;
+  for (const phase of PHASES) {
+    if (phase.name === 'update' && updateHeld) break;
+    const r = phase.run(ctx, body);
+    for (const w of r.work) {
+      if (w.order === 'policy') writer.runForAll(w.items, ctx.monotonic);
+      else if (w.order === 'sequential') writer.sequential(w.items);
+      else writer.slowStart(w.items);
+    }
+    body.blockers.push(...r.blockers);
+    body.events.push(...r.events);
+    Object.assign(body, r.facts);
+    if (r.stop === 'sync') break;
+    updateHeld ||= r.stop === 'update';
+  }
   return body;
 }
