@@ -70,7 +70,7 @@ export function planStatus(ctx: SyncContext, body: SyncBody, statusPods: readonl
     maxUnavailable: ctx.strategy.maxUnavailable,
     complete,
     progressed: hasProgressed(stored, counters, podWrites),
-    ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: lastPodProgress(statusPods) }),
+    ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: () => lastPodProgress(statusPods) }),
     ...(halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
   });
   const features = featureConditions(ctx, progress.conditions);

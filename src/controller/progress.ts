@@ -31,9 +31,10 @@ export interface ProgressInput {
   progressed: boolean;
   /**
    * apps/v1 only: the latest pod creation or readiness among the set's pods. apps/v1 conditions have no
-   * lastUpdateTime (kube-apiserver drops it), so the progress mark is rebuilt from the pods instead.
+   * lastUpdateTime (kube-apiserver drops it), so the progress mark is rebuilt from the pods instead. A
+   * function: it reads every pod, and only a sync that made no progress needs it.
    */
-  lastPodProgress?: Instant;
+  lastPodProgress?: () => Instant | undefined;
   halted?: { pod: string; reason: string };
 }
 
@@ -117,11 +118,11 @@ const latest = (a: Instant | undefined, b: Instant | undefined): Instant | undef
 /** Under way: keep or start the progress mark, and compare it with the deadline. */
 function underway(input: ProgressInput, previous: Condition | undefined): Decision {
   const deadline = progressDeadlineSecondsOf(input.set) * 1000;
-  const stored = latest(progressMark(previous), input.lastPodProgress);
   const timedOut = previous?.status === 'False' && previous.reason === Reason.progressDeadlineExceeded;
   const running = previous?.status === 'True' && isInProgressReason(previous.reason);
-  if (timedOut && !input.progressed && stored !== undefined) return deadlineExceeded(input, stored, previous);
-  const mark = running && !input.progressed && stored !== undefined ? stored : input.now;
+  const stored = timedOut || running ? (input.progressed ? undefined : latest(progressMark(previous), input.lastPodProgress?.())) : undefined;
+  if (timedOut && stored !== undefined) return deadlineExceeded(input, stored, previous);
+  const mark = running && stored !== undefined ? stored : input.now;
   if (input.now - mark >= deadline) return deadlineExceeded(input, mark, previous);
   const value: ConditionValue = {
     type: ConditionType.progressing,
