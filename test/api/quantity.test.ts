@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseQuantity, QUANTITY_FORMAT_WRONG, QUANTITY_SUFFIX } from '../../src/api/validation/quantity.js';
+import { parseQuantity, QUANTITY_FORMAT_WRONG, QUANTITY_SUFFIX, compareQuantities } from '../../src/api/validation/quantity.js';
 import type { StatefulSet } from '../../src/api/types.js';
 import { validateStatefulSet } from '../../src/api/validation/index.js';
 import { features, messages, validSet } from './fixtures.js';
@@ -48,5 +48,29 @@ describe('resource quantities in a StatefulSet', () => {
   it('refuses a bad claim template storage request', () => {
     const found = issues((s) => (s.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: 'big' } } } }]));
     assert.deepEqual(found, [`spec.volumeClaimTemplates[0].spec.resources.requests[storage]: Invalid value: "big": ${QUANTITY_FORMAT_WRONG}`]);
+  });
+});
+
+describe('compareQuantities (upstream Quantity.Cmp)', () => {
+  it('compares by value across suffixes, fractions and exponents', () => {
+    const cases: [string, string, number][] = [
+      ['1Gi', '1G', 1],
+      ['1024Mi', '1Gi', 0],
+      ['0.5Gi', '512Mi', 0],
+      ['10Gi', '20Gi', -1],
+      ['1e3', '1k', 0],
+      ['100m', '0.1', 0],
+      ['1.5Ti', '1536Gi', 0],
+      ['0', '-1', 1],
+      ['-2', '-1', -1],
+      ['1e500', '1', 1],
+      [' 2Gi ', '2Gi', 0],
+    ];
+    for (const [a, b, want] of cases) assert.equal(compareQuantities(a, b), want, `${a} vs ${b}`);
+  });
+
+  it('has no answer for a text that is not a quantity', () => {
+    assert.equal(compareQuantities('lots', '1Gi'), undefined);
+    assert.equal(compareQuantities('1Gi', '1Qi'), undefined);
   });
 });

@@ -16,10 +16,29 @@ export interface CrdCase {
 
 export interface UpdateCase {
   desc: string;
+  /** The stored set before the update (default: baseSet). */
+  base?(set: Mutable): void;
   mutate(set: Mutable): void;
   /** undefined = the update is allowed. */
   path?: string;
+  /** Where the CRD reports it when CEL cannot name the field itself (a list index); default `path`. */
+  crdPath?: string;
+  /** Words both messages must carry. */
+  says?: string;
+  /** Set when the CRD allows it by design and only the controller's validation forbids it: why CEL leaves it out. */
+  controllerOnly?: string;
 }
+
+/** A set with one claim template `data` of 1Gi (the stored side of the claim template cases). */
+function withClaims(s: Mutable): void {
+  s.spec.volumeClaimTemplates = [
+    { metadata: { name: 'data', labels: { tier: 'db' } }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'standard', resources: { requests: { storage: '1Gi' } } } },
+  ];
+}
+const claim = (s: Mutable): Mutable => s.spec.volumeClaimTemplates[0];
+const claimTemplates = (n: number): Mutable[] =>
+  Array.from({ length: n }, (_, i) => ({ metadata: { name: `d${i}` }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }));
+const STORAGE = 'spec.volumeClaimTemplates[0].spec.resources.requests[storage]';
 
 // The table edits plain JSON.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -55,6 +74,7 @@ export const CREATE_CASES: CrdCase[] = [
   { desc: 'progressDeadlineSeconds above minReadySeconds', mutate: (s) => Object.assign(s.spec, { minReadySeconds: 10, progressDeadlineSeconds: 30 }) },
   { desc: 'a start ordinal', mutate: (s) => (s.spec.ordinals = { start: 5 }) },
   { desc: 'Delete retention', mutate: (s) => (s.spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Delete', whenScaled: 'Delete' }) },
+  { desc: '16 claim templates', mutate: (s) => (s.spec.volumeClaimTemplates = claimTemplates(16)) },
   { desc: 'a matchExpressions selector', mutate: (s) => (s.spec.selector = { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] }) },
   { desc: 'negative replicas', mutate: (s) => (s.spec.replicas = -1), path: 'spec.replicas' },
   { desc: 'negative minReadySeconds', mutate: (s) => (s.spec.minReadySeconds = -1), path: 'spec.minReadySeconds' },
@@ -79,6 +99,7 @@ export const CREATE_CASES: CrdCase[] = [
   { desc: 'a serviceName that is not a DNS label', mutate: (s) => (s.spec.serviceName = 'Web_Svc'), path: 'spec.serviceName' },
   { desc: 'a name that is a DNS subdomain but not a label', mutate: (s) => (s.metadata.name = 'web.v1'), path: 'metadata.name' },
   { desc: 'progressDeadlineSeconds not above minReadySeconds', mutate: (s) => Object.assign(s.spec, { minReadySeconds: 10, progressDeadlineSeconds: 5 }), path: 'spec.progressDeadlineSeconds' },
+  { desc: '17 claim templates', mutate: (s) => (s.spec.volumeClaimTemplates = claimTemplates(17)), path: 'spec.volumeClaimTemplates' },
   {
     desc: 'a selector that does not match the template labels',
     mutate: (s) => (s.spec.template.metadata.labels = { app: 'other' }),
@@ -104,6 +125,36 @@ export const UPDATE_CASES: UpdateCase[] = [
   {
     desc: 'added volumeClaimTemplates',
     mutate: (s) => (s.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }]),
+    path: 'spec.volumeClaimTemplates',
+  },
+  // apps.ordinal.dev/v1: claim templates may grow and relabel (KEP-4650)
+  { desc: 'a larger claim template', base: withClaims, mutate: (s) => (claim(s).spec.resources.requests.storage = '2Gi') },
+  { desc: 'the same claim size written otherwise (1024Mi)', base: withClaims, mutate: (s) => (claim(s).spec.resources.requests.storage = '1024Mi') },
+  { desc: 'new claim template labels and annotations', base: withClaims, mutate: (s) => (claim(s).metadata = { name: 'data', labels: { tier: 'x' }, annotations: { a: 'b' } }) },
+  { desc: 'a claim template volumeAttributesClassName', base: withClaims, mutate: (s) => (claim(s).spec.volumeAttributesClassName = 'gold') },
+  {
+    desc: 'a smaller claim template',
+    base: withClaims,
+    mutate: (s) => (claim(s).spec.resources.requests.storage = '512Mi'),
+    path: STORAGE,
+    says: 'delete the claim and its pod',
+    controllerOnly: 'comparing two int-or-string quantities exceeds the CEL cost budget kube-apiserver allows',
+  },
+  {
+    desc: 'a claim template storageClassName',
+    base: withClaims,
+    mutate: (s) => (claim(s).spec.storageClassName = 'fast'),
+    path: 'spec.volumeClaimTemplates[0].spec.storageClassName',
+    crdPath: 'spec.volumeClaimTemplates',
+    says: 'field is immutable',
+  },
+  { desc: 'a claim template access mode', base: withClaims, mutate: (s) => (claim(s).spec.accessModes = ['ReadWriteMany']), path: 'spec.volumeClaimTemplates[0].spec.accessModes', crdPath: 'spec.volumeClaimTemplates' },
+  { desc: 'a removed claim storage request', base: withClaims, mutate: (s) => (claim(s).spec.resources = {}), path: STORAGE, crdPath: 'spec.volumeClaimTemplates' },
+  { desc: 'a renamed claim template', base: withClaims, mutate: (s) => (claim(s).metadata.name = 'logs'), path: 'spec.volumeClaimTemplates', says: 'may not be added, removed, renamed or reordered' },
+  {
+    desc: 'a second claim template',
+    base: withClaims,
+    mutate: (s) => s.spec.volumeClaimTemplates.push({ metadata: { name: 'logs' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }),
     path: 'spec.volumeClaimTemplates',
   },
 ];

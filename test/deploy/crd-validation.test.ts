@@ -7,6 +7,7 @@ import { defaultStatefulSet } from '../../src/api/defaults.js';
 import { defaultFeatures } from '../../src/api/features.js';
 import type { StatefulSet } from '../../src/api/types.js';
 import { validateStatefulSet, validateStatefulSetUpdate } from '../../src/api/validation/index.js';
+import { formatIssue } from '../../src/api/validation/field.js';
 import { rootSchema } from '../../src/cli/manifests/crd.js';
 import type { Schema } from '../../src/api/schema/schema-dsl.js';
 import { baseSet, CREATE_CASES, UPDATE_CASES } from './crd-cases.js';
@@ -28,11 +29,15 @@ describe('validateStatefulSet agrees with the CRD table', () => {
   }
   for (const c of UPDATE_CASES) {
     it(`${c.path ? 'forbids' : 'allows'} an update with ${c.desc}`, () => {
-      const prev = defaultStatefulSet(baseSet('ns'), features);
-      const next = defaultStatefulSet(build(c.mutate), features);
+      const stored = build(c.base ?? (() => {}));
+      const prev = defaultStatefulSet(stored, features);
+      const changed = structuredClone(stored);
+      c.mutate(changed);
+      const next = defaultStatefulSet(changed, features);
       const issues = validateStatefulSetUpdate(next, prev, features);
       if (!c.path) return assert.deepEqual(issues, []);
       assert.ok(issues.some((i) => i.path === c.path), `want an issue at ${c.path}, got ${JSON.stringify(issues)}`);
+      if (c.says) assert.ok(issues.some((i) => formatIssue(i).includes(c.says!)), `want "${c.says}" in ${issues.map(formatIssue).join('; ')}`);
     });
   }
 });

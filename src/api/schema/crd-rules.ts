@@ -5,6 +5,7 @@
 // exceeds budget by factor of more than 100x" by kube-apiserver 1.37), pod spec validation, and
 // feature-gated strategies. test/deploy/crd-validation.test.ts checks both agree.
 
+import { CLAIM_TEMPLATES_FIXED } from '../validation/claim-template-update.js';
 import { NON_NEGATIVE, type CelRule } from './schema-dsl.js';
 
 export const NON_NEGATIVE_RULE: CelRule = { rule: 'self >= 0', message: NON_NEGATIVE };
@@ -44,6 +45,40 @@ export const IMMUTABLE_MESSAGE = 'field is immutable';
 
 /** Transition rule on an immutable field's own node (cost bounded by that field). */
 export const IMMUTABLE: CelRule = { rule: 'self == oldSelf', message: IMMUTABLE_MESSAGE };
+
+const claimName = (v: string): string => `${v}.?metadata.?name.orValue('')`;
+const claimSpec = (v: string, path: string): string => `${v}.?spec.${path.split('.').map((f) => `?${f}`).join('.')}`;
+/** Claim template spec fields that never change, with the zero value an absent field reads as (objects: compared as optionals). */
+const FIXED_CLAIM_SPEC: ReadonlyArray<[path: string, zero?: string]> = [
+  ['accessModes', '[]'],
+  ['selector'],
+  ['volumeName', "''"],
+  ['storageClassName', "''"],
+  ['volumeMode', "''"],
+  ['dataSource'],
+  ['dataSourceRef'],
+  ['resources.limits'],
+];
+/** The same projection of every template, old and new, in order (rule 0 has made the names and order equal). */
+const sameInOrder = (expr: (v: string) => string): string => `self.map(t, ${expr('t')}) == oldSelf.map(t, ${expr('t')})`;
+const storageOf = (v: string): string => claimSpec(v, 'resources.requests.storage');
+
+/**
+ * apps.ordinal.dev/v1 claim template updates, as validation/claim-template-update.ts checks them: the same
+ * templates in the same order; per template only labels, annotations, volumeAttributesClassName and the
+ * storage request change. Reported at the list (a CEL fieldPath cannot name a list index). Left to the
+ * controller's validation: the template's other metadata and request keys besides storage, which no claim
+ * uses, and that the storage only grows: comparing two int-or-string quantities costs more than kube-apiserver's
+ * budget allows (its estimate cannot bound an int-or-string), so only the controller's validation refuses
+ * a smaller request.
+ */
+export const CLAIM_TEMPLATE_RULES: CelRule[] = [
+  { rule: `size(self) == size(oldSelf) && ${sameInOrder(claimName)}`, message: CLAIM_TEMPLATES_FIXED },
+  {
+    rule: [...FIXED_CLAIM_SPEC.map(([f, zero]) => sameInOrder((v) => (zero === undefined ? claimSpec(v, f) : `${claimSpec(v, f)}.orValue(${zero})`))), sameInOrder((v) => `${storageOf(v)}.hasValue()`)].join(' && '),
+    message: `${IMMUTABLE_MESSAGE}: ${CLAIM_TEMPLATES_FIXED}`,
+  },
+];
 
 /** A field that may not appear or disappear on update; `dflt` is what absence means after defaulting. */
 function samePresence(field: string, dflt: string): CelRule {

@@ -22,6 +22,7 @@ export interface Schema {
   minimum?: number;
   maximum?: number;
   maxLength?: number;
+  maxItems?: number;
   'x-kubernetes-int-or-string'?: true;
   'x-kubernetes-preserve-unknown-fields'?: true;
   'x-kubernetes-map-type'?: 'atomic' | 'granular';

@@ -7,6 +7,7 @@
 
 import {
   DNS1123_LABEL_MESSAGE,
+  CLAIM_TEMPLATE_RULES,
   IMMUTABLE,
   MAX_UNAVAILABLE_RULES,
   NOT_SUPPORTED_ACTIVE_DEADLINE,
@@ -15,6 +16,7 @@ import {
   SPEC_RULES,
   UPDATE_STRATEGY_RULES,
 } from './crd-rules.js';
+import { MAX_CLAIM_TEMPLATES } from '../validation/claim-template-update.js';
 import { objectMetaSchema } from './object-meta-schema.js';
 import { int32, int64, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
 
@@ -117,7 +119,10 @@ export const specSchema: Schema = rules(
       replicas: int32('Desired number of pods (default 1).', { nonNegative: true, default: 1 }),
       selector: labelSelectorSchema,
       template: podTemplate,
-      volumeClaimTemplates: rules(list('Claims that pods may reference; immutable.', claimTemplate, { 'x-kubernetes-list-type': 'atomic' }), IMMUTABLE),
+      volumeClaimTemplates: rules(
+        list('Claims that pods may reference. Only labels, annotations, volumeAttributesClassName and a growing storage request may change.', claimTemplate, { 'x-kubernetes-list-type': 'atomic', maxItems: MAX_CLAIM_TEMPLATES }),
+        ...CLAIM_TEMPLATE_RULES,
+      ),
       // Immutability of serviceName and podManagementPolicy is a SPEC_RULES rule, which also sees them appear or go.
       serviceName: rules(str('The governing headless Service; pods get DNS names under it. Immutable.'), {
         rule: "self == '' || (size(self) <= 63 && self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))",

@@ -1,9 +1,10 @@
 // Ordinal's extension fields (product.md "Semantics"): the EnforcedRollingUpdate strategy, rollingUpdate
-// .batchStartPolicy and spec.progressDeadlineSeconds. They exist only in apps.ordinal.dev/v1; in an apps/v1
+// .batchStartPolicy and spec.progressDeadlineSeconds, and the bound on claim templates that makes them mutable. They exist only in apps.ordinal.dev/v1; in an apps/v1
 // object each is Forbidden with a message pointing at the right apiVersion.
 
 import { EXTENSION_ONLY, type SpecContext } from './context.js';
-import { child, forbidden, invalid, NEGATIVE, notSupported, type IssueList } from './field.js';
+import { MAX_CLAIM_TEMPLATES } from './claim-template-update.js';
+import { child, forbidden, invalid, NEGATIVE, notSupported, tooMany, type IssueList } from './field.js';
 import { isAbsent, type JsonObject } from './json.js';
 import { rejectRollingUpdate, STRATEGY_PATH, validateRollingParams } from './rolling-update.js';
 import { asObject, int32At, stringAt } from './values.js';
@@ -58,4 +59,7 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
     out.add(notSupported(BATCH_PATH, batch, BATCH_START_POLICIES));
   }
   validateProgressDeadline(spec, out);
+  // the CRD's bound (crd-rules.ts MAX_CLAIM_TEMPLATES), which its claim template update rules need
+  const claims = spec.volumeClaimTemplates;
+  if (Array.isArray(claims) && claims.length > MAX_CLAIM_TEMPLATES) out.add(tooMany('spec.volumeClaimTemplates', claims.length, MAX_CLAIM_TEMPLATES));
 }

@@ -22,21 +22,30 @@ function suffixOk(suffix: string): boolean {
   return INT64_DIGITS.test(exponent) && BigInt(exponent) >= -(2n ** 63n) && BigInt(exponent) < 2n ** 63n;
 }
 
-/**
- * Upstream ParseQuantity's verdict on `text`: its error message, or whether the quantity is negative.
- * Leading and trailing spaces are trimmed, as UnmarshalJSON does.
- */
-export function parseQuantity(text: string): { error: string } | { negative: boolean } {
-  const s = text.trim();
-  const m = split.exec(s);
+interface QuantityText {
+  negative: boolean;
+  integer: string;
+  fraction: string;
+  suffix: string;
+}
+
+/** upstream ParseQuantity's grammar: its error message, or the parts (leading and trailing spaces trimmed, as UnmarshalJSON does). */
+function splitQuantity(text: string): { error: string } | QuantityText {
+  const m = split.exec(text.trim());
   if (!m) return { error: QUANTITY_FORMAT_WRONG };
   const [, number = '', suffix = ''] = m;
   // parseQuantityString: digits, at most one '.', then digits (a lone '.' reads as 0, as upstream's does)
   const numeric = /^([+-]?)([0-9]*)(?:\.([0-9]*))?$/.exec(number);
   if (!numeric) return { error: QUANTITY_FORMAT_WRONG };
   if (!suffixOk(suffix)) return { error: QUANTITY_SUFFIX };
-  const zero = /^0*$/.test(`${numeric[2] ?? ''}${numeric[3] ?? ''}`);
-  return { negative: numeric[1] === '-' && !zero };
+  return { negative: numeric[1] === '-', integer: numeric[2] ?? '', fraction: numeric[3] ?? '', suffix };
+}
+
+/** Upstream ParseQuantity's verdict on `text`: its error message, or whether the quantity is negative. */
+export function parseQuantity(text: string): { error: string } | { negative: boolean } {
+  const q = splitQuantity(text);
+  if ('error' in q) return q;
+  return { negative: q.negative && !/^0*$/.test(`${q.integer}${q.fraction}`) };
 }
 
 /** One quantity at `path`: JSON numbers are read as their decimal text, as the API server decodes them. */
@@ -55,4 +64,36 @@ export function validateResourceList(value: unknown, path: string, out: IssueLis
     if (out.full) return;
     validateQuantity(value[name], key(path, name), out);
   }
+}
+
+/** Beyond this decimal exponent a quantity is compared by its exponent alone (no storage size comes near). */
+const MAX_EXACT_EXPONENT = 400;
+
+const DECIMAL_EXPONENT: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const BINARY_EXPONENT: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+
+/** A valid quantity as digits × 10^e10 × 2^e2 (exact), or undefined when it does not parse. */
+function quantityParts(text: string): { digits: bigint; e10: number; e2: number } | undefined {
+  const q = splitQuantity(text);
+  if ('error' in q) return undefined;
+  const magnitude = BigInt(`${q.integer}${q.fraction}` || '0');
+  const exponent = q.suffix in DECIMAL_EXPONENT ? (DECIMAL_EXPONENT[q.suffix] as number) : q.suffix in BINARY_EXPONENT ? 0 : Number(q.suffix.slice(1));
+  return { digits: q.negative ? -magnitude : magnitude, e10: exponent - q.fraction.length, e2: BINARY_EXPONENT[q.suffix] ?? 0 };
+}
+
+/**
+ * Compares two quantities by value (`1Gi` > `1G`, `1024Mi` = `1Gi`, `0.5Gi` = `512Mi`): negative, zero or
+ * positive, as upstream's Quantity.Cmp; undefined when either does not parse.
+ */
+export function compareQuantities(a: string, b: string): number | undefined {
+  const x = quantityParts(a);
+  const y = quantityParts(b);
+  if (x === undefined || y === undefined) return undefined;
+  const sign = (d: bigint): number => (d > 0n ? 1 : d < 0n ? -1 : 0);
+  if (sign(x.digits) !== sign(y.digits) || x.digits === 0n) return Math.sign(sign(x.digits) - sign(y.digits));
+  const e10 = Math.min(x.e10, y.e10);
+  const e2 = Math.min(x.e2, y.e2);
+  if (Math.abs(x.e10 - e10) > MAX_EXACT_EXPONENT || Math.abs(y.e10 - e10) > MAX_EXACT_EXPONENT) return Math.sign(x.e10 - y.e10) * sign(x.digits);
+  const scaled = (q: { digits: bigint; e10: number; e2: number }): bigint => q.digits * 10n ** BigInt(q.e10 - e10) * 2n ** BigInt(q.e2 - e2);
+  return sign(scaled(x) - scaled(y));
 }

@@ -1,6 +1,6 @@
 // StatefulSet update validation (upstream 1.37 ValidateStatefulSetUpdate): the spec rules again (serviceName
 // syntax and claim templates are not re-checked, so old objects stay updatable), the gate transition rules,
-// and the immutable fields.
+// and the immutable fields (apps.ordinal.dev/v1: claim templates may grow, claim-template-update.ts).
 //
 // Since 1.37 (PR #138080) upstream reports each immutable field on its own — `spec.serviceName: Invalid
 // value: "b": field is immutable` — instead of the older single Forbidden at `spec` ("updates to statefulset
@@ -15,6 +15,7 @@ import { deepEqual, type JsonObject } from './json.js';
 import { validateObjectMetaUpdate } from './metadata.js';
 import { validatePodSpec } from './pod-template.js';
 import { claimNames } from './claims.js';
+import { validateClaimTemplatesUpdate } from './claim-template-update.js';
 import { isOrdinalObject, validateStatefulSetSpec } from './statefulset.js';
 import { asObject, asString } from './values.js';
 
@@ -27,8 +28,13 @@ export const IMMUTABLE_SPEC_FIELDS: ReadonlyArray<[field: string, zero: unknown]
 ];
 
 // upstream: apps/validation ValidateStatefulSetUpdate (ValidateImmutableField per field)
-function validateImmutableFields(spec: JsonObject, old: JsonObject, out: IssueList): void {
+function validateImmutableFields(spec: JsonObject, old: JsonObject, ordinal: boolean, out: IssueList): void {
   for (const [field, zero] of IMMUTABLE_SPEC_FIELDS) {
+    // apps.ordinal.dev/v1 lets claim templates grow and relabel (claim-template-update.ts)
+    if (ordinal && field === 'volumeClaimTemplates') {
+      validateClaimTemplatesUpdate(spec[field], old[field], out);
+      continue;
+    }
     const now = spec[field] ?? zero;
     if (!deepEqual(now, old[field] ?? zero)) out.add(invalid(`spec.${field}`, now, IMMUTABLE));
   }
@@ -60,6 +66,6 @@ export function validateStatefulSetUpdate(next: unknown, prev: StatefulSet, feat
     podTemplate: podTemplateWasValid(oldSpec),
   };
   validateStatefulSetSpec(root.spec, ctx, out);
-  validateImmutableFields(asObject(root.spec) ?? {}, oldSpec, out);
+  validateImmutableFields(asObject(root.spec) ?? {}, oldSpec, ctx.ordinal, out);
   return out.items;
 }
