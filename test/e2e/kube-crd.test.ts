@@ -31,6 +31,8 @@ const RESOURCES: Record<string, Resource> = {
   RoleBinding: r('rbac.authorization.k8s.io', 'rolebindings', 'RoleBinding'),
   Deployment: r('apps', 'deployments', 'Deployment'),
   Service: Resources.services,
+  ValidatingAdmissionPolicy: r('admissionregistration.k8s.io', 'validatingadmissionpolicies', 'ValidatingAdmissionPolicy', false),
+  ValidatingAdmissionPolicyBinding: r('admissionregistration.k8s.io', 'validatingadmissionpolicybindings', 'ValidatingAdmissionPolicyBinding', false),
 };
 
 let client: KubeClient | undefined;
@@ -64,14 +66,20 @@ async function setup(t: TestContext): Promise<KubeClient | undefined> {
   client ??= createKubeClient({ kubeconfig: cp.kubeconfigPath, qps: 0, timers: realTimers(), random: Math.random });
   const c = client;
   installed ??= (async () => {
-    const [crd] = parseAllDocuments(readFileSync(`${ROOT}deploy/crd.yaml`, 'utf8')).map((d) => d.toJS() as KubeObject);
+    const [crd, ...policy] = parseAllDocuments(readFileSync(`${ROOT}deploy/crd.yaml`, 'utf8')).map((d) => d.toJS() as KubeObject);
     await apply(c, crd!);
+    for (const d of policy) await apply(c, d);
     await poll('the CRD to be Established', async () => {
       const live = (await c.get(RESOURCES.CustomResourceDefinition!, undefined, crd!.metadata.name ?? '')) as KubeObject & { status?: { conditions?: { type: string; status: string }[] } };
       return live.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True') ?? false;
     });
     await c.create(Resources.namespaces, { metadata: { name: NS } });
     await poll('the StatefulSet resource to be served', async () => c.list(OSTS, NS).then(() => true, () => false));
+    // the admission policy takes effect a moment after it is written: wait until it refuses a dry-run shrink
+    const probe = await c.create(OSTS, build('policy-probe', (s) => (s.spec.volumeClaimTemplates = [{ metadata: { name: 'd' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } } } }])));
+    const shrunk = structuredClone(probe) as Mutable;
+    shrunk.spec.volumeClaimTemplates[0].spec.resources.requests.storage = '1Gi';
+    await poll('the claim storage policy to take effect', async () => c.update(OSTS, shrunk, { dryRun: true }).then(() => false, () => true));
   })();
   await installed;
   return c;

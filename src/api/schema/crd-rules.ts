@@ -5,7 +5,7 @@
 // exceeds budget by factor of more than 100x" by kube-apiserver 1.37), pod spec validation, and
 // feature-gated strategies. test/deploy/crd-validation.test.ts checks both agree.
 
-import { CLAIM_TEMPLATES_FIXED } from '../validation/claim-template-update.js';
+import { CLAIM_TEMPLATES_FIXED, CLAIMS_ONLY_GROW } from '../validation/claim-template-update.js';
 import { NON_NEGATIVE, type CelRule } from './schema-dsl.js';
 
 export const NON_NEGATIVE_RULE: CelRule = { rule: 'self >= 0', message: NON_NEGATIVE };
@@ -68,9 +68,9 @@ const storageOf = (v: string): string => claimSpec(v, 'resources.requests.storag
  * templates in the same order; per template only labels, annotations, volumeAttributesClassName and the
  * storage request change. Reported at the list (a CEL fieldPath cannot name a list index). Left to the
  * controller's validation: the template's other metadata and request keys besides storage, which no claim
- * uses, and that the storage only grows: comparing two int-or-string quantities costs more than kube-apiserver's
- * budget allows (its estimate cannot bound an int-or-string), so only the controller's validation refuses
- * a smaller request.
+ * uses. That the storage only grows is CLAIM_STORAGE_GROWS, in an admission policy: comparing two
+ * int-or-string quantities exceeds the CRD's estimated cost budget (its estimate cannot bound an
+ * int-or-string); an admission policy is held to a cost limit when it runs instead.
  */
 export const CLAIM_TEMPLATE_RULES: CelRule[] = [
   { rule: `size(self) == size(oldSelf) && ${sameInOrder(claimName)}`, message: CLAIM_TEMPLATES_FIXED },
@@ -79,6 +79,23 @@ export const CLAIM_TEMPLATE_RULES: CelRule[] = [
     message: `${IMMUTABLE_MESSAGE}: ${CLAIM_TEMPLATES_FIXED}`,
   },
 ];
+
+const quantityText = (v: string): string => `string(${storageOf(v)}.value())`;
+
+/** The claim templates' storage requests do not decrease, as an admission policy expression on `object` / `oldObject`. */
+export const CLAIM_STORAGE_GROWS = {
+  expression:
+    '!has(oldObject.spec.volumeClaimTemplates) || !has(object.spec.volumeClaimTemplates) || ' +
+    `object.spec.volumeClaimTemplates.all(t, oldObject.spec.volumeClaimTemplates.all(o, ${[
+      `${claimName('o')} != ${claimName('t')}`,
+      `!${storageOf('t')}.hasValue()`,
+      `!${storageOf('o')}.hasValue()`,
+      `!isQuantity(${quantityText('t')})`,
+      `!isQuantity(${quantityText('o')})`,
+      `quantity(${quantityText('t')}).compareTo(quantity(${quantityText('o')})) >= 0`,
+    ].join(' || ')}))`,
+  message: `spec.volumeClaimTemplates: a template's spec.resources.requests[storage] may not decrease: ${CLAIMS_ONLY_GROW}`,
+};
 
 /** A field that may not appear or disappear on update; `dflt` is what absence means after defaulting. */
 function samePresence(field: string, dflt: string): CelRule {

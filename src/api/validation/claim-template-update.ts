@@ -17,9 +17,8 @@ export const CLAIM_TEMPLATES_FIXED =
   'claim templates may not be added, removed, renamed or reordered; only metadata.labels, metadata.annotations, ' +
   'spec.resources.requests.storage (grow only) and spec.volumeAttributesClassName of a template may change';
 
-const shrinkDetail = (previous: unknown): string =>
-  `may not be less than the previous value ${String(previous)}: claims only grow; to shrink one, delete the claim and its pod, ` +
-  'and the controller creates both again from the template';
+export const CLAIMS_ONLY_GROW = 'claims only grow; to shrink one, delete the claim and its pod, and the controller creates both again from the template';
+const shrinkDetail = (previous: unknown): string => `may not be less than the previous value ${String(previous)}: ${CLAIMS_ONLY_GROW}`;
 
 const objectOf = (v: unknown): JsonObject => (isObject(v) ? v : {});
 const nameOf = (t: unknown): unknown => objectOf(objectOf(t).metadata).name;

@@ -3,6 +3,7 @@
 // `node bin/ordinal.js manifests --write deploy`.
 
 import { stringify } from 'yaml';
+import { buildClaimPolicy } from './claim-policy.js';
 import { buildCrd } from './crd.js';
 import { buildDeployment, buildMetricsService, buildNamespace } from './deployment.js';
 import { commonLabels, DEFAULT_MANIFEST_OPTIONS, IMAGE_REPOSITORY, type ManifestOptions } from './options.js';
@@ -18,10 +19,15 @@ export function manifestOptions(version: string, overrides: Partial<ManifestOpti
   return { ...DEFAULT_MANIFEST_OPTIONS, version, image: `${IMAGE_REPOSITORY}:${version}`, ...overrides };
 }
 
-/** Everything `ordinal manifests` prints: CRD (unless native), namespace, RBAC, Deployment, Service. */
+/** The API: the CRD and the admission policy that goes with it (deploy/crd.yaml, the chart's crds/). */
+export function apiManifests(labels: Record<string, string>): unknown[] {
+  return [buildCrd(labels), ...buildClaimPolicy(labels)];
+}
+
+/** Everything `ordinal manifests` prints: the API (unless native), namespace, RBAC, Deployment, Service. */
 export function allManifests(o: ManifestOptions): unknown[] {
   return [
-    ...(o.target === 'native' ? [] : [buildCrd(commonLabels(o))]),
+    ...(o.target === 'native' ? [] : apiManifests(commonLabels(o))),
     buildNamespace(o),
     ...buildRbac(o),
     buildDeployment(o),
@@ -32,7 +38,7 @@ export function allManifests(o: ManifestOptions): unknown[] {
 /** The files of deploy/ (besides the Helm chart): one kind of thing per file, RBAC per target. */
 export function deployFiles(o: ManifestOptions): Record<string, string> {
   return {
-    'crd.yaml': toYaml([buildCrd(commonLabels(o))]),
+    'crd.yaml': toYaml(apiManifests(commonLabels(o))),
     'rbac.yaml': toYaml(buildRbac({ ...o, target: 'crd' })),
     'rbac-native.yaml': toYaml(buildRbac({ ...o, target: 'native' })),
     'deployment.yaml': toYaml([buildNamespace(o), buildDeployment(o), buildMetricsService(o)]),
