@@ -24,6 +24,8 @@ const r = (group: string, version: string, plural: string, kind: string, namespa
 export const Resources = {
   pods: r('', 'v1', 'pods', 'Pod'),
   persistentVolumeClaims: r('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim'),
+  persistentVolumes: r('', 'v1', 'persistentvolumes', 'PersistentVolume', false),
+  storageClasses: r('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false),
   events: r('', 'v1', 'events', 'Event'),
   services: r('', 'v1', 'services', 'Service'),
   nodes: r('', 'v1', 'nodes', 'Node', false),

@@ -122,6 +122,9 @@ export interface PersistentVolumeClaimSpec {
   accessModes?: string[];
   resources?: { requests?: Record<string, string> };
   storageClassName?: string;
+  /** The PersistentVolume the claim is bound to (set once, by binding). */
+  volumeName?: string;
+  volumeAttributesClassName?: string;
   [key: string]: unknown;
 }
 

@@ -2,6 +2,7 @@
 
 import { FeatureGateError, defaultFeatures, withFeatures } from '../api/features.js';
 import type { Seconds } from '../cluster/kubelet/config.js';
+import { EXPANSION_MODES, type StorageClassBehavior, type StorageConfig } from '../cluster/storage/storage-actor.js';
 import type { ClusterSpec, ControllerTarget, FaultSpec, ImageSpec } from './scenario-types.js';
 import {
   type Issues,
@@ -33,7 +34,9 @@ function secondsOrSamples(v: unknown, p: string, i: Issues): Seconds | undefined
 }
 const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
 // The keys each block accepts, exported so the scenario docs test can check every one is documented.
-export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects'] as const;
+export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage'] as const;
+export const STORAGE_KEYS = ['bindSeconds', 'expansionSeconds', 'classes'] as const;
+export const STORAGE_CLASS_KEYS = ['expansion', 'expansionSeconds'] as const;
 export const IMAGE_KEYS = ['behavior', 'startSeconds', 'seconds'] as const;
 export const IMAGE_BEHAVIORS = ['ImagePullBackOff', 'CrashLoopBackOff', 'NotReadyAfter'] as const;
 export const FAULT_KEYS = ['apiErrors', 'conflicts', 'watch'] as const;
@@ -53,12 +56,39 @@ export function parseCluster(v: unknown, path: string, issues: Issues): ClusterS
   spec.podTerminationSeconds = optional(obj, 'podTerminationSeconds', path, issues, secondsOrSamples) ?? spec.podTerminationSeconds;
   const maxObjects = optional(obj, 'maxObjects', path, issues, (x, p, i) => numberField(x, p, i, { integer: true, min: 1 }));
   if (maxObjects !== undefined) spec.maxObjects = maxObjects;
+  const storage = optional(obj, 'storage', path, issues, (x, p, i) => parseStorage(x, p, i));
+  if (storage) spec.storage = storage;
   const images = optional(obj, 'images', path, issues, objectField) ?? {};
   for (const [key, value] of Object.entries(images)) {
     const image = parseImage(value, at(at(path, 'images'), key), issues);
     if (image) spec.images[key] = image;
   }
   return spec;
+}
+
+function parseStorage(v: unknown, path: string, issues: Issues): StorageConfig | undefined {
+  const obj = objectField(v, path, issues);
+  if (!obj) return undefined;
+  noUnknownKeys(obj, STORAGE_KEYS, path, issues);
+  const config: StorageConfig = {
+    bindSeconds: optional(obj, 'bindSeconds', path, issues, seconds) ?? 0,
+    expansionSeconds: optional(obj, 'expansionSeconds', path, issues, seconds) ?? 10,
+    classes: {},
+  };
+  const classes = optional(obj, 'classes', path, issues, objectField) ?? {};
+  for (const [name, value] of Object.entries(classes)) {
+    const p = at(at(path, 'classes'), name);
+    const cls = objectField(value, p, issues);
+    if (!cls) continue;
+    noUnknownKeys(cls, STORAGE_CLASS_KEYS, p, issues);
+    const behavior: StorageClassBehavior = {};
+    const expansion = optional(cls, 'expansion', p, issues, (x, q, i) => enumField(x, q, i, EXPANSION_MODES));
+    if (expansion) behavior.expansion = expansion;
+    const after = optional(cls, 'expansionSeconds', p, issues, seconds);
+    if (after !== undefined) behavior.expansionSeconds = after;
+    config.classes[name] = behavior;
+  }
+  return config;
 }
 
 function parseImage(v: unknown, path: string, issues: Issues): ImageSpec | undefined {

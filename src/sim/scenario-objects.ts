@@ -16,6 +16,7 @@ const CREATABLE: readonly Resource[] = [
   Resources.ordinalStatefulSets,
   Resources.pods,
   Resources.persistentVolumeClaims,
+  Resources.storageClasses,
   Resources.services,
   Resources.namespaces,
   Resources.controllerRevisions,

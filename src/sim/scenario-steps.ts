@@ -160,6 +160,7 @@ function parsePatch(v: unknown, path: string, issues: Issues, ctx: ParseContext)
 const CORE_KINDS: Record<string, string> = {
   Pod: 'v1',
   PersistentVolumeClaim: 'v1',
+  StorageClass: 'storage.k8s.io/v1',
   Service: 'v1',
   Namespace: 'v1',
   ControllerRevision: 'apps/v1',

@@ -1,6 +1,7 @@
 // The parsed, validated and defaulted form of a scenario file (scenario.md). Every step keeps `raw`,
 // the step exactly as given, because the timeline's `step` record echoes it.
 
+import type { StorageConfig } from '../cluster/storage/storage-actor.js';
 import type { Resource } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';
 import type { Seconds } from '../cluster/kubelet/config.js';
@@ -24,6 +25,8 @@ export interface ClusterSpec {
   images: Record<string, ImageSpec>;
   /** Most objects of one resource the in-memory API server stores (default 10,000); creates beyond get 403 `exceeded quota`. */
   maxObjects?: number;
+  /** The simulated storage (binding and expanding claims); absent: claims stay Pending, as before. */
+  storage?: StorageConfig;
 }
 
 /** scenario.md `faults`: applies only to the controller's client. */

@@ -137,6 +137,7 @@ export class Simulation {
   async start(): Promise<void> {
     await this.world.cluster.addNode(NODE_NAME);
     await this.world.kubelet.start();
+    this.world.storage?.start();
     await this.world.startController();
     for (const [i, { resource, object }] of this.scenario.objects.entries()) {
       try {
@@ -174,6 +175,7 @@ export class Simulation {
     const metrics = await metricsSummary(this.world.metrics.registry);
     await this.world.stopController();
     this.world.kubelet.stop();
+    this.world.storage?.stop();
     const sets: Record<string, tl.SummaryRecord['sets'][string]> = {};
     for (const entry of this.state.allSets()) {
       const ns = entry.set.metadata.namespace ?? 'default';

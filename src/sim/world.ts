@@ -5,6 +5,7 @@
 import type { ClusterClient } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import { createKubelet, type Kubelet } from '../cluster/kubelet/index.js';
+import { StorageActor } from '../cluster/storage/storage-actor.js';
 import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
 import { createStatefulSetController, defaultPlanner } from '../runtime/statefulset-controller-factory.js';
 import type { Planner } from '../runtime/planner-port.js';
@@ -36,6 +37,8 @@ export interface World {
   cluster: MemoryCluster;
   user: ClusterClient;
   kubelet: Kubelet;
+  /** The simulated storage, when the scenario has `cluster.storage`. */
+  storage?: StorageActor;
   metrics: ControllerMetrics;
   /** Every call the controller made, across restarts. */
   apiCalls: ApiCallCounter;
@@ -50,6 +53,8 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const { maxObjects } = scenario.cluster;
   const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}) });
   const kubelet = createKubelet({ client: cluster.client('kubelet'), timers: clock, nodeName: NODE_NAME, config: { ...scenario.cluster, seed: scenario.seed } });
+  const { storage: storageConfig } = scenario.cluster;
+  const storage = storageConfig && new StorageActor({ client: cluster.client('storage'), timers: clock, random: randomFor(scenario.seed, 'storage'), config: storageConfig });
   const metrics = createControllerMetrics();
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
@@ -61,6 +66,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
     cluster,
     user: cluster.client(USER_ACTOR),
     kubelet,
+    ...(storage ? { storage } : {}),
     metrics,
     apiCalls,
     async startController() {

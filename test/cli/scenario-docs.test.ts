@@ -15,11 +15,14 @@ import {
   FAULT_VERBS,
   IMAGE_BEHAVIORS,
   IMAGE_KEYS,
+  STORAGE_CLASS_KEYS,
+  STORAGE_KEYS,
   WATCH_FAULT_KEYS,
 } from '../../src/sim/scenario-cluster.js';
 import { DELETE_POD_KEYS, PATCH_KEYS, SET_IMAGE_KEYS, STEP_KEYS, STEP_OPTION_KEYS, WAIT_POD_KEYS, WAIT_SET_KEYS } from '../../src/sim/scenario-steps.js';
 import { EVENT_EXPECT_KEYS, EXPECT_KEYS, POD_EXPECT_KEYS } from '../../src/sim/scenario-expect.js';
 import * as tl from '../../src/sim/timeline.js';
+import { EXPANSION_MODES } from '../../src/cluster/storage/storage-actor.js';
 
 const doc = readFileSync(new URL('../../docs/scenarios.md', import.meta.url), 'utf8');
 
@@ -63,6 +66,10 @@ describe('docs/scenarios.md', () => {
     const images = section('### Image behaviours');
     for (const key of IMAGE_KEYS) row(images, key);
     for (const behavior of IMAGE_BEHAVIORS) row(images, behavior);
+    const storage = section('### Storage');
+    for (const key of STORAGE_KEYS) row(storage, key);
+    for (const mode of EXPANSION_MODES) assert.ok(storage.includes(`| \`${mode}\``), `a row for expansion ${mode}`);
+    assertMentions(storage, STORAGE_CLASS_KEYS, '### Storage');
   });
 
   it('documents every fault with its fields', () => {

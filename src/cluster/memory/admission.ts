@@ -2,16 +2,20 @@
 // validation on write, as kube-apiserver runs them (upstream-statefulset.md §1.4–§1.6). Invalid writes
 // throw InvalidError (422) with the API server's message.
 
-import type { Resource } from '../../api/client.js';
+import { Resources, type Resource } from '../../api/client.js';
 import { InvalidError, type FieldIssue } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
-import type { KubeObject, Pod, StatefulSet } from '../../api/types.js';
+import type { KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
 import { formatInvalid } from '../../api/validation/index.js';
+import { admitClaimUpdate } from './claim-admission.js';
 import { jsonEqual } from './equality.js';
 import { isPodResource } from './deletion.js';
 import { preparePodForCreate, preparePodForUpdate, validatePodUpdate } from './pod-admission.js';
 import { qualifiedResource } from './messages.js';
 import { admitStatefulSetCreate, admitStatefulSetUpdate, isStatefulSetResource } from './statefulset-admission.js';
+
+/** Reads a stored object (admission plugins look up others, e.g. a claim's StorageClass). */
+export type StoredReader = (res: Resource, namespace: string | undefined, name: string) => KubeObject | undefined;
 
 /** `main` writes everything but status; `status` writes only status (the /status subresource). */
 export type WriteMode = 'main' | 'status';
@@ -44,9 +48,12 @@ export function admitCreate(res: Resource, obj: KubeObject, features: Features):
  * Runs defaulting, the update strategy and validation on `next`, which already carries the server-owned
  * metadata of `prev` and, for the main resource, prev's status (or, for /status, prev's everything else).
  */
-export function admitUpdate(res: Resource, next: KubeObject, prev: KubeObject, mode: WriteMode, features: Features): KubeObject {
+export function admitUpdate(res: Resource, next: KubeObject, prev: KubeObject, mode: WriteMode, features: Features, read: StoredReader): KubeObject {
   if (isStatefulSetResource(res)) return admitStatefulSetUpdate(res, next as StatefulSet, prev as StatefulSet, mode, features);
   if (mode === 'status') return next;
+  if (res === Resources.persistentVolumeClaims) {
+    admitClaimUpdate(next as PersistentVolumeClaim, prev as PersistentVolumeClaim, (name) => read(Resources.storageClasses, undefined, name));
+  }
   if (isPodResource(res)) {
     const pod = preparePodForUpdate(next as Pod, prev as Pod);
     const issues = validatePodUpdate(pod, prev as Pod);

@@ -111,7 +111,7 @@ export class ApiServer {
     if (resourceVersion && resourceVersion !== prev.metadata.resourceVersion) throw staleConflict(res, name);
     if (uid && uid !== prev.metadata.uid) throw uidConflict(res, name, uid, prev.metadata.uid);
     const next = mode === 'status' ? { ...structuredClone(prev), status: structuredClone(obj['status']) } : this.carryOver(res, obj, prev);
-    const admitted = admitUpdate(res, next, prev, mode, this.config.features);
+    const admitted = admitUpdate(res, next, prev, mode, this.config.features, (r, ns, n) => this.store.get(r, ns, n));
     if (dryRun) return structuredClone(sameStoredObject(admitted, prev) ? prev : admitted);
     const ctx: WriteContext = { actor, verb, res };
     if (isReadyForRemoval(admitted)) return this.commits.remove(ctx, admitted);

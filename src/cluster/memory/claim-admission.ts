@@ -1,0 +1,57 @@
+// PersistentVolumeClaim updates as kube-apiserver admits them: validation (core/validation
+// ValidatePersistentVolumeClaimUpdate) — the spec is immutable but for the storage request and
+// volumeAttributesClassName of a bound claim, and binding sets spec.volumeName once; the request may not go
+// below status.capacity — then the PersistentVolumeClaimResize admission plugin: a larger request needs a
+// StorageClass that allows expansion.
+
+import { Resources } from '../../api/client.js';
+import { ApiError, InvalidError, type FieldIssue } from '../../api/errors.js';
+import type { KubeObject, PersistentVolumeClaim } from '../../api/types.js';
+import { deepEqual } from '../../api/validation/json.js';
+import { formatInvalid } from '../../api/validation/index.js';
+import { compareQuantities } from '../../api/validation/quantity.js';
+
+const SPEC_IMMUTABLE = 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
+const RESIZE_FORBIDDEN = 'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize';
+
+const storageOf = (c: PersistentVolumeClaim): string | undefined => c.spec.resources?.requests?.storage;
+const capacityOf = (c: PersistentVolumeClaim): string | undefined => (c.status?.capacity as Record<string, string> | undefined)?.storage;
+
+/** The spec without what a bound claim may change, and with the volume name binding sets. */
+function fixedSpec(c: PersistentVolumeClaim, bound: boolean, volumeName: unknown): Record<string, unknown> {
+  const { resources, volumeAttributesClassName, volumeName: _v, ...rest } = c.spec;
+  const requests = { ...((resources as { requests?: Record<string, string> } | undefined)?.requests ?? {}) };
+  if (bound) delete requests['storage'];
+  return {
+    ...rest,
+    volumeName,
+    resources: { ...(resources ?? {}), requests },
+    ...(bound ? {} : { volumeAttributesClassName }),
+  };
+}
+
+/** Validates `next` as an update of `prev`, then runs resize admission; `storageClass` reads a StorageClass by name. */
+// upstream: core/validation ValidatePersistentVolumeClaimUpdate + plugin/pkg/admission/storage/persistentvolume/resize
+export function admitClaimUpdate(next: PersistentVolumeClaim, prev: PersistentVolumeClaim, storageClass: (name: string) => KubeObject | undefined): void {
+  const name = next.metadata.name ?? '';
+  const bound = Boolean(prev.spec.volumeName);
+  // the PV controller binds a claim by setting spec.volumeName once
+  const volumeName = prev.spec.volumeName ? prev.spec.volumeName : next.spec.volumeName;
+  const issues: FieldIssue[] = [];
+  if (!deepEqual(fixedSpec(next, bound, volumeName), fixedSpec(prev, bound, volumeName)) || (bound && next.spec.volumeName !== prev.spec.volumeName)) {
+    issues.push({ path: 'spec', type: 'Forbidden', detail: SPEC_IMMUTABLE });
+  }
+  const size = storageOf(next);
+  const capacity = capacityOf(prev);
+  if (issues.length === 0 && size !== undefined && capacity !== undefined && compareQuantities(size, capacity) === -1) {
+    issues.push({ path: 'spec.resources.requests.storage', type: 'Forbidden', detail: 'field can not be less than status.capacity' });
+  }
+  if (issues.length > 0) throw new InvalidError(formatInvalid(Resources.persistentVolumeClaims.kind, '', name, issues), issues);
+  const previous = storageOf(prev);
+  if (size === undefined || previous === undefined || compareQuantities(size, previous) !== 1) return;
+  const className = next.spec.storageClassName;
+  const cls = className ? storageClass(className) : undefined;
+  if (cls?.['allowVolumeExpansion'] !== true) {
+    throw new ApiError(`persistentvolumeclaims "${name}" is forbidden: ${RESIZE_FORBIDDEN}`, 403, 'Forbidden');
+  }
+}

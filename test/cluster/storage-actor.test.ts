@@ -1,0 +1,115 @@
+// The simulated storage (cluster.storage): claims are bound to new PersistentVolumes of their size, and a
+// larger request is expanded after the class's delay — online, offline (finished by a pod that starts
+// afterwards) or failing — while the API server refuses to expand a claim whose class does not allow it.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Resources } from '../../src/api/client.js';
+import type { KubeObject, PersistentVolumeClaim } from '../../src/api/types.js';
+import { parseScenario } from '../../src/sim/scenario.js';
+import { Simulation } from '../../src/sim/simulation.js';
+
+const storageClass = (name: string, allow: boolean) => `  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: ${name}}, provisioner: simulated, allowVolumeExpansion: ${allow}}`;
+
+const scenario = (className: string, steps: string) => `kind: Scenario
+cluster:
+  storage:
+    expansionSeconds: 20
+    classes: {slow: {expansion: Offline, expansionSeconds: 5}, broken: {expansion: Fails}}
+objects:
+${storageClass('standard', true)}
+${storageClass('fixed', false)}
+${storageClass('slow', true)}
+${storageClass('broken', true)}
+  - apiVersion: apps.ordinal.dev/v1
+    kind: StatefulSet
+    metadata: {name: db}
+    spec:
+      replicas: 2
+      selector: {matchLabels: {app: db}}
+      template:
+        metadata: {labels: {app: db}}
+        spec: {containers: [{name: c, image: "db:1"}]}
+      volumeClaimTemplates:
+        - metadata: {name: data}
+          spec: {accessModes: [ReadWriteOnce], storageClassName: ${className}, resources: {requests: {storage: 1Gi}}}
+steps:
+  - waitFor: Converged
+${steps}`;
+
+const grow = (claim: string, size: string) => `  - patch: {kind: PersistentVolumeClaim, name: ${claim}, merge: {spec: {resources: {requests: {storage: ${size}}}}}}`;
+
+async function run(className: string, steps: string) {
+  const sim = new Simulation(parseScenario(scenario(className, steps)));
+  await sim.start();
+  await sim.runSteps();
+  const claims = new Map((await sim.world.user.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, 'default')).items.map((c) => [c.metadata.name, c]));
+  const volumes = (await sim.world.user.list<KubeObject & { spec: { capacity: { storage: string }; claimRef: { name: string } } }>(Resources.persistentVolumes, undefined)).items;
+  const failures = sim.records.flatMap((r) => (r.type === 'failure' ? [r.message] : []));
+  await sim.finish();
+  return { claims, volumes, failures };
+}
+
+const capacity = (c: PersistentVolumeClaim | undefined) => (c?.status?.['capacity'] as { storage?: string } | undefined)?.storage;
+const conditions = (c: PersistentVolumeClaim | undefined) => ((c?.status?.['conditions'] ?? []) as { type: string }[]).map((x) => x.type);
+
+describe('the simulated storage', () => {
+  it('refuses bad settings with their paths', () => {
+    const bad = `kind: Scenario\ncluster: {storage: {bindSecs: 1, expansionSeconds: -1, classes: {x: {expansion: Sometimes}}}}\n`;
+    assert.throws(() => parseScenario(bad), (e: Error & { issues?: { path: string; message: string }[] }) => {
+      const got = (e.issues ?? []).map((i) => i.path).sort();
+      assert.deepEqual(got, ['cluster.storage.bindSecs', 'cluster.storage.classes.x.expansion', 'cluster.storage.expansionSeconds']);
+      return true;
+    });
+  });
+
+  it('binds every claim to a volume of its size', async () => {
+    const { claims, volumes, failures } = await run('standard', '');
+    assert.deepEqual(failures, []);
+    for (const name of ['data-db-0', 'data-db-1']) {
+      const claim = claims.get(name);
+      assert.equal(claim?.status?.phase, 'Bound');
+      assert.equal(capacity(claim), '1Gi');
+      assert.equal(claim?.spec.volumeName, `pvc-${claim?.metadata.uid}`);
+    }
+    assert.deepEqual(volumes.map((v) => [v.spec.claimRef.name, v.spec.capacity.storage]).sort(), [['data-db-0', '1Gi'], ['data-db-1', '1Gi']]);
+  });
+
+  it('expands online after the delay: Resizing meanwhile, then the new capacity on the claim and its volume', async () => {
+    const during = await run('standard', `${grow('data-db-0', '5Gi')}\n  - advance: 10`);
+    assert.equal(capacity(during.claims.get('data-db-0')), '1Gi');
+    assert.deepEqual(conditions(during.claims.get('data-db-0')), ['Resizing']);
+    const after = await run('standard', `${grow('data-db-0', '5Gi')}\n  - advance: 21`);
+    assert.equal(capacity(after.claims.get('data-db-0')), '5Gi');
+    assert.deepEqual(conditions(after.claims.get('data-db-0')), []);
+    assert.equal(after.volumes.find((v) => v.spec.claimRef.name === 'data-db-0')?.spec.capacity.storage, '5Gi');
+    assert.equal(capacity(after.claims.get('data-db-1')), '1Gi');
+  });
+
+  it('leaves an offline expansion pending until a pod that mounts the claim starts again', async () => {
+    const pending = await run('slow', `${grow('data-db-1', '3Gi')}\n  - advance: 30`);
+    assert.deepEqual(conditions(pending.claims.get('data-db-1')), ['FileSystemResizePending']);
+    assert.equal(capacity(pending.claims.get('data-db-1')), '1Gi');
+    const restarted = await run('slow', `${grow('data-db-1', '3Gi')}\n  - advance: 30\n  - deletePod: db-1\n  - waitFor: Converged`);
+    assert.equal(capacity(restarted.claims.get('data-db-1')), '3Gi');
+    assert.deepEqual(conditions(restarted.claims.get('data-db-1')), []);
+  });
+
+  it('reports a failed expansion and keeps the old capacity', async () => {
+    const { claims } = await run('broken', `${grow('data-db-0', '2Gi')}\n  - advance: 30`);
+    const claim = claims.get('data-db-0');
+    assert.equal(capacity(claim), '1Gi');
+    assert.deepEqual(conditions(claim), ['ControllerResizeError']);
+    assert.equal((claim?.status?.['allocatedResourceStatuses'] as Record<string, string>)?.storage, 'ControllerResizeInfeasible');
+  });
+
+  it('is refused by the API server when the class does not allow expansion, and below capacity', async () => {
+    const fixed = await run('fixed', grow('data-db-0', '2Gi'));
+    assert.deepEqual(fixed.failures.map((f) => f.replace(/^.*?persistentvolumeclaims/, 'persistentvolumeclaims')), [
+      'persistentvolumeclaims "data-db-0" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize',
+    ]);
+    const smaller = await run('standard', grow('data-db-0', '512Mi'));
+    assert.match(smaller.failures.join(), /spec\.resources\.requests\.storage: Forbidden: field can not be less than status\.capacity/);
+    const other = await run('standard', '  - patch: {kind: PersistentVolumeClaim, name: data-db-0, merge: {spec: {storageClassName: fixed}}}');
+    assert.match(other.failures.join(), /spec: Forbidden: spec is immutable after creation except resources\.requests and volumeAttributesClassName for bound claims/);
+  });
+});
