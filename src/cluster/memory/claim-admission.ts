@@ -34,11 +34,11 @@ function fixedSpec(c: PersistentVolumeClaim, bound: boolean, volumeName: unknown
 // upstream: core/validation ValidatePersistentVolumeClaimUpdate + plugin/pkg/admission/storage/persistentvolume/resize
 export function admitClaimUpdate(next: PersistentVolumeClaim, prev: PersistentVolumeClaim, storageClass: (name: string) => KubeObject | undefined): void {
   const name = next.metadata.name ?? '';
-  const bound = Boolean(prev.spec.volumeName);
-  // the PV controller binds a claim by setting spec.volumeName once
+  // validation calls a claim bound by its status phase; binding sets spec.volumeName once
+  const bound = prev.status?.phase === 'Bound';
   const volumeName = prev.spec.volumeName ? prev.spec.volumeName : next.spec.volumeName;
   const issues: FieldIssue[] = [];
-  if (!deepEqual(fixedSpec(next, bound, volumeName), fixedSpec(prev, bound, volumeName)) || (bound && next.spec.volumeName !== prev.spec.volumeName)) {
+  if (!deepEqual(fixedSpec(next, bound, volumeName), fixedSpec(prev, bound, volumeName)) || (prev.spec.volumeName && next.spec.volumeName !== prev.spec.volumeName)) {
     issues.push({ path: 'spec', type: 'Forbidden', detail: SPEC_IMMUTABLE });
   }
   const size = storageOf(next);

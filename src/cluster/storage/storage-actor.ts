@@ -37,6 +37,8 @@ export interface StorageActorOptions {
   timers: Timers;
   random: () => number;
   config: StorageConfig;
+  /** Only this namespace's claims and pods (default: all), e.g. beside other tests on one API server. */
+  namespace?: string;
   onError?: (error: unknown) => void;
 }
 
@@ -64,6 +66,9 @@ export class StorageActor {
   /** Expansions under way: claim key → the request being expanded to and when it was first seen. */
   private readonly expansions = new Map<string, { target: string; since: Instant }>();
   private readonly reflectors: Reflector<KubeObject>[];
+  /** Claims being reconciled (one write sequence per claim at a time), and those changed meanwhile. */
+  private readonly busy = new Set<string>();
+  private readonly dirty = new Set<string>();
   private running = false;
 
   constructor(private readonly opts: StorageActorOptions) {
@@ -99,8 +104,8 @@ export class StorageActor {
         changed(e.object);
       },
     };
-    const { client, timers, random } = this.opts;
-    return new Reflector<T>({ client, resource, namespace: undefined, timers, random, sink }) as unknown as Reflector<KubeObject>;
+    const { client, timers, random, namespace } = this.opts;
+    return new Reflector<T>({ client, resource, namespace, timers, random, sink }) as unknown as Reflector<KubeObject>;
   }
 
   /** A pod started: an offline expansion of a claim it mounts may finish. */
@@ -120,6 +125,20 @@ export class StorageActor {
   }
 
   private async reconcile(k: string): Promise<void> {
+    if (this.busy.has(k)) {
+      this.dirty.add(k);
+      return;
+    }
+    this.busy.add(k);
+    try {
+      await this.reconcileClaim(k);
+    } finally {
+      this.busy.delete(k);
+      if (this.dirty.delete(k)) void this.reconcile(k);
+    }
+  }
+
+  private async reconcileClaim(k: string): Promise<void> {
     const claim = this.claims.get(k);
     if (!this.running || claim === undefined || claim.metadata.deletionTimestamp) {
       this.expansions.delete(k);
@@ -163,9 +182,10 @@ export class StorageActor {
 
   /** The status of a bound claim: its capacity, and where an expansion to a larger request stands. */
   private desiredStatus(k: string, claim: PersistentVolumeClaim): ClaimStatus {
-    const status: ClaimStatus = { ...(claim.status ?? {}), phase: 'Bound' };
     const request = storageOf(claim);
-    const capacity = capacityOf(claim);
+    // a bound claim whose status write did not happen yet has the volume's size: what was requested
+    const capacity = capacityOf(claim) ?? request;
+    const status: ClaimStatus = { accessModes: claim.spec.accessModes ?? ['ReadWriteOnce'], ...(claim.status ?? {}), phase: 'Bound', ...(capacity ? { capacity: { storage: capacity } } : {}) };
     const clean = (): ClaimStatus => {
       this.expansions.delete(k);
       const { conditions: _c, allocatedResourceStatuses: _a, ...rest } = status;
