@@ -199,6 +199,21 @@ export interface StatefulSetStatus {
   conditions?: Condition[];
   /** apps.ordinal.dev/v1 only: the selector in string form, for the CRD's scale subresource (HPA). */
   selector?: string;
+  /** apps.ordinal.dev/v1 only (KEP-4650): per claim template, its claims of the replicas in range. */
+  volumeClaimTemplates?: VolumeClaimTemplateStatus[];
+}
+
+export interface VolumeClaimTemplateStatus {
+  /** The template's name. */
+  name: string;
+  /** Claims whose capacity, labels, annotations and fixed fields meet the template. */
+  compatible: number;
+  /** Claims being expanded (request above capacity, or a Resizing / FileSystemResizePending condition). */
+  updating: number;
+  /** Claims larger than the template asks. */
+  overSized: number;
+  /** The sum of the claims' capacities. */
+  totalCapacity?: string;
 }
 
 export interface StatefulSet extends KubeObject {

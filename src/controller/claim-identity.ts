@@ -22,6 +22,15 @@ export function claimNameFor(set: StatefulSet, template: PersistentVolumeClaim, 
   return `${template.metadata.name ?? ''}-${set.metadata.name ?? ''}-${ordinal}`;
 }
 
+const ORDINAL_TEXT = /^(0|[1-9][0-9]*)$/;
+
+/** The ordinal whose claim of `template` is called `claimName`, or undefined when the template would not name it. */
+export function claimOrdinal(set: StatefulSet, template: PersistentVolumeClaim, claimName: string): number | undefined {
+  const prefix = `${template.metadata.name ?? ''}-${set.metadata.name ?? ''}-`;
+  const rest = claimName.slice(prefix.length);
+  return claimName.startsWith(prefix) && ORDINAL_TEXT.test(rest) ? Number(rest) : undefined;
+}
+
 /** Names of the claims the pod with `ordinal` mounts, in template order (cheap: no copies). */
 export function claimNamesForOrdinal(set: StatefulSet, ordinal: number): string[] {
   return claimTemplates(set).map((t) => claimNameFor(set, t, ordinal));

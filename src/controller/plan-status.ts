@@ -1,7 +1,9 @@
 // The status a valid sync writes: counters (§6), the optimistic decrement of update deletions, the
 // completion promotion, conditions and the transition events that go with them.
 
-import { fromTimestamp, ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSetStatus } from '../api/types.js';
+import { fromTimestamp, ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSetStatus, type VolumeClaimTemplateStatus } from '../api/types.js';
+import { claimTemplates } from './claim-identity.js';
+import { claimTemplateStatus } from './claim-template-status.js';
 import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
 import { isOld, unavailable, type SyncContext } from './sync-context.js';
 import { featureDisabledEvent, safetyHaltEvent } from './event-texts.js';
@@ -29,7 +31,15 @@ export function countersFor(ctx: SyncContext, pods: readonly Pod[], actions: rea
   const decremented = actions.filter((a) => a.kind === 'deletePod' && a.decrementsCurrentReplicas).length;
   counts.currentReplicas = Math.max(0, counts.currentReplicas - decremented);
   const status = newStatus({ set: ctx.set, counts, currentRevision: ctx.currentRevision, updateRevision: ctx.updateRevision, collisionCount });
-  return completeUpdate(ctx.set, status);
+  const claims = claimStatus(ctx);
+  return completeUpdate(ctx.set, claims === undefined ? status : { ...status, volumeClaimTemplates: claims });
+}
+
+/** status.volumeClaimTemplates: apps.ordinal.dev/v1 sets with claim templates (an extension; apps/v1 has none). */
+function claimStatus(ctx: SyncContext): VolumeClaimTemplateStatus[] | undefined {
+  if (ctx.set.apiVersion !== ORDINAL_V1 || claimTemplates(ctx.set).length === 0) return undefined;
+  const { start, count } = ctx.slots;
+  return claimTemplateStatus(ctx.set, ctx.claims, (ordinal) => ordinal >= start && ordinal < start + count);
 }
 
 /** Every slot holds an available, non-terminating pod on the update revision (below the partition: any). */

@@ -121,6 +121,7 @@ export function conditionsEqual(a: readonly Condition[] | undefined, b: readonly
  */
 export function statusChanged(stored: StatefulSetStatus | undefined, next: StatefulSetStatus, quietConditions: boolean): boolean {
   if (inconsistentStatus(stored, next)) return true;
+  if (JSON.stringify(stored?.volumeClaimTemplates ?? []) !== JSON.stringify(next.volumeClaimTemplates ?? [])) return true;
   if (n(stored?.collisionCount) !== n(next.collisionCount)) return true;
   if (conditionsEqual(stored?.conditions, next.conditions)) return false;
   return !(quietConditions && list(stored?.conditions).length === 0);

@@ -14,6 +14,7 @@ import { noopLogger, type Logger } from './logging-port.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
 import type { Caches } from './observe.js';
 import type { Planner } from './planner-port.js';
+import { keysForClaim } from './claim-handlers.js';
 import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
 import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
 import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './reconcile.js';
@@ -235,7 +236,8 @@ export class StatefulSetController {
       return k === undefined ? [] : [k];
     };
     on(this.caches.revisions, { add: owner, update: (_a, b) => owner(b), del: owner });
-    on(this.caches.claims, { add: () => [], update: () => [], del: () => [] });
+    const claimKeys = (c: PersistentVolumeClaim) => keysForClaim(targets, c);
+    on(this.caches.claims, { add: claimKeys, update: (a, b) => (a.metadata.resourceVersion === b.metadata.resourceVersion ? [] : claimKeys(b)), del: claimKeys });
   }
 }
 

@@ -143,11 +143,13 @@ describe('the CRD on kube-apiserver 1.37 agrees with the validation table', () =
     });
   });
 
-  it('checks status writes: counters within status.replicas, collisionCount never decremented', async (t) => {
+  it('checks status writes: counters within status.replicas, collisionCount never decremented, claim template status kept', async (t) => {
     const k = await setup(t);
     if (!k) return;
     const live = await k.create(OSTS, build('st', () => {}));
-    const ok = await k.updateStatus(OSTS, { ...live, status: { replicas: 2, readyReplicas: 2, availableReplicas: 1, collisionCount: 3 } });
+    const claims = [{ name: 'data', compatible: 1, updating: 1, overSized: 0, totalCapacity: '6Gi' }];
+    const ok = await k.updateStatus(OSTS, { ...live, status: { replicas: 2, readyReplicas: 2, availableReplicas: 1, collisionCount: 3, volumeClaimTemplates: claims } });
+    assert.deepEqual(ok.status?.volumeClaimTemplates, claims, 'the claim template status is stored, not pruned');
     const tooMany = await k.updateStatus(OSTS, { ...ok, status: { replicas: 2, readyReplicas: 3 } }).catch((e: unknown) => e);
     assert.ok(tooMany instanceof InvalidError && tooMany.message.includes('status.readyReplicas'), String(tooMany));
     const backwards = await k.updateStatus(OSTS, { ...ok, status: { replicas: 2, collisionCount: 1 } }).catch((e: unknown) => e);

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import type { PersistentVolumeClaim } from '../../src/api/types.js';
+import type { PersistentVolumeClaim, StatefulSet } from '../../src/api/types.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 
@@ -55,5 +55,48 @@ describe('editing a claim template', () => {
     assert.equal(failures.length, 1, failures.join('\n'));
     assert.match(failures[0]!, /spec\.volumeClaimTemplates\[0\]\.spec\.resources\.requests\[storage\]: Forbidden: may not be less than the previous value 1Gi: .*delete the claim and its pod/);
     assert.deepEqual(sizes, { 'data-db-0': '1Gi', 'data-db-1': '1Gi' }, 'the refused step ends the run before the scale-up');
+  });
+});
+
+const withStorage = (steps: string) => `kind: Scenario
+cluster: {storage: {expansionSeconds: 10}}
+objects:
+  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: standard}, provisioner: simulated, allowVolumeExpansion: true}
+  - apiVersion: apps.ordinal.dev/v1
+    kind: StatefulSet
+    metadata: {name: db}
+    spec:
+      replicas: 2
+      selector: {matchLabels: {app: db}}
+      template:
+        metadata: {labels: {app: db}}
+        spec: {containers: [{name: c, image: "db:1"}]}
+      volumeClaimTemplates:
+        - metadata: {name: data}
+          spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 1Gi}}}
+steps:
+  - waitFor: Converged
+  - patch: {kind: StatefulSet, name: db, merge: {spec: {volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 5Gi}}}}]}}}
+  - advance: 1
+${steps}`;
+
+async function claimStatus(steps: string) {
+  const sim = new Simulation(parseScenario(withStorage(steps)));
+  await sim.start();
+  await sim.runSteps();
+  const set = await sim.world.user.get<StatefulSet>(Resources.ordinalStatefulSets, 'default', 'db');
+  assert.equal(sim.failed, false, JSON.stringify(sim.records.filter((r) => r.type === 'failure')));
+  await sim.finish();
+  return set.status?.volumeClaimTemplates;
+}
+
+describe('status.volumeClaimTemplates', () => {
+  it('counts the claims behind an edited template, an expansion under way, and a new claim at the new size', async () => {
+    assert.deepEqual(await claimStatus(''), [{ name: 'data', compatible: 0, updating: 0, overSized: 0, totalCapacity: '2Gi' }]);
+    const grow = '  - patch: {kind: PersistentVolumeClaim, name: data-db-0, merge: {spec: {resources: {requests: {storage: 5Gi}}}}}';
+    assert.deepEqual(await claimStatus(`${grow}\n  - advance: 5`), [{ name: 'data', compatible: 0, updating: 1, overSized: 0, totalCapacity: '2Gi' }]);
+    assert.deepEqual(await claimStatus(`${grow}\n  - advance: 11`), [{ name: 'data', compatible: 1, updating: 0, overSized: 0, totalCapacity: '6Gi' }]);
+    const scaleUp = '  - patch: {kind: StatefulSet, name: db, merge: {spec: {replicas: 3}}}\n  - waitFor: Converged';
+    assert.deepEqual(await claimStatus(`${grow}\n  - advance: 11\n${scaleUp}`), [{ name: 'data', compatible: 2, updating: 0, overSized: 0, totalCapacity: '11Gi' }]);
   });
 });

@@ -1,5 +1,6 @@
 // The `status` schema: apps/v1 StatefulSetStatus (upstream-statefulset.md §1.2) plus `selector`, the
-// string form of spec.selector that the scale subresource reports (HPA needs it), and the
+// string form of spec.selector that the scale subresource reports (HPA needs it), volumeClaimTemplates
+// (KEP-4650's per-template claim status), and the
 // Progressing/Available conditions Ordinal sets on every strategy (product.md).
 
 import { COLLISION_COUNT_RULE, NON_NEGATIVE_RULE, STATUS_RULES } from './crd-rules.js';
@@ -20,6 +21,18 @@ const condition = obj(
   { required: ['type', 'status'] },
 );
 
+const claimTemplate = obj(
+  'How the claims of the replicas in range stand against one claim template (KEP-4650).',
+  {
+    name: str('The claim template.'),
+    compatible: counter('Claims whose capacity, labels, annotations and fixed fields meet the template.'),
+    updating: counter('Claims being expanded.'),
+    overSized: counter('Claims larger than the template asks.'),
+    totalCapacity: { type: 'string', description: 'The sum of the claims\' capacities.' },
+  },
+  { required: ['name'] },
+);
+
 export const statusSchema: Schema = rules(
   obj('The observed state, written by the controller through the status subresource.', {
     observedGeneration: rules(int64('The generation this status describes.'), NON_NEGATIVE_RULE),
@@ -33,6 +46,10 @@ export const statusSchema: Schema = rules(
     collisionCount: rules(counter('Hash collisions of ControllerRevision names.'), COLLISION_COUNT_RULE),
     conditions: list('Latest observations of the set.', condition, { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
     selector: str('spec.selector in string form, for the scale subresource (labelSelectorPath).'),
+    volumeClaimTemplates: list('Ordinal extension: per claim template, its claims of the replicas in range.', claimTemplate, {
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+    }),
   }),
   ...STATUS_RULES,
 );

@@ -97,3 +97,35 @@ export function compareQuantities(a: string, b: string): number | undefined {
   const scaled = (q: { digits: bigint; e10: number; e2: number }): bigint => q.digits * 10n ** BigInt(q.e10 - e10) * 2n ** BigInt(q.e2 - e2);
   return sign(scaled(x) - scaled(y));
 }
+
+const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'] as const;
+const DECIMAL_SUFFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'] as const;
+
+/** `n` with the largest suffix (of `suffixes`, each `base` times the one before) that divides it exactly. */
+function withSuffix(n: bigint, base: bigint, suffixes: readonly string[]): { text: string; k: number } {
+  let k = 0;
+  while (n !== 0n && k + 1 < suffixes.length && n % base === 0n) {
+    n /= base;
+    k++;
+  }
+  return { text: `${n}${suffixes[k]}`, k };
+}
+
+/**
+ * The sum of quantities (claims' capacities), written with the largest binary or decimal suffix that keeps
+ * it whole (`3Gi`, `1500M`); undefined when one does not parse. Sub-unit sums are written in milli-units.
+ */
+export function sumQuantities(texts: readonly string[]): string | undefined {
+  const parts = texts.map(quantityParts);
+  if (parts.some((p) => p === undefined)) return undefined;
+  const all = parts as { digits: bigint; e10: number; e2: number }[];
+  const e10 = Math.min(0, ...all.map((p) => p.e10));
+  if (all.some((p) => p.e10 - e10 > MAX_EXACT_EXPONENT)) return undefined;
+  const scaled = all.reduce((sum, p) => sum + p.digits * 10n ** BigInt(p.e10 - e10) * 2n ** BigInt(p.e2), 0n);
+  const unit = 10n ** BigInt(-e10);
+  if (scaled % unit !== 0n) return `${(scaled * 1000n) / unit}m`;
+  const whole = scaled / unit;
+  const binary = withSuffix(whole, 1024n, BINARY_SUFFIXES);
+  const decimal = withSuffix(whole, 1000n, DECIMAL_SUFFIXES);
+  return binary.k >= decimal.k ? binary.text : decimal.text;
+}

@@ -1,0 +1,66 @@
+// status.volumeClaimTemplates of an apps.ordinal.dev/v1 set (KEP-4650): per claim template, how the claims of
+// the replicas in range stand against it. After a template edit this says how many claims still have the old
+// size; during an expansion, how many are resizing.
+
+import type { PersistentVolumeClaim, StatefulSet, VolumeClaimTemplateStatus } from '../api/types.js';
+import { compareQuantities, sumQuantities } from '../api/validation/quantity.js';
+import { claimOrdinal, claimTemplates } from './claim-identity.js';
+
+const capacityOf = (c: PersistentVolumeClaim): string | undefined => (c.status?.['capacity'] as Record<string, string> | undefined)?.storage;
+const storageOf = (c: PersistentVolumeClaim): string | undefined => c.spec.resources?.requests?.storage;
+const RESIZE_CONDITIONS = new Set(['Resizing', 'FileSystemResizePending']);
+
+const includes = (have: Record<string, string> | undefined, want: Record<string, string> | undefined): boolean =>
+  Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
+
+/** The claim's expansion is under way: a request above its capacity, or a resize condition. */
+export function isResizing(claim: PersistentVolumeClaim): boolean {
+  const request = storageOf(claim);
+  const capacity = capacityOf(claim);
+  if (request !== undefined && capacity !== undefined && compareQuantities(request, capacity) === 1) return true;
+  const conditions = (claim.status?.['conditions'] ?? []) as { type?: string; status?: string }[];
+  return conditions.some((c) => c.status === 'True' && RESIZE_CONDITIONS.has(c.type ?? ''));
+}
+
+/**
+ * KEP-4650's "compatible": the fields the template sets match, its labels and annotations are on the claim,
+ * the claim's capacity reaches the template's request, and its current volumeAttributesClass is the template's.
+ */
+// KEP-4650 (sig-apps, "What PVC is compatible")
+export function isCompatible(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean {
+  for (const field of ['accessModes', 'storageClassName', 'volumeMode'] as const) {
+    const want = template.spec[field];
+    if (want !== undefined && JSON.stringify(claim.spec[field]) !== JSON.stringify(want)) return false;
+  }
+  if (!includes(claim.metadata.labels, template.metadata.labels) || !includes(claim.metadata.annotations, template.metadata.annotations)) return false;
+  const capacity = capacityOf(claim);
+  const request = storageOf(template);
+  if (request !== undefined && (capacity === undefined || compareQuantities(capacity, request) === -1)) return false;
+  const vac = template.spec.volumeAttributesClassName;
+  return vac === undefined || claim.status?.['currentVolumeAttributesClassName'] === vac;
+}
+
+/** The template's claims among `claims` (`<template>-<set>-<ordinal>`) whose ordinal is `inRange`. */
+function claimsOf(set: StatefulSet, template: PersistentVolumeClaim, claims: Iterable<PersistentVolumeClaim>, inRange: (ordinal: number) => boolean): PersistentVolumeClaim[] {
+  return [...claims].filter((c) => {
+    const ordinal = claimOrdinal(set, template, c.metadata.name ?? '');
+    return ordinal !== undefined && inRange(ordinal);
+  });
+}
+
+/** One entry per template, over the observed claims of the replicas `inRange` (iterating claims, not ordinals: replicas may be huge). */
+export function claimTemplateStatus(set: StatefulSet, claims: ReadonlyMap<string, PersistentVolumeClaim>, inRange: (ordinal: number) => boolean): VolumeClaimTemplateStatus[] {
+  return claimTemplates(set).map((template) => {
+    const found = claimsOf(set, template, claims.values(), inRange);
+    const request = storageOf(template);
+    const capacities = found.flatMap((c) => capacityOf(c) ?? []);
+    const total = sumQuantities(capacities);
+    return {
+      name: template.metadata.name ?? '',
+      compatible: found.filter((c) => isCompatible(c, template)).length,
+      updating: found.filter(isResizing).length,
+      overSized: request === undefined ? 0 : capacities.filter((c) => compareQuantities(c, request) === 1).length,
+      ...(total !== undefined ? { totalCapacity: total } : {}),
+    };
+  });
+}

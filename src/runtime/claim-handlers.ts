@@ -1,0 +1,16 @@
+// Which set keys a claim event concerns. Upstream's controller ignores claim events; an apps.ordinal.dev/v1
+// set reports its claims in status.volumeClaimTemplates (KEP-4650), so a claim that binds or grows brings
+// the set whose template names it back to sync. apps/v1 sets keep upstream's behaviour.
+
+import { ORDINAL_V1, type PersistentVolumeClaim } from '../api/types.js';
+import { claimOrdinal, claimTemplates } from '../controller/claim-identity.js';
+import type { SetTargets } from './set-targets.js';
+
+/** Keys of the apps.ordinal.dev/v1 sets in the claim's namespace whose templates would name it. */
+export function keysForClaim(targets: SetTargets, claim: PersistentVolumeClaim): string[] {
+  const name = claim.metadata.name ?? '';
+  return targets
+    .setsIn(claim.metadata.namespace)
+    .filter(({ set }) => set.apiVersion === ORDINAL_V1 && claimTemplates(set).some((t) => claimOrdinal(set, t, name) !== undefined))
+    .map(({ key }) => key);
+}
