@@ -146,6 +146,8 @@ export interface EnforcedRollingUpdateStatefulSetStrategy {
   maxUnavailable?: IntOrString;
 }
 
+export type VolumeClaimUpdatePolicy = 'OnDelete' | 'InPlace';
+
 export type UpdateStrategyType = 'RollingUpdate' | 'OnDelete' | 'Recreate' | 'EnforcedRollingUpdate';
 
 export interface StatefulSetUpdateStrategy {
@@ -174,6 +176,8 @@ export interface StatefulSetSpec {
   ordinals?: { start?: number };
   /** Ordinal extension: detection only, like Deployments (default 600). */
   progressDeadlineSeconds?: number;
+  /** Ordinal extension (KEP-4650): OnDelete (default: only new claims follow the template) or InPlace (claims patched in rollout order). */
+  volumeClaimUpdatePolicy?: VolumeClaimUpdatePolicy | string;
   [key: string]: unknown;
 }
 

@@ -7,7 +7,7 @@ import { compareQuantities, sumQuantities } from '../api/validation/quantity.js'
 import { claimOrdinal, claimTemplates } from './claim-identity.js';
 
 const capacityOf = (c: PersistentVolumeClaim): string | undefined => (c.status?.['capacity'] as Record<string, string> | undefined)?.storage;
-const storageOf = (c: PersistentVolumeClaim): string | undefined => c.spec.resources?.requests?.storage;
+const storageOf = (c: PersistentVolumeClaim): string | undefined => c.spec?.resources?.requests?.storage;
 const RESIZE_CONDITIONS = new Set(['Resizing', 'FileSystemResizePending']);
 
 const includes = (have: Record<string, string> | undefined, want: Record<string, string> | undefined): boolean =>
@@ -29,14 +29,14 @@ export function isResizing(claim: PersistentVolumeClaim): boolean {
 // KEP-4650 (sig-apps, "What PVC is compatible")
 export function isCompatible(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean {
   for (const field of ['accessModes', 'storageClassName', 'volumeMode'] as const) {
-    const want = template.spec[field];
-    if (want !== undefined && JSON.stringify(claim.spec[field]) !== JSON.stringify(want)) return false;
+    const want = template.spec?.[field];
+    if (want !== undefined && JSON.stringify(claim.spec?.[field]) !== JSON.stringify(want)) return false;
   }
-  if (!includes(claim.metadata.labels, template.metadata.labels) || !includes(claim.metadata.annotations, template.metadata.annotations)) return false;
+  if (!includes(claim.metadata.labels, template.metadata?.labels) || !includes(claim.metadata.annotations, template.metadata?.annotations)) return false;
   const capacity = capacityOf(claim);
   const request = storageOf(template);
   if (request !== undefined && (capacity === undefined || compareQuantities(capacity, request) === -1)) return false;
-  const vac = template.spec.volumeAttributesClassName;
+  const vac = template.spec?.volumeAttributesClassName;
   return vac === undefined || claim.status?.['currentVolumeAttributesClassName'] === vac;
 }
 
@@ -56,7 +56,7 @@ export function claimTemplateStatus(set: StatefulSet, claims: ReadonlyMap<string
     const capacities = found.flatMap((c) => capacityOf(c) ?? []);
     const total = sumQuantities(capacities);
     return {
-      name: template.metadata.name ?? '',
+      name: template.metadata?.name ?? '',
       compatible: found.filter((c) => isCompatible(c, template)).length,
       updating: found.filter(isResizing).length,
       overSized: request === undefined ? 0 : capacities.filter((c) => compareQuantities(c, request) === 1).length,

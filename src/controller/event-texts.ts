@@ -39,6 +39,13 @@ function outcomeEvents(action: Action, set: string): OutcomeEvents | undefined {
       return claimEvents(action.claim.metadata.name ?? '', action.podName, set);
     case 'updateClaim':
       return { failed: podEvents('update', action.podName, set).failed };
+    case 'patchClaim':
+      return {
+        succeeded: { type: 'Normal', reason: 'SuccessfulUpdate', message: `update Claim ${action.name} for Pod ${action.podName} in StatefulSet ${set} successful` },
+        failed: { type: 'Warning', reason: 'FailedUpdate', message: `update Claim ${action.name} for Pod ${action.podName} in StatefulSet ${set} failed error: ` },
+      };
+    case 'relabelPod':
+      return podEvents('update', action.name, set);
     default:
       return undefined;
   }

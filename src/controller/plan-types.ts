@@ -73,7 +73,11 @@ export type Action = ActionBase &
     | { kind: 'createClaim'; claim: PersistentVolumeClaim; podName: string }
     /** Owner-reference changes for the retention policy (§2.5). */
     | { kind: 'updateClaim'; claim: PersistentVolumeClaim; podName: string }
+    /** volumeClaimUpdatePolicy InPlace: a claim brought to its template's revision (JSON merge patch). */
+    | { kind: 'patchClaim'; name: string; podName: string; patch: Record<string, unknown> }
     | { kind: 'createPod'; pod: Pod; ordinal: number }
+    /** volumeClaimUpdatePolicy InPlace: a pod whose template did not change moves to the update revision by its label. */
+    | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string }
     /** Identity/storage repair (§2.3). */
     | { kind: 'updatePod'; pod: Pod; ordinal: number }
     | {
@@ -118,6 +122,8 @@ export type Blocker =
   | { kind: 'ordinalOverflow'; start: number; replicas: number; uncreatable: number }
   /** OnDelete: pods on an old revision wait for someone to delete them. */
   | { kind: 'onDeleteStrategy'; outdatedPods: number }
+  /** volumeClaimUpdatePolicy InPlace: the pod waits until its claim's expansion is done (offline: until the pod restarts). */
+  | { kind: 'claimResizing'; pod: string; claim: string; waitingForPodRestart: boolean }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
   | { kind: 'podCreating'; pod: string; ordinal: number };
 

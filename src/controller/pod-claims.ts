@@ -1,11 +1,12 @@
 // The claim writes around one pod: create missing claims before the pod (or before a storage repair), and
 // fix owner references for the retention policy (§2.4–2.5).
 
-import type { PersistentVolumeClaim, Pod } from '../api/types.js';
+import { Labels, type PersistentVolumeClaim, type Pod } from '../api/types.js';
+import { setAtRevision } from './claim-updates.js';
 import { claimNamesForOrdinal, claimsForOrdinal, hasUnexpectedController, isClaimOwnerUpToDate, withRetentionOwnerRefs } from './claim-identity.js';
 import type { SyncContext } from './sync-context.js';
 import type { Action, PlannedEvent } from './plan-types.js';
-import { parentNameAndOrdinal } from './pod-state.js';
+import { parentNameAndOrdinal, podRevision } from './pod-state.js';
 
 export interface ClaimCreation {
   actions: Action[];
@@ -26,10 +27,14 @@ export function createMissingClaims(ctx: SyncContext, pod: Pod): ClaimCreation {
   const ordinal = parentNameAndOrdinal(podName).ordinal;
   const names = claimNamesForOrdinal(ctx.set, ordinal);
   if (names.every((n) => ctx.claims.has(n) && !isDeleting(ctx.claims.get(n) as PersistentVolumeClaim))) return out;
-  for (const claim of claimsForOrdinal(ctx.set, ordinal)) {
+  // InPlace: a claim is created from the templates of its pod's revision, and records that revision
+  const revision = podRevision(pod);
+  const source = ctx.inPlace ? (setAtRevision(ctx, revision) ?? ctx.set) : ctx.set;
+  for (const claim of claimsForOrdinal(source, ordinal)) {
     const existing = ctx.claims.get(claim.metadata.name ?? '');
     if (existing === undefined) {
-      out.actions.push({ kind: 'createClaim', batch: 0, claim: withRetentionOwnerRefs(claim, ctx.set, pod), podName });
+      const labelled = ctx.inPlace ? { ...claim, metadata: { ...claim.metadata, labels: { ...claim.metadata.labels, [Labels.revisionHash]: revision } } } : claim;
+      out.actions.push({ kind: 'createClaim', batch: 0, claim: withRetentionOwnerRefs(labelled, ctx.set, pod), podName });
     } else if (isDeleting(existing) && out.deleting === undefined) {
       out.deleting = existing.metadata.name ?? '';
     }

@@ -10,7 +10,8 @@ import { passCheck } from './enforced-rolling-update.js';
 import { identityMatches, repairPod, storageMatches } from './identity.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { claimsMatchRetentionPolicy, createMissingClaims, fixClaimOwnerRefs } from './pod-claims.js';
-import { isFailed, isPending, isRunningAndAvailable, isRunningAndReady, isSucceeded, isTerminating, stuckReason } from './pod-state.js';
+import { isFailed, isPending, isRunningAndAvailable, isRunningAndReady, isSucceeded, isTerminating, podRevision, stuckReason } from './pod-state.js';
+import { claimPatches } from './claim-updates.js';
 
 export interface ReplicaOutcome {
   steps: Steps;
@@ -48,7 +49,9 @@ export function createReplica(ctx: SyncContext, index: number): ReplicaOutcome {
   if (claims.deleting !== undefined) return outcome([claims.actions], { kind: 'claimDeleting', pod: name, claim: claims.deleting });
   const refs = fixClaimOwnerRefs(ctx, pod);
   const create: Action = { kind: 'createPod', batch: 0, pod, ordinal: ctx.slots.start + index };
-  return outcome([claims.actions, [create], refs.actions], block.creating(pod), refs.events, true);
+  // InPlace: claims that exist are brought to the new pod's revision before it is created
+  const patches = claimPatches(ctx, pod, podRevision(pod));
+  return outcome([[...claims.actions, ...patches], [create], refs.actions], block.creating(pod), refs.events, true);
 }
 
 /**

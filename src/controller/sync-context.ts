@@ -6,6 +6,7 @@ import { newVersionedStatefulSetPod } from './identity.js';
 import { isUnavailable, podRevision } from './pod-state.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
 import { isParallel, minReadySecondsOf } from './spec.js';
+import { resizingClaim } from './claim-updates.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
 
 export interface SyncContext {
@@ -24,6 +25,8 @@ export interface SyncContext {
   slots: Slots;
   /** Observed claims by name. */
   claims: ReadonlyMap<string, PersistentVolumeClaim>;
+  /** volumeClaimUpdatePolicy: InPlace (claims move with their replica's revision). */
+  inPlace: boolean;
   /** What several phases of one sync ask for, worked out once (see `slotUnavailability`). */
   memo: SyncMemo;
 }
@@ -37,7 +40,7 @@ export interface SyncMemo {
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo'> & {
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace'> & {
   claims: readonly PersistentVolumeClaim[];
 };
 
@@ -47,6 +50,7 @@ export function newSyncContext(input: ContextInput): SyncContext {
     minReadySeconds: minReadySecondsOf(input.set),
     monotonic: !isParallel(input.set),
     claims: new Map(input.claims.map((c) => [c.metadata.name ?? '', c])),
+    inPlace: input.set.spec.volumeClaimUpdatePolicy === 'InPlace',
     memo: {},
   };
 }
@@ -57,7 +61,9 @@ export function placeholderPod(ctx: SyncContext, index: number): Pod {
 }
 
 export const isOld = (ctx: SyncContext, pod: Pod): boolean => podRevision(pod) !== ctx.updateRevision;
-export const unavailable = (ctx: SyncContext, pod: Pod): boolean => isUnavailable(pod, ctx.minReadySeconds, ctx.now);
+/** The replica is unavailable: its pod is, or (InPlace) one of its claims is resizing. */
+export const unavailable = (ctx: SyncContext, pod: Pod): boolean =>
+  isUnavailable(pod, ctx.minReadySeconds, ctx.now) || (ctx.inPlace && resizingClaim(ctx, pod) !== undefined);
 
 /** unavailability() of the sync's slots, worked out once. */
 export function slotUnavailability(ctx: SyncContext): Unavailability {

@@ -5,6 +5,7 @@
 
 import type { Instant, Pod } from '../api/types.js';
 import { BatchWriter, type Item } from './batches.js';
+import { inPlaceStep } from './claim-updates.js';
 import { condemnedPass } from './condemned.js';
 import { isOld, slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
@@ -97,28 +98,40 @@ const stuckSeconds = (pod: Pod, now: Instant): number => {
   return since === undefined ? 0 : Math.max(0, (now - since) / 1000);
 };
 
+/** The update step of one chosen old pod: its deletion, or under InPlace its claims first (claim-updates.ts). */
+function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced: Pod[]; blockers: Blocker[] }): Item[] {
+  if (ctx.inPlace) {
+    const step = inPlaceStep(ctx, pod, ctx.strategy.kind === 'EnforcedRollingUpdate');
+    if (step.kind === 'patchClaims') return [{ position, steps: [step.actions] }];
+    if (step.kind === 'relabel') return [{ position, steps: [[step.action]] }];
+    if (step.kind === 'wait') {
+      out.blockers.push(step.blocker);
+      return [];
+    }
+  }
+  // EnforcedRollingUpdate replacing a pod that is down (stuck): a forced replacement
+  const isForced = ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && unavailable(ctx, pod);
+  if (isForced) out.forced.push(pod);
+  const action: Action = {
+    kind: 'deletePod',
+    batch: 0,
+    name: pod.metadata.name ?? '',
+    uid: pod.metadata.uid ?? '',
+    ordinal: podOrdinal(pod),
+    cause: isForced ? 'forced' : 'update',
+    decrementsCurrentReplicas: podRevision(pod) === ctx.currentRevision,
+    ...(isForced ? { stuckSeconds: stuckSeconds(pod, ctx.now) } : {}),
+  };
+  return [{ position, steps: [[action]] }];
+}
+
 /** Update deletions, one batch each in order; the status already counts them out of currentReplicas. */
 function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult {
-  const forced: Pod[] = [];
-  const items = decision.victims.map(({ pod }, position): Item => {
-    // EnforcedRollingUpdate replacing a pod that is down (stuck): a forced replacement
-    const isForced = ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && unavailable(ctx, pod);
-    if (isForced) forced.push(pod);
-    const action: Action = {
-      kind: 'deletePod',
-      batch: 0,
-      name: pod.metadata.name ?? '',
-      uid: pod.metadata.uid ?? '',
-      ordinal: podOrdinal(pod),
-      cause: isForced ? 'forced' : 'update',
-      decrementsCurrentReplicas: podRevision(pod) === ctx.currentRevision,
-      ...(isForced ? { stuckSeconds: stuckSeconds(pod, ctx.now) } : {}),
-    };
-    return { position, steps: [[action]] };
-  });
-  const facts: Partial<SyncFacts> = { forced, ...(decision.unavailablePods !== undefined ? { unavailablePods: decision.unavailablePods } : {}) };
-  const events = forced.map((pod) => forcedReplacementEvent(ctx.set, pod));
-  return result({ work: [{ order: 'sequential', items }], blockers: decision.blockers, events, facts });
+  const out = { forced: [] as Pod[], blockers: [...decision.blockers] };
+  const items = decision.victims.flatMap(({ pod }, position) => updateItem(ctx, pod, position, out));
+  const facts: Partial<SyncFacts> = { forced: out.forced, ...(decision.unavailablePods !== undefined ? { unavailablePods: decision.unavailablePods } : {}) };
+  const events = out.forced.map((pod) => forcedReplacementEvent(ctx.set, pod));
+  return result({ work: [{ order: 'sequential', items }], blockers: out.blockers, events, facts });
 }
 
 /** The strategy's update phase (upstream §4.1 dispatch). */

@@ -58,6 +58,11 @@ export async function applyAction(action: Action, client: ClusterClient, ctx: Ac
       return updateWithRetry(client, Resources.pods, action.pod, (latest) => reapplyIdentity(latest, action.pod));
     case 'deletePod':
       return deleteTolerant(client, Resources.pods, ns, action.name, action.uid);
+    case 'patchClaim':
+      return client.patch(Resources.persistentVolumeClaims, ns, action.name, action.patch);
+    case 'relabelPod':
+      // the UID precondition keeps the label off a pod recreated under the same name meanwhile
+      return client.patch(Resources.pods, ns, action.name, { metadata: { uid: action.uid, labels: { [Labels.revisionHash]: action.revision } } });
   }
 }
 

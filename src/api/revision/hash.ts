@@ -60,13 +60,19 @@ export function revisionName(setName: string, hash: string): string {
 
 /**
  * The revision's data: `{"spec":{"template":{…,"$patch":"replace"}}}` in Go's encoding. `set` must already
- * be defaulted (defaulted pod fields are part of the hash). Throws if the set has no template object.
+ * be defaulted (defaulted pod fields are part of the hash). Throws if the set has no template object. A set
+ * with `volumeClaimUpdatePolicy: InPlace` (an apps.ordinal.dev/v1 extension, after KEP-4650) also keeps its
+ * claim templates in the revision, so a claim template change is a new revision; every other set keeps
+ * upstream's data, and so upstream's revision names.
  */
 // upstream: stateful_set_utils.go getPatch
 export function revisionData(set: StatefulSet): string {
   const template: unknown = set.spec?.template;
   if (template === null || typeof template !== 'object' || Array.isArray(template)) {
     throw new TypeError(`statefulset ${set.metadata?.name ?? ''}: spec.template is not an object`);
+  }
+  if (set.spec.volumeClaimUpdatePolicy === 'InPlace') {
+    return goJsonEncode({ spec: { template: { ...template, $patch: 'replace' }, volumeClaimTemplates: set.spec.volumeClaimTemplates ?? [] } });
   }
   const known = templateRaw.get(template);
   if (known !== undefined) return known;

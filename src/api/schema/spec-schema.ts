@@ -137,6 +137,10 @@ export const specSchema: Schema = rules(
       minReadySeconds: int32('Seconds a new pod must be ready before it counts as available.', { nonNegative: true }),
       persistentVolumeClaimRetentionPolicy: obj('Lifecycle of the claims created from volumeClaimTemplates.', { whenDeleted: retention('when the set is deleted'), whenScaled: retention('when the set is scaled down') }, { default: {} }),
       ordinals: obj('Numbering of replica indices.', { start: int32('The first replica index (default 0).', { nonNegative: true }) }),
+      volumeClaimUpdatePolicy: str('Ordinal extension (KEP-4650): OnDelete (default; only new claims follow the template) or InPlace (claims are patched to the template in rollout order).', {
+        enum: ['OnDelete', 'InPlace'],
+        default: 'OnDelete',
+      }),
       progressDeadlineSeconds: int32('Ordinal extension: seconds without progress before Progressing=False with reason ProgressDeadlineExceeded (detection only).', { default: 600 }),
     },
     { required: ['selector', 'template'] },

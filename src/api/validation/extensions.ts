@@ -13,6 +13,8 @@ const TYPE_PATH = child(STRATEGY_PATH, 'type');
 const ENFORCED_PATH = child(STRATEGY_PATH, 'enforcedRollingUpdate');
 const BATCH_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'batchStartPolicy');
 const DEADLINE_PATH = 'spec.progressDeadlineSeconds';
+const CLAIM_POLICY_PATH = 'spec.volumeClaimUpdatePolicy';
+export const VOLUME_CLAIM_UPDATE_POLICIES = ['OnDelete', 'InPlace'] as const;
 export const ENFORCED_GATED =
   'EnforcedRollingUpdate update strategy requires the EnforcedRollingUpdateInStatefulSet feature gate';
 export const BATCH_START_POLICIES = ['Ordered', 'Together'] as const;
@@ -32,6 +34,7 @@ export function validateEnforcedStrategy(strategy: JsonObject, ctx: SpecContext,
 
 function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, rollingUpdate: JsonObject | undefined, out: IssueList): void {
   if (!isAbsent(spec.progressDeadlineSeconds)) out.add(forbidden(DEADLINE_PATH, EXTENSION_ONLY));
+  if (!isAbsent(spec.volumeClaimUpdatePolicy)) out.add(forbidden(CLAIM_POLICY_PATH, EXTENSION_ONLY));
   if (strategy && !isAbsent(strategy.enforcedRollingUpdate)) out.add(forbidden(ENFORCED_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.batchStartPolicy)) out.add(forbidden(BATCH_PATH, EXTENSION_ONLY));
 }
@@ -59,6 +62,8 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
     out.add(notSupported(BATCH_PATH, batch, BATCH_START_POLICIES));
   }
   validateProgressDeadline(spec, out);
+  const policy = stringAt(spec.volumeClaimUpdatePolicy, CLAIM_POLICY_PATH, out);
+  if (policy !== undefined && !(VOLUME_CLAIM_UPDATE_POLICIES as readonly string[]).includes(policy)) out.add(notSupported(CLAIM_POLICY_PATH, policy, VOLUME_CLAIM_UPDATE_POLICIES));
   // the CRD's bound (crd-rules.ts MAX_CLAIM_TEMPLATES), which its claim template update rules need
   const claims = spec.volumeClaimTemplates;
   if (Array.isArray(claims) && claims.length > MAX_CLAIM_TEMPLATES) out.add(tooMany('spec.volumeClaimTemplates', claims.length, MAX_CLAIM_TEMPLATES));

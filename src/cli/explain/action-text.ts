@@ -32,8 +32,12 @@ export function describeAction(a: Action): string {
       return `create PersistentVolumeClaim ${nameOf(a.claim)} for Pod ${a.podName}`;
     case 'updateClaim':
       return `update PersistentVolumeClaim ${nameOf(a.claim)} owner references (persistentVolumeClaimRetentionPolicy)`;
+    case 'patchClaim':
+      return `patch PersistentVolumeClaim ${a.name} of Pod ${a.podName} to its template (volumeClaimUpdatePolicy InPlace)`;
     case 'createPod':
       return `create Pod ${nameOf(a.pod)} at revision ${a.pod.metadata.labels?.[Labels.revisionHash] ?? '?'}`;
+    case 'relabelPod':
+      return `relabel Pod ${a.name} to revision ${a.revision} (its template is unchanged; only its claims changed)`;
     case 'updatePod':
       return `update Pod ${nameOf(a.pod)} (restore identity and storage)`;
     case 'deletePod':
@@ -54,6 +58,10 @@ export function actionNote(a: Action): { pod: string; note: string } | undefined
       return { pod: a.podName, note: `next: create claim ${nameOf(a.claim)}` };
     case 'updateClaim':
       return { pod: a.podName, note: `next: fix claim ${nameOf(a.claim)} owner` };
+    case 'patchClaim':
+      return { pod: a.podName, note: `next: patch claim ${a.name} to the template` };
+    case 'relabelPod':
+      return { pod: a.name, note: 'next: relabel to the update revision' };
     case 'adoptPod':
       return { pod: nameOf(a.pod), note: 'next: adopt' };
     case 'releasePod':

@@ -147,6 +147,10 @@ const SENTENCES: Sentences = {
   podMissing: (b) => `the rolling update waits for ${b.pod} to be created`,
   staleClaim: (b) => `${b.pod} is not created: its claim ${b.claim} still belongs to a deleted pod; it waits for the garbage collector`,
   claimDeleting: (b) => `${b.pod} waits for its claim ${b.claim} to finish deleting`,
+  claimResizing: (b) =>
+    b.waitingForPodRestart
+      ? `${b.pod} waits for its claim ${b.claim}: the volume expanded offline and its file system grows when a pod that mounts it starts again (delete ${b.pod}, or use EnforcedRollingUpdate, which restarts it)`
+      : `${b.pod} waits for its claim ${b.claim} to finish expanding before its pod is updated`,
   budgetExhausted,
   partition,
   waitingForTermination: (b) => `Recreate waits for every old pod to be gone before creating new ones: ${b.pods.join(', ')}`,

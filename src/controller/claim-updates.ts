@@ -1,0 +1,101 @@
+// volumeClaimUpdatePolicy: InPlace (KEP-4650, an apps.ordinal.dev/v1 extension). The claim templates are part
+// of the revision, and a replica moves to a new revision claims first: its existing claims are patched to
+// the revision's templates (labels, annotations, a larger storage request, volumeAttributesClassName, and
+// the revision label that records it), then, once no claim is resizing, the pod is relabelled when its pod
+// template did not change, or replaced when it did. KEP-4650's invariant: a pod at revision A has its
+// claims at revision A. A claim whose fixed fields differ from the template is left alone (KEP-4650 does
+// not patch claims that differ from their template); with OnDelete every claim is left alone, as upstream.
+
+import { Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
+import { compareQuantities } from '../api/validation/quantity.js';
+import { claimNameFor, claimTemplates } from './claim-identity.js';
+import { isResizing } from './claim-template-status.js';
+import type { Action, Blocker } from './plan-types.js';
+import { parentNameAndOrdinal, podRevision } from './pod-state.js';
+import type { SyncContext } from './sync-context.js';
+
+const claimRevision = (c: PersistentVolumeClaim): string => c.metadata.labels?.[Labels.revisionHash] ?? '';
+const isDeleting = (c: PersistentVolumeClaim): boolean => Boolean(c.metadata.deletionTimestamp);
+
+/** The set as of `revision` (the current or the update one), or undefined for any other. */
+export function setAtRevision(ctx: SyncContext, revision: string): StatefulSet | undefined {
+  if (revision === ctx.updateRevision) return ctx.updateSet;
+  if (revision === ctx.currentRevision) return ctx.currentSet;
+  return undefined;
+}
+
+/** The fields a claim cannot change in place match the template's (those the template sets). */
+function fixedFieldsMatch(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean {
+  return (['accessModes', 'storageClassName', 'volumeMode'] as const).every((f) => template.spec?.[f] === undefined || JSON.stringify(claim.spec?.[f]) === JSON.stringify(template.spec?.[f]));
+}
+
+/** The larger of two storage requests (the claim's own when the template's does not parse or is absent). */
+function largerStorage(template: string | undefined, claim: string | undefined): string | undefined {
+  if (template === undefined) return claim;
+  if (claim === undefined) return template;
+  return compareQuantities(template, claim) === 1 ? template : claim;
+}
+
+/** The merge patch that brings a claim to the template of `revision` (never shrinking it). */
+function claimPatch(set: StatefulSet, template: PersistentVolumeClaim, claim: PersistentVolumeClaim, revision: string): Record<string, unknown> {
+  const labels = { ...template.metadata?.labels, ...set.spec.selector?.matchLabels, [Labels.revisionHash]: revision };
+  const metadata = { labels, ...(template.metadata?.annotations ? { annotations: template.metadata?.annotations } : {}) };
+  const storage = largerStorage(template.spec?.resources?.requests?.storage, claim.spec?.resources?.requests?.storage);
+  const spec: Record<string, unknown> = {};
+  if (storage !== undefined && storage !== claim.spec?.resources?.requests?.storage) spec.resources = { requests: { storage } };
+  if (template.spec?.volumeAttributesClassName !== undefined) spec.volumeAttributesClassName = template.spec?.volumeAttributesClassName;
+  return { metadata, ...(Object.keys(spec).length > 0 ? { spec } : {}) };
+}
+
+/** patchClaim actions for the pod's claims that exist and are not yet at `revision`. */
+export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): Action[] {
+  const set = setAtRevision(ctx, revision);
+  if (!ctx.inPlace || set === undefined) return [];
+  const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
+  const podName = pod.metadata.name ?? '';
+  return claimTemplates(set).flatMap((template): Action[] => {
+    const name = claimNameFor(set, template, ordinal);
+    const claim = ctx.claims.get(name);
+    if (claim === undefined || isDeleting(claim) || claimRevision(claim) === revision || !fixedFieldsMatch(claim, template)) return [];
+    return [{ kind: 'patchClaim', batch: 0, name, podName, patch: claimPatch(set, template, claim, revision) }];
+  });
+}
+
+/** The first of the pod's claims that is resizing, and whether it waits only for the pod to restart (offline expansion). */
+export function resizingClaim(ctx: SyncContext, pod: Pod): { claim: string; offline: boolean } | undefined {
+  if (!ctx.inPlace) return undefined;
+  const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
+  for (const template of claimTemplates(ctx.set)) {
+    const claim = ctx.claims.get(claimNameFor(ctx.set, template, ordinal));
+    if (claim === undefined || !isResizing(claim)) continue;
+    const conditions = (claim.status?.['conditions'] ?? []) as { type?: string; status?: string }[];
+    const offline = conditions.some((c) => c.type === 'FileSystemResizePending' && c.status === 'True');
+    return { claim: claim.metadata.name ?? '', offline };
+  }
+  return undefined;
+}
+
+/** The pod's template is the update revision's: moving it to the update revision needs only its label. */
+export function onlyLabelChanges(ctx: SyncContext, pod: Pod): boolean {
+  const at = setAtRevision(ctx, podRevision(pod));
+  return ctx.inPlace && at !== undefined && JSON.stringify(at.spec.template) === JSON.stringify(ctx.updateSet.spec.template);
+}
+
+/** The replica of an old pod chosen for update, under InPlace: its claims first, then the pod (relabelled or replaced). */
+export type InPlaceStep = { kind: 'patchClaims'; actions: Action[] } | { kind: 'wait'; blocker: Blocker } | { kind: 'relabel'; action: Action } | { kind: 'replace' };
+
+// KEP-4650 ("When updating volumeClaimTemplates along with pod template")
+export function inPlaceStep(ctx: SyncContext, pod: Pod, recreatesOffline: boolean): InPlaceStep {
+  const patches = claimPatches(ctx, pod, ctx.updateRevision);
+  if (patches.length > 0) return { kind: 'patchClaims', actions: patches };
+  const resizing = resizingClaim(ctx, pod);
+  const podName = pod.metadata.name ?? '';
+  if (resizing !== undefined && !(resizing.offline && recreatesOffline)) {
+    return { kind: 'wait', blocker: { kind: 'claimResizing', pod: podName, claim: resizing.claim, waitingForPodRestart: resizing.offline } };
+  }
+  if (resizing === undefined && onlyLabelChanges(ctx, pod)) {
+    const ordinal = parentNameAndOrdinal(podName).ordinal;
+    return { kind: 'relabel', action: { kind: 'relabelPod', batch: 0, name: podName, uid: pod.metadata.uid ?? '', ordinal, revision: ctx.updateRevision } };
+  }
+  return { kind: 'replace' };
+}

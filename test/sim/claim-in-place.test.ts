@@ -1,0 +1,89 @@
+// volumeClaimUpdatePolicy: InPlace (KEP-4650) on the simulated cluster with its storage: a grown claim
+// template is a new revision; each replica, highest ordinal first and within maxUnavailable, has its claims
+// patched, waits for the expansion, and then its pod relabelled (template unchanged) or replaced (changed).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Resources } from '../../src/api/client.js';
+import { Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
+import { parseScenario } from '../../src/sim/scenario.js';
+import { Simulation } from '../../src/sim/simulation.js';
+import type { TimelineRecord } from '../../src/sim/timeline.js';
+
+const scenario = (opts: { policy?: string; maxUnavailable?: number; change: string; className?: string }) => `kind: Scenario
+cluster: {storage: {expansionSeconds: 10, classes: {slow: {expansion: Offline}}}}
+objects:
+  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: standard}, provisioner: simulated, allowVolumeExpansion: true}
+  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: fixed}, provisioner: simulated, allowVolumeExpansion: false}
+  - apiVersion: apps.ordinal.dev/v1
+    kind: StatefulSet
+    metadata: {name: db}
+    spec:
+      replicas: 3
+      volumeClaimUpdatePolicy: ${opts.policy ?? 'InPlace'}
+      updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: ${opts.maxUnavailable ?? 1}}}
+      selector: {matchLabels: {app: db}}
+      template:
+        metadata: {labels: {app: db}}
+        spec: {containers: [{name: c, image: "db:1"}]}
+      volumeClaimTemplates:
+        - metadata: {name: data}
+          spec: {accessModes: [ReadWriteOnce], storageClassName: ${opts.className ?? 'standard'}, resources: {requests: {storage: 1Gi}}}
+steps:
+  - waitFor: Converged
+  - patch: {kind: StatefulSet, name: db, merge: {spec: ${opts.change}}}
+  - waitFor: {statefulset: db}
+    timeoutSeconds: 300
+`;
+
+const grown = (image?: string) =>
+  `{${image ? `template: {spec: {containers: [{name: c, image: "${image}"}]}}, ` : ''}volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 2Gi}}}}]}`;
+
+async function run(opts: Parameters<typeof scenario>[0]) {
+  const sim = new Simulation(parseScenario(scenario(opts)));
+  await sim.start();
+  await sim.runSteps();
+  const user = sim.world.user;
+  const claims = (await user.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, 'default')).items;
+  const pods = (await user.list<Pod>(Resources.pods, 'default')).items;
+  const set = await user.get<StatefulSet>(Resources.ordinalStatefulSets, 'default', 'db');
+  const records: TimelineRecord[] = sim.records;
+  await sim.finish();
+  return { sim, claims, pods, set, records };
+}
+
+const capacity = (c: PersistentVolumeClaim) => (c.status?.['capacity'] as { storage?: string } | undefined)?.storage;
+/** The controller's writes to claims and pods after the template change, in order: `verb resource/name`. */
+const writes = (records: TimelineRecord[]) =>
+  records.flatMap((r) => (r.type === 'action' && (r.resource === 'persistentvolumeclaims' || r.resource === 'pods') && r.verb !== 'create' ? [`${r.verb} ${r.name}`] : []));
+
+describe('volumeClaimUpdatePolicy: InPlace', () => {
+  it('grows every claim highest ordinal first, one replica at a time, and relabels the pods it does not need to replace', async () => {
+    const { sim, claims, pods, set, records } = await run({ change: grown() });
+    assert.equal(sim.failed, false, JSON.stringify(records.filter((r) => r.type === 'failure')));
+    assert.deepEqual(claims.map((c) => [c.metadata.name, c.spec.resources?.requests?.storage, capacity(c)]).sort(), [
+      ['data-db-0', '2Gi', '2Gi'],
+      ['data-db-1', '2Gi', '2Gi'],
+      ['data-db-2', '2Gi', '2Gi'],
+    ]);
+    assert.deepEqual(writes(records), ['patch data-db-2', 'patch db-2', 'patch data-db-1', 'patch db-1', 'patch data-db-0', 'patch db-0']);
+    assert.equal(records.filter((r) => r.type === 'pod' && r.event === 'Deleted').length, 0, 'no pod was replaced');
+    assert.ok(pods.every((p) => p.metadata.labels?.[Labels.revisionHash] === set.status?.updateRevision));
+    assert.ok(claims.every((c) => c.metadata.labels?.[Labels.revisionHash] === set.status?.updateRevision));
+    assert.deepEqual(set.status?.volumeClaimTemplates, [{ name: 'data', compatible: 3, updating: 0, overSized: 0, totalCapacity: '6Gi' }]);
+    assert.equal(set.status?.updatedReplicas, 3);
+  });
+
+  it('patches a replica\'s claims before its pod when both change, within maxUnavailable 2', async () => {
+    const { claims, records } = await run({ change: grown('db:2'), maxUnavailable: 2 });
+    assert.ok(claims.every((c) => capacity(c) === '2Gi'));
+    const order = writes(records);
+    for (const i of [0, 1, 2]) assert.ok(order.indexOf(`patch data-db-${i}`) < order.indexOf(`delete db-${i}`), order.join(', '));
+    assert.deepEqual(order.slice(0, 2).sort(), ['patch data-db-1', 'patch data-db-2'], 'two replicas at once');
+  });
+
+  it('leaves claims alone with the default OnDelete: same revision, no claim write', async () => {
+    const { claims, records } = await run({ policy: 'OnDelete', change: grown() });
+    assert.deepEqual(writes(records), []);
+    assert.ok(claims.every((c) => c.spec.resources?.requests?.storage === '1Gi'));
+  });
+});
