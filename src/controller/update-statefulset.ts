@@ -5,7 +5,7 @@
 
 import type { Instant, Pod } from '../api/types.js';
 import { BatchWriter, type Item } from './batches.js';
-import { inPlaceStep } from './claim-updates.js';
+import { inPlaceStep, resizingClaim } from './claim-updates.js';
 import { condemnedPass } from './condemned.js';
 import { isOld, slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
@@ -125,10 +125,21 @@ function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced:
   return [{ position, steps: [[action]] }];
 }
 
+/** InPlace: every replica whose claim is resizing says so (the budget counts it unavailable while its pod is Ready). */
+function resizingBlockers(ctx: SyncContext, known: readonly Blocker[]): Blocker[] {
+  const reported = new Set(known.flatMap((b) => (b.kind === 'claimResizing' ? [b.pod] : [])));
+  return ctx.slots.indices.flatMap((i): Blocker[] => {
+    const pod = ctx.slots.byIndex.get(i) as Pod;
+    const resizing = reported.has(pod.metadata.name ?? '') ? undefined : resizingClaim(ctx, pod);
+    return resizing ? [{ kind: 'claimResizing', pod: pod.metadata.name ?? '', claim: resizing.claim, waitingForPodRestart: resizing.offline }] : [];
+  });
+}
+
 /** Update deletions, one batch each in order; the status already counts them out of currentReplicas. */
 function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult {
   const out = { forced: [] as Pod[], blockers: [...decision.blockers] };
   const items = decision.victims.flatMap(({ pod }, position) => updateItem(ctx, pod, position, out));
+  if (ctx.inPlace) out.blockers.push(...resizingBlockers(ctx, out.blockers));
   const facts: Partial<SyncFacts> = { forced: out.forced, ...(decision.unavailablePods !== undefined ? { unavailablePods: decision.unavailablePods } : {}) };
   const events = out.forced.map((pod) => forcedReplacementEvent(ctx.set, pod));
   return result({ work: [{ order: 'sequential', items }], blockers: out.blockers, events, facts });

@@ -1,0 +1,76 @@
+// The planner under volumeClaimUpdatePolicy: InPlace (KEP-4650): a replica moves claims first — patched to
+// the update revision's template, highest ordinal first — then, with no claim resizing, its pod is relabelled
+// (template unchanged) or deleted (template changed); a resizing claim makes its replica unavailable.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { Labels, type PersistentVolumeClaim, type StatefulSet } from '../../src/api/types.js';
+import { features, newSet, observe, readyPods, revisionOf, revisionName, T0, withImage, withStatus } from './fixtures.js';
+
+function inPlace(storage: string, image = 'app:v1'): StatefulSet {
+  const set = withImage(newSet(3, { maxUnavailable: 1 }), image);
+  set.spec.volumeClaimUpdatePolicy = 'InPlace';
+  set.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } }];
+  return set;
+}
+
+/** A bound claim of the old revision (or `at`), with its request and capacity. */
+function claim(ordinal: number, revision: string, request: string, capacity: string): PersistentVolumeClaim {
+  return {
+    metadata: { name: `data-web-${ordinal}`, namespace: 'default', labels: { app: 'web', [Labels.revisionHash]: revision } },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: request } }, volumeName: `pv-${ordinal}` },
+    status: { phase: 'Bound', capacity: { storage: capacity } },
+  };
+}
+
+/** Plans a sync of the grown set (`next`) over pods and claims of the 1Gi revision, `claims` changing some. */
+function plan(next: StatefulSet, change: (claims: PersistentVolumeClaim[]) => void = () => {}) {
+  const old = inPlace('1Gi');
+  const oldRev = revisionName(old);
+  const claims = [0, 1, 2].map((i) => claim(i, oldRev, '1Gi', '1Gi'));
+  change(claims);
+  const stored = withStatus(next, { observedGeneration: 1, replicas: 3, readyReplicas: 3, availableReplicas: 3, currentReplicas: 3, currentRevision: oldRev, updateRevision: oldRev });
+  return { plan: planStatefulSet(observe(stored, readyPods(old, 3), { revisions: [revisionOf(old, 1)], claims }), T0, features), newRev: revisionName(next) };
+}
+
+const kinds = (p: ReturnType<typeof planStatefulSet>) => p.actions.filter((a) => a.kind !== 'createRevision').map((a) => `${a.kind} ${'name' in a ? a.name : ''}`);
+
+describe('InPlace claim updates in the planner', () => {
+  it('patches the highest replica\'s claims to the new template and its revision, and nothing else', () => {
+    const { plan: p, newRev } = plan(inPlace('2Gi'));
+    assert.deepEqual(kinds(p), ['patchClaim data-web-2']);
+    const patch = p.actions.find((a) => a.kind === 'patchClaim');
+    assert.deepEqual(patch?.kind === 'patchClaim' ? patch.patch : undefined, {
+      metadata: { labels: { app: 'web', [Labels.revisionHash]: newRev } },
+      spec: { resources: { requests: { storage: '2Gi' } } },
+    });
+  });
+
+  it('counts a replica whose claim is resizing as unavailable and waits for it', () => {
+    const next = inPlace('2Gi');
+    const { plan: p } = plan(next, (claims) => (claims[2] = claim(2, revisionName(next), '2Gi', '1Gi')));
+    assert.deepEqual(kinds(p), []);
+    assert.equal(p.metrics.unavailableReplicas, 1);
+    assert.ok(p.blockers.some((b) => b.kind === 'claimResizing' && b.pod === 'web-2' && b.claim === 'data-web-2' && !b.waitingForPodRestart), JSON.stringify(p.blockers));
+  });
+
+  it('relabels the pod once its claim has grown, when the pod template did not change', () => {
+    const next = inPlace('2Gi');
+    const { plan: p, newRev } = plan(next, (claims) => (claims[2] = claim(2, revisionName(next), '2Gi', '2Gi')));
+    assert.deepEqual(kinds(p), ['relabelPod web-2']);
+    const relabel = p.actions.find((a) => a.kind === 'relabelPod');
+    assert.equal(relabel?.kind === 'relabelPod' ? relabel.revision : undefined, newRev);
+  });
+
+  it('deletes the pod once its claim has grown, when the pod template changed too', () => {
+    const next = inPlace('2Gi', 'app:v2');
+    const { plan: p } = plan(next, (claims) => (claims[2] = claim(2, revisionName(next), '2Gi', '2Gi')));
+    assert.deepEqual(kinds(p), ['deletePod web-2']);
+  });
+
+  it('never patches a request down (a claim already larger keeps its size)', () => {
+    const { plan: p } = plan(inPlace('2Gi'), (claims) => (claims[2] = claim(2, revisionName(inPlace('1Gi')), '5Gi', '5Gi')));
+    const patch = p.actions.find((a) => a.kind === 'patchClaim');
+    assert.equal(patch?.kind === 'patchClaim' ? patch.patch['spec'] : 'none', undefined);
+  });
+});
