@@ -1,0 +1,66 @@
+// volumeClaimUpdatePolicy: InPlace (KEP-4650) on a real kube-apiserver 1.37: `ordinal controller` patches the
+// claims, the storage actor (no CSI driver runs here) binds and expands them — so kube-apiserver's own
+// validation and resize admission judge every patch — and the simulated kubelet runs the pods. A grown claim
+// template moves each replica claims first, highest ordinal first, one at a time (maxUnavailable 1), and
+// relabels its pod without replacing it.
+import { after as afterAll, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { Resources } from '../../src/api/client.js';
+import { Labels, type KubeObject, type PersistentVolumeClaim, type StatefulSet } from '../../src/api/types.js';
+import { StorageActor } from '../../src/cluster/storage/storage-actor.js';
+import { realTimers } from '../../src/runtime/real-clock.js';
+import { baseSet } from '../deploy/crd-cases.js';
+import { closeSession, uniqueName } from './cluster-session.js';
+import { e2eTest } from './harness.js';
+import { after, mark } from './pod-order.js';
+
+afterAll(() => closeSession());
+
+const capacity = (c: PersistentVolumeClaim) => (c.status?.['capacity'] as { storage?: string } | undefined)?.storage;
+
+describe('claims updated in place on kube-apiserver (apps.ordinal.dev/v1)', () => {
+  e2eTest('a grown claim template: claims patched and expanded highest first, one at a time, pods relabelled, not replaced', {
+    timeout: 150_000,
+    kubelet: { podStartSeconds: 0.3, podTerminationSeconds: 0.3, images: {} },
+  }, async (env) => {
+    const className = uniqueName('expandable');
+    await env.client.create(Resources.storageClasses, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: className }, provisioner: 'simulated.ordinal.dev', allowVolumeExpansion: true } as KubeObject);
+    env.onClose(() => env.client.delete(Resources.storageClasses, undefined, className).catch(() => undefined));
+    const storage = new StorageActor({ client: env.client, timers: realTimers(), random: Math.random, namespace: env.ns, config: { bindSeconds: 0, expansionSeconds: 2, classes: {} } });
+    storage.start();
+    env.onClose(() => storage.stop());
+    // claim patches in the order the API server committed them (the revision label is what the controller sets)
+    const patched: string[] = [];
+    const watch = env.client.watch<PersistentVolumeClaim>(Resources.persistentVolumeClaims, env.ns, '0', {
+      onEvent: (e) => {
+        const rev = e.object.metadata.labels?.[Labels.revisionHash];
+        const name = e.object.metadata.name ?? '';
+        if (rev !== undefined && patched.at(-1) !== `${name}@${rev}` && !patched.includes(`${name}@${rev}`)) patched.push(`${name}@${rev}`);
+      },
+      onClose: () => undefined,
+    });
+    env.onClose(() => watch.stop());
+
+    const set = structuredClone(baseSet(env.ns, 'db')) as StatefulSet;
+    set.spec.replicas = 3;
+    set.spec.volumeClaimUpdatePolicy = 'InPlace';
+    set.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: className, resources: { requests: { storage: '1Gi' } } } }];
+    await env.createConverged(set);
+    const first = env.observer.set('db')?.status?.updateRevision ?? '';
+    const from = mark(env);
+    await env.patch('db', { spec: { volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: className, resources: { requests: { storage: '2Gi' } } } }] } });
+    await env.waitForSet('db', 'every claim of db to be compatible with the 2Gi template', 90_000, (s) => {
+      const c = s.status?.volumeClaimTemplates?.[0];
+      const observed = s.status?.observedGeneration === s.metadata.generation;
+      return (observed && c?.compatible === 3 && s.status?.updatedReplicas === 3 && s.status.currentRevision === s.status.updateRevision) || `status ${JSON.stringify(s.status?.volumeClaimTemplates)} updated ${s.status?.updatedReplicas}`;
+    });
+
+    const second = env.observer.set('db')?.status?.updateRevision ?? '';
+    assert.notEqual(second, first, 'a claim template change is a new revision under InPlace');
+    assert.deepEqual(patched.filter((p) => p.endsWith(`@${second}`)), ['data-db-2', 'data-db-1', 'data-db-0'].map((n) => `${n}@${second}`), 'claims patched highest ordinal first');
+    assert.deepEqual(after(env, 'db', 'Terminating', from), [], 'no pod was replaced');
+    const claims = (await env.client.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, env.ns)).items;
+    assert.deepEqual(claims.map((c) => [c.metadata.name, capacity(c)]).sort(), [['data-db-0', '2Gi'], ['data-db-1', '2Gi'], ['data-db-2', '2Gi']]);
+    assert.ok((await env.events('db', 'SuccessfulUpdate')).some((e) => e.message?.startsWith('update Claim data-db-2 for Pod db-2')), 'a SuccessfulUpdate event for the claim');
+  });
+});
