@@ -14,15 +14,18 @@ describe('batches', () => {
     assert.deepEqual(got, [batch(0, 400, '+a-0 r', '+a-1 r'), batch(1000, 1000, '+a-2 r')]);
   });
 
-  it('merges consecutive pieces of one guide batch within the window, and nothing else', () => {
+  it('merges consecutive pieces of one guide batch when no pod became Ready between them, and nothing else', () => {
     const guide = [batch(0, 0, '+t-3 r', '+t-4 r', '+t-5 r'), batch(5000, 5000, '-t-0 r')];
     const split = [batch(100, 100, '+t-3 r'), batch(800, 820, '+t-4 r', '+t-5 r'), batch(5100, 5100, '-t-0 r')];
-    assert.deepEqual(mergeSplitBatches(split, guide, 1500), [batch(100, 820, '+t-3 r', '+t-4 r', '+t-5 r'), batch(5100, 5100, '-t-0 r')]);
-    // too far apart to be one batch of the controller: left split, so the difference shows
-    const late = [batch(100, 100, '+t-3 r'), batch(1700, 1700, '+t-4 r', '+t-5 r')];
-    assert.deepEqual(mergeSplitBatches(late, guide, 1500), late);
+    const merged = [batch(100, 820, '+t-3 r', '+t-4 r', '+t-5 r'), batch(5100, 5100, '-t-0 r')];
+    assert.deepEqual(mergeSplitBatches(split, guide, [4000]), merged);
+    // throttled pieces far apart are still one batch when nothing they could wait for happened between them
+    const slow = [batch(100, 100, '+t-3 r'), batch(1700, 1700, '+t-4 r', '+t-5 r')];
+    assert.deepEqual(mergeSplitBatches(slow, guide, []), [batch(100, 1700, '+t-3 r', '+t-4 r', '+t-5 r')]);
+    // a pod became Ready between the pieces: the later one may have waited for it, so the difference shows
+    assert.deepEqual(mergeSplitBatches(slow, guide, [1200]), slow);
     // a union that is not one of the guide's batches stays as it was
     const other = [batch(100, 100, '+t-3 r'), batch(300, 300, '+t-9 r')];
-    assert.deepEqual(mergeSplitBatches(other, guide, 1500), other);
+    assert.deepEqual(mergeSplitBatches(other, guide, []), other);
   });
 });

@@ -205,12 +205,15 @@ export function timedBatches(events: readonly PodEvent[], byHand: ReadonlySet<st
 
 /**
  * Real batches that are one batch of `guide` (the same operations, made at one instant in virtual time)
- * observed split on a loaded machine — consecutive, their union exactly the guide's batch, all within
- * `windowMs` (shorter than any operation that depends on another can follow it) — as that one batch.
- * Anything else is left as it was, so a real difference still shows.
+ * observed split on a loaded machine — consecutive, their union exactly the guide's batch, and no pod of the
+ * set becoming Ready (`readyAt`) between the first piece and the last, so no piece can have waited for
+ * another's outcome — as that one batch. (A time window was not enough: throttled by its client's rate limit
+ * beside ten other sets, the controller once committed one batch's creations 1.5 s apart.) Anything else is
+ * left as it was, so a real difference still shows.
  */
-export function mergeSplitBatches(real: readonly TimedBatch[], guide: readonly TimedBatch[], windowMs: number): TimedBatch[] {
+export function mergeSplitBatches(real: readonly TimedBatch[], guide: readonly TimedBatch[], readyAt: readonly number[]): TimedBatch[] {
   const wanted = guide.map((g) => [...g.ops].sort().join('\n'));
+  const readyBetween = (from: number, to: number): boolean => readyAt.some((t) => t > from && t <= to);
   const out: TimedBatch[] = [];
   for (let i = 0; i < real.length; i++) {
     const first = real[i] as TimedBatch;
@@ -219,7 +222,7 @@ export function mergeSplitBatches(real: readonly TimedBatch[], guide: readonly T
       out.push(first);
       continue;
     }
-    for (let k = i + 1, ops = [...first.ops]; k < real.length && (real[k] as TimedBatch).end - first.start < windowMs; k++) {
+    for (let k = i + 1, ops = [...first.ops]; k < real.length && !readyBetween(first.start, (real[k] as TimedBatch).start); k++) {
       ops = [...ops, ...(real[k] as TimedBatch).ops];
       if (wanted.includes([...ops].sort().join('\n'))) {
         merged = { start: first.start, end: (real[k] as TimedBatch).end, ops };

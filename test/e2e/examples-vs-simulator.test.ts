@@ -14,7 +14,7 @@
 // deletePod): waiting steps do not split it, so when exactly a wait ends does not matter. One relaxation: a
 // batch the simulator made at one instant that the real run was seen to make in pieces, all within a pod
 // start (1.5 s) and together exactly that batch, counts as that batch — on a loaded machine the API server
-// may commit three creations of one sync more than 600 ms apart (mergeSplitBatches).
+// may commit three creations of one sync more than 600 ms apart, once more than 1.5 s (mergeSplitBatches).
 import { after as afterAll, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ import type { TimelineRecord } from '../../src/sim/timeline.js';
 import { closeSession, createNamespace, deleteNamespace, ensureCrd, modifyObject, openSession } from './cluster-session.js';
 import { requireControlPlane } from './control-plane.js';
 import { startController } from './controller-process.js';
-import { batchLine, mergeSplitBatches, POD_SECONDS, timedBatches } from './differential-trace.js';
+import { batchLine, mergeSplitBatches, timedBatches } from './differential-trace.js';
 import { startKubelet } from './namespaced-kubelet.js';
 import { NamespaceObserver, type PodEvent } from './observer.js';
 import { pause } from './wait.js';
@@ -89,7 +89,7 @@ type Segments = { header: string; events: PodEvent[]; byHand: Set<string> }[];
 /**
  * Per segment (split by mutating steps) and per set, the batches of `events`. With `guide` (the simulator's
  * segments), a batch the simulator made at one instant and the real run was seen to split, on a loaded
- * machine, into pieces less than a pod start apart counts as that one batch (mergeSplitBatches).
+ * machine, into pieces with no pod of the set becoming Ready between them counts as that one batch (mergeSplitBatches).
  */
 function traceLines(segments: Segments, sets: string[], guide?: Segments): string[] {
   const lines: string[] = [];
@@ -99,7 +99,8 @@ function traceLines(segments: Segments, sets: string[], guide?: Segments): strin
     for (const set of sets) {
       const g = guide?.[k];
       const found = of(s, set);
-      const own = g === undefined ? found : mergeSplitBatches(found, of(g, set), POD_SECONDS * 1000);
+      const ready = s.events.filter((e) => e.type === 'Ready' && e.name.startsWith(`${set}-`)).map((e) => e.at);
+      const own = g === undefined ? found : mergeSplitBatches(found, of(g, set), ready);
       for (const b of own) lines.push(`${set}: ${batchLine(b)}`);
     }
   }
