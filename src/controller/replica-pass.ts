@@ -4,6 +4,7 @@
 // the OrderedReady pass goes past broken pods (passCheck) and says so when that lets it create a pod.
 
 import type { Pod } from '../api/types.js';
+import * as block from './blockers.js';
 import type { Item } from './batches.js';
 import type { SyncContext } from './sync-context.js';
 import { passCheck, type PassedPod } from './enforced-rolling-update.js';
@@ -13,6 +14,7 @@ import type { Blocker, PlannedEvent } from './plan-types.js';
 import { ordinalOverflow, ordinalOverflowEvent } from './ordinal-range.js';
 import { missingIndices } from './replicas.js';
 import { createReplica, processReplica, type ReplicaOutcome } from './process-replica.js';
+import { isTerminating } from './pod-state.js';
 
 /** Upstream's slow start reaches 1,000 pods in 10 batches; more waits for the next sync. */
 export const MAX_CREATES_PER_SYNC = 1000;
@@ -37,21 +39,30 @@ function record(result: PassResult, position: number, out: ReplicaOutcome): void
 /**
  * Together: the lowest missing pod and the missing pods right above it in the update range, up to
  * maxUnavailable. The run stops at the first existing pod: a batch never skips over a pod that is not yet
- * available (the OrderedReady guarantee still holds between batches).
+ * available (the OrderedReady guarantee still holds between batches). A pod right above the run that is
+ * still terminating belongs to the batch the update deleted: the batch waits for it (`waitFor`), so it is
+ * created whole however the deletions' ends are spread.
  */
-function togetherIndices(ctx: SyncContext, first: number): number[] {
-  if (!ctx.strategy.together || first < ctx.strategy.partition || ctx.currentRevision === ctx.updateRevision) return [first];
+function togetherIndices(ctx: SyncContext, first: number): { indices: number[]; waitFor?: Pod } {
+  if (!ctx.strategy.together || first < ctx.strategy.partition || ctx.currentRevision === ctx.updateRevision) return { indices: [first] };
   const out: number[] = [];
   for (const i of missingIndices(ctx.slots, first)) {
     if (out.length >= ctx.strategy.maxUnavailable || i !== first + out.length) break;
     out.push(i);
   }
-  return out;
+  const next = ctx.slots.byIndex.get(first + out.length);
+  if (out.length < ctx.strategy.maxUnavailable && next !== undefined && isTerminating(next)) return { indices: [], waitFor: next };
+  return { indices: out };
 }
 
 /** Creates the Together batch as one item (all claims, then all pods, then claim refs), skipping blocked pods. */
 function createTogether(ctx: SyncContext, first: number, result: PassResult): void {
-  const outs = togetherIndices(ctx, first).map((i) => createReplica(ctx, i));
+  const batch = togetherIndices(ctx, first);
+  if (batch.waitFor !== undefined) {
+    result.blockers.push(block.terminating(batch.waitFor));
+    return;
+  }
+  const outs = batch.indices.map((i) => createReplica(ctx, i));
   const width = outs.reduce((w, o) => Math.max(w, o.steps.length), 0);
   const steps = Array.from({ length: width }, (_, k) => outs.flatMap((o) => o.steps[k] ?? []));
   record(result, first, { steps, events: outs.flatMap((o) => o.events), created: false });

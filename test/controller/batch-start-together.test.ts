@@ -30,6 +30,17 @@ describe('batchStartPolicy: Together', () => {
     assert.equal(batches.size, 1);
   });
 
+  it('waits for a pod of the batch that is still terminating, so the batch is created whole (CI saw the ends spread)', () => {
+    const h = rolling('Together');
+    assert.deepEqual(deleted(h.sync()), [4, 3]);
+    h.finishTerminating('web-3');
+    const waiting = h.sync();
+    assert.deepEqual(created(waiting), [], 'web-3 is gone but web-4 still terminates');
+    assert.ok(waiting.blockers.some((b) => b.kind === 'podTerminating' && b.pod === 'web-4'), JSON.stringify(waiting.blockers));
+    h.finishTerminating('web-4');
+    assert.deepEqual(created(h.sync()), [3, 4]);
+  });
+
   it('starts the next batch only when every pod of the batch is available', () => {
     const h = rolling('Together', 10);
     h.sync();
