@@ -128,10 +128,25 @@ export interface PersistentVolumeClaimSpec {
   [key: string]: unknown;
 }
 
+export interface PersistentVolumeClaimCondition {
+  type: string;
+  status: string;
+  lastTransitionTime?: string;
+  message?: string;
+}
+
 export interface PersistentVolumeClaim extends KubeObject {
   spec: PersistentVolumeClaimSpec;
-  status?: { phase?: string; [key: string]: unknown };
+  status?: { phase?: string; capacity?: Record<string, string>; conditions?: PersistentVolumeClaimCondition[]; [key: string]: unknown };
 }
+
+/** The claim's storage request (`spec.resources.requests.storage`); tolerant of a template without spec. */
+export const claimRequest = (c: PersistentVolumeClaim): string | undefined => c.spec?.resources?.requests?.storage;
+/** The claim's size as the storage reports it (`status.capacity.storage`). */
+export const claimCapacity = (c: PersistentVolumeClaim): string | undefined => c.status?.capacity?.storage;
+/** A claim condition of `type` with status True. */
+export const hasClaimCondition = (c: PersistentVolumeClaim, type: string): boolean =>
+  (c.status?.conditions ?? []).some((x) => x.type === type && x.status === 'True');
 
 export interface RollingUpdateStatefulSetStrategy {
   partition?: number;

@@ -2,24 +2,25 @@
 // the replicas in range stand against it. After a template edit this says how many claims still have the old
 // size; during an expansion, how many are resizing.
 
-import type { PersistentVolumeClaim, StatefulSet, VolumeClaimTemplateStatus } from '../api/types.js';
+import { claimCapacity, claimRequest, hasClaimCondition, type PersistentVolumeClaim, type StatefulSet, type VolumeClaimTemplateStatus } from '../api/types.js';
 import { compareQuantities, sumQuantities } from '../api/validation/quantity.js';
 import { claimOrdinal, claimTemplates } from './claim-identity.js';
 
-const capacityOf = (c: PersistentVolumeClaim): string | undefined => (c.status?.['capacity'] as Record<string, string> | undefined)?.storage;
-const storageOf = (c: PersistentVolumeClaim): string | undefined => c.spec?.resources?.requests?.storage;
-const RESIZE_CONDITIONS = new Set(['Resizing', 'FileSystemResizePending']);
 
 const includes = (have: Record<string, string> | undefined, want: Record<string, string> | undefined): boolean =>
   Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
 
+/** The fields a claim cannot change in place (those the template sets) match the template's. */
+export function fixedFieldsMatch(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean {
+  return (['accessModes', 'storageClassName', 'volumeMode'] as const).every((f) => template.spec?.[f] === undefined || JSON.stringify(claim.spec?.[f]) === JSON.stringify(template.spec?.[f]));
+}
+
 /** The claim's expansion is under way: a request above its capacity, or a resize condition. */
 export function isResizing(claim: PersistentVolumeClaim): boolean {
-  const request = storageOf(claim);
-  const capacity = capacityOf(claim);
+  const request = claimRequest(claim);
+  const capacity = claimCapacity(claim);
   if (request !== undefined && capacity !== undefined && compareQuantities(request, capacity) === 1) return true;
-  const conditions = (claim.status?.['conditions'] ?? []) as { type?: string; status?: string }[];
-  return conditions.some((c) => c.status === 'True' && RESIZE_CONDITIONS.has(c.type ?? ''));
+  return hasClaimCondition(claim, 'Resizing') || hasClaimCondition(claim, 'FileSystemResizePending');
 }
 
 /**
@@ -28,13 +29,10 @@ export function isResizing(claim: PersistentVolumeClaim): boolean {
  */
 // KEP-4650 (sig-apps, "What PVC is compatible")
 export function isCompatible(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean {
-  for (const field of ['accessModes', 'storageClassName', 'volumeMode'] as const) {
-    const want = template.spec?.[field];
-    if (want !== undefined && JSON.stringify(claim.spec?.[field]) !== JSON.stringify(want)) return false;
-  }
+  if (!fixedFieldsMatch(claim, template)) return false;
   if (!includes(claim.metadata.labels, template.metadata?.labels) || !includes(claim.metadata.annotations, template.metadata?.annotations)) return false;
-  const capacity = capacityOf(claim);
-  const request = storageOf(template);
+  const capacity = claimCapacity(claim);
+  const request = claimRequest(template);
   if (request !== undefined && (capacity === undefined || compareQuantities(capacity, request) === -1)) return false;
   const vac = template.spec?.volumeAttributesClassName;
   return vac === undefined || claim.status?.['currentVolumeAttributesClassName'] === vac;
@@ -52,8 +50,8 @@ function claimsOf(set: StatefulSet, template: PersistentVolumeClaim, claims: Ite
 export function claimTemplateStatus(set: StatefulSet, claims: ReadonlyMap<string, PersistentVolumeClaim>, inRange: (ordinal: number) => boolean): VolumeClaimTemplateStatus[] {
   return claimTemplates(set).map((template) => {
     const found = claimsOf(set, template, claims.values(), inRange);
-    const request = storageOf(template);
-    const capacities = found.flatMap((c) => capacityOf(c) ?? []);
+    const request = claimRequest(template);
+    const capacities = found.flatMap((c) => claimCapacity(c) ?? []);
     const total = sumQuantities(capacities);
     return {
       name: template.metadata?.name ?? '',

@@ -6,10 +6,10 @@
 // claims at revision A. A claim whose fixed fields differ from the template is left alone (KEP-4650 does
 // not patch claims that differ from their template); with OnDelete every claim is left alone, as upstream.
 
-import { Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
+import { claimRequest, hasClaimCondition, Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
 import { compareQuantities } from '../api/validation/quantity.js';
 import { claimNameFor, claimTemplates } from './claim-identity.js';
-import { isResizing } from './claim-template-status.js';
+import { fixedFieldsMatch, isResizing } from './claim-template-status.js';
 import type { Action, Blocker } from './plan-types.js';
 import { parentNameAndOrdinal, podRevision } from './pod-state.js';
 import type { SyncContext } from './sync-context.js';
@@ -24,11 +24,6 @@ export function setAtRevision(ctx: SyncContext, revision: string): StatefulSet |
   return undefined;
 }
 
-/** The fields a claim cannot change in place match the template's (those the template sets). */
-function fixedFieldsMatch(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean {
-  return (['accessModes', 'storageClassName', 'volumeMode'] as const).every((f) => template.spec?.[f] === undefined || JSON.stringify(claim.spec?.[f]) === JSON.stringify(template.spec?.[f]));
-}
-
 /** The larger of two storage requests (the claim's own when the template's does not parse or is absent). */
 function largerStorage(template: string | undefined, claim: string | undefined): string | undefined {
   if (template === undefined) return claim;
@@ -40,9 +35,9 @@ function largerStorage(template: string | undefined, claim: string | undefined):
 function claimPatch(set: StatefulSet, template: PersistentVolumeClaim, claim: PersistentVolumeClaim, revision: string): Record<string, unknown> {
   const labels = { ...template.metadata?.labels, ...set.spec.selector?.matchLabels, [Labels.revisionHash]: revision };
   const metadata = { labels, ...(template.metadata?.annotations ? { annotations: template.metadata?.annotations } : {}) };
-  const storage = largerStorage(template.spec?.resources?.requests?.storage, claim.spec?.resources?.requests?.storage);
+  const storage = largerStorage(claimRequest(template), claimRequest(claim));
   const spec: Record<string, unknown> = {};
-  if (storage !== undefined && storage !== claim.spec?.resources?.requests?.storage) spec.resources = { requests: { storage } };
+  if (storage !== undefined && storage !== claimRequest(claim)) spec.resources = { requests: { storage } };
   if (template.spec?.volumeAttributesClassName !== undefined) spec.volumeAttributesClassName = template.spec?.volumeAttributesClassName;
   return { metadata, ...(Object.keys(spec).length > 0 ? { spec } : {}) };
 }
@@ -61,18 +56,29 @@ export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): Acti
   });
 }
 
-/** The first of the pod's claims that is resizing, and whether it waits only for the pod to restart (offline expansion). */
-export function resizingClaim(ctx: SyncContext, pod: Pod): { claim: string; offline: boolean } | undefined {
+/** A claim of a replica that is resizing, and whether it waits only for the pod to restart (offline expansion). */
+export interface ResizingClaim {
+  claim: string;
+  offline: boolean;
+}
+
+/** The first of the pod's claims that is resizing; worked out once per pod and sync (the budget asks for every slot, often). */
+export function resizingClaim(ctx: SyncContext, pod: Pod): ResizingClaim | undefined {
   if (!ctx.inPlace) return undefined;
-  const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
+  const memo = (ctx.memo.resizing ??= new Map<string, ResizingClaim | null>());
+  const podName = pod.metadata.name ?? '';
+  const known = memo.get(podName);
+  if (known !== undefined) return known ?? undefined;
+  const ordinal = parentNameAndOrdinal(podName).ordinal;
+  let found: ResizingClaim | null = null;
   for (const template of claimTemplates(ctx.set)) {
     const claim = ctx.claims.get(claimNameFor(ctx.set, template, ordinal));
     if (claim === undefined || !isResizing(claim)) continue;
-    const conditions = (claim.status?.['conditions'] ?? []) as { type?: string; status?: string }[];
-    const offline = conditions.some((c) => c.type === 'FileSystemResizePending' && c.status === 'True');
-    return { claim: claim.metadata.name ?? '', offline };
+    found = { claim: claim.metadata.name ?? '', offline: hasClaimCondition(claim, 'FileSystemResizePending') };
+    break;
   }
-  return undefined;
+  memo.set(podName, found);
+  return found ?? undefined;
 }
 
 /** The pod's template is the update revision's: moving it to the update revision needs only its label. */

@@ -6,7 +6,7 @@ import { newVersionedStatefulSetPod } from './identity.js';
 import { isUnavailable, podRevision } from './pod-state.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
 import { isParallel, minReadySecondsOf } from './spec.js';
-import { resizingClaim } from './claim-updates.js';
+import { resizingClaim, type ResizingClaim } from './claim-updates.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
 
 export interface SyncContext {
@@ -37,6 +37,8 @@ export interface SyncContext {
  */
 export interface SyncMemo {
   unavailability?: Unavailability;
+  /** InPlace: each pod's resizing claim (null: none), by pod name. */
+  resizing?: Map<string, ResizingClaim | null>;
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */

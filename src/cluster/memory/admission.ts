@@ -51,7 +51,7 @@ export function admitCreate(res: Resource, obj: KubeObject, features: Features):
 export function admitUpdate(res: Resource, next: KubeObject, prev: KubeObject, mode: WriteMode, features: Features, read: StoredReader): KubeObject {
   if (isStatefulSetResource(res)) return admitStatefulSetUpdate(res, next as StatefulSet, prev as StatefulSet, mode, features);
   if (mode === 'status') return next;
-  if (res === Resources.persistentVolumeClaims) {
+  if (qualifiedResource(res) === 'persistentvolumeclaims') {
     admitClaimUpdate(next as PersistentVolumeClaim, prev as PersistentVolumeClaim, (name) => read(Resources.storageClasses, undefined, name));
   }
   if (isPodResource(res)) {

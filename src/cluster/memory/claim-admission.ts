@@ -6,7 +6,7 @@
 
 import { Resources } from '../../api/client.js';
 import { ApiError, InvalidError, type FieldIssue } from '../../api/errors.js';
-import type { KubeObject, PersistentVolumeClaim } from '../../api/types.js';
+import { claimCapacity, claimRequest, type KubeObject, type PersistentVolumeClaim } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { formatInvalid } from '../../api/validation/index.js';
 import { compareQuantities } from '../../api/validation/quantity.js';
@@ -14,8 +14,6 @@ import { compareQuantities } from '../../api/validation/quantity.js';
 const SPEC_IMMUTABLE = 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
 const RESIZE_FORBIDDEN = 'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize';
 
-const storageOf = (c: PersistentVolumeClaim): string | undefined => c.spec.resources?.requests?.storage;
-const capacityOf = (c: PersistentVolumeClaim): string | undefined => (c.status?.capacity as Record<string, string> | undefined)?.storage;
 
 /** The spec without what a bound claim may change, and with the volume name binding sets. */
 function fixedSpec(c: PersistentVolumeClaim, bound: boolean, volumeName: unknown): Record<string, unknown> {
@@ -41,13 +39,13 @@ export function admitClaimUpdate(next: PersistentVolumeClaim, prev: PersistentVo
   if (!deepEqual(fixedSpec(next, bound, volumeName), fixedSpec(prev, bound, volumeName)) || (prev.spec.volumeName && next.spec.volumeName !== prev.spec.volumeName)) {
     issues.push({ path: 'spec', type: 'Forbidden', detail: SPEC_IMMUTABLE });
   }
-  const size = storageOf(next);
-  const capacity = capacityOf(prev);
+  const size = claimRequest(next);
+  const capacity = claimCapacity(prev);
   if (issues.length === 0 && size !== undefined && capacity !== undefined && compareQuantities(size, capacity) === -1) {
     issues.push({ path: 'spec.resources.requests.storage', type: 'Forbidden', detail: 'field can not be less than status.capacity' });
   }
   if (issues.length > 0) throw new InvalidError(formatInvalid(Resources.persistentVolumeClaims.kind, '', name, issues), issues);
-  const previous = storageOf(prev);
+  const previous = claimRequest(prev);
   if (size === undefined || previous === undefined || compareQuantities(size, previous) !== 1) return;
   const className = next.spec.storageClassName;
   const cls = className ? storageClass(className) : undefined;

@@ -9,7 +9,7 @@
 
 import { Resources, type ClusterClient, type Resource, type WatchEvent } from '../../api/client.js';
 import { isAlreadyExists } from '../../api/errors.js';
-import { fromTimestamp, toTimestamp, type Instant, type KubeObject, type PersistentVolumeClaim, type Pod } from '../../api/types.js';
+import { claimCapacity, claimRequest, fromTimestamp, toTimestamp, type Instant, type KubeObject, type PersistentVolumeClaim, type PersistentVolumeClaimCondition, type Pod } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { compareQuantities } from '../../api/validation/quantity.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
@@ -42,18 +42,10 @@ export interface StorageActorOptions {
   onError?: (error: unknown) => void;
 }
 
-interface ClaimCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-  message?: string;
-}
-type ClaimStatus = Record<string, unknown> & { conditions?: ClaimCondition[] };
+type ClaimStatus = Record<string, unknown> & { conditions?: PersistentVolumeClaimCondition[] };
 
 const RESIZE_FAILED = 'the storage backend refused to expand the volume (simulated)';
 const key = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
-const storageOf = (c: PersistentVolumeClaim): string | undefined => c.spec.resources?.requests?.storage;
-const capacityOf = (c: PersistentVolumeClaim): string | undefined => (c.status?.['capacity'] as Record<string, string> | undefined)?.storage;
 
 /** Names of the claims a pod mounts. */
 const mountedClaims = (pod: Pod): string[] => (pod.spec.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : []));
@@ -158,7 +150,7 @@ export class StorageActor {
   private async bind(k: string, claim: PersistentVolumeClaim): Promise<void> {
     const due = (fromTimestamp(claim.metadata.creationTimestamp) ?? this.opts.timers.now()) + this.opts.config.bindSeconds * 1000;
     if (this.opts.timers.now() < due) return this.wakeAt(k, due);
-    const size = storageOf(claim) ?? '0';
+    const size = claimRequest(claim) ?? '0';
     const volume = `pvc-${claim.metadata.uid ?? ''}`;
     const pv = {
       apiVersion: 'v1',
@@ -182,9 +174,9 @@ export class StorageActor {
 
   /** The status of a bound claim: its capacity, and where an expansion to a larger request stands. */
   private desiredStatus(k: string, claim: PersistentVolumeClaim): ClaimStatus {
-    const request = storageOf(claim);
+    const request = claimRequest(claim);
     // a bound claim whose status write did not happen yet has the volume's size: what was requested
-    const capacity = capacityOf(claim) ?? request;
+    const capacity = claimCapacity(claim) ?? request;
     const status: ClaimStatus = { accessModes: claim.spec.accessModes ?? ['ReadWriteOnce'], ...(claim.status ?? {}), phase: 'Bound', ...(capacity ? { capacity: { storage: capacity } } : {}) };
     const clean = (): ClaimStatus => {
       this.expansions.delete(k);
@@ -235,8 +227,8 @@ export class StorageActor {
   private async writeStatus(claim: PersistentVolumeClaim, status: ClaimStatus): Promise<void> {
     if (deepEqual(status, claim.status ?? {})) return;
     const written = await this.opts.client.updateStatus(Resources.persistentVolumeClaims, { ...claim, status } as PersistentVolumeClaim);
-    const capacity = capacityOf(written);
-    if (capacity !== undefined && capacity !== capacityOf(claim) && claim.spec.volumeName) await this.resizeVolume(claim.spec.volumeName, capacity);
+    const capacity = claimCapacity(written);
+    if (capacity !== undefined && capacity !== claimCapacity(claim) && claim.spec.volumeName) await this.resizeVolume(claim.spec.volumeName, capacity);
   }
 
   /** The PersistentVolume follows its claim's capacity. */
