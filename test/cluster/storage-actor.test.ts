@@ -4,11 +4,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import type { KubeObject, PersistentVolumeClaim } from '../../src/api/types.js';
+import { claimCapacity, type KubeObject, type PersistentVolumeClaim } from '../../src/api/types.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
-
-const storageClass = (name: string, allow: boolean) => `  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: ${name}}, provisioner: simulated, allowVolumeExpansion: ${allow}}`;
+import { dbSet, storageClass } from '../sim/claim-scenario.js';
 
 const scenario = (className: string, steps: string) => `kind: Scenario
 cluster:
@@ -20,18 +19,7 @@ ${storageClass('standard', true)}
 ${storageClass('fixed', false)}
 ${storageClass('slow', true)}
 ${storageClass('broken', true)}
-  - apiVersion: apps.ordinal.dev/v1
-    kind: StatefulSet
-    metadata: {name: db}
-    spec:
-      replicas: 2
-      selector: {matchLabels: {app: db}}
-      template:
-        metadata: {labels: {app: db}}
-        spec: {containers: [{name: c, image: "db:1"}]}
-      volumeClaimTemplates:
-        - metadata: {name: data}
-          spec: {accessModes: [ReadWriteOnce], storageClassName: ${className}, resources: {requests: {storage: 1Gi}}}
+${dbSet({ replicas: 2, className })}
 steps:
   - waitFor: Converged
 ${steps}`;
@@ -49,7 +37,7 @@ async function run(className: string, steps: string) {
   return { claims, volumes, failures };
 }
 
-const capacity = (c: PersistentVolumeClaim | undefined) => (c?.status?.['capacity'] as { storage?: string } | undefined)?.storage;
+const capacity = (c: PersistentVolumeClaim | undefined) => (c === undefined ? undefined : claimCapacity(c));
 const conditions = (c: PersistentVolumeClaim | undefined) => ((c?.status?.['conditions'] ?? []) as { type: string }[]).map((x) => x.type);
 
 describe('the simulated storage', () => {

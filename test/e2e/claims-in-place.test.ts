@@ -6,7 +6,7 @@
 import { after as afterAll, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import { Labels, type KubeObject, type PersistentVolumeClaim, type StatefulSet } from '../../src/api/types.js';
+import { claimCapacity, Labels, type KubeObject, type PersistentVolumeClaim, type StatefulSet } from '../../src/api/types.js';
 import { StorageActor } from '../../src/cluster/storage/storage-actor.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
 import { baseSet } from '../deploy/crd-cases.js';
@@ -16,7 +16,6 @@ import { after, mark } from './pod-order.js';
 
 afterAll(() => closeSession());
 
-const capacity = (c: PersistentVolumeClaim) => (c.status?.['capacity'] as { storage?: string } | undefined)?.storage;
 
 describe('claims updated in place on kube-apiserver (apps.ordinal.dev/v1)', () => {
   e2eTest('a grown claim template: claims patched and expanded highest first, one at a time, pods relabelled, not replaced', {
@@ -60,7 +59,7 @@ describe('claims updated in place on kube-apiserver (apps.ordinal.dev/v1)', () =
     assert.deepEqual(patched.filter((p) => p.endsWith(`@${second}`)), ['data-db-2', 'data-db-1', 'data-db-0'].map((n) => `${n}@${second}`), 'claims patched highest ordinal first');
     assert.deepEqual(after(env, 'db', 'Terminating', from), [], 'no pod was replaced');
     const claims = (await env.client.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, env.ns)).items;
-    assert.deepEqual(claims.map((c) => [c.metadata.name, capacity(c)]).sort(), [['data-db-0', '2Gi'], ['data-db-1', '2Gi'], ['data-db-2', '2Gi']]);
+    assert.deepEqual(claims.map((c) => [c.metadata.name, claimCapacity(c)]).sort(), [['data-db-0', '2Gi'], ['data-db-1', '2Gi'], ['data-db-2', '2Gi']]);
     assert.ok((await env.events('db', 'SuccessfulUpdate')).some((e) => e.message?.startsWith('update Claim data-db-2 for Pod db-2')), 'a SuccessfulUpdate event for the claim');
   });
 });

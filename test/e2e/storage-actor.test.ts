@@ -5,7 +5,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import type { KubeObject, PersistentVolumeClaim } from '../../src/api/types.js';
+import { claimCapacity, type KubeObject, type PersistentVolumeClaim } from '../../src/api/types.js';
 import { StorageActor } from '../../src/cluster/storage/storage-actor.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
 import { closeSession, createNamespace, deleteNamespace, openSession, uniqueName } from './cluster-session.js';
@@ -14,7 +14,6 @@ import { waitUntil } from './wait.js';
 
 after(() => closeSession());
 
-const capacity = (c: PersistentVolumeClaim) => (c.status?.['capacity'] as { storage?: string } | undefined)?.storage;
 const claimOf = (ns: string, name: string, className: string): PersistentVolumeClaim => ({
   apiVersion: 'v1',
   kind: 'PersistentVolumeClaim',
@@ -41,7 +40,7 @@ describe('the storage actor on kube-apiserver 1.37', () => {
       const bound = (name: string) =>
         waitUntil(`${name} bound`, 20_000, async () => {
           const c = await client.get<PersistentVolumeClaim>(Resources.persistentVolumeClaims, ns, name);
-          return (c.status?.phase === "Bound" && capacity(c) === "1Gi") || `status ${JSON.stringify(c.status)}`;
+          return (c.status?.phase === "Bound" && claimCapacity(c) === "1Gi") || `status ${JSON.stringify(c.status)}`;
         });
       await bound('data-0');
       await bound('data-1');
@@ -56,7 +55,7 @@ describe('the storage actor on kube-apiserver 1.37', () => {
       await client.update(Resources.persistentVolumeClaims, grow(claim, '3Gi'));
       await waitUntil('data-0 expanded to 3Gi', 20_000, async () => {
         const c = await client.get<PersistentVolumeClaim>(Resources.persistentVolumeClaims, ns, 'data-0');
-        return capacity(c) === '3Gi' || `capacity ${capacity(c)}`;
+        return claimCapacity(c) === '3Gi' || `capacity ${claimCapacity(c)}`;
       });
       const pv = await client.get<KubeObject & { spec: { capacity: { storage: string } } }>(Resources.persistentVolumes, undefined, claim.spec.volumeName ?? '');
       assert.equal(pv.spec.capacity.storage, '3Gi');

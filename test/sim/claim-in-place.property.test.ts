@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { propertySeed } from '../property-seed.js';
+import { dbSet, growTemplate, storageClass } from './claim-scenario.js';
 
 const cases = fc.record({
   replicas: fc.integer({ min: 1, max: 6 }),
@@ -22,25 +23,18 @@ type Case = typeof cases extends fc.Arbitrary<infer T> ? T : never;
 const scenario = (c: Case) => `kind: Scenario
 cluster: {podStartSeconds: ${c.podStart}, storage: {expansionSeconds: ${c.expansionSeconds}}}
 objects:
-  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: standard}, provisioner: simulated, allowVolumeExpansion: true}
-  - apiVersion: apps.ordinal.dev/v1
-    kind: StatefulSet
-    metadata: {name: db}
-    spec:
-      replicas: ${c.replicas}
-      podManagementPolicy: ${c.parallel ? 'Parallel' : 'OrderedReady'}
-      volumeClaimUpdatePolicy: InPlace
-      updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: ${c.maxUnavailable}, partition: ${c.partition}}}
-      selector: {matchLabels: {app: db}}
-      template:
-        metadata: {labels: {app: db}}
-        spec: {containers: [{name: c, image: "db:1"}]}
-      volumeClaimTemplates:
-        - metadata: {name: data}
-          spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 1Gi}}}
+${storageClass('standard', true)}
+${dbSet({
+  replicas: c.replicas,
+  podManagementPolicy: c.parallel ? 'Parallel' : 'OrderedReady',
+  volumeClaimUpdatePolicy: 'InPlace',
+  maxUnavailable: c.maxUnavailable,
+  partition: c.partition,
+  className: 'standard',
+})}
 steps:
   - waitFor: Converged
-  - patch: {kind: StatefulSet, name: db, merge: {spec: {volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 2Gi}}}}]}}}
+${growTemplate('2Gi', 'standard')}
   - waitFor: Converged
     timeoutSeconds: 600
 `;

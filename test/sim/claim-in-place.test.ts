@@ -4,30 +4,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import { Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
+import { claimCapacity, Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import type { TimelineRecord } from '../../src/sim/timeline.js';
+import { claimTemplates, dbSet, storageClass } from './claim-scenario.js';
 
 const scenario = (opts: { policy?: string; maxUnavailable?: number; change: string; className?: string }) => `kind: Scenario
 cluster: {storage: {expansionSeconds: 10, classes: {slow: {expansion: Offline}}}}
 objects:
-  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: standard}, provisioner: simulated, allowVolumeExpansion: true}
-  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: fixed}, provisioner: simulated, allowVolumeExpansion: false}
-  - apiVersion: apps.ordinal.dev/v1
-    kind: StatefulSet
-    metadata: {name: db}
-    spec:
-      replicas: 3
-      volumeClaimUpdatePolicy: ${opts.policy ?? 'InPlace'}
-      updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: ${opts.maxUnavailable ?? 1}}}
-      selector: {matchLabels: {app: db}}
-      template:
-        metadata: {labels: {app: db}}
-        spec: {containers: [{name: c, image: "db:1"}]}
-      volumeClaimTemplates:
-        - metadata: {name: data}
-          spec: {accessModes: [ReadWriteOnce], storageClassName: ${opts.className ?? 'standard'}, resources: {requests: {storage: 1Gi}}}
+${storageClass('standard', true)}
+${storageClass('fixed', false)}
+${dbSet({ replicas: 3, volumeClaimUpdatePolicy: opts.policy ?? 'InPlace', maxUnavailable: opts.maxUnavailable ?? 1, className: opts.className ?? 'standard' })}
 steps:
   - waitFor: Converged
   - patch: {kind: StatefulSet, name: db, merge: {spec: ${opts.change}}}
@@ -36,7 +24,7 @@ steps:
 `;
 
 const grown = (image?: string) =>
-  `{${image ? `template: {spec: {containers: [{name: c, image: "${image}"}]}}, ` : ''}volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 2Gi}}}}]}`;
+  `{${image ? `template: {spec: {containers: [{name: c, image: "${image}"}]}}, ` : ''}volumeClaimTemplates: ${claimTemplates('2Gi', 'standard')}}`;
 
 async function run(opts: Parameters<typeof scenario>[0]) {
   const sim = new Simulation(parseScenario(scenario(opts)));
@@ -51,7 +39,6 @@ async function run(opts: Parameters<typeof scenario>[0]) {
   return { sim, claims, pods, set, records };
 }
 
-const capacity = (c: PersistentVolumeClaim) => (c.status?.['capacity'] as { storage?: string } | undefined)?.storage;
 /** The controller's writes to claims and pods after the template change, in order: `verb resource/name`. */
 const writes = (records: TimelineRecord[]) =>
   records.flatMap((r) => (r.type === 'action' && (r.resource === 'persistentvolumeclaims' || r.resource === 'pods') && r.verb !== 'create' ? [`${r.verb} ${r.name}`] : []));
@@ -60,7 +47,7 @@ describe('volumeClaimUpdatePolicy: InPlace', () => {
   it('grows every claim highest ordinal first, one replica at a time, and relabels the pods it does not need to replace', async () => {
     const { sim, claims, pods, set, records } = await run({ change: grown() });
     assert.equal(sim.failed, false, JSON.stringify(records.filter((r) => r.type === 'failure')));
-    assert.deepEqual(claims.map((c) => [c.metadata.name, c.spec.resources?.requests?.storage, capacity(c)]).sort(), [
+    assert.deepEqual(claims.map((c) => [c.metadata.name, c.spec.resources?.requests?.storage, claimCapacity(c)]).sort(), [
       ['data-db-0', '2Gi', '2Gi'],
       ['data-db-1', '2Gi', '2Gi'],
       ['data-db-2', '2Gi', '2Gi'],
@@ -75,7 +62,7 @@ describe('volumeClaimUpdatePolicy: InPlace', () => {
 
   it('patches a replica\'s claims before its pod when both change, within maxUnavailable 2', async () => {
     const { claims, records } = await run({ change: grown('db:2'), maxUnavailable: 2 });
-    assert.ok(claims.every((c) => capacity(c) === '2Gi'));
+    assert.ok(claims.every((c) => claimCapacity(c) === '2Gi'));
     const order = writes(records);
     for (const i of [0, 1, 2]) assert.ok(order.indexOf(`patch data-db-${i}`) < order.indexOf(`delete db-${i}`), order.join(', '));
     assert.deepEqual(order.slice(0, 2).sort(), ['patch data-db-1', 'patch data-db-2'], 'two replicas at once');

@@ -7,24 +7,14 @@ import { Resources } from '../../src/api/client.js';
 import type { PersistentVolumeClaim, StatefulSet } from '../../src/api/types.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
+import { dbSet, growTemplate, storageClass } from './claim-scenario.js';
 
 const scenario = (storage: string) => `kind: Scenario
 objects:
-  - apiVersion: apps.ordinal.dev/v1
-    kind: StatefulSet
-    metadata: {name: db}
-    spec:
-      replicas: 2
-      selector: {matchLabels: {app: db}}
-      template:
-        metadata: {labels: {app: db}}
-        spec: {containers: [{name: c, image: "db:1"}]}
-      volumeClaimTemplates:
-        - metadata: {name: data}
-          spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+${dbSet({ replicas: 2 })}
 steps:
   - waitFor: Converged
-  - patch: {kind: StatefulSet, name: db, merge: {spec: {volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: ${storage}}}}}]}}}
+${growTemplate(storage)}
   - waitFor: Converged
   - patch: {kind: StatefulSet, name: db, merge: {spec: {replicas: 3}}}
   - waitFor: Converged
@@ -61,22 +51,11 @@ describe('editing a claim template', () => {
 const withStorage = (steps: string) => `kind: Scenario
 cluster: {storage: {expansionSeconds: 10}}
 objects:
-  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: standard}, provisioner: simulated, allowVolumeExpansion: true}
-  - apiVersion: apps.ordinal.dev/v1
-    kind: StatefulSet
-    metadata: {name: db}
-    spec:
-      replicas: 2
-      selector: {matchLabels: {app: db}}
-      template:
-        metadata: {labels: {app: db}}
-        spec: {containers: [{name: c, image: "db:1"}]}
-      volumeClaimTemplates:
-        - metadata: {name: data}
-          spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 1Gi}}}
+${storageClass('standard', true)}
+${dbSet({ replicas: 2, className: 'standard' })}
 steps:
   - waitFor: Converged
-  - patch: {kind: StatefulSet, name: db, merge: {spec: {volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 5Gi}}}}]}}}
+${growTemplate('5Gi', 'standard')}
   - advance: 1
 ${steps}`;
 
