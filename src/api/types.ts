@@ -148,6 +148,12 @@ export const claimCapacity = (c: PersistentVolumeClaim): string | undefined => c
 export const hasClaimCondition = (c: PersistentVolumeClaim, type: string): boolean =>
   (c.status?.conditions ?? []).some((x) => x.type === type && x.status === 'True');
 
+/** storage.k8s.io/v1 StorageClass: only what claim expansion needs. */
+export interface StorageClass extends KubeObject {
+  provisioner?: string;
+  allowVolumeExpansion?: boolean;
+}
+
 export interface RollingUpdateStatefulSetStrategy {
   partition?: number;
   maxUnavailable?: IntOrString;

@@ -42,24 +42,60 @@ function claimPatch(set: StatefulSet, template: PersistentVolumeClaim, claim: Pe
   return { metadata, ...(Object.keys(spec).length > 0 ? { spec } : {}) };
 }
 
-/** patchClaim actions for the pod's claims that exist and are not yet at `revision`. */
-export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): Action[] {
-  const set = setAtRevision(ctx, revision);
-  if (!ctx.inPlace || set === undefined) return [];
-  const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
-  const podName = pod.metadata.name ?? '';
-  return claimTemplates(set).flatMap((template): Action[] => {
-    const name = claimNameFor(set, template, ordinal);
-    const claim = ctx.claims.get(name);
-    if (claim === undefined || isDeleting(claim) || claimRevision(claim) === revision || !fixedFieldsMatch(claim, template)) return [];
-    return [{ kind: 'patchClaim', batch: 0, name, podName, patch: claimPatch(set, template, claim, revision) }];
-  });
+/** The class name when the claim cannot grow because its StorageClass (observed) does not allow expansion. */
+function refusingClass(ctx: SyncContext, claim: PersistentVolumeClaim): string | undefined {
+  if (ctx.storageClasses === undefined) return undefined;
+  const name = claim.spec?.storageClassName ?? '';
+  return ctx.storageClasses.get(name)?.allowVolumeExpansion === true ? undefined : name;
 }
 
-/** A claim of a replica that is resizing, and whether it waits only for the pod to restart (offline expansion). */
+/** The pod's claims brought to a revision: the patches, or why the replica cannot have them. */
+export interface ClaimPatches {
+  actions: Action[];
+  refused?: Blocker;
+}
+
+/**
+ * patchClaim actions for the pod's claims that exist and are not yet at `revision`; none when one of them
+ * must grow and its StorageClass does not allow it (the API server would refuse the patch: the replica
+ * stays where it is, and says why, rather than failing every sync).
+ */
+export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): ClaimPatches {
+  const set = setAtRevision(ctx, revision);
+  if (!ctx.inPlace || set === undefined) return { actions: [] };
+  const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
+  const podName = pod.metadata.name ?? '';
+  const actions: Action[] = [];
+  for (const template of claimTemplates(set)) {
+    const name = claimNameFor(set, template, ordinal);
+    const claim = ctx.claims.get(name);
+    if (claim === undefined || isDeleting(claim) || claimRevision(claim) === revision || !fixedFieldsMatch(claim, template)) continue;
+    const patch = claimPatch(set, template, claim, revision);
+    const grows = (patch['spec'] as { resources?: { requests: { storage: string } } } | undefined)?.resources?.requests.storage;
+    const storageClass = grows === undefined ? undefined : refusingClass(ctx, claim);
+    if (storageClass !== undefined) return { actions: [], refused: { kind: 'claimExpansionRefused', pod: podName, claim: name, storageClass, request: grows ?? '' } };
+    actions.push({ kind: 'patchClaim', batch: 0, name, podName, patch });
+  }
+  return { actions };
+}
+
+/** A claim of a replica that is resizing: whether it waits only for the pod to restart (offline expansion), or failed. */
 export interface ResizingClaim {
   claim: string;
   offline: boolean;
+  /** The failure the resize reports (ControllerResizeError / NodeResizeError, or an infeasible resize). */
+  failed?: string;
+}
+
+const RESIZE_ERRORS = ['ControllerResizeError', 'NodeResizeError'];
+const INFEASIBLE = ['ControllerResizeInfeasible', 'NodeResizeInfeasible'];
+
+/** What the claim's resize reports as a failure, if anything. */
+export function resizeFailure(claim: PersistentVolumeClaim): string | undefined {
+  const error = (claim.status?.conditions ?? []).find((c) => RESIZE_ERRORS.includes(c.type) && c.status === 'True');
+  if (error !== undefined) return error.message || error.type;
+  const allocated = (claim.status?.['allocatedResourceStatuses'] as Record<string, string> | undefined)?.['storage'];
+  return allocated !== undefined && INFEASIBLE.includes(allocated) ? allocated : undefined;
 }
 
 /** The first of the pod's claims that is resizing; worked out once per pod and sync (the budget asks for every slot, often). */
@@ -74,11 +110,18 @@ export function resizingClaim(ctx: SyncContext, pod: Pod): ResizingClaim | undef
   for (const template of claimTemplates(ctx.set)) {
     const claim = ctx.claims.get(claimNameFor(ctx.set, template, ordinal));
     if (claim === undefined || !isResizing(claim)) continue;
-    found = { claim: claim.metadata.name ?? '', offline: hasClaimCondition(claim, 'FileSystemResizePending') };
+    const failed = resizeFailure(claim);
+    found = { claim: claim.metadata.name ?? '', offline: hasClaimCondition(claim, 'FileSystemResizePending'), ...(failed === undefined ? {} : { failed }) };
     break;
   }
   memo.set(podName, found);
   return found ?? undefined;
+}
+
+/** The blocker a replica whose claim is resizing reports. */
+export function resizingBlocker(pod: string, r: ResizingClaim): Blocker {
+  if (r.failed !== undefined) return { kind: 'claimResizeFailed', pod, claim: r.claim, message: r.failed };
+  return { kind: 'claimResizing', pod, claim: r.claim, waitingForPodRestart: r.offline };
 }
 
 /** The pod's template is the update revision's: moving it to the update revision needs only its label. */
@@ -93,11 +136,13 @@ export type InPlaceStep = { kind: 'patchClaims'; actions: Action[] } | { kind: '
 // KEP-4650 ("When updating volumeClaimTemplates along with pod template")
 export function inPlaceStep(ctx: SyncContext, pod: Pod, recreatesOffline: boolean): InPlaceStep {
   const patches = claimPatches(ctx, pod, ctx.updateRevision);
-  if (patches.length > 0) return { kind: 'patchClaims', actions: patches };
+  if (patches.refused !== undefined) return { kind: 'wait', blocker: patches.refused };
+  if (patches.actions.length > 0) return { kind: 'patchClaims', actions: patches.actions };
   const resizing = resizingClaim(ctx, pod);
   const podName = pod.metadata.name ?? '';
-  if (resizing !== undefined && !(resizing.offline && recreatesOffline)) {
-    return { kind: 'wait', blocker: { kind: 'claimResizing', pod: podName, claim: resizing.claim, waitingForPodRestart: resizing.offline } };
+  // a failed resize is never "fixed" by restarting the pod: nothing is deleted for it
+  if (resizing !== undefined && (resizing.failed !== undefined || !(resizing.offline && recreatesOffline))) {
+    return { kind: 'wait', blocker: resizingBlocker(podName, resizing) };
   }
   if (resizing === undefined && onlyLabelChanges(ctx, pod)) {
     const ordinal = parentNameAndOrdinal(podName).ordinal;

@@ -2,7 +2,7 @@
 // action here and recorded by the runtime after it ran the action; transitions are planned events.
 
 import type { Pod, StatefulSet } from '../api/types.js';
-import type { Action, OutcomeEvents, PlannedEvent } from './plan-types.js';
+import type { Action, Blocker, OutcomeEvents, PlannedEvent } from './plan-types.js';
 import { describePodState, podRevision } from './pod-state.js';
 
 // upstream: stateful_pod_control.go recordPodEvent
@@ -71,7 +71,22 @@ export const EventReason = {
   progressDeadlineExceeded: 'ProgressDeadlineExceeded',
   failedPlanning: 'FailedPlanning',
   ordinalOverflow: 'OrdinalOverflow',
+  claimExpansionRefused: 'ClaimExpansionRefused',
+  claimResizeFailed: 'ClaimResizeFailed',
 } as const;
+
+/** InPlace: the Warning for a replica held by its claim (a class that cannot expand, a failed resize). */
+export function claimBlockedEvent(set: StatefulSet, b: Blocker): PlannedEvent | undefined {
+  const name = set.metadata.name ?? '';
+  if (b.kind === 'claimExpansionRefused') {
+    const why = b.storageClass === '' ? 'it has no StorageClass' : `StorageClass ${b.storageClass} does not allow volume expansion`;
+    return { type: 'Warning', reason: EventReason.claimExpansionRefused, message: `Claim ${b.claim} for Pod ${b.pod} in StatefulSet ${name} cannot grow to ${b.request}: ${why}` };
+  }
+  if (b.kind === 'claimResizeFailed') {
+    return { type: 'Warning', reason: EventReason.claimResizeFailed, message: `Claim ${b.claim} for Pod ${b.pod} in StatefulSet ${name} failed to expand: ${b.message}` };
+  }
+  return undefined;
+}
 
 export function recreateStartedEvent(set: StatefulSet, oldPods: number, revision: string): PlannedEvent {
   return {

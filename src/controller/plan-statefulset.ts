@@ -36,6 +36,7 @@ function buildContext(observed: ObservedState, claimed: Claimed, revisions: Revi
     strategy: effectiveStrategy(set, features),
     slots: partitionPods(set, claimed.pods),
     claims: observed.claims,
+    storageClasses: observed.storageClasses,
   });
 }
 

@@ -3,6 +3,7 @@
 
 import { fromTimestamp, ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSetStatus, type VolumeClaimTemplateStatus } from '../api/types.js';
 import { claimTemplates } from './claim-identity.js';
+import { resizingClaim } from './claim-updates.js';
 import { claimTemplateStatus } from './claim-template-status.js';
 import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
 import { isOld, unavailable, type SyncContext } from './sync-context.js';
@@ -27,7 +28,8 @@ export interface StatusPlan {
 
 /** Counters over the pods the sync saw, minus the pods the plan deletes for the update. */
 export function countersFor(ctx: SyncContext, pods: readonly Pod[], actions: readonly Action[], collisionCount: number): StatefulSetStatus {
-  const counts = computeReplicaStatus(pods, ctx.minReadySeconds, ctx.currentRevision, ctx.updateRevision, ctx.now);
+  const claimsReady = ctx.inPlace ? (pod: Pod) => resizingClaim(ctx, pod) === undefined : undefined;
+  const counts = computeReplicaStatus(pods, ctx.minReadySeconds, ctx.currentRevision, ctx.updateRevision, ctx.now, claimsReady);
   const decremented = actions.filter((a) => a.kind === 'deletePod' && a.decrementsCurrentReplicas).length;
   counts.currentReplicas = Math.max(0, counts.currentReplicas - decremented);
   const status = newStatus({ set: ctx.set, counts, currentRevision: ctx.currentRevision, updateRevision: ctx.updateRevision, collisionCount });

@@ -20,6 +20,7 @@ import type {
   Pod,
   StatefulSet,
   StatefulSetStatus,
+  StorageClass,
 } from '../api/types.js';
 
 export interface ObservedState {
@@ -34,6 +35,11 @@ export interface ObservedState {
   claims: PersistentVolumeClaim[];
   /** ControllerRevisions the set controls, plus orphans matching its selector (adoption candidates). */
   revisions: ControllerRevision[];
+  /**
+   * InPlace sets: the cluster's StorageClasses, so a claim whose class cannot expand is reported instead of
+   * patched (absent: not observed, and the API server's resize admission decides).
+   */
+  storageClasses?: StorageClass[];
 }
 
 /** Why a pod is deleted: upstream's reasons plus ours, for events, metrics and `why`. */
@@ -124,6 +130,10 @@ export type Blocker =
   | { kind: 'onDeleteStrategy'; outdatedPods: number }
   /** volumeClaimUpdatePolicy InPlace: the pod waits until its claim's expansion is done (offline: until the pod restarts). */
   | { kind: 'claimResizing'; pod: string; claim: string; waitingForPodRestart: boolean }
+  /** InPlace: the claim must grow but its StorageClass does not allow expansion (or it has none). */
+  | { kind: 'claimExpansionRefused'; pod: string; claim: string; storageClass: string; request: string }
+  /** InPlace: the claim's expansion reported a failure (ControllerResizeError, NodeResizeError, infeasible). */
+  | { kind: 'claimResizeFailed'; pod: string; claim: string; message: string }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
   | { kind: 'podCreating'; pod: string; ordinal: number };
 

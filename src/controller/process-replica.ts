@@ -51,7 +51,8 @@ export function createReplica(ctx: SyncContext, index: number): ReplicaOutcome {
   const create: Action = { kind: 'createPod', batch: 0, pod, ordinal: ctx.slots.start + index };
   // InPlace: claims that exist are brought to the new pod's revision before it is created
   const patches = claimPatches(ctx, pod, podRevision(pod));
-  return outcome([[...claims.actions, ...patches], [create], refs.actions], block.creating(pod), refs.events, true);
+  if (patches.refused !== undefined) return outcome([claims.actions], patches.refused);
+  return outcome([[...claims.actions, ...patches.actions], [create], refs.actions], block.creating(pod), refs.events, true);
 }
 
 /**

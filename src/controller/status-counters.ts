@@ -14,7 +14,10 @@ export interface ReplicaCounts {
   updatedReplicas: number;
 }
 
-/** Counts over existing pods (every observed pod is created: the API server sets a phase). */
+/**
+ * Counts over existing pods (every observed pod is created: the API server sets a phase). `claimsReady`
+ * (InPlace, KEP-4650): a replica whose claim is being updated in place is neither ready nor available.
+ */
 // upstream: stateful_set_control.go computeReplicaStatus
 export function computeReplicaStatus(
   pods: readonly Pod[],
@@ -22,11 +25,12 @@ export function computeReplicaStatus(
   currentRevision: string,
   updateRevision: string,
   now: Instant,
+  claimsReady: (pod: Pod) => boolean = () => true,
 ): ReplicaCounts {
   const c: ReplicaCounts = { replicas: 0, readyReplicas: 0, availableReplicas: 0, currentReplicas: 0, updatedReplicas: 0 };
   for (const pod of pods) {
     c.replicas++;
-    if (isRunningAndReady(pod)) {
+    if (isRunningAndReady(pod) && claimsReady(pod)) {
       c.readyReplicas++;
       if (isRunningAndAvailable(pod, minReadySeconds, now)) c.availableReplicas++;
     }

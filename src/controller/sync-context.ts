@@ -1,7 +1,7 @@
 // Everything one sync decides with, computed once: the set at both revisions, the slots, the strategy.
 
 import type { Features } from '../api/features.js';
-import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
 import { newVersionedStatefulSetPod } from './identity.js';
 import { isUnavailable, podRevision } from './pod-state.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
@@ -27,6 +27,8 @@ export interface SyncContext {
   claims: ReadonlyMap<string, PersistentVolumeClaim>;
   /** volumeClaimUpdatePolicy: InPlace (claims move with their replica's revision). */
   inPlace: boolean;
+  /** Observed StorageClasses by name (InPlace; absent when not observed). */
+  storageClasses?: ReadonlyMap<string, StorageClass>;
   /** What several phases of one sync ask for, worked out once (see `slotUnavailability`). */
   memo: SyncMemo;
 }
@@ -42,13 +44,16 @@ export interface SyncMemo {
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace'> & {
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'storageClasses'> & {
   claims: readonly PersistentVolumeClaim[];
+  storageClasses?: readonly StorageClass[] | undefined;
 };
 
 export function newSyncContext(input: ContextInput): SyncContext {
+  const { storageClasses, ...rest } = input;
   return {
-    ...input,
+    ...rest,
+    ...(storageClasses === undefined ? {} : { storageClasses: new Map(storageClasses.map((c) => [c.metadata.name ?? '', c])) }),
     minReadySeconds: minReadySecondsOf(input.set),
     monotonic: !isParallel(input.set),
     claims: new Map(input.claims.map((c) => [c.metadata.name ?? '', c])),

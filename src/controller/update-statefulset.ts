@@ -5,11 +5,11 @@
 
 import type { Instant, Pod } from '../api/types.js';
 import { BatchWriter, type Item } from './batches.js';
-import { inPlaceStep, resizingClaim } from './claim-updates.js';
+import { inPlaceStep, resizingBlocker, resizingClaim } from './claim-updates.js';
 import { condemnedPass } from './condemned.js';
 import { isOld, slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
-import { forcedReplacementEvent } from './event-texts.js';
+import { claimBlockedEvent, forcedReplacementEvent } from './event-texts.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { podOrdinal, podRevision } from './pod-state.js';
 import { planRecreate, type RecreateDecision } from './recreate.js';
@@ -127,11 +127,11 @@ function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced:
 
 /** InPlace: every replica whose claim is resizing says so (the budget counts it unavailable while its pod is Ready). */
 function resizingBlockers(ctx: SyncContext, known: readonly Blocker[]): Blocker[] {
-  const reported = new Set(known.flatMap((b) => (b.kind === 'claimResizing' ? [b.pod] : [])));
+  const reported = new Set(known.flatMap((b) => (b.kind === 'claimResizing' || b.kind === 'claimResizeFailed' ? [b.pod] : [])));
   return ctx.slots.indices.flatMap((i): Blocker[] => {
     const pod = ctx.slots.byIndex.get(i) as Pod;
     const resizing = reported.has(pod.metadata.name ?? '') ? undefined : resizingClaim(ctx, pod);
-    return resizing ? [{ kind: 'claimResizing', pod: pod.metadata.name ?? '', claim: resizing.claim, waitingForPodRestart: resizing.offline }] : [];
+    return resizing ? [resizingBlocker(pod.metadata.name ?? '', resizing)] : [];
   });
 }
 
@@ -188,5 +188,6 @@ export function planSync(ctx: SyncContext): SyncBody {
     if (r.stop === 'sync') break;
     updateHeld ||= r.stop === 'update';
   }
+  body.events.push(...body.blockers.flatMap((b) => claimBlockedEvent(ctx.set, b) ?? []));
   return body;
 }

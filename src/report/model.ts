@@ -1,8 +1,8 @@
 // Turns timeline records into what the report draws: one row per (set, ordinal) with state segments
-// coloured by revision, event markers, and the status counters over time.
+// coloured by revision, event markers, its claims' expansions, and the status counters over time.
 
 import type { StatefulSetStatus } from '../api/types.js';
-import type { PodRecord, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
+import type { ClaimRecord, PodRecord, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
 
 export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating';
 
@@ -22,6 +22,18 @@ export interface Marker {
   label: string;
 }
 
+/** A claim of the row's replica expanding (InPlace): from `Resizing` to `Resized`, a failure, or the run's end. */
+export interface ClaimResize {
+  claim: string;
+  start: number;
+  end: number;
+  from: string | null;
+  to: string | null;
+  outcome: 'Resized' | 'ResizeFailed' | 'Unfinished';
+  /** The volume grew offline and waited for a pod restart from this instant (FileSystemResizePending). */
+  pendingRestartAt?: number;
+}
+
 export interface Row {
   /** `namespace/set` (or `namespace/pod` for pods without a set). */
   group: string;
@@ -29,6 +41,7 @@ export interface Row {
   label: string;
   segments: Segment[];
   markers: Marker[];
+  resizes: ClaimResize[];
 }
 
 export interface CounterSeries {
@@ -128,6 +141,7 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
   const podRows = new Map<string, OpenRow>();
   for (const r of records) addRecord(model, rows, podRows, r);
   for (const row of rows.values()) closeSegment(row, end);
+  for (const row of rows.values()) for (const r of row.resizes) if (r.outcome === 'Unfinished') r.end = end;
   model.rows = [...rows.values()].map(({ open: _open, ...row }) => row).sort(compareRows);
   return model;
 }
@@ -148,6 +162,8 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
     }
     case 'waiting':
       return waiting(podRows, r.t, `${r.namespace}/${r.name}`, r.reason);
+    case 'claim':
+      return addClaim(rows, r);
     case 'violation':
       return void groupMarkers(model, '').push({ t: r.t, kind: 'violation', label: `${r.invariant}: ${r.message}` });
     case 'step':
@@ -161,12 +177,46 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
   }
 }
 
+/** The row of the set's replica `ordinal` (made here when the claim comes before the pod). */
+function replicaRow(rows: Map<string, OpenRow>, namespace: string, set: string, ordinal: number): OpenRow {
+  const group = `${namespace}/${set}`;
+  const key = `${group}#${ordinal}`;
+  let row = rows.get(key);
+  if (!row) {
+    row = { group, ordinal, label: `${set}-${ordinal}`, segments: [], markers: [], resizes: [] };
+    rows.set(key, row);
+  }
+  return row;
+}
+
+/** A claim's expansion, drawn on its replica's row. */
+function addClaim(rows: Map<string, OpenRow>, r: ClaimRecord): void {
+  if (r.set === null || r.ordinal === null) return;
+  const row = replicaRow(rows, r.namespace, r.set, r.ordinal);
+  const open = row.resizes.find((x) => x.claim === r.name && x.outcome === 'Unfinished');
+  switch (r.event) {
+    case 'Resizing':
+      if (open === undefined) row.resizes.push({ claim: r.name, start: r.t, end: r.t, from: r.capacity, to: r.request, outcome: 'Unfinished' });
+      return;
+    case 'FileSystemResizePending':
+      if (open !== undefined) open.pendingRestartAt = r.t;
+      return;
+    case 'Resized':
+    case 'ResizeFailed':
+      if (open !== undefined) Object.assign(open, { end: r.t, outcome: r.event });
+      if (r.event === 'ResizeFailed') row.markers.push({ t: r.t, kind: 'warning', label: `${r.name}: resize to ${r.request ?? '?'} failed` });
+      return;
+    default:
+      return;
+  }
+}
+
 function addPod(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<string, OpenRow>, r: PodRecord): void {
   const group = `${r.namespace}/${r.set ?? r.name}`;
   const key = r.set !== null && r.ordinal !== null ? `${group}#${r.ordinal}` : `${r.namespace}/${r.name}#pod`;
   let row = rows.get(key);
   if (!row) {
-    row = { group, ordinal: r.set !== null ? r.ordinal : null, label: r.name, segments: [], markers: [] };
+    row = { group, ordinal: r.set !== null ? r.ordinal : null, label: r.name, segments: [], markers: [], resizes: [] };
     rows.set(key, row);
   }
   podRows.set(`${r.namespace}/${r.name}`, row);

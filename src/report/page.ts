@@ -16,7 +16,7 @@ th{background:#f5f5f5}code{font:12px ui-monospace,Menlo,Consolas,monospace}
 svg{display:block;margin:6px 0;overflow:visible}svg text{font:11px system-ui,sans-serif;fill:#333}
 svg .tick{fill:#777}svg .grid{stroke:#eee}svg .group-label{font-weight:600}svg .group-rule{stroke:#ccc}
 svg .step line{stroke:#888;stroke-dasharray:3 3}svg .step text{fill:#555;font-size:10px}svg .step-plate{fill:#fff}
-svg .mk-event{fill:#546e7a}svg .mk-warning{fill:#ef6c00}svg .mk-violation{fill:#c62828}
+svg .mk-event{fill:#546e7a}svg .mk-warning{fill:#ef6c00}svg .mk-violation{fill:#c62828}svg .resize rect{fill:#3949ab;stroke:#3949ab}svg .resize-unfinished rect{fill-opacity:.4}svg .resize-failed rect{fill:#c62828;stroke:#c62828}
 svg .st-notready rect:first-child{stroke:#c62828;stroke-width:1}svg .seg:hover rect{stroke:#000;stroke-width:1}
 svg .seg-reason{font-size:10px;fill:#b71c1c;font-weight:600;pointer-events:none}svg .cursor{stroke:#000;stroke-opacity:.35}svg .cursor-label{fill:#000;font-size:10px}
 `;
@@ -53,7 +53,10 @@ export function legends(model: ReportModel): string {
     .join('');
   const markers =
     '<span class="legend-item">▼ markers: <span style="color:#546e7a">event</span>, <span style="color:#ef6c00">warning</span>, ' +
-    '<span style="color:#c62828">violation</span>; dashed lines: steps</span>';
+    '<span style="color:#c62828">violation</span>; dashed lines: steps</span>' +
+    (model.rows.some((r) => r.resizes.length > 0)
+      ? '<span class="legend-item">thin bar under a pod: its claim expanding (<span style="color:#3949ab">grown</span>, dashed: waiting for a pod restart, <span style="color:#c62828">failed</span>)</span>'
+      : '');
   return `<div><strong>Revisions</strong> (in order of appearance, per set) ${revs || '<span class="muted">none</span>'}</div><div><strong>States</strong> ${states}</div><div>${markers}</div>`;
 }
 

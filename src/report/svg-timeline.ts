@@ -1,10 +1,10 @@
 // The per-pod timeline: one row per ordinal, grouped by StatefulSet, bars coloured by revision and shaded
-// by state (Pending and Terminating hatched in opposite directions), event markers on the rows, and a
-// dashed line at each step.
+// by state (Pending and Terminating hatched in opposite directions), event markers and claim expansions on
+// the rows, and a dashed line at each step.
 
 import { STATE_STYLE, revisionColor } from './colors.js';
 import { escapeHtml, num } from './escape.js';
-import type { Marker, ReportModel, Row, Segment } from './model.js';
+import type { ClaimResize, Marker, ReportModel, Row, Segment } from './model.js';
 import { AXIS_H, LABEL_W, PLOT_W, ROW_H, type TimeScale, formatSeconds, formatTick } from './chart-layout.js';
 import { renderStepLines } from './step-labels.js';
 
@@ -93,6 +93,7 @@ function renderRow(row: Row, y: number, revisions: readonly string[], scale: Tim
     `<g class="row" data-group="${escapeHtml(row.group)}"${ordinal} data-pod="${escapeHtml(row.label)}">` +
     `<text class="row-label" x="14" y="${y + ROW_H - 5}">${escapeHtml(row.label)}</text>` +
     bars +
+    row.resizes.map((r) => resize(r, y, scale)).join('') +
     row.markers.map((m) => marker(m, y, scale)).join('') +
     '</g>'
   );
@@ -116,6 +117,21 @@ function segment(s: Segment, y: number, revisions: readonly string[], scale: Tim
   return (
     `<g class="seg ${style.className}" data-state="${s.state}" data-revision="${escapeHtml(s.revision ?? '')}"${s.reason ? ` data-reason="${escapeHtml(s.reason)}"` : ''}><title>${escapeHtml(tip)}</title>` +
     `<rect ${geometry} fill="${fill}" fill-opacity="${style.opacity}"/>${hatch}${reason}</g>`
+  );
+}
+
+const RESIZE_H = 4;
+
+/** A claim expansion: a thin bar along the bottom of its replica's row (dashed while it waits for a pod restart). */
+function resize(r: ClaimResize, y: number, scale: TimeScale): string {
+  const x = scale.x(r.start);
+  const w = Math.max(scale.x(r.end) - x, 1);
+  const outcome = r.outcome === 'Resized' ? 'resized' : r.outcome === 'ResizeFailed' ? 'failed' : 'unfinished';
+  const offline = r.pendingRestartAt === undefined ? '' : `, waiting for a pod restart from ${formatSeconds(r.pendingRestartAt)}`;
+  const tip = `${r.claim} ${r.from ?? '?'} → ${r.to ?? '?'} ${formatSeconds(r.start)}–${formatSeconds(r.end)} (${outcome}${offline})`;
+  return (
+    `<g class="resize resize-${outcome}" data-claim="${escapeHtml(r.claim)}" data-outcome="${r.outcome}"><title>${escapeHtml(tip)}</title>` +
+    `<rect x="${num(x)}" y="${y + ROW_H - RESIZE_H}" width="${num(w)}" height="${RESIZE_H}"${r.pendingRestartAt === undefined ? '' : ' stroke-dasharray="3 2"'}/></g>`
   );
 }
 

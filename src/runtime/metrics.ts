@@ -3,13 +3,17 @@
 // outcomes (style.md G13); durations are measured on the injected clock.
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { StatefulSet } from '../api/types.js';
+import { claimCapacity, type Instant, type PersistentVolumeClaim, type StatefulSet } from '../api/types.js';
+import { compareQuantities } from '../api/validation/quantity.js';
+import { resizeFailure } from '../controller/claim-updates.js';
 import type { PlanMetrics } from '../controller/plan-types.js';
 import type { Clock } from './clock.js';
 import type { WorkQueueMetrics } from './work-queue.js';
 import { createWorkQueueMetrics } from './workqueue-metrics.js';
 
 export type ReconcileResult = 'success' | 'error' | 'skipped';
+/** Why a claim did not grow: the API refused the patch, the class does not allow it, the resize reported an error. */
+export type ClaimResizeFailure = 'PatchRefused' | 'ExpansionNotAllowed' | 'ResizeError';
 
 export interface ControllerMetricsOptions {
   /** Adds prom-client's process metrics (CPU, memory, event loop): for the real process only. */
@@ -25,6 +29,14 @@ export interface ControllerMetrics {
   observeReconcile(result: ReconcileResult, seconds: number): void;
   /** A sync ended in an internal error, i.e. a bug (also counted as an `error` reconcile). */
   observeInternalError(): void;
+  /** InPlace: the controller grew `claim`'s request to `request` at `at` (a resize it now follows). */
+  claimResizeStarted(set: StatefulSet, claim: string, request: string, at: Instant): void;
+  /** A claim seen by the informer: a resize the controller started completes (capacity reached) or fails. */
+  observeClaim(claim: PersistentVolumeClaim, at: Instant): void;
+  /** The API refused a patch that grows a claim (counted per attempt, as FailedUpdate events are). */
+  claimPatchRefused(set: StatefulSet): void;
+  /** The plan holds `claim`: its class does not allow expansion to `request` (counted once per claim and request). */
+  claimExpansionRefused(set: StatefulSet, claim: string, request: string): void;
   /** Deletes every series of the set (it was deleted). */
   forgetSet(namespace: string, name: string): void;
   /** Work-queue metrics (`workqueue_*{name}`) in this registry. */
@@ -59,6 +71,14 @@ function build(registry: Registry) {
       ['namespace', 'statefulset', 'strategy'],
     ),
     stuck: histogram('statefulset_stuck_pod_duration_seconds', 'How long a pod was not Ready before it was forcibly replaced', labelNames),
+    claimsResized: counter('statefulset_claims_resized_total', 'Claims grown in place (volumeClaimUpdatePolicy: InPlace) whose capacity reached the new request'),
+    claimResizeDuration: histogram('statefulset_claim_resize_duration_seconds', 'From the controller patching a claim to a larger request to its capacity reaching it', labelNames),
+    claimResizeFailures: new Counter({
+      name: 'statefulset_claim_resize_failures_total',
+      help: 'Claims that did not grow in place, by reason (PatchRefused, ExpansionNotAllowed, ResizeError)',
+      labelNames: [...labelNames, 'reason'],
+      registers,
+    }),
     reconciles: new Counter({ name: 'ordinal_reconcile_total', help: 'StatefulSet syncs by result', labelNames: ['result'], registers }),
     // controller-runtime's controller_runtime_reconcile_panics_total: a recovered bug, not a failed API call
     panics: new Counter({ name: 'ordinal_reconcile_panics_total', help: 'StatefulSet syncs that ended in an internal error (a bug in Ordinal)', registers }),
@@ -73,6 +93,16 @@ interface Seen {
   policies: Set<string>;
   strategies: Set<string>;
   halted: boolean;
+  /** Failure reasons counted, for forgetSet. */
+  claimFailures: Set<string>;
+}
+
+/** A resize the controller started and follows until the claim's capacity reaches `request`. */
+interface Resize {
+  labels: SetLabels;
+  request: string;
+  startedAt: Instant;
+  failed: boolean;
 }
 
 /** How often the process metrics sample the event-loop delay (`nodejs_eventloop_lag_*`). */
@@ -89,6 +119,10 @@ export function createControllerMetrics(opts: ControllerMetricsOptions = {}): Co
 
 class PromControllerMetrics implements ControllerMetrics {
   private readonly seen = new Map<string, Seen>();
+  /** By claim namespace/name. */
+  private readonly resizes = new Map<string, Resize>();
+  /** Claims held because their class cannot expand, with the request counted, by claim namespace/name. */
+  private readonly refused = new Map<string, { request: string; statefulset: string }>();
 
   constructor(
     readonly registry: Registry,
@@ -119,6 +153,47 @@ class PromControllerMetrics implements ControllerMetrics {
     this.m.stuck.observe(labels, Math.max(0, seconds));
   }
 
+  claimResizeStarted(set: StatefulSet, claim: string, request: string, at: Instant): void {
+    const labels = this.labelsOf(set);
+    this.seenOf(labels);
+    this.resizes.set(`${labels.namespace}/${claim}`, { labels, request, startedAt: at, failed: false });
+  }
+
+  observeClaim(claim: PersistentVolumeClaim, at: Instant): void {
+    const key = `${claim.metadata.namespace ?? ''}/${claim.metadata.name ?? ''}`;
+    const resize = this.resizes.get(key);
+    if (resize === undefined) return;
+    const capacity = claimCapacity(claim);
+    if (capacity !== undefined && compareQuantities(capacity, resize.request) !== -1) {
+      this.m.claimsResized.inc(resize.labels);
+      this.m.claimResizeDuration.observe(resize.labels, Math.max(0, (at - resize.startedAt) / 1000));
+      this.resizes.delete(key);
+      return;
+    }
+    // counted once per resize, though the failure stays on the claim for many updates
+    if (!resize.failed && resizeFailure(claim) !== undefined) {
+      resize.failed = true;
+      this.countFailure(resize.labels, 'ResizeError');
+    }
+  }
+
+  claimPatchRefused(set: StatefulSet): void {
+    this.countFailure(this.labelsOf(set), 'PatchRefused');
+  }
+
+  claimExpansionRefused(set: StatefulSet, claim: string, request: string): void {
+    const labels = this.labelsOf(set);
+    const key = `${labels.namespace}/${claim}`;
+    if (this.refused.get(key)?.request === request) return;
+    this.refused.set(key, { request, statefulset: labels.statefulset });
+    this.countFailure(labels, 'ExpansionNotAllowed');
+  }
+
+  private countFailure(labels: SetLabels, reason: ClaimResizeFailure): void {
+    this.seenOf(labels).claimFailures.add(reason);
+    this.m.claimResizeFailures.inc({ ...labels, reason });
+  }
+
   observeReconcile(result: ReconcileResult, seconds: number): void {
     this.m.reconciles.inc({ result });
     this.m.reconcileDuration.observe(Math.max(0, seconds));
@@ -132,12 +207,15 @@ class PromControllerMetrics implements ControllerMetrics {
     const seen = this.seen.get(`${namespace}/${name}`);
     if (seen === undefined) return;
     this.seen.delete(`${namespace}/${name}`);
-    const { maxUnavailable, unavailable, violations, forced, halts, enforced, stuck } = this.m;
-    const perSet = [maxUnavailable, unavailable, violations, forced, halts, enforced, stuck];
+    const { maxUnavailable, unavailable, violations, forced, halts, enforced, stuck, claimsResized, claimResizeDuration, claimResizeFailures } = this.m;
+    const perSet = [maxUnavailable, unavailable, violations, forced, halts, enforced, stuck, claimsResized, claimResizeDuration];
     for (const policy of seen.policies) {
       const labels = { namespace, statefulset: name, pod_management_policy: policy };
       for (const metric of perSet) metric.remove(labels);
+      for (const reason of seen.claimFailures) claimResizeFailures.remove({ ...labels, reason });
     }
+    for (const [key, resize] of this.resizes) if (resize.labels.namespace === namespace && resize.labels.statefulset === name) this.resizes.delete(key);
+    for (const [key, r] of this.refused) if (key.startsWith(`${namespace}/`) && r.statefulset === name) this.refused.delete(key);
     for (const strategy of seen.strategies) this.m.updateDuration.remove({ namespace, statefulset: name, strategy });
   }
 
@@ -157,7 +235,7 @@ class PromControllerMetrics implements ControllerMetrics {
     const key = `${labels.namespace}/${labels.statefulset}`;
     let seen = this.seen.get(key);
     if (seen === undefined) {
-      seen = { policies: new Set(), strategies: new Set(), halted: false };
+      seen = { policies: new Set(), strategies: new Set(), halted: false, claimFailures: new Set() };
       this.seen.set(key, seen);
     }
     seen.policies.add(labels.pod_management_policy);

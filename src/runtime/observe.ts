@@ -5,7 +5,7 @@ import { defaultStatefulSet } from '../api/defaults.js';
 import { defaultFeatures, type Features } from '../api/features.js';
 import { cloneJson } from '../api/validation/json.js';
 import { selectorMatches } from '../api/labels.js';
-import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
 import type { ObservedState } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
 import { controllerRefOf } from './set-targets.js';
@@ -14,6 +14,8 @@ export interface Caches {
   pods: Informer<Pod>;
   claims: Informer<PersistentVolumeClaim>;
   revisions: Informer<ControllerRevision>;
+  /** Cluster-scoped; watched where InPlace sets may exist (apps.ordinal.dev/v1). */
+  storageClasses?: Informer<StorageClass>;
 }
 
 /**
@@ -105,5 +107,6 @@ export function observe(stored: StatefulSet, caches: Caches, features: Features 
     pods: ownedOrOrphan(caches.pods, set, () => true),
     claims: prefixes.length === 0 ? [] : caches.claims.list(ns, (c) => prefixes.some((p) => c.metadata.name?.startsWith(p))),
     revisions: ownedOrOrphan(caches.revisions, set, (r) => selectorMatches(set.spec.selector, r.metadata.labels)),
+    ...(set.spec.volumeClaimUpdatePolicy === 'InPlace' && caches.storageClasses ? { storageClasses: caches.storageClasses.list() } : {}),
   };
 }

@@ -75,7 +75,7 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     deps.logger.error({ key, err: internal.message, stack: internal.stack }, 'internal error in the planner, requeuing');
     return { kind: 'internalError', error: internal };
   }
-  recordSyncMetrics(deps.metrics, set, plan, result);
+  recordSyncMetrics(deps.metrics, set, plan, result, deps.clock.now());
   return outcomeOf(key, plan, result, statusError, deps.logger);
 }
 

@@ -61,10 +61,10 @@ export class SetTargets {
     return this.keyOf(target, namespace, ref.name);
   }
 
-  /** Every watched set in `namespace` with its key, sorted by target then name. */
+  /** Every watched set in `namespace` (undefined: in every namespace) with its key, sorted by target then name. */
   setsIn(namespace: string | undefined): { key: string; set: StatefulSet; target: SetTarget }[] {
     return this.all.flatMap((target) =>
-      target.informer.list(namespace ?? '').map((set) => ({
+      target.informer.list(namespace).map((set) => ({
         key: this.keyOf(target, set.metadata.namespace, set.metadata.name),
         set,
         target,

@@ -5,7 +5,7 @@
 
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
-import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
 import type { Timers } from './clock.js';
 import type { EventRecorder } from './event-recorder.js';
 import { Expectations, type ObservedChange } from './expectations.js';
@@ -14,7 +14,7 @@ import { noopLogger, type Logger } from './logging-port.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
 import type { Caches } from './observe.js';
 import type { Planner } from './planner-port.js';
-import { keysForClaim } from './claim-handlers.js';
+import { keysForClaim, keysForStorageClass } from './claim-handlers.js';
 import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
 import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
 import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './reconcile.js';
@@ -69,6 +69,8 @@ export class StatefulSetController {
       pods: informer<Pod>(Resources.pods),
       claims: informer<PersistentVolumeClaim>(Resources.persistentVolumeClaims),
       revisions: informer<ControllerRevision>(Resources.controllerRevisions),
+      // InPlace claim updates (apps.ordinal.dev/v1 only) read whether a class allows expansion; cluster-scoped
+      ...(deps.target === 'native' ? {} : { storageClasses: new Informer<StorageClass>({ ...base, resource: Resources.storageClasses }) }),
     };
     const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
     this.expectations = new Expectations({ clock: deps.timers, ...ttl });
@@ -124,8 +126,8 @@ export class StatefulSetController {
   }
 
   private informers(): Informer<KubeObject>[] {
-    const { pods, claims, revisions } = this.caches;
-    return [...this.targets.all.map((t) => t.informer), pods, claims, revisions] as Informer<KubeObject>[];
+    const { pods, claims, revisions, storageClasses } = this.caches;
+    return [...this.targets.all.map((t) => t.informer), pods, claims, revisions, ...(storageClasses ? [storageClasses] : [])] as Informer<KubeObject>[];
   }
 
   private syncDeps(): SyncDeps {
@@ -237,7 +239,16 @@ export class StatefulSetController {
     };
     on(this.caches.revisions, { add: owner, update: (_a, b) => owner(b), del: owner });
     const claimKeys = (c: PersistentVolumeClaim) => keysForClaim(targets, c);
-    on(this.caches.claims, { add: claimKeys, update: (a, b) => (a.metadata.resourceVersion === b.metadata.resourceVersion ? [] : claimKeys(b)), del: claimKeys });
+    const claimUpdated = (a: PersistentVolumeClaim, b: PersistentVolumeClaim) => {
+      if (a.metadata.resourceVersion === b.metadata.resourceVersion) return [];
+      this.deps.metrics.observeClaim(b, this.deps.timers.now()); // completes or fails a resize the controller follows
+      return claimKeys(b);
+    };
+    on(this.caches.claims, { add: claimKeys, update: claimUpdated, del: claimKeys });
+    if (this.caches.storageClasses) {
+      const classKeys = (c: StorageClass) => keysForStorageClass(targets, c);
+      on(this.caches.storageClasses, { add: classKeys, update: (a, b) => (a.metadata.resourceVersion === b.metadata.resourceVersion ? [] : classKeys(b)), del: classKeys });
+    }
   }
 }
 

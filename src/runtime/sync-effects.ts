@@ -2,7 +2,7 @@
 // plan and each action's outcome, and metrics (style.md G13: produced here from Plan and outcomes).
 
 import { isAlreadyExists } from '../api/errors.js';
-import type { KubeObject, StatefulSet } from '../api/types.js';
+import type { Instant, KubeObject, StatefulSet } from '../api/types.js';
 import type { Action, Plan } from '../controller/plan-types.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { ExecutionResult } from './executor.js';
@@ -51,10 +51,22 @@ export function recordSyncEvents(events: EventRecorder, ref: ObjectReference, pl
   }
 }
 
-/** PlanMetrics, plus how long each forcibly replaced pod had been stuck (for the deletions that happened). */
-export function recordSyncMetrics(metrics: ControllerMetrics, set: StatefulSet, plan: Plan, result: ExecutionResult): void {
+/** The larger storage request a claim patch sets, if it grows the claim. */
+const grownTo = (patch: Record<string, unknown>): string | undefined =>
+  (patch['spec'] as { resources?: { requests?: { storage?: string } } } | undefined)?.resources?.requests?.storage;
+
+/**
+ * PlanMetrics, how long each forcibly replaced pod had been stuck (for the deletions that happened), and
+ * claim resizes: those the executed patches started (followed to completion by `observeClaim`), patches the
+ * API refused, and claims the plan holds because their class does not allow expansion.
+ */
+export function recordSyncMetrics(metrics: ControllerMetrics, set: StatefulSet, plan: Plan, result: ExecutionResult, now: Instant): void {
   metrics.recordPlanMetrics(set, plan.metrics);
   for (const action of result.executed) {
     if (action.kind === 'deletePod' && action.stuckSeconds !== undefined) metrics.observeStuckPod(set, action.stuckSeconds);
+    const request = action.kind === 'patchClaim' ? grownTo(action.patch) : undefined;
+    if (action.kind === 'patchClaim' && request !== undefined) metrics.claimResizeStarted(set, action.name, request, now);
   }
+  for (const { action } of result.failures) if (action.kind === 'patchClaim' && grownTo(action.patch) !== undefined) metrics.claimPatchRefused(set);
+  for (const b of plan.blockers) if (b.kind === 'claimExpansionRefused') metrics.claimExpansionRefused(set, b.claim, b.request);
 }

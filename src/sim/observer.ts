@@ -1,16 +1,17 @@
-// Turns the in-memory API server's write stream into timeline records (pod lifecycle, status writes),
+// Turns the in-memory API server's write stream into timeline records (pod and claim lifecycle, status writes),
 // keeps the simulator's view and per-set trackers up to date, and runs the invariant checkers after every
 // write (style.md G6).
 
 import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
-import type { Pod } from '../api/types.js';
+import type { PersistentVolumeClaim, Pod } from '../api/types.js';
+import { claimEvents, claimSizes } from './claim-lifecycle.js';
 import { podOrdinal, podRevision } from '../controller/pod-state.js';
 import type { WriteRecord } from '../cluster/memory/index.js';
 import { lifecycleEvents, podView, waitingOf } from './pod-lifecycle.js';
 import type { SetTracker } from './set-tracker.js';
 import type { SimState } from './state.js';
-import { podRecord, secondsSince, statusRecord, waitingRecord, type TimelineRecord } from './timeline.js';
+import { claimRecord, podRecord, secondsSince, statusRecord, waitingRecord, type TimelineRecord } from './timeline.js';
 import { checkControllerDelete, checkPods, type Found } from './violations.js';
 
 export interface ObserverDeps {
@@ -28,6 +29,22 @@ export function observeWrite(deps: ObserverDeps, w: WriteRecord): void {
   if (w.change === 'NONE') return;
   if (w.resource === Resources.pods) return observePod(deps, w);
   if (w.resource.kind === 'StatefulSet' && w.resource.plural === 'statefulsets') return observeSet(deps, w);
+  if (w.resource === Resources.persistentVolumeClaims) return observeClaim(deps, w);
+}
+
+function observeClaim(deps: ObserverDeps, w: WriteRecord): void {
+  const claim = w.object as PersistentVolumeClaim;
+  const ns = claim.metadata.namespace ?? 'default';
+  const key = `${ns}/${w.name}`;
+  const prev = deps.state.claims.get(key);
+  const next = w.change === 'DELETED' ? undefined : claim;
+  if (next === undefined) deps.state.claims.delete(key);
+  else deps.state.claims.set(key, next);
+  const events = claimEvents(prev, next);
+  if (events.length === 0) return;
+  const owner = deps.state.claimOwner(ns, w.name);
+  const t = secondsSince(deps.start, w.at);
+  for (const event of events) deps.emit(claimRecord(t, { namespace: ns, name: w.name, set: owner?.set ?? null, ordinal: owner?.ordinal ?? null, event, ...claimSizes(claim) }));
 }
 
 function observeSet(deps: ObserverDeps, w: WriteRecord): void {

@@ -3,7 +3,8 @@
 // mutated. Pods are indexed by StatefulSet so per-set checks cost O(pods of that set).
 
 import { Resources, type Resource } from '../api/client.js';
-import type { Instant, KubeObject, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import { claimOrdinal, claimTemplates } from '../controller/claim-identity.js';
 import { parentNameAndOrdinal } from '../controller/pod-state.js';
 import { OrdinalAvailability } from './ordinal-availability.js';
 
@@ -39,6 +40,8 @@ const ORDINAL_NAME = /^(.*)-([0-9]+)$/;
 export class SimState {
   readonly sets = new Map<string, SetEntry>();
   readonly pods = new Map<string, Pod>();
+  /** Claims by `namespace/name`, as last written. */
+  readonly claims = new Map<string, PersistentVolumeClaim>();
   /** How many times each pod name (`namespace/name`) was removed from the API. */
   readonly removals = new Map<string, number>();
   private readonly podSet = new Map<string, string | undefined>();
@@ -46,6 +49,18 @@ export class SimState {
   private readonly availability = new Map<string, OrdinalAvailability>();
   /** Per set: pods per `namespace/parent/ordinal` (noDuplicateOrdinal's key), and how many keys have two or more. */
   private readonly ordinals = new Map<string, { pods: Map<string, number>; shared: number }>();
+
+  /** The set (name) and ordinal whose claim template names the claim `name` in `namespace`, if any. */
+  claimOwner(namespace: string, name: string): { set: string; ordinal: number } | undefined {
+    for (const { set } of this.sets.values()) {
+      if ((set.metadata.namespace ?? 'default') !== namespace) continue;
+      for (const template of claimTemplates(set)) {
+        const ordinal = claimOrdinal(set, template, name);
+        if (ordinal !== undefined) return { set: set.metadata.name ?? '', ordinal };
+      }
+    }
+    return undefined;
+  }
 
   applySet(resource: Resource, obj: KubeObject, removed: boolean): SetEntry | undefined {
     if (!isSetResource(resource)) return undefined;

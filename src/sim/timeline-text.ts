@@ -30,6 +30,8 @@ export function formatRecordText(r: TimelineRecord): string {
       return `${head} ${r.namespace}/${r.name.padEnd(16)} ${r.event.padEnd(11)} ${r.revision ?? '-'}`;
     case 'waiting':
       return `${head} ${r.namespace}/${r.name.padEnd(16)} ${r.reason}: ${r.message}`;
+    case 'claim':
+      return `${head} ${r.namespace}/${r.name.padEnd(16)} ${r.event.padEnd(11)} request=${r.request ?? '-'} capacity=${r.capacity ?? '-'}`;
     case 'status':
       return `${head} ${r.namespace}/${r.name} gen=${r.generation ?? '-'} ${counters(r.status)}${conditions(r.status)}`;
     case 'event':

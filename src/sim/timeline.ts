@@ -3,6 +3,7 @@
 // byte-identical for the same scenario and seed.
 
 import type { Instant, StatefulSetStatus } from '../api/types.js';
+import type { ClaimEvent } from './claim-lifecycle.js';
 
 export type PodEvent = 'Created' | 'Scheduled' | 'Running' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating' | 'Deleted';
 
@@ -42,6 +43,23 @@ export interface WaitingRecord {
   revision: string | null;
   reason: string;
   message: string;
+}
+
+/**
+ * Extension: a claim of a set changed in a way a rollout waits for (volumeClaimUpdatePolicy InPlace):
+ * `Created`, `Bound`, `Resizing` (request above capacity), `FileSystemResizePending`, `ResizeFailed`,
+ * `Resized` (capacity grew), `Deleted`. `set`/`ordinal`: the set whose claim template names it.
+ */
+export interface ClaimRecord {
+  t: number;
+  type: 'claim';
+  namespace: string;
+  name: string;
+  set: string | null;
+  ordinal: number | null;
+  event: ClaimEvent;
+  request: string | null;
+  capacity: string | null;
 }
 
 export interface StatusRecord {
@@ -122,6 +140,7 @@ export type TimelineRecord =
   | StepRecord
   | PodRecord
   | WaitingRecord
+  | ClaimRecord
   | StatusRecord
   | EventRecord
   | ActionRecord
@@ -138,6 +157,7 @@ const RECORD_TYPE_SET: Record<RecordType, true> = {
   step: true,
   pod: true,
   waiting: true,
+  claim: true,
   status: true,
   event: true,
   action: true,
@@ -175,6 +195,10 @@ export function podRecord(t: number, p: Omit<PodRecord, 't' | 'type'>): PodRecor
 
 export function waitingRecord(t: number, w: Omit<WaitingRecord, 't' | 'type'>): WaitingRecord {
   return { t, type: 'waiting', namespace: w.namespace, name: w.name, set: w.set, ordinal: w.ordinal, revision: w.revision, reason: w.reason, message: w.message };
+}
+
+export function claimRecord(t: number, c: Omit<ClaimRecord, 't' | 'type'>): ClaimRecord {
+  return { t, type: 'claim', namespace: c.namespace, name: c.name, set: c.set, ordinal: c.ordinal, event: c.event, request: c.request, capacity: c.capacity };
 }
 
 export function statusRecord(t: number, namespace: string, name: string, generation: number | null, status: StatefulSetStatus): StatusRecord {

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import type { Pod, StatefulSet } from '../../src/api/types.js';
+import type { PersistentVolumeClaim, Pod, StatefulSet } from '../../src/api/types.js';
 import { rolloutHistoryCommand, rolloutPauseCommand, rolloutRestartCommand, rolloutUndoCommand } from '../../src/cli/commands/rollout.js';
 import { parse } from 'yaml';
 import { buildProgram } from '../../src/cli/program.js';
@@ -93,6 +93,30 @@ describe('rollout undo', () => {
     const after = await w.sim.world.user.get<StatefulSet>(Resources.statefulSets, 'default', 'web');
     assert.equal(after.metadata.resourceVersion, before.metadata.resourceVersion);
     assert.equal(after.spec.template.spec.containers[0]?.image, 'app:2');
+  });
+
+  it('InPlace: restores the pod template and claim labels, keeps the grown size, and names the claims that stay larger', async () => {
+    const claims = (storage: string, tier: string) =>
+      `[{metadata: {name: data, labels: {tier: ${tier}}}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: ${storage}}}}}]`;
+    const objects = `  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: standard}, provisioner: simulated, allowVolumeExpansion: true}
+${setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 2, spec: `      volumeClaimUpdatePolicy: InPlace\n      volumeClaimTemplates: ${claims('1Gi', 'bronze')}\n` })}`;
+    const w = await startWorld(objects, 'cluster: {podStartSeconds: 2, storage: {expansionSeconds: 5}}\n');
+    assert.ok(await converge(w));
+    const res = Resources.ordinalStatefulSets;
+    await w.sim.world.user.patch(res, 'default', 'web', { ...setImage('app:2'), spec: { ...setImage('app:2').spec, volumeClaimTemplates: parse(claims('2Gi', 'gold')) } });
+    assert.ok(await converge(w));
+    assert.equal(await drive(w, rolloutUndoCommand(w.deps, 'web', {})), 0);
+    assert.equal(
+      take(w).out,
+      'statefulset.apps.ordinal.dev/web rolled back\nclaims never shrink; these keep their size: data-web-0 (2Gi, revision 1 had 1Gi), data-web-1 (2Gi, revision 1 had 1Gi)\n',
+    );
+    const set = await w.sim.world.user.get<StatefulSet>(res, 'default', 'web');
+    assert.equal(set.spec.template.spec.containers[0]?.image, 'app:1');
+    assert.deepEqual(set.spec.volumeClaimTemplates?.[0]?.metadata?.labels, { tier: 'bronze' });
+    assert.equal(set.spec.volumeClaimTemplates?.[0]?.spec?.resources?.requests?.storage, '2Gi');
+    assert.ok(await converge(w));
+    const pvcs = (await w.sim.world.user.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, 'default')).items;
+    assert.deepEqual(pvcs.map((c) => [c.metadata.labels?.['tier'], c.spec.resources?.requests?.storage]), [['bronze', '2Gi'], ['bronze', '2Gi']]);
   });
 
   it('has nothing to go back to with a single revision', async () => {

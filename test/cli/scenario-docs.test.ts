@@ -3,6 +3,7 @@
 // The lists come from the code, so a new key without documentation fails here.
 
 import { describe, it } from 'node:test';
+import { CLAIM_EVENTS } from '../../src/sim/claim-lifecycle.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { TOP_KEYS } from '../../src/sim/scenario.js';
@@ -112,6 +113,7 @@ describe('docs/scenarios.md', () => {
       tl.stepRecord(0, 0, {}),
       tl.podRecord(0, { namespace: '', name: '', set: null, ordinal: null, revision: null, event: 'Created' }),
       tl.waitingRecord(0, { namespace: '', name: '', set: null, ordinal: null, revision: null, reason: '', message: '' }),
+      tl.claimRecord(0, { namespace: '', name: '', set: null, ordinal: null, event: 'Created', request: null, capacity: null }),
       tl.statusRecord(0, '', '', null, { replicas: 0 }),
       tl.eventRecord(0, { namespace: '', involvedObject: { kind: '', name: '' }, eventType: '', reason: '', message: '' }),
       tl.actionRecord(0, { namespace: '', set: null, verb: 'create', resource: '', name: '' }),
@@ -128,5 +130,6 @@ describe('docs/scenarios.md', () => {
       assertMentions(row(text, record.type), fields, `record ${record.type}`);
     }
     assertMentions(text, tl.POD_EVENTS, 'the pod events');
+    assertMentions(text, CLAIM_EVENTS, 'the claim events');
   });
 });

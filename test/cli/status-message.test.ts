@@ -32,6 +32,18 @@ describe('rolloutState', () => {
       message: 'Waiting for 2 pods to be ready...',
     },
     {
+      desc: 'InPlace: waits for claims that are expanding (their replicas are not ready)',
+      set: withStatus({ ...set(), spec: { ...set().spec, volumeClaimUpdatePolicy: 'InPlace' } }, { readyReplicas: 2, volumeClaimTemplates: [{ name: 'data', compatible: 1, updating: 1, overSized: 0, totalCapacity: '3Gi' }] }),
+      kind: 'progressing',
+      message: 'Waiting for 1 claims to finish expanding...',
+    },
+    {
+      desc: 'OnDelete claims: a claim someone else expands is not waited for',
+      set: withStatus(set(), { volumeClaimTemplates: [{ name: 'data', compatible: 1, updating: 1, overSized: 0, totalCapacity: '3Gi' }] }),
+      kind: 'done',
+      message: 'statefulset rolling update complete 3 pods at revision web-1...',
+    },
+    {
       desc: 'waits for availability when minReadySeconds is set',
       set: withStatus(set({ minReadySeconds: 30 }), { availableReplicas: 2 }),
       kind: 'progressing',

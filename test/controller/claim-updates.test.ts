@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import { Labels, type PersistentVolumeClaim, type StatefulSet } from '../../src/api/types.js';
+import { Labels, type PersistentVolumeClaim, type StatefulSet, type StorageClass } from '../../src/api/types.js';
 import { features, newSet, observe, readyPods, revisionOf, revisionName, T0, withImage, withStatus } from './fixtures.js';
 
 function inPlace(storage: string, image = 'app:v1'): StatefulSet {
@@ -24,13 +24,14 @@ function claim(ordinal: number, revision: string, request: string, capacity: str
 }
 
 /** Plans a sync of the grown set (`next`) over pods and claims of the 1Gi revision, `claims` changing some. */
-function plan(next: StatefulSet, change: (claims: PersistentVolumeClaim[]) => void = () => {}) {
+function plan(next: StatefulSet, change: (claims: PersistentVolumeClaim[]) => void = () => {}, storageClasses?: StorageClass[]) {
   const old = inPlace('1Gi');
   const oldRev = revisionName(old);
   const claims = [0, 1, 2].map((i) => claim(i, oldRev, '1Gi', '1Gi'));
   change(claims);
   const stored = withStatus(next, { observedGeneration: 1, replicas: 3, readyReplicas: 3, availableReplicas: 3, currentReplicas: 3, currentRevision: oldRev, updateRevision: oldRev });
-  return { plan: planStatefulSet(observe(stored, readyPods(old, 3), { revisions: [revisionOf(old, 1)], claims }), T0, features), newRev: revisionName(next) };
+  const observed = { ...observe(stored, readyPods(old, 3), { revisions: [revisionOf(old, 1)], claims }), ...(storageClasses ? { storageClasses } : {}) };
+  return { plan: planStatefulSet(observed, T0, features), newRev: revisionName(next) };
 }
 
 const kinds = (p: ReturnType<typeof planStatefulSet>) => p.actions.filter((a) => a.kind !== 'createRevision').map((a) => `${a.kind} ${'name' in a ? a.name : ''}`);
@@ -51,6 +52,8 @@ describe('InPlace claim updates in the planner', () => {
     const { plan: p } = plan(next, (claims) => (claims[2] = claim(2, revisionName(next), '2Gi', '1Gi')));
     assert.deepEqual(kinds(p), []);
     assert.equal(p.metrics.unavailableReplicas, 1);
+    // KEP-4650: a replica whose claim is updating is neither ready nor available, though its pod is
+    assert.deepEqual([p.status?.readyReplicas, p.status?.availableReplicas], [2, 2]);
     assert.ok(p.blockers.some((b) => b.kind === 'claimResizing' && b.pod === 'web-2' && b.claim === 'data-web-2' && !b.waitingForPodRestart), JSON.stringify(p.blockers));
   });
 
@@ -72,5 +75,53 @@ describe('InPlace claim updates in the planner', () => {
     const { plan: p } = plan(inPlace('2Gi'), (claims) => (claims[2] = claim(2, revisionName(inPlace('1Gi')), '5Gi', '5Gi')));
     const patch = p.actions.find((a) => a.kind === 'patchClaim');
     assert.equal(patch?.kind === 'patchClaim' ? patch.patch['spec'] : 'none', undefined);
+  });
+
+  describe('a claim that cannot grow, or whose resize failed: the replica stays, says why, and nothing is deleted', () => {
+    const storageClass = (name: string, allowVolumeExpansion?: boolean): StorageClass => ({
+      apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name }, provisioner: 'sim', ...(allowVolumeExpansion === undefined ? {} : { allowVolumeExpansion }),
+    });
+    const inClass = (name: string) => (claims: PersistentVolumeClaim[]) => claims.forEach((c) => (c.spec.storageClassName = name));
+
+    it('does not patch a claim whose StorageClass does not allow expansion, and reports it with a Warning', () => {
+      const { plan: p } = plan(inPlace('2Gi'), inClass('fixed'), [storageClass('fixed'), storageClass('grows', true)]);
+      assert.deepEqual(kinds(p), []);
+      assert.deepEqual(p.blockers.filter((b) => b.kind === 'claimExpansionRefused'), [{ kind: 'claimExpansionRefused', pod: 'web-2', claim: 'data-web-2', storageClass: 'fixed', request: '2Gi' }]);
+      assert.deepEqual(p.events.filter((e) => e.type === 'Warning').map((e) => `${e.reason}: ${e.message}`), [
+        'ClaimExpansionRefused: Claim data-web-2 for Pod web-2 in StatefulSet web cannot grow to 2Gi: StorageClass fixed does not allow volume expansion',
+      ]);
+    });
+
+    it('patches it once the class allows expansion, and when the class is not observed leaves the decision to the API server', () => {
+      assert.deepEqual(kinds(plan(inPlace('2Gi'), inClass('grows'), [storageClass('grows', true)]).plan), ['patchClaim data-web-2']);
+      assert.deepEqual(kinds(plan(inPlace('2Gi'), inClass('fixed')).plan), ['patchClaim data-web-2']);
+    });
+
+    it('refuses a claim without a StorageClass, as kube-apiserver\'s resize admission does', () => {
+      const { plan: p } = plan(inPlace('2Gi'), () => {}, [storageClass('grows', true)]);
+      assert.equal(p.blockers.find((b) => b.kind === 'claimExpansionRefused')?.kind === 'claimExpansionRefused', true);
+      assert.deepEqual(kinds(p), []);
+    });
+
+    it('still patches labels when the storage does not grow, whatever the class', () => {
+      const next = inPlace('1Gi');
+      next.spec.volumeClaimTemplates![0]!.metadata!.labels = { tier: 'gold' };
+      assert.deepEqual(kinds(plan(next, inClass('fixed'), [storageClass('fixed')]).plan), ['patchClaim data-web-2']);
+    });
+
+    it('reports a failed resize and deletes nothing, even under EnforcedRollingUpdate', () => {
+      for (const enforced of [false, true]) {
+        const next = inPlace('2Gi');
+        if (enforced) next.spec.updateStrategy = { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: { maxUnavailable: 1 } } as StatefulSet['spec']['updateStrategy'];
+        const { plan: p } = plan(next, (claims) => {
+          const failed = claim(2, revisionName(next), '2Gi', '1Gi');
+          failed.status!.conditions = [{ type: 'ControllerResizeError', status: 'True', message: 'out of space' }];
+          claims[2] = failed;
+        });
+        assert.deepEqual(kinds(p), [], `enforced=${enforced}`);
+        assert.ok(p.blockers.some((b) => b.kind === 'claimResizeFailed' && b.claim === 'data-web-2' && b.message === 'out of space'), JSON.stringify(p.blockers));
+        assert.ok(p.events.some((e) => e.reason === 'ClaimResizeFailed' && e.message.endsWith('failed to expand: out of space')));
+      }
+    });
   });
 });

@@ -5,7 +5,8 @@
 // are checked outside the simulator; differential.test.ts checks apps/v1 against kube-controller-manager.
 //
 // Both sides run the same story, derived from the example by `realTimeStory`: StatefulSets on
-// apps.ordinal.dev/v1 (the CRD needs no feature gate on the API server), other objects and `expect` steps
+// apps.ordinal.dev/v1 (the CRD needs no feature gate on the API server), StorageClasses renamed for the run
+// (they are cluster-scoped) with the simulated storage beside the kubelet, other objects and `expect` steps
 // left out (batches are compared, not the example's assertions), and durations shortened so the real run
 // takes about a minute: pod start and termination 1.5-3 s (well above the batch rule's 600 ms, so a
 // dependent operation always lands in a later batch), minReadySeconds ≤ 5, progressDeadlineSeconds ≤ 20,
@@ -23,6 +24,7 @@ import { Resources } from '../../src/api/client.js';
 import type { StatefulSet } from '../../src/api/types.js';
 import type { KubeletConfig } from '../../src/cluster/kubelet/index.js';
 import { longestSeconds } from '../../src/cluster/kubelet/config.js';
+import { StorageActor } from '../../src/cluster/storage/storage-actor.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
 import { runScenario } from '../../src/sim/runner.js';
@@ -45,6 +47,33 @@ const MUTATIONS = new Set<Step['kind']>(['setImage', 'patch', 'apply', 'deletePo
 
 type Raw = Record<string, unknown>;
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+/** StorageClasses are cluster-scoped: each story's get a name of their own, unique to this run. */
+const RUN = Date.now().toString(36);
+
+/** `value` with every `storageClassName` (and StorageClass patch target) renamed by `names`. */
+function renameClasses<T>(value: T, names: ReadonlyMap<string, string>): T {
+  if (Array.isArray(value)) return value.map((v) => renameClasses(v, names)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Raw = {};
+  for (const [k, v] of Object.entries(value as Raw)) out[k] = k === 'storageClassName' && typeof v === 'string' ? (names.get(v) ?? v) : renameClasses(v, names);
+  if (out.kind === 'StorageClass' && typeof out.name === 'string') out.name = names.get(out.name) ?? out.name;
+  return out as T;
+}
+
+/** The story's storage with times shortened as the pods' are, its classes renamed. */
+function realTimeStorage(storage: Raw, names: ReadonlyMap<string, string>): Raw {
+  const classes = Object.entries((storage.classes as Record<string, Raw> | undefined) ?? {}).map(([name, c]) => {
+    const behaviour = { ...c };
+    if (typeof c.expansionSeconds === 'number') behaviour.expansionSeconds = clamp(c.expansionSeconds, 1.5, 3);
+    return [names.get(name) ?? name, behaviour];
+  });
+  return {
+    ...storage,
+    bindSeconds: Math.min(typeof storage.bindSeconds === 'number' ? storage.bindSeconds : 0, 1),
+    expansionSeconds: clamp(typeof storage.expansionSeconds === 'number' ? storage.expansionSeconds : 10, 1.5, 3),
+    classes: Object.fromEntries(classes),
+  };
+}
 
 /** The example as a story both sides can run in about a minute of real time (see the header). */
 function realTimeStory(text: string, source: string): Scenario {
@@ -60,7 +89,11 @@ function realTimeStory(text: string, source: string): Scenario {
     return [image, s];
   });
   if (images.length > 0) cluster.images = Object.fromEntries(images);
-  const objects = ((raw.objects as Raw[] | undefined) ?? [])
+  const slug = source.replace(/^.*\//, '').replace(/\.yaml$/, '');
+  const classes = ((raw.objects as Raw[] | undefined) ?? []).filter((o) => o.kind === 'StorageClass');
+  const names = new Map(classes.map((o) => [String((o.metadata as Raw).name), `${String((o.metadata as Raw).name)}-${slug}-${RUN}`]));
+  if (cluster.storage !== undefined) cluster.storage = realTimeStorage(cluster.storage as Raw, names);
+  const sets = ((raw.objects as Raw[] | undefined) ?? [])
     .filter((o) => o.kind === 'StatefulSet')
     .map((o) => {
       const spec = { ...(o.spec as Raw) };
@@ -68,6 +101,7 @@ function realTimeStory(text: string, source: string): Scenario {
       if (typeof spec.progressDeadlineSeconds === 'number') spec.progressDeadlineSeconds = Math.min(spec.progressDeadlineSeconds, 20);
       return { ...o, apiVersion: ORDINAL_API, spec };
     });
+  const objects = renameClasses<Raw[]>([...classes, ...sets], names).map((o) => (o.kind === 'StorageClass' ? { ...o, metadata: { name: names.get(String((o.metadata as Raw).name)) } } : o));
   const steps = ((raw.steps as Raw[] | undefined) ?? [])
     .filter((s) => !('expect' in s))
     .map((s) => {
@@ -76,7 +110,7 @@ function realTimeStory(text: string, source: string): Scenario {
       return s;
     });
   const controller = { ...(raw.controller as Raw | undefined), target: 'crd' };
-  return parseScenario(stringify({ ...raw, cluster, controller, objects, steps }), `${source} (real-time story)`);
+  return parseScenario(stringify({ ...raw, cluster, controller, objects, steps: renameClasses(steps, names) }), `${source} (real-time story)`);
 }
 
 /** A mutating step as a trace header. */
@@ -148,11 +182,13 @@ async function realSegments(kubeconfig: string, ns: string, story: Scenario): Pr
   try {
     await observer.start();
     const kubelet = await startKubelet(client, ns, config);
+    const storage = story.cluster.storage && new StorageActor({ client, timers: realTimers(), random: Math.random, namespace: ns, config: story.cluster.storage });
+    storage?.start();
     const segments = [{ header: '== create', from: 0, byHand: new Set<string>() }];
     const written = new Map<string, number>();
     try {
       for (const o of story.objects) {
-        const created = await client.create(o.resource, { ...o.object, metadata: { ...o.object.metadata, namespace: ns } });
+        const created = await client.create(o.resource, { ...o.object, metadata: { ...o.object.metadata, ...(o.resource.namespaced ? { namespace: ns } : {}) } });
         written.set(created.metadata.name ?? '', created.metadata.generation ?? 0);
       }
       for (const step of story.steps) {
@@ -161,7 +197,10 @@ async function realSegments(kubeconfig: string, ns: string, story: Scenario): Pr
       }
       await pause(2000); // operations that trail the last wait
     } finally {
+      storage?.stop();
       await kubelet.stop();
+      const classes = story.objects.filter((o) => o.resource === Resources.storageClasses);
+      await Promise.all(classes.map((o) => client.delete(Resources.storageClasses, undefined, o.object.metadata.name ?? '').catch(() => undefined)));
     }
     const events = observer.podEvents.slice();
     return segments.map((s, i) => ({ header: s.header, events: events.slice(s.from, segments[i + 1]?.from ?? events.length), byHand: s.byHand }));
@@ -198,6 +237,7 @@ async function runStep(client: KubeClient, ns: string, observer: NamespaceObserv
       );
       return;
     case 'patch':
+      if (step.target.kind === 'StorageClass') return void (await client.patch(Resources.storageClasses, undefined, step.target.name, step.merge));
       if (step.target.kind !== 'StatefulSet') throw new Error(`patch of ${step.target.kind} is not supported here`);
       wrote(await client.patch<StatefulSet>(res, ns, step.target.name, step.merge));
       return;

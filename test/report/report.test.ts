@@ -6,6 +6,9 @@ import { formatTick, tickStep, timeScale } from '../../src/report/chart-layout.j
 import { renderStepLines, staggerLevels } from '../../src/report/step-labels.js';
 import type { TimelineRecord } from '../../src/sim/timeline.js';
 import { sampleTimeline } from './fixture-timeline.js';
+import { readFileSync } from 'node:fs';
+import { runScenario } from '../../src/sim/runner.js';
+import { parseScenario } from '../../src/sim/scenario.js';
 
 describe('report model', () => {
   it('makes one row per ordinal with state segments that end where the next state begins', () => {
@@ -33,6 +36,30 @@ describe('report model', () => {
     assert.equal(model.rows[1]!.markers.length, 1);
     assert.equal(model.rows[1]!.markers[0]!.kind, 'warning');
     assert.equal(model.counters[0]!.points.length, 2);
+  });
+});
+
+describe('claim expansions in the report (InPlace)', () => {
+  it('draws each claim expansion on its replica\'s row, from Resizing to Resized, dashed while it waits for a pod restart', async () => {
+    const text = readFileSync(new URL('../../examples/claim-offline-expansion.yaml', import.meta.url), 'utf8');
+    const { records } = await runScenario(parseScenario(text, 'claim-offline-expansion.yaml'));
+    const model = buildModel(records, 't');
+    const db1 = model.rows.find((r) => r.label === 'db-1');
+    assert.deepEqual(
+      db1?.resizes.map((r) => [r.claim, r.from, r.to, r.outcome, r.end > r.pendingRestartAt! && r.pendingRestartAt! > r.start]),
+      [['data-db-1', '10Gi', '20Gi', 'Resized', true]],
+    );
+    const svg = renderReport(records, 't');
+    assert.match(svg, /<g class="resize resize-resized" data-claim="data-db-1" data-outcome="Resized"><title>data-db-1 10Gi → 20Gi [^<]*waiting for a pod restart/);
+    assert.equal((svg.match(/data-claim="/g) ?? []).length, 4, 'one expansion per claim of db and queue');
+  });
+
+  it('marks a failed expansion on the row and ends its bar there', () => {
+    const claim = (t: number, event: string, capacity: string): TimelineRecord =>
+      ({ t, type: 'claim', namespace: 'default', name: 'data-db-0', set: 'db', ordinal: 0, event, request: '2Gi', capacity }) as TimelineRecord;
+    const model = buildModel([claim(1, 'Resizing', '1Gi'), claim(4, 'ResizeFailed', '1Gi')], 't');
+    assert.deepEqual(model.rows[0]?.resizes.map((r) => [r.start, r.end, r.outcome]), [[1, 4, 'ResizeFailed']]);
+    assert.equal(model.rows[0]?.markers[0]?.kind, 'warning');
   });
 });
 

@@ -4,7 +4,7 @@
 
 import { Resources, type ClusterClient } from '../../api/client.js';
 import type { Features } from '../../api/features.js';
-import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../../api/types.js';
 import type { ObservedState } from '../../controller/plan-types.js';
 import type { Timers } from '../../runtime/clock.js';
 import { Informer } from '../../runtime/informer.js';
@@ -41,12 +41,15 @@ export async function observeOnce(client: ClusterClient, timers: Timers, set: St
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});
   const common = { client, timers, namespaces: [namespace], random: () => 0.5, logger: failFast((e) => fail(e)) };
+  const { namespaces: _, ...clusterScoped } = common;
   const caches = {
     pods: new Informer<Pod>({ ...common, resource: Resources.pods }),
     claims: new Informer<PersistentVolumeClaim>({ ...common, resource: Resources.persistentVolumeClaims }),
     revisions: new Informer<ControllerRevision>({ ...common, resource: Resources.controllerRevisions }),
+    // only an InPlace set's claims depend on their StorageClass (and only then is the cluster-wide read needed)
+    ...(set.spec.volumeClaimUpdatePolicy === 'InPlace' ? { storageClasses: new Informer<StorageClass>({ ...clusterScoped, resource: Resources.storageClasses }) } : {}),
   };
-  const all = [caches.pods, caches.claims, caches.revisions];
+  const all = [caches.pods, caches.claims, caches.revisions, ...(caches.storageClasses ? [caches.storageClasses] : [])] as Informer<KubeObject>[];
   try {
     for (const informer of all) informer.start();
     await Promise.race([Promise.all(all.map((i) => i.waitForSync())), failed]);

@@ -40,6 +40,9 @@ function waitingMessage(set: StatefulSet): string | undefined {
   if (!s || !s.observedGeneration || (set.metadata.generation ?? 0) > s.observedGeneration) {
     return 'Waiting for statefulset spec update to be observed...';
   }
+  // InPlace: a replica whose claim expands is not ready (KEP-4650); say what it waits for
+  const expanding = set.spec.volumeClaimUpdatePolicy === 'InPlace' ? (s.volumeClaimTemplates ?? []).reduce((n, t) => n + (t.updating ?? 0), 0) : 0;
+  if (expanding > 0) return `Waiting for ${expanding} claims to finish expanding...`;
   if ((s.readyReplicas ?? 0) < replicas) return `Waiting for ${replicas - (s.readyReplicas ?? 0)} pods to be ready...`;
   if (minReadySecondsOf(set) > 0 && (s.availableReplicas ?? 0) < replicas) {
     return `Waiting for ${replicas - (s.availableReplicas ?? 0)} pods to be available (minReadySeconds ${minReadySecondsOf(set)})...`;

@@ -1,10 +1,17 @@
 // `rollout undo NAME [--to-revision N]`: writes an earlier revision's pod template back into the set, as
 // kubectl's StatefulSetRollbacker does (there is no rollback API: the controller then finds the equal
-// revision, re-numbers it and rolls the pods to it like any update, upstream-statefulset.md §7.3).
+// revision, re-numbers it and rolls the pods to it like any update). Under volumeClaimUpdatePolicy InPlace
+// the revision holds the claim templates too: their labels, annotations and volumeAttributesClassName come
+// back, but a claim never shrinks, so a storage request stays the larger one and the command says which
+// claims keep their size.
 
 import type { ClusterClient, Resource } from '../../api/client.js';
-import type { ControllerRevision, StatefulSet } from '../../api/types.js';
+import { Resources } from '../../api/client.js';
+import { applyRevision } from '../../api/revision/hash.js';
+import { claimRequest, type ControllerRevision, type PersistentVolumeClaim, type StatefulSet } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
+import { compareQuantities } from '../../api/validation/quantity.js';
+import { claimOrdinal } from '../../controller/claim-identity.js';
 import { retryOnConflict } from '../../runtime/conflict-retry.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
@@ -37,15 +44,52 @@ export function findRollbackRevision(history: readonly ControllerRevision[], toR
   return found;
 }
 
-/** Sets the template from `rev`, re-reading the set on conflict; false when it already matched. */
+type ClaimTemplates = NonNullable<StatefulSet['spec']['volumeClaimTemplates']>;
+
+/** The larger of two storage requests. */
+const larger = (a: string | undefined, b: string | undefined): string | undefined => (a === undefined || (b !== undefined && compareQuantities(b, a) === 1) ? b : a);
+
+/**
+ * InPlace: the revision's claim templates, each keeping the larger of its storage request and the current
+ * one (a claim template may not shrink, and no claim does); undefined when the revision holds none.
+ */
+function restoredClaimTemplates(set: StatefulSet, rev: ControllerRevision): ClaimTemplates | undefined {
+  if (set.spec.volumeClaimUpdatePolicy !== 'InPlace') return undefined;
+  const restored = applyRevision({ ...set, spec: { ...set.spec, volumeClaimTemplates: [] } }, rev).spec.volumeClaimTemplates;
+  if (restored === undefined || restored.length !== (set.spec.volumeClaimTemplates ?? []).length) return undefined;
+  return restored.map((t, i) => {
+    const current = set.spec.volumeClaimTemplates?.[i];
+    const storage = larger(claimRequest(t), current === undefined ? undefined : claimRequest(current));
+    if (storage === undefined || storage === claimRequest(t)) return t;
+    return { ...t, spec: { ...t.spec, resources: { ...t.spec?.resources, requests: { ...t.spec?.resources?.requests, storage } } } };
+  });
+}
+
+/** Sets the template (and InPlace claim templates) from `rev`, re-reading the set on conflict; false when it already matched. */
 async function restoreTemplate(client: ClusterClient, resource: Resource, first: StatefulSet, rev: ControllerRevision, dryRun: DryRun): Promise<boolean> {
   return retryOnConflict(async (i) => {
     const ns = first.metadata.namespace ?? 'default';
     const set = i === 0 ? first : await client.get<StatefulSet>(resource, ns, first.metadata.name ?? '');
     const template = templateOf(set, rev);
-    if (deepEqual(template, set.spec.template)) return false;
-    if (dryRun !== 'client') await client.update<StatefulSet>(resource, { ...set, spec: { ...set.spec, template } }, { dryRun: dryRun === 'server' });
+    const claimTemplates = restoredClaimTemplates(set, rev) ?? set.spec.volumeClaimTemplates;
+    if (deepEqual(template, set.spec.template) && deepEqual(claimTemplates, set.spec.volumeClaimTemplates)) return false;
+    const spec = { ...set.spec, template, ...(claimTemplates === undefined ? {} : { volumeClaimTemplates: claimTemplates }) };
+    if (dryRun !== 'client') await client.update<StatefulSet>(resource, { ...set, spec }, { dryRun: dryRun === 'server' });
     return true;
+  });
+}
+
+/** InPlace: the set's claims whose request is larger than `rev`'s template asked for (they keep their size). */
+async function claimsKeptLarger(client: ClusterClient, set: StatefulSet, rev: ControllerRevision): Promise<string[]> {
+  if (set.spec.volumeClaimUpdatePolicy !== 'InPlace') return [];
+  const old = applyRevision({ ...set, spec: { ...set.spec, volumeClaimTemplates: [] } }, rev).spec.volumeClaimTemplates ?? [];
+  if (old.length === 0) return [];
+  const claims = (await client.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, set.metadata.namespace ?? 'default')).items;
+  return claims.flatMap((c) => {
+    const template = old.find((t) => claimOrdinal(set, t, c.metadata.name ?? '') !== undefined);
+    const was = template === undefined ? undefined : claimRequest(template);
+    const has = claimRequest(c);
+    return was !== undefined && has !== undefined && compareQuantities(has, was) === 1 ? [`${c.metadata.name ?? ''} (${has}, revision ${rev.revision} had ${was})`] : [];
   });
 }
 
@@ -63,5 +107,7 @@ export async function rolloutUndo(client: ClusterClient, args: RolloutUndoArgs, 
   const dryRun = args.dryRun ?? 'none';
   const changed = await restoreTemplate(client, args.resource, args.set, rev, dryRun);
   io.stdout(changed ? `${name} rolled back${dryRunSuffix(dryRun)}\n` : `${name} skipped rollback (current template already matches revision ${rev.revision})\n`);
+  const larger = await claimsKeptLarger(client, args.set, rev);
+  if (larger.length > 0) io.stdout(`claims never shrink; these keep their size: ${larger.join(', ')}\n`);
   return 0;
 }
