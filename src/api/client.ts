@@ -56,6 +56,12 @@ export interface WriteOptions {
   dryRun?: boolean;
 }
 
+/** Options of a server-side apply. */
+export interface ApplyOptions {
+  /** The field manager that owns what the apply sets (`?fieldManager=`). */
+  fieldManager: string;
+}
+
 export interface DeleteOptions {
   /** Precondition: delete only the object with this UID (409 Conflict otherwise). */
   uid?: string;
@@ -90,6 +96,12 @@ export interface ClusterClient {
   updateStatus<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
   /** JSON merge patch (RFC 7386). */
   patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T>;
+  /**
+   * Server-side apply of `obj` (apiVersion, kind, metadata.name and the fields to own), forced as a
+   * controller's: it takes the fields it sets from other managers, and removes those it applied before and
+   * leaves out now unless someone else also owns them. Creates the object when it does not exist.
+   */
+  apply<T extends KubeObject>(res: Resource, obj: T, opts: ApplyOptions): Promise<T>;
   delete(res: Resource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void>;
   /** Watches from `resourceVersion` (exclusive); events arrive in resourceVersion order. */
   watch<T extends KubeObject>(

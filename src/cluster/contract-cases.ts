@@ -108,6 +108,29 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
       assert.equal(out.revision, 1);
     },
   },
+  'server-side apply merges what it names, removes what it applied before and leaves out, and keeps other writers\' fields': {
+    async test(h) {
+      const labels = async () => (await h.client.get<ControllerRevision>(CR, h.namespace, 'applied')).metadata.labels;
+      const apply = (l: Record<string, string>) =>
+        h.client.apply<ControllerRevision>(CR, { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'applied', namespace: h.namespace, labels: l } } as ControllerRevision, { fieldManager: 'contract-applier' });
+      await h.client.create(CR, revision(h, 'applied', { labels: { created: 'yes', shared: 's' } }));
+      assert.deepEqual((await apply({ shared: 's', a: '1', b: '2' })).metadata.labels, { created: 'yes', shared: 's', a: '1', b: '2' });
+      await h.client.patch(CR, h.namespace, 'applied', { metadata: { labels: { user: 'x' } } });
+      // b was applied and is left out now: removed; created (and the shared value it also set), user: kept
+      await apply({ a: '1' });
+      assert.deepEqual(await labels(), { created: 'yes', shared: 's', a: '1', user: 'x' });
+      // forced: it takes user from the other writer by setting another value; leaving it out then removes it
+      await apply({ a: '1', user: 'y' });
+      assert.equal((await labels())?.['user'], 'y');
+      await apply({ a: '1' });
+      assert.deepEqual(await labels(), { created: 'yes', shared: 's', a: '1' });
+      // a writer that changes an applied value takes it over: the next apply that leaves it out keeps it
+      await h.client.patch(CR, h.namespace, 'applied', { metadata: { labels: { a: 'mine' } } });
+      await apply({ c: '3' });
+      assert.deepEqual(await labels(), { created: 'yes', shared: 's', a: 'mine', c: '3' });
+      assert.equal((await h.client.get<ControllerRevision>(CR, h.namespace, 'applied')).revision, 1, 'fields not named stay');
+    },
+  },
   'list filters by label selector (=, !=, in, notin, exists, !key)': {
     async test(h) {
       const labels: Record<string, string>[] = [{ tier: 'a', x: '1' }, { tier: 'b' }, { tier: 'c', x: '2' }];

@@ -1,7 +1,7 @@
 // volumeClaimUpdatePolicy: InPlace (KEP-4650, an apps.ordinal.dev/v1 extension). The claim templates are part
-// of the revision, and a replica moves to a new revision claims first: its existing claims are patched to
-// the revision's templates (labels, annotations, a larger storage request, volumeAttributesClassName, and
-// the revision label that records it), then, once no claim is resizing, the pod is relabelled when its pod
+// of the revision, and a replica moves to a new revision claims first: its existing claims are brought to
+// the revision's templates by server-side apply (labels, annotations, a larger storage request,
+// volumeAttributesClassName, and the revision label that records it), then, once no claim is resizing, the pod is relabelled when its pod
 // template did not change, or replaced when it did. KEP-4650's invariant: a pod at revision A has its
 // claims at revision A. A claim whose fixed fields differ from the template is left alone (KEP-4650 does
 // not patch claims that differ from their template); with OnDelete every claim is left alone, as upstream.
@@ -31,15 +31,24 @@ function largerStorage(template: string | undefined, claim: string | undefined):
   return compareQuantities(template, claim) === 1 ? template : claim;
 }
 
-/** The merge patch that brings a claim to the template of `revision` (never shrinking it). */
-function claimPatch(set: StatefulSet, template: PersistentVolumeClaim, claim: PersistentVolumeClaim, revision: string): Record<string, unknown> {
+/**
+ * What the controller applies (server-side apply, its own field manager) to bring a claim to the template of
+ * `revision`: the template's labels and annotations with the set's selector labels and the revision label,
+ * the larger of the template's and the claim's storage request (never shrinking; named every time, since
+ * what an apply leaves out that it applied before is removed), and volumeAttributesClassName (the claim's
+ * own when the template has none: a class is never unset). Users' own labels and annotations stay theirs.
+ */
+function claimApply(set: StatefulSet, template: PersistentVolumeClaim, claim: PersistentVolumeClaim, revision: string): PersistentVolumeClaim {
   const labels = { ...template.metadata?.labels, ...set.spec.selector?.matchLabels, [Labels.revisionHash]: revision };
-  const metadata = { labels, ...(template.metadata?.annotations ? { annotations: template.metadata?.annotations } : {}) };
+  const annotations = template.metadata?.annotations;
   const storage = largerStorage(claimRequest(template), claimRequest(claim));
-  const spec: Record<string, unknown> = {};
-  if (storage !== undefined && storage !== claimRequest(claim)) spec.resources = { requests: { storage } };
-  if (template.spec?.volumeAttributesClassName !== undefined) spec.volumeAttributesClassName = template.spec?.volumeAttributesClassName;
-  return { metadata, ...(Object.keys(spec).length > 0 ? { spec } : {}) };
+  const vac = template.spec?.volumeAttributesClassName ?? claim.spec?.volumeAttributesClassName;
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: claim.metadata.name ?? '', namespace: claim.metadata.namespace ?? '', labels, ...(annotations ? { annotations } : {}) },
+    spec: { ...(storage === undefined ? {} : { resources: { requests: { storage } } }), ...(vac === undefined ? {} : { volumeAttributesClassName: vac }) },
+  };
 }
 
 /** The class name when the claim cannot grow because its StorageClass (observed) does not allow expansion. */
@@ -49,14 +58,14 @@ function refusingClass(ctx: SyncContext, claim: PersistentVolumeClaim): string |
   return ctx.storageClasses.get(name)?.allowVolumeExpansion === true ? undefined : name;
 }
 
-/** The pod's claims brought to a revision: the patches, or why the replica cannot have them. */
+/** The pod's claims brought to a revision: the applies, or why the replica cannot have them. */
 export interface ClaimPatches {
   actions: Action[];
   refused?: Blocker;
 }
 
 /**
- * patchClaim actions for the pod's claims that exist and are not yet at `revision`; none when one of them
+ * patchClaim actions (server-side applies) for the pod's claims that exist and are not yet at `revision`; none when one of them
  * must grow and its StorageClass does not allow it (the API server would refuse the patch: the replica
  * stays where it is, and says why, rather than failing every sync).
  */
@@ -70,11 +79,12 @@ export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): Clai
     const name = claimNameFor(set, template, ordinal);
     const claim = ctx.claims.get(name);
     if (claim === undefined || isDeleting(claim) || claimRevision(claim) === revision || !fixedFieldsMatch(claim, template)) continue;
-    const patch = claimPatch(set, template, claim, revision);
-    const grows = (patch['spec'] as { resources?: { requests: { storage: string } } } | undefined)?.resources?.requests.storage;
-    const storageClass = grows === undefined ? undefined : refusingClass(ctx, claim);
-    if (storageClass !== undefined) return { actions: [], refused: { kind: 'claimExpansionRefused', pod: podName, claim: name, storageClass, request: grows ?? '' } };
-    actions.push({ kind: 'patchClaim', batch: 0, name, podName, patch });
+    const applied = claimApply(set, template, claim, revision);
+    const request = claimRequest(applied);
+    const growsTo = request !== undefined && request !== claimRequest(claim) ? request : undefined;
+    const storageClass = growsTo === undefined ? undefined : refusingClass(ctx, claim);
+    if (storageClass !== undefined) return { actions: [], refused: { kind: 'claimExpansionRefused', pod: podName, claim: name, storageClass, request: growsTo ?? '' } };
+    actions.push({ kind: 'patchClaim', batch: 0, name, podName, claim: applied, ...(growsTo === undefined ? {} : { growsTo }) });
   }
   return { actions };
 }

@@ -79,8 +79,11 @@ export type Action = ActionBase &
     | { kind: 'createClaim'; claim: PersistentVolumeClaim; podName: string }
     /** Owner-reference changes for the retention policy (§2.5). */
     | { kind: 'updateClaim'; claim: PersistentVolumeClaim; podName: string }
-    /** volumeClaimUpdatePolicy InPlace: a claim brought to its template's revision (JSON merge patch). */
-    | { kind: 'patchClaim'; name: string; podName: string; patch: Record<string, unknown> }
+    /**
+     * volumeClaimUpdatePolicy InPlace: a claim brought to its template's revision by server-side apply of
+     * `claim` (the fields the controller owns); `growsTo`: the larger storage request it sets, if any.
+     */
+    | { kind: 'patchClaim'; name: string; podName: string; claim: PersistentVolumeClaim; growsTo?: string }
     | { kind: 'createPod'; pod: Pod; ordinal: number }
     /** volumeClaimUpdatePolicy InPlace: a pod whose template did not change moves to the update revision by its label. */
     | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string }

@@ -9,6 +9,9 @@ import type { Action } from '../controller/plan-types.js';
 import { retryOnConflict } from './conflict-retry.js';
 import { adoptPatch, releasePatch } from './owner-refs.js';
 
+/** The field manager of the controller's server-side applies (claims under volumeClaimUpdatePolicy InPlace). */
+export const FIELD_MANAGER = 'ordinal';
+
 export interface ActionContext {
   set: StatefulSet;
   /** The set's own resource (native or CRD): owner references name its apiVersion. */
@@ -59,7 +62,7 @@ export async function applyAction(action: Action, client: ClusterClient, ctx: Ac
     case 'deletePod':
       return deleteTolerant(client, Resources.pods, ns, action.name, action.uid);
     case 'patchClaim':
-      return client.patch(Resources.persistentVolumeClaims, ns, action.name, action.patch);
+      return client.apply(Resources.persistentVolumeClaims, action.claim, { fieldManager: FIELD_MANAGER });
     case 'relabelPod':
       // the UID precondition keeps the label off a pod recreated under the same name meanwhile
       return client.patch(Resources.pods, ns, action.name, { metadata: { uid: action.uid, labels: { [Labels.revisionHash]: action.revision } } });

@@ -51,10 +51,6 @@ export function recordSyncEvents(events: EventRecorder, ref: ObjectReference, pl
   }
 }
 
-/** The larger storage request a claim patch sets, if it grows the claim. */
-const grownTo = (patch: Record<string, unknown>): string | undefined =>
-  (patch['spec'] as { resources?: { requests?: { storage?: string } } } | undefined)?.resources?.requests?.storage;
-
 /**
  * PlanMetrics, how long each forcibly replaced pod had been stuck (for the deletions that happened), and
  * claim resizes: those the executed patches started (followed to completion by `observeClaim`), patches the
@@ -64,9 +60,8 @@ export function recordSyncMetrics(metrics: ControllerMetrics, set: StatefulSet, 
   metrics.recordPlanMetrics(set, plan.metrics);
   for (const action of result.executed) {
     if (action.kind === 'deletePod' && action.stuckSeconds !== undefined) metrics.observeStuckPod(set, action.stuckSeconds);
-    const request = action.kind === 'patchClaim' ? grownTo(action.patch) : undefined;
-    if (action.kind === 'patchClaim' && request !== undefined) metrics.claimResizeStarted(set, action.name, request, now);
+    if (action.kind === 'patchClaim' && action.growsTo !== undefined) metrics.claimResizeStarted(set, action.name, action.growsTo, now);
   }
-  for (const { action } of result.failures) if (action.kind === 'patchClaim' && grownTo(action.patch) !== undefined) metrics.claimPatchRefused(set);
+  for (const { action } of result.failures) if (action.kind === 'patchClaim' && action.growsTo !== undefined) metrics.claimPatchRefused(set);
   for (const b of plan.blockers) if (b.kind === 'claimExpansionRefused') metrics.claimExpansionRefused(set, b.claim, b.request);
 }

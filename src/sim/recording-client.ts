@@ -55,6 +55,12 @@ export function recordingClient(inner: ClusterClient, counter: ApiCallCounter, o
       sent('patch', res, false, ns, name);
       return inner.patch(res, ns, name, merge);
     },
+    apply: (res, obj, opts) => {
+      count('apply');
+      // on the wire an apply is a PATCH
+      sent('patch', res, false, obj.metadata.namespace, obj.metadata.name ?? '');
+      return inner.apply(res, obj, opts);
+    },
     delete: (res, ns, name, opts) => {
       count('delete');
       sent('delete', res, false, ns, name);

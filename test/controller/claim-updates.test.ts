@@ -41,10 +41,15 @@ describe('InPlace claim updates in the planner', () => {
     const { plan: p, newRev } = plan(inPlace('2Gi'));
     assert.deepEqual(kinds(p), ['patchClaim data-web-2']);
     const patch = p.actions.find((a) => a.kind === 'patchClaim');
-    assert.deepEqual(patch?.kind === 'patchClaim' ? patch.patch : undefined, {
-      metadata: { labels: { app: 'web', [Labels.revisionHash]: newRev } },
-      spec: { resources: { requests: { storage: '2Gi' } } },
-    });
+    assert.deepEqual(patch?.kind === 'patchClaim' ? [patch.claim, patch.growsTo] : undefined, [
+      {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'data-web-2', namespace: 'default', labels: { app: 'web', [Labels.revisionHash]: newRev } },
+        spec: { resources: { requests: { storage: '2Gi' } } },
+      },
+      '2Gi',
+    ]);
   });
 
   it('counts a replica whose claim is resizing as unavailable and waits for it', () => {
@@ -74,7 +79,8 @@ describe('InPlace claim updates in the planner', () => {
   it('never patches a request down (a claim already larger keeps its size)', () => {
     const { plan: p } = plan(inPlace('2Gi'), (claims) => (claims[2] = claim(2, revisionName(inPlace('1Gi')), '5Gi', '5Gi')));
     const patch = p.actions.find((a) => a.kind === 'patchClaim');
-    assert.equal(patch?.kind === 'patchClaim' ? patch.patch['spec'] : 'none', undefined);
+    // the apply names the claim's own (larger) request, so it keeps owning it, and grows nothing
+    assert.deepEqual(patch?.kind === 'patchClaim' ? [patch.claim.spec.resources?.requests?.storage, patch.growsTo] : 'none', ['5Gi', undefined]);
   });
 
   describe('a claim that cannot grow, or whose resize failed: the replica stays, says why, and nothing is deleted', () => {

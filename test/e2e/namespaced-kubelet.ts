@@ -18,6 +18,7 @@ export function podsOnlyIn(client: ClusterClient, namespace: string): ClusterCli
     update: (res, obj) => client.update(res, obj),
     updateStatus: (res, obj) => client.updateStatus(res, obj),
     patch: (res, ns, name, merge) => client.patch(res, ns, name, merge),
+    apply: (res, obj, opts) => client.apply(res, obj, opts),
     delete: (res, ns, name, opts) => client.delete(res, ns, name, opts),
     watch: (res, ns, rv, handlers) => client.watch(res, scope(ns, res === Resources.pods), rv, handlers),
   };

@@ -49,7 +49,7 @@ describe('claim expansions in the report (InPlace)', () => {
       db1?.resizes.map((r) => [r.claim, r.from, r.to, r.outcome, r.end > r.pendingRestartAt! && r.pendingRestartAt! > r.start]),
       [['data-db-1', '10Gi', '20Gi', 'Resized', true]],
     );
-    const svg = renderReport(records, 't');
+    const svg = renderReport(records);
     assert.match(svg, /<g class="resize resize-resized" data-claim="data-db-1" data-outcome="Resized"><title>data-db-1 10Gi → 20Gi [^<]*waiting for a pod restart/);
     assert.equal((svg.match(/data-claim="/g) ?? []).length, 4, 'one expansion per claim of db and queue');
   });

@@ -15,7 +15,7 @@ import type {
 import { AlreadyExistsError, ConflictError, GoneError, NotFoundError } from '../../src/api/errors.js';
 import type { KubeObject } from '../../src/api/types.js';
 
-export type Verb = 'get' | 'list' | 'create' | 'update' | 'updateStatus' | 'patch' | 'delete' | 'watch';
+export type Verb = 'get' | 'list' | 'create' | 'update' | 'updateStatus' | 'patch' | 'apply' | 'delete' | 'watch';
 
 export interface Call {
   verb: Verb;
@@ -137,6 +137,14 @@ export class FakeCluster implements ClusterClient {
     const cur = this.objects.get(this.key(res, namespace, name));
     if (cur === undefined) throw new NotFoundError(`${res.plural} "${name}" not found`);
     return this.store(res, 'MODIFIED', mergePatch(clone(cur), merge) as T);
+  }
+
+  /** Merges `obj` into the stored object (no field ownership: the memory server models that). */
+  async apply<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
+    this.enter('apply', res, obj.metadata.namespace, obj.metadata.name ?? '', obj);
+    const cur = this.objects.get(this.key(res, obj.metadata.namespace, obj.metadata.name ?? ''));
+    if (cur === undefined) return this.create(res, obj);
+    return this.store(res, 'MODIFIED', mergePatch(clone(cur), obj) as T);
   }
 
   async delete(res: Resource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void> {

@@ -74,3 +74,36 @@ describe('volumeClaimUpdatePolicy: InPlace', () => {
     assert.ok(claims.every((c) => c.spec.resources?.requests?.storage === '1Gi'));
   });
 });
+
+describe('InPlace claims are updated by server-side apply', () => {
+  it('removes a label the controller applied once the template drops it, and keeps the labels users set', async () => {
+    const template = (storage: string, labels: string) =>
+      `[{metadata: {name: data, labels: {${labels}}}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: ${storage}}}}}]`;
+    const sim = new Simulation(
+      parseScenario(`kind: Scenario
+cluster: {storage: {expansionSeconds: 5}}
+objects:
+${storageClass('standard', true)}
+${dbSet({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace', className: 'standard' })}
+steps:
+  - waitFor: Converged
+  - patch: {kind: StatefulSet, name: db, merge: {spec: {volumeClaimTemplates: ${template('2Gi', 'backup: daily')}}}}
+  - waitFor: {statefulset: db}
+  - patch: {kind: PersistentVolumeClaim, name: data-db-0, merge: {metadata: {labels: {owner: me}}}}
+  - patch: {kind: StatefulSet, name: db, merge: {spec: {volumeClaimTemplates: ${template('3Gi', 'tier: gold')}}}}
+  - waitFor: {statefulset: db}
+`),
+    );
+    await sim.start();
+    await sim.runSteps();
+    assert.equal(sim.failed, false, JSON.stringify(sim.records.filter((r) => r.type === 'failure')));
+    const claims = (await sim.world.user.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, 'default')).items;
+    const set = await sim.world.user.get<StatefulSet>(Resources.ordinalStatefulSets, 'default', 'db');
+    await sim.finish();
+    const labels = Object.fromEntries(claims.map((c) => [c.metadata.name, c.metadata.labels]));
+    const revision = set.status?.updateRevision ?? '';
+    assert.deepEqual(labels['data-db-0'], { app: 'db', owner: 'me', tier: 'gold', [Labels.revisionHash]: revision }, 'backup removed, owner kept');
+    assert.deepEqual(labels['data-db-1'], { app: 'db', tier: 'gold', [Labels.revisionHash]: revision });
+    assert.ok(claims.every((c) => claimCapacity(c) === '3Gi'));
+  });
+});

@@ -1,6 +1,6 @@
 // The verbs of the ClusterClient port as REST calls; see kube-client.ts for the contract.
 
-import type { DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
+import type { ApplyOptions, DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
 import { apiVersionOf } from '../../api/client.js';
 import { isGone } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
@@ -15,6 +15,7 @@ import { send, stream, TransportError, type HttpRequest, type HttpResponse, type
 import { startWatch } from './watch-stream.js';
 
 const MERGE_PATCH = 'application/merge-patch+json';
+const APPLY_PATCH = 'application/apply-patch+yaml';
 
 interface ListBody {
   metadata?: { resourceVersion?: string; continue?: string };
@@ -90,6 +91,13 @@ export class RestClient implements KubeClient {
   async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T> {
     const path = resourcePath(res, namespace, name) + dryRunQuery(opts);
     const req: HttpRequest = { method: 'PATCH', path, body: JSON.stringify(merge), contentType: MERGE_PATCH };
+    return withTypeMeta(res, await this.json<T>('patch', req));
+  }
+
+  async apply<T extends KubeObject>(res: Resource, obj: T, opts: ApplyOptions): Promise<T> {
+    const path = withQuery(resourcePath(res, namespaceOf(res, obj), obj.metadata.name ?? ''), { fieldManager: opts.fieldManager, force: true });
+    // JSON is YAML: the apply content type takes the object as JSON text
+    const req: HttpRequest = { method: 'PATCH', path, body: JSON.stringify(withTypeMeta(res, obj)), contentType: APPLY_PATCH };
     return withTypeMeta(res, await this.json<T>('patch', req));
   }
 

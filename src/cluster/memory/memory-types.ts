@@ -44,7 +44,8 @@ export interface FaultConfig {
   };
 }
 
-export type WriteVerb = 'create' | 'update' | 'updateStatus' | 'patch' | 'delete';
+/** `apply`: server-side apply (a PATCH on kube-apiserver). */
+export type WriteVerb = 'create' | 'update' | 'updateStatus' | 'patch' | 'apply' | 'delete';
 
 /** What a successful write did to the stored object. */
 export type WriteChange = 'ADDED' | 'MODIFIED' | 'DELETED' | 'NONE';

@@ -15,6 +15,7 @@ import { sameStoredObject } from './equality.js';
 import type { FaultInjector } from './faults.js';
 import { GarbageCollector, GC_ACTOR } from './garbage-collector.js';
 import { applyMergePatch } from './merge-patch.js';
+import { FieldOwners } from './field-owners.js';
 import { bindPod } from './pod-admission.js';
 import { alreadyExists, badRequest, noSubresource, notFound, quotaExceeded, staleConflict, uidConflict } from './messages.js';
 import { createNameSource, type NameSource } from './name-source.js';
@@ -44,6 +45,7 @@ export class ApiServer {
   private readonly hub: WatchHub;
   private readonly names: NameSource;
   private readonly gc: GarbageCollector;
+  private readonly owners = new FieldOwners();
 
   constructor(private readonly config: ServerConfig) {
     this.hub = new WatchHub(config.watchHistory);
@@ -55,6 +57,7 @@ export class ApiServer {
       setOwners: (res, obj, owners) => ignoreApiErrors(() => this.setOwners(res, obj, owners)),
     });
     this.commits.afterCommit = (change, object) => {
+      if (change === 'DELETED') this.owners.forget(object.metadata.uid ?? '');
       if (change === 'DELETED' || this.gc.hasDanglingOwner(object)) this.gc.schedule();
     };
   }
@@ -116,7 +119,18 @@ export class ApiServer {
     const ctx: WriteContext = { actor, verb, res };
     if (isReadyForRemoval(admitted)) return this.commits.remove(ctx, admitted);
     if (sameStoredObject(admitted, prev)) return this.commits.unchanged(ctx, prev);
+    if (verb !== 'apply') this.owners.written(prev, admitted, actor);
     return this.commits.put(ctx, admitted, true);
+  }
+
+  /** Server-side apply by `manager`, forced (field-owners.ts); creates the object when it does not exist. */
+  apply(actor: string, res: Resource, obj: KubeObject, manager: string): KubeObject {
+    const name = obj.metadata?.name ?? '';
+    const prev = this.store.get(res, res.namespaced ? obj.metadata?.namespace || 'default' : undefined, name);
+    const { next, commit } = this.owners.apply(prev, obj, manager);
+    const out = prev === undefined ? this.create(actor, res, next) : this.replace(actor, 'apply', res, { ...next, metadata: { ...next.metadata, resourceVersion: prev.metadata.resourceVersion } }, 'main');
+    commit(out.metadata.uid ?? '');
+    return out;
   }
 
   patch(actor: string, res: Resource, namespace: string | undefined, name: string, merge: unknown, dryRun = false): KubeObject {
