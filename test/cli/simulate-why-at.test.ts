@@ -4,6 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { simulateCommand } from '../../src/cli/commands/simulate.js';
 import { bufferIO } from '../../src/cli/explain/io.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const STUCK = new URL('../../examples/stuck-rollout-rolling-update.yaml', import.meta.url).pathname;
 
@@ -36,5 +39,36 @@ describe('simulate --why-at', () => {
     const bad = bufferIO();
     assert.equal(await simulateCommand(STUCK, { whyAt: '-1' }, bad), 2);
     assert.match(bad.err, /must be a number of virtual seconds >= 0/);
+  });
+
+  it('InPlace: names the claim that cannot grow, and the write the API server refused last', async () => {
+    const refused = bufferIO();
+    assert.equal(await simulateCommand(new URL('../../examples/claim-refused-class.yaml', import.meta.url).pathname, { whyAt: '30' }, refused), 0);
+    assert.match(refused.out, /db-2 is not updated: its claim data-db-2 must grow to 20Gi, but StorageClass fixed does not set allowVolumeExpansion/);
+    const dir = mkdtempSync(join(tmpdir(), 'why-at-'));
+    const file = join(dir, 'unbound.yaml');
+    // the claims never bind, so kube-apiserver's rules (and the in-memory server's) refuse to grow them
+    writeFileSync(file, `kind: Scenario
+cluster: {storage: {bindSeconds: 3600}}
+objects:
+  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: standard}, provisioner: simulated, allowVolumeExpansion: true}
+  - apiVersion: apps.ordinal.dev/v1
+    kind: StatefulSet
+    metadata: {name: db}
+    spec:
+      replicas: 2
+      volumeClaimUpdatePolicy: InPlace
+      selector: {matchLabels: {app: db}}
+      template: {metadata: {labels: {app: db}}, spec: {containers: [{name: c, image: "db:1"}]}}
+      volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 1Gi}}}}]
+steps:
+  - advance: 10
+  - patch: {kind: StatefulSet, name: db, merge: {spec: {volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 2Gi}}}}]}}}
+  - advance: 60
+`);
+    const io = bufferIO();
+    assert.equal(await simulateCommand(file, { whyAt: '60' }, io), 0);
+    assert.match(io.out, /Its last attempt failed \d+ s ago \(FailedUpdate, \d+ times\): update Claim data-db-1 for Pod db-1 in StatefulSet db failed error: .*immutable after creation except resources\.requests and volumeAttributesClassName for bound claims; it retries with backoff\./);
+    assert.match(io.out, /Rolling update blocked: 1 of maxUnavailable 1 ordinals unavailable \(db-1's claims updated now\)/);
   });
 });

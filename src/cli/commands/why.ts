@@ -8,6 +8,7 @@ import { useColor } from '../explain/io.js';
 import { outputOption, structured, type OutputFormat } from '../explain/output-format.js';
 import { featuresFrom, planNow } from '../explain/plan-now.js';
 import { explainWhy, renderWhy } from '../explain/why-report.js';
+import { readFailedWrite } from '../explain/failed-write.js';
 import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 
 export interface WhyOptions {
@@ -19,7 +20,8 @@ export interface WhyOptions {
 export function whyCommand(deps: CommandDeps, name: string, opts: WhyOptions): Promise<number> {
   return runOnSet(deps, name, async ({ set }) => {
     const now = await planNow(deps.client, deps.timers, set, featuresFrom(opts.featureGates));
-    const report = explainWhy({ set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: now.features });
+    const lastFailure = await readFailedWrite(deps.client, set, now.now);
+    const report = explainWhy({ set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: now.features, lastFailure });
     if (opts.output === 'json' || opts.output === 'yaml') deps.io.stdout(structured({ ...report, blockers: now.plan.blockers }, opts.output));
     else deps.io.stdout(renderWhy(report, { color: useColor(deps.io, opts.color) }));
     return 0;

@@ -23,6 +23,8 @@ export interface ExplainContext {
   replicas: number;
   /** Pods the plan deletes this sync for the update (they use budget the blocker did not count yet). */
   updateDeletions: readonly string[];
+  /** InPlace: pods whose claims the plan grows this sync (their replicas use budget the same way). */
+  claimUpdates?: readonly string[];
 }
 
 type Of<K extends Blocker['kind']> = Extract<Blocker, { kind: K }>;
@@ -83,10 +85,11 @@ function budgetExhausted(b: Of<'budgetExhausted'>, ctx: ExplainContext): string 
   });
   const more = b.unavailable > listed.length ? `, and ${b.unavailable - listed.length} more` : '';
   const fresh = freshDeletions(ctx);
-  const parts = [...listed.map((l, i) => (i === listed.length - 1 ? `${l}${more}` : l)), ...fresh.map((name) => `${name} deleted now`)];
+  const claims = (ctx.claimUpdates ?? []).filter((name) => !b.unavailablePods.includes(name));
+  const parts = [...listed.map((l, i) => (i === listed.length - 1 ? `${l}${more}` : l)), ...fresh.map((name) => `${name} deleted now`), ...claims.map((name) => `${name}'s claims updated now`)];
   const detail = parts.length ? ` (${parts.join(', ')})` : '';
   const what = ctx.strategy.kind === 'EnforcedRollingUpdate' ? 'enforced rolling update' : 'rolling update';
-  return `${what} blocked: ${b.unavailable + fresh.length} of maxUnavailable ${b.maxUnavailable} ordinals unavailable${detail}`;
+  return `${what} blocked: ${b.unavailable + fresh.length + claims.length} of maxUnavailable ${b.maxUnavailable} ordinals unavailable${detail}`;
 }
 
 function stuckOld(b: Of<'stuckOldRevision'>): string {

@@ -7,6 +7,7 @@ import type { StatefulSet } from '../../api/types.js';
 import type { SimulationOptions } from '../../sim/simulation.js';
 import { runScenarioWithProbe, type ProbeContext, type ProbedRun } from '../../sim/probe.js';
 import type { Scenario } from '../../sim/scenario-types.js';
+import { readFailedWrite } from './failed-write.js';
 import { planNow } from './plan-now.js';
 import { renderPlan } from './plan-report.js';
 import { qualifiedName } from './set-ref.js';
@@ -15,7 +16,8 @@ import { explainContext, explainWhy, renderWhy } from './why-report.js';
 /** `why`, then `plan`, of one set. */
 async function explainSet(ctx: ProbeContext, resource: Resource, set: StatefulSet): Promise<string> {
   const now = await planNow(ctx.client, ctx.timers, set, ctx.features);
-  const input = { set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: ctx.features };
+  const lastFailure = await readFailedWrite(ctx.client, set, now.now);
+  const input = { set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: ctx.features, lastFailure };
   const view = { title: qualifiedName(resource, set.metadata.name ?? ''), now: now.now, plan: now.plan, ctx: explainContext(input) };
   return `${renderWhy(explainWhy(input), { color: false })}\n${renderPlan(view, { color: false })}`.trimEnd();
 }

@@ -9,6 +9,7 @@ import { effectiveStrategy } from '../../controller/effective-strategy.js';
 import { describeAction } from './action-text.js';
 import { blockerSentence, type ExplainContext } from './blocker-text.js';
 import { formatWait } from './durations.js';
+import type { FailedWrite } from './failed-write.js';
 import { ANSI, painter, type Paint } from './io.js';
 import { podNotes } from './pod-notes.js';
 import { renderTable } from './table.js';
@@ -20,6 +21,8 @@ export interface WhyInput {
   plan: Plan;
   now: Instant;
   features: Features;
+  /** The set's most recent failed write (its Warning events), which the planner cannot see. */
+  lastFailure?: FailedWrite | undefined;
 }
 
 export interface WhyReport {
@@ -45,6 +48,7 @@ export function explainContext(input: WhyInput): ExplainContext {
     start: startOrdinal(set),
     replicas: replicasOf(set),
     updateDeletions: plan.actions.flatMap((a) => (a.kind === 'deletePod' && (a.cause === 'update' || a.cause === 'forced') ? [a.name] : [])),
+    claimUpdates: [...new Set(plan.actions.flatMap((a) => (a.kind === 'patchClaim' && a.growsTo !== undefined ? [a.podName] : [])))],
   };
 }
 
@@ -89,6 +93,11 @@ function paragraph(input: WhyInput, ctx: ExplainContext): string {
     parts.push(`Next the controller will ${named}${more}.`);
   } else if (waits.length === 0) {
     parts.push('Nothing is blocked and the controller has nothing to do.');
+  }
+  const failed = input.lastFailure;
+  if (failed !== undefined && acts.length > 0) {
+    const times = failed.count > 1 ? `, ${failed.count} times` : '';
+    parts.push(`Its last attempt failed ${formatWait(Math.max(0, input.now - failed.at))} ago (${failed.reason}${times}): ${failed.message}; it retries with backoff.`);
   }
   if (plan.wakeAt !== undefined && plan.wakeAt > input.now) parts.push(`Without other changes it looks again in ${formatWait(plan.wakeAt - input.now)}.`);
   return parts.join(' ');
