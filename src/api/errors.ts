@@ -79,6 +79,7 @@ export const isAlreadyExists = (e: unknown): boolean => e instanceof ApiError &&
 export const isConflict = (e: unknown): boolean => e instanceof ApiError && e.reason === 'Conflict';
 export const isGone = (e: unknown): boolean => e instanceof ApiError && e.code === 410;
 export const isInvalid = (e: unknown): boolean => e instanceof ApiError && e.code === 422;
+export const isForbidden = (e: unknown): boolean => e instanceof ApiError && e.code === 403;
 
 /** Worth retrying with backoff: conflicts, throttling, server errors and transport failures. */
 export function isRetryable(e: unknown): boolean {

@@ -1,7 +1,9 @@
 // `why`'s last failed write: the newest recent FailedCreate/FailedUpdate/FailedDelete Warning of the set itself.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { lastFailedWrite } from '../../src/cli/explain/failed-write.js';
+import { lastFailedWrite, readFailedWrite } from '../../src/cli/explain/failed-write.js';
+import { ApiError } from '../../src/api/errors.js';
+import type { ClusterClient } from '../../src/api/client.js';
 import { toTimestamp, type KubeEvent, type StatefulSet } from '../../src/api/types.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
@@ -34,5 +36,11 @@ describe('lastFailedWrite', () => {
       event('FailedUpdate', 601),
     ];
     assert.equal(lastFailedWrite(events, set, NOW), undefined);
+  });
+
+  it('reads nothing when listing Events is forbidden, and passes any other error on', async () => {
+    const failing = (e: Error) => ({ list: () => Promise.reject(e) }) as unknown as ClusterClient;
+    assert.equal(await readFailedWrite(failing(new ApiError('events is forbidden', 403, 'Forbidden')), set, NOW), undefined);
+    await assert.rejects(readFailedWrite(failing(new ApiError('boom', 500, 'InternalError')), set, NOW), /boom/);
   });
 });

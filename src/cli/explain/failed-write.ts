@@ -3,6 +3,7 @@
 // a quota, an admission webhook), but `why` should say so next to what the controller will try again.
 
 import { Resources, type ClusterClient } from '../../api/client.js';
+import { isForbidden } from '../../api/errors.js';
 import { fromTimestamp, type Instant, type KubeEvent, type StatefulSet } from '../../api/types.js';
 
 export interface FailedWrite {
@@ -32,8 +33,13 @@ export function lastFailedWrite(events: readonly KubeEvent[], set: StatefulSet, 
   return newest;
 }
 
-/** The set's recent failed write, read from the Events of its namespace. */
+/** The set's recent failed write, read from the Events of its namespace (none when reading Events is forbidden). */
 export async function readFailedWrite(client: ClusterClient, set: StatefulSet, now: Instant): Promise<FailedWrite | undefined> {
-  const events = (await client.list<KubeEvent>(Resources.events, set.metadata.namespace ?? 'default')).items;
-  return lastFailedWrite(events, set, now);
+  try {
+    const events = (await client.list<KubeEvent>(Resources.events, set.metadata.namespace ?? 'default')).items;
+    return lastFailedWrite(events, set, now);
+  } catch (e) {
+    if (isForbidden(e)) return undefined; // `why` still explains what the planner sees
+    throw e;
+  }
 }
