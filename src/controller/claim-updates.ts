@@ -1,8 +1,8 @@
 // volumeClaimUpdatePolicy: InPlace (KEP-4650, an apps.ordinal.dev/v1 extension). The claim templates are part
 // of the revision, and a replica moves to a new revision claims first: its existing claims are brought to
 // the revision's templates by server-side apply (labels, annotations, a larger storage request,
-// volumeAttributesClassName, and the revision label that records it), then, once no claim is resizing, the pod is relabelled when its pod
-// template did not change, or replaced when it did. KEP-4650's invariant: a pod at revision A has its
+// volumeAttributesClassName, and the revision label that records it), then, once no claim is resizing, the
+// pod is relabelled when its pod template did not change, or replaced when it did. KEP-4650's invariant: a pod at revision A has its
 // claims at revision A. A claim whose fixed fields differ from the template is left alone (KEP-4650 does
 // not patch claims that differ from their template); with OnDelete every claim is left alone, as upstream.
 
@@ -65,9 +65,9 @@ export interface ClaimPatches {
 }
 
 /**
- * patchClaim actions (server-side applies) for the pod's claims that exist and are not yet at `revision`; none when one of them
- * must grow and its StorageClass does not allow it (the API server would refuse the patch: the replica
- * stays where it is, and says why, rather than failing every sync).
+ * patchClaim actions (server-side applies) for the pod's claims that exist and are not yet at `revision`;
+ * none when one of them must grow and its StorageClass does not allow it (the API server would refuse it:
+ * the replica stays where it is, and says why, rather than failing every sync).
  */
 export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): ClaimPatches {
   const set = setAtRevision(ctx, revision);
