@@ -1,2 +1,2 @@
-// `node dist/cli.js …` after `npm run build` (scenario.md); the same program as bin/ordinal.js.
+// `node dist/cli.js …` after `npm run build`; the same program as bin/ordinal.js.
 import './cli/main.js';

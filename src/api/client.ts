@@ -1,6 +1,6 @@
 // The port every adapter implements: `cluster/memory` (in-memory API server) and `cluster/kube`
 // (a real API server). It lives in api/ because the executor, runtime and kubelet all speak it and
-// none of them may import an adapter (style.md G4, G14). Methods throw the errors of ./errors.ts.
+// none of them may import an adapter. Methods throw the errors of ./errors.ts.
 
 import type { KubeObject } from './types.js';
 

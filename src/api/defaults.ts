@@ -1,7 +1,6 @@
 // StatefulSet defaulting as kube-apiserver applies it (apps/v1 SetObjectDefaults_StatefulSet), plus the
-// defaults of Ordinal's extensions for apps.ordinal.dev/v1 objects (upstream-statefulset.md §1.4,
-// product.md "Semantics"). Defaulting never mutates its input and never throws: a field of the wrong
-// type is left alone for validation to report.
+// defaults of Ordinal's extensions for apps.ordinal.dev/v1 objects. Defaulting never mutates its input and
+// never throws: a field of the wrong type is left alone for validation to report.
 
 import type { Features } from './features.js';
 import { applyClaimDefaults, applyPodSpecDefaults } from './pod-defaults.js';

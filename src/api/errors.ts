@@ -1,4 +1,4 @@
-// API errors as a small class hierarchy with predicates (style.md G11). Both cluster adapters translate
+// API errors as a small class hierarchy with predicates. Both cluster adapters translate
 // their failures into these, so the runtime's retry and conflict handling is shared.
 
 export class ApiError extends Error {

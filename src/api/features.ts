@@ -1,4 +1,4 @@
-// Feature gates under upstream's names (style.md G13): a plain value passed into defaulting, validation
+// Feature gates under upstream's names: a plain value passed into defaulting, validation
 // and the planner, never a global. Ordinal turns every gate on; turning one off reproduces that upstream
 // behaviour.
 
@@ -17,7 +17,7 @@ export const FEATURE_GATES = {
   StatefulSetRecreateStrategy: { default: true, upstream: 'alpha, off in 1.37 (KEP-3541, #137187)' },
   StatefulSetSemanticRevisionComparison: { default: true, upstream: 'on since 1.34.x/1.35 (#135017)' },
   StaleControllerConsistencyStatefulSet: { default: true, upstream: 'beta, on in 1.36 (KEP-5647, #137254)' },
-  EnforcedRollingUpdateInStatefulSet: { default: true, upstream: 'Ordinal only (seed 001, first KEP-3541 design)' },
+  EnforcedRollingUpdateInStatefulSet: { default: true, upstream: 'Ordinal only (the first KEP-3541 design)' },
   StatefulSetMinReadySeconds: { default: true, upstream: 'GA 1.25 (KEP-2599); locked on' },
   StatefulSetStartOrdinal: { default: true, upstream: 'GA 1.31 (KEP-3335); locked on' },
   StatefulSetAutoDeletePVC: { default: true, upstream: 'GA 1.32 (KEP-1847); locked on' },

@@ -1,5 +1,5 @@
 // IntOrString arithmetic (k8s.io/apimachinery/pkg/util/intstr) and the two numbers every rolling update
-// needs: maxUnavailable and the partition (upstream-statefulset.md §4.1–§4.2).
+// needs: maxUnavailable and the partition.
 
 import type { IntOrString, StatefulSet } from './types.js';
 

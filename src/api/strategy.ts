@@ -1,5 +1,5 @@
-// The registry strategy of StatefulSets (pkg/registry/apps/statefulset/strategy.go, upstream-statefulset.md
-// §1.6): what the API server does to an object between defaulting and validation. All functions return new
+// The registry strategy of StatefulSets (pkg/registry/apps/statefulset/strategy.go):
+// what the API server does to an object between defaulting and validation. All functions return new
 // objects and never mutate their inputs; malformed input passes through for validation to report.
 
 import type { Features } from './features.js';

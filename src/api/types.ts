@@ -2,7 +2,7 @@
 // unknown fields (index signatures) so that a round trip through Ordinal loses nothing and the revision
 // hash sees the template exactly as stored.
 
-/** Milliseconds since the Unix epoch, from the injected clock (style.md T1, T9). */
+/** Milliseconds since the Unix epoch, from the injected clock. */
 export type Instant = number;
 
 export type IntOrString = number | string;
@@ -161,7 +161,7 @@ export interface RollingUpdateStatefulSetStrategy {
   batchStartPolicy?: 'Ordered' | 'Together';
 }
 
-/** Ordinal extension: seed 001, the first KEP-3541 design. */
+/** Ordinal extension: the first KEP-3541 design. */
 export interface EnforcedRollingUpdateStatefulSetStrategy {
   partition?: number;
   maxUnavailable?: IntOrString;

@@ -1,4 +1,4 @@
-// The ClusterClient contract (style.md G5): one node:test suite that every adapter runs — the in-memory
+// The ClusterClient contract: one node:test suite that every adapter runs — the in-memory
 // API server and, against a real kube-apiserver, the kube adapter. It asserts only
 // what both do; simulator-only behaviour is tested beside the memory cluster. A deviation of an adapter
 // is a `skip` entry with a written reason.

@@ -1,4 +1,4 @@
-// Which pods and revisions the set acts on (upstream-statefulset.md §2.6): owned objects that still match,
+// Which pods and revisions the set acts on: owned objects that still match,
 // orphans to adopt, owned pods to release. The writes themselves are batch-0 actions.
 
 import { requirementMatches, selectorRequirements, type Labels } from '../api/labels.js';

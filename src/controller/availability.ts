@@ -1,4 +1,4 @@
-// When the plan's answer changes with no new event (style.md T11): the exact instant the next Ready pod
+// When the plan's answer changes with no new event: the exact instant the next Ready pod
 // becomes available after minReadySeconds, never a polling interval.
 
 import type { Instant, Pod } from '../api/types.js';

@@ -1,4 +1,4 @@
-// Upstream's runForAll/slowStartBatch as data (style.md G3): each item (a pod) contributes sequential steps
+// Upstream's runForAll/slowStartBatch as data: each item (a pod) contributes sequential steps
 // (each step a list of actions that may run together); the writer assigns batch numbers so that the
 // executor's "batch k only after batch k−1 fully succeeded" reproduces upstream's stop-at-first-error.
 

@@ -1,4 +1,4 @@
-// Constructors for the Blocker values the passes return (style.md G2), so messages stay uniform.
+// Constructors for the Blocker values the passes return, so messages stay uniform.
 
 import type { Pod } from '../api/types.js';
 import type { Blocker } from './plan-types.js';

@@ -1,4 +1,4 @@
-// PersistentVolumeClaims of a set's pods (upstream-statefulset.md §2.4–2.5): names, the claims a pod needs,
+// PersistentVolumeClaims of a set's pods: names, the claims a pod needs,
 // and the owner references the retention policy asks for. The controller never deletes a claim; the
 // garbage collector does, through these references.
 

@@ -1,6 +1,6 @@
 // Scale-down (upstream fixPodClaim + processCondemned): condemned pods, highest ordinal first. OrderedReady
 // deletes one per sync and only when it is healthy or the first unavailable pod; Parallel deletes all;
-// EnforcedRollingUpdate deletes without waiting for predecessors (seed 001).
+// EnforcedRollingUpdate deletes without waiting for predecessors (KEP-3541's first design).
 
 import type { Pod } from '../api/types.js';
 import type { Item } from './batches.js';

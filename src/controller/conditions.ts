@@ -1,4 +1,4 @@
-// Status conditions (product.md "Semantics"): Progressing and Available on every strategy, like
+// Status conditions: Progressing and Available on every strategy, like
 // Deployments. lastTransitionTime changes only when a condition's status flips; Progressing's
 // lastUpdateTime is the progress mark that progressDeadlineSeconds is measured from.
 

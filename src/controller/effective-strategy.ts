@@ -1,4 +1,4 @@
-// Which update behaviour runs, given the declared strategy and the feature gates (style.md G13): a set
+// Which update behaviour runs, given the declared strategy and the feature gates: a set
 // that uses a disabled feature falls back to upstream's behaviour and says so (FeatureDisabled).
 
 import type { Features } from '../api/features.js';

@@ -1,4 +1,4 @@
-// EnforcedRollingUpdate (seed 001, product.md): an ordered top-down rolling update that also replaces
+// EnforcedRollingUpdate (KEP-3541's first design): an ordered top-down rolling update that also replaces
 // old-revision pods that are stuck (Pending, ImagePullBackOff, CrashLoopBackOff, NotReady). Decisions:
 // - A stuck (unavailable, non-terminating) old pod at or above the partition is *replaceable*: it does not
 //   block the OrderedReady pass and does not count against the budget; it is deleted when its turn comes.
@@ -10,8 +10,8 @@
 //   in a failure state (phase Failed, or a container waiting in CrashLoopBackOff, ImagePullBackOff,
 //   ErrImagePull, CreateContainerConfigError, …) or still unavailable progressDeadlineSeconds after its
 //   creation — no old pod is deleted (not even a stuck one) until the template changes again.
-// - Broken old pods below the partition do not stall the OrderedReady replica pass either (seed 001
-//   implementation change 1: "continue the process"). *Broken*: not Running and Ready, and in a failure
+// - Broken old pods below the partition do not stall the OrderedReady replica pass either (KEP-3541's
+//   first design, implementation change 1: "continue the process"). *Broken*: not Running and Ready, and in a failure
 //   state or not Ready for progressDeadlineSeconds. The pass goes past such a pod, so the missing pods above
 //   it are created (below the partition at the current revision, at or above it at the update revision, as
 //   the partition rules say); the partition keeps the broken pod from being replaced, which the
@@ -152,7 +152,7 @@ function scanStop(ctx: SyncContext, pod: Pod): Blocker | undefined {
   return undefined;
 }
 
-// upstream: none (seed 001 "Proposed EnforcedRollingUpdate Algorithm")
+// upstream: none (KEP-3541's first design, "Proposed EnforcedRollingUpdate Algorithm")
 export function planEnforcedUpdate(ctx: SyncContext, halt: HaltCheck): UpdateDecision {
   const budget = updateBudget(ctx, (i, p) => isReplaceableOldPod(ctx, i, p));
   if (halt.halted !== undefined) return { victims: [], blockers: remainingBlockers(ctx, [], undefined), unavailablePods: budget.unavailable };

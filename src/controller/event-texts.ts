@@ -1,4 +1,4 @@
-// Event texts. Per-action events are upstream's exact formats (upstream-statefulset.md §8.2), attached to each
+// Event texts. Per-action events are upstream's exact formats, attached to each
 // action here and recorded by the runtime after it ran the action; transitions are planned events.
 
 import type { Pod, StatefulSet } from '../api/types.js';

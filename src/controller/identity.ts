@@ -1,4 +1,4 @@
-// Pod identity and stable storage (upstream-statefulset.md §2.1–2.3): how a pod for an ordinal is built,
+// Pod identity and stable storage: how a pod for an ordinal is built,
 // and how an existing pod is checked and repaired. Pure: every function returns a new object.
 
 import { Labels, type OwnerReference, type Pod, type StatefulSet, type Volume } from '../api/types.js';

@@ -1,4 +1,4 @@
-// Named invariant checkers (style.md G6), each returning violation strings (empty when it holds). State
+// Named invariant checkers, each returning violation strings (empty when it holds). State
 // checkers look at pods; plan checkers look at one sync's observed state and plan; `checkDeletion` judges a
 // single controller deletion against the world as the simulator sees it. Tests, fast-check and the
 // simulator all call these.

@@ -1,4 +1,4 @@
-// The metric values of one sync (style.md G13: computed here, written to prom-client by the runtime).
+// The metric values of one sync (computed here, written to prom-client by the runtime).
 
 import type { StatefulSet, StatefulSetStatus } from '../api/types.js';
 import type { SyncContext } from './sync-context.js';
@@ -7,7 +7,7 @@ import type { StatusPlan } from './plan-status.js';
 import { replicasOf } from './spec.js';
 import type { SyncBody } from './update-statefulset.js';
 
-/** spec.replicas − availableReplicas > maxUnavailable while a rolling update is under way (seed 000). */
+/** spec.replicas − availableReplicas > maxUnavailable while a rolling update is under way (KEP-961). */
 export function isUnavailabilityViolation(set: StatefulSet, status: StatefulSetStatus, maxUnavailable: number, rolling: boolean): boolean {
   return rolling && status.currentRevision !== status.updateRevision && replicasOf(set) - (status.availableReplicas ?? 0) > maxUnavailable;
 }

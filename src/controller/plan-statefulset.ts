@@ -1,4 +1,4 @@
-// planStatefulSet: the whole sync as a pure function (style.md G1) — observed state, `now` and feature
+// planStatefulSet: the whole sync as a pure function — observed state, `now` and feature
 // gates in; status, batched actions, blockers, events, metrics and wakeAt out. Never throws (crashPlan).
 
 import type { Features } from '../api/features.js';

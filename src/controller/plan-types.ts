@@ -1,4 +1,4 @@
-// The planner's contract (style.md G1–G3): observed state + `now` + features in, a Plan out. The planner
+// The planner's contract: observed state + `now` + features in, a Plan out. The planner
 // never calls the API; the executor (runtime/executor.ts) applies `actions` batch by batch.
 //
 // Batch convention (how upstream's stop-at-first-error becomes data):
@@ -48,10 +48,10 @@ export type DeleteCause =
   | 'condemned' // ordinal out of range (§3.5)
   | 'update' // rolling update (§4)
   | 'recreate' // Recreate strategy (§3.8)
-  | 'forced'; // EnforcedRollingUpdate replacing a stuck pod (seed 001)
+  | 'forced'; // EnforcedRollingUpdate replacing a stuck pod (KEP-3541's first design)
 
 interface ActionBase {
-  /** Batch k runs only when every action of batch k−1 succeeded (style.md G3). */
+  /** Batch k runs only when every action of batch k−1 succeeded. */
   batch: number;
   /** The events upstream records for this action's outcome; absent when it records none. */
   outcome?: OutcomeEvents;
@@ -104,7 +104,7 @@ export type Action = ActionBase &
 
 export type ActionKind = Action['kind'];
 
-/** Why the controller is not doing more this sync (style.md G2). `why`, events, metrics and tests read these. */
+/** Why the controller is not doing more this sync. `why`, events, metrics and tests read these. */
 export type Blocker =
   | { kind: 'invalidSpec'; issues: { path: string; detail: string }[] }
   /** The planner itself failed (a bug in Ordinal, never bad input): the runtime logs, counts and retries it. */
@@ -149,7 +149,7 @@ export interface PlannedEvent {
   message: string;
 }
 
-/** Metric values for this set after the sync; the runtime writes them to prom-client (style.md G13). */
+/** Metric values for this set after the sync; the runtime writes them to prom-client. */
 export interface PlanMetrics {
   maxUnavailable: number;
   /** In-range unavailable slots (§4.4 step 2); undefined when the rolling-update path did not run. */

@@ -1,5 +1,5 @@
 // Pod predicates of upstream's stateful_set_utils.go and podutil, shared by the planner, the simulator,
-// `why` and the invariant checkers. Availability takes `now` as a value (style.md T1).
+// `why` and the invariant checkers. Availability takes `now` as a value.
 
 import { fromTimestamp, Labels, type Instant, type Pod, type PodCondition, type StatefulSet } from '../api/types.js';
 

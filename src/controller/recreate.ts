@@ -1,4 +1,4 @@
-// The Recreate strategy (KEP-3541 final design, upstream-statefulset.md §3.8): delete every pod that is
+// The Recreate strategy (KEP-3541 final design): delete every pod that is
 // not on the update revision (in range and condemned, stuck or not), wait until all of them are gone,
 // and only then let the ordinary replica pass create the new pods per podManagementPolicy.
 

@@ -1,5 +1,5 @@
 // Which ControllerRevision the set is rolling to (update) and from (current), and the revision writes that
-// needs — upstream getStatefulSetRevisions as a pure decision (style.md G1): the executor runs the actions.
+// needs — upstream getStatefulSetRevisions as a pure decision: the executor runs the actions.
 
 import { defaultStatefulSet } from '../api/defaults.js';
 import type { Features } from '../api/features.js';

@@ -1,6 +1,6 @@
-// RollingUpdate deletions (upstream-statefulset.md §4): the legacy one-at-a-time loop when
+// RollingUpdate deletions: the legacy one-at-a-time loop when
 // MaxUnavailableStatefulSet is off, and the maxUnavailable budget with #137666's two-phase Parallel deletion
-// when it is on. One victim selector replaces upstream's three copies of the top-down loop (style.md A3).
+// when it is on. One victim selector replaces upstream's three copies of the top-down loop.
 
 import type { Pod } from '../api/types.js';
 import * as block from './blockers.js';

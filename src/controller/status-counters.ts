@@ -1,4 +1,4 @@
-// Status counters (upstream-statefulset.md §6): computed from scratch every sync, the optimistic
+// Status counters: computed from scratch every sync, the optimistic
 // currentReplicas decrement of update deletions, the completion promotion, and the write decision.
 
 import { selectorToString } from '../api/labels.js';
@@ -120,7 +120,7 @@ export function conditionsEqual(a: readonly Condition[] | undefined, b: readonly
 /**
  * Whether to write: upstream's inconsistentStatus, plus collisionCount (upstream leaves a raised count
  * unwritten until another field changes) and conditions. `quietConditions` suppresses a write whose only
- * change would be adding conditions to a converged set that has none (style.md G8: a steady-state sync of a
+ * change would be adding conditions to a converged set that has none (a steady-state sync of a
  * set converged by kube-controller-manager makes zero writes).
  */
 export function statusChanged(stored: StatefulSetStatus | undefined, next: StatefulSetStatus, quietConditions: boolean): boolean {

@@ -56,7 +56,7 @@ type Phase = (ctx: SyncContext, facts: SyncFacts) => PhaseResult;
 
 const result = (r: Partial<PhaseResult>): PhaseResult => ({ work: [], blockers: [], events: [], ...r });
 
-/** EnforcedRollingUpdate: the safety halt and the broken pods the partition holds back (seed 001). */
+/** EnforcedRollingUpdate: the safety halt and the broken pods the partition holds back. */
 const enforcedGuards: Phase = (ctx) => {
   if (ctx.strategy.kind !== 'EnforcedRollingUpdate') return result({});
   const halt = checkSafetyHalt(ctx);

@@ -1,4 +1,4 @@
-// Bad input (product.md "Bad input"): a set that fails validation gets no pod action, an `invalidSpec`
+// Bad input: a set that fails validation gets no pod action, an `invalidSpec`
 // blocker, a FailedValidation Warning event and an InvalidSpec condition; its status still records
 // observedGeneration. A planner bug is not bad input: crashPlan reports it as an `internalError`.
 

@@ -1,5 +1,5 @@
 // One planned action → ClusterClient calls. Only API mechanics live here (tolerated errors, conflict
-// retries, preconditions); every StatefulSet decision was made by the planner (style.md G1, G4).
+// retries, preconditions); every StatefulSet decision was made by the planner.
 
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';

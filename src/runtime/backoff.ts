@@ -1,4 +1,4 @@
-// The one exponential backoff, as a pure function of the attempt number (style.md G9: policies compute,
+// The one exponential backoff, as a pure function of the attempt number (policies compute,
 // schedulers schedule): request retries and watch reconnects (jittered, as client-go's wait.Backoff) and
 // the work queue's per-item retries (no jitter, as ItemExponentialFailureRateLimiter). Randomness is
 // injected so tests and the simulator stay deterministic (T8).

@@ -1,4 +1,4 @@
-// One clock, two faces (style.md T1): `Clock` reads time, `Timers` schedules. The planner takes neither;
+// One clock, two faces: `Clock` reads time, `Timers` schedules. The planner takes neither;
 // it receives `now` as a value. Real and virtual implementations: runtime/real-clock.ts, sim/virtual-clock.ts.
 
 import type { Instant } from '../api/types.js';

@@ -1,6 +1,6 @@
 // Optimistic-concurrency retry, as client-go's retry.RetryOnConflict: the write is re-attempted on 409
-// Conflict with a freshly read object. No sleeping between attempts: within one sync time does not move
-// (style.md T5), and the next attempt starts from a refetch anyway.
+// Conflict with a freshly read object. No sleeping between attempts: within one sync time does not move,
+// and the next attempt starts from a refetch anyway.
 
 import { isConflict } from '../api/errors.js';
 

@@ -1,7 +1,7 @@
 // Kubernetes Events through the ClusterClient, sent as client-go's recorder sends them: its EventCorrelator
 // (event-correlator.ts) combines similar events, turns repeats into `count` patches and drops what its spam
 // filter stops. Timestamps and names come from the injected clock and a counter, so a simulated run writes
-// identical Events every time (style.md T8).
+// identical Events every time.
 
 import { apiVersionOf, Resources, type ClusterClient, type Resource } from '../api/client.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';

@@ -1,5 +1,5 @@
 // Applies a Plan: batch 0, 1, 2, … in order, every action of a batch concurrently, and no later batch once
-// one has failed (upstream slowStartBatch / the monotonic "stop", style.md G3) — except revision
+// one has failed (upstream slowStartBatch / the monotonic "stop") — except revision
 // deletions, which always run because upstream truncates history even when the sync failed.
 
 import type { ClusterClient, Resource } from '../api/client.js';

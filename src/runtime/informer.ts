@@ -1,5 +1,5 @@
 // A shared informer per resource: a cache kept current by list + watch, and add/update/delete handlers
-// called in watch order. The constructor does nothing; `start()` begins listing (style.md G12).
+// called in watch order. The constructor does nothing; `start()` begins listing.
 
 import type { ClusterClient, Resource, WatchEvent } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';

@@ -1,6 +1,6 @@
-// Prometheus metrics of product.md, on a registry per controller (never prom-client's global one, so the
+// Ordinal's Prometheus metrics, on a registry per controller (never prom-client's global one, so the
 // simulator and tests can build many). Values come from the planner's PlanMetrics and the runtime's own
-// outcomes (style.md G13); durations are measured on the injected clock.
+// outcomes; durations are measured on the injected clock.
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { claimCapacity, type Instant, type PersistentVolumeClaim, type StatefulSet } from '../api/types.js';

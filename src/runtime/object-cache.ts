@@ -1,6 +1,6 @@
 // The informer's store: objects by namespace and name, plus named indexes (client-go's Indexers) so a
 // sync reads its set's pods without listing the namespace. Lists come back sorted by namespace/name, so
-// no consumer depends on Map insertion order (style.md T3).
+// no consumer depends on Map insertion order.
 
 import type { KubeObject } from '../api/types.js';
 

@@ -1,4 +1,4 @@
-// The pure planner as the runtime sees it (style.md G1): a port, so the controller's wiring can be tested
+// The pure planner as the runtime sees it: a port, so the controller's wiring can be tested
 // with a stand-in and the real planner (src/controller) is plugged in by statefulset-controller-factory.ts.
 // The Plan is self-contained: the runtime runs its actions, records the events each action carries and
 // settles the status from the actions' data (settle-status.ts), without calling back into the planner.

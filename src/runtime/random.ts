@@ -1,4 +1,4 @@
-// Seeded randomness (style.md T8): every random choice in the runtime, the in-memory cluster and the
+// Seeded randomness: every random choice in the runtime, the in-memory cluster and the
 // simulator comes from an injected `() => number`; this is the one PRNG behind them.
 
 export type Random = () => number;

@@ -1,4 +1,4 @@
-// Policies compute, schedulers schedule (style.md G9): these return delays; only the work queue owns
+// Policies compute, schedulers schedule: these return delays; only the work queue owns
 // timers. Unlike client-go's BucketRateLimiter, the bucket reads the injected clock (T2, A6).
 
 import { backoffDelay, type BackoffPolicy } from './backoff.js';

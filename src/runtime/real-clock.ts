@@ -1,4 +1,4 @@
-// The only file allowed to touch timer globals, wall time and Math.random (style.md T10; eslint.config.js
+// The only file allowed to touch timer globals, wall time and Math.random (eslint.config.js
 // bans them everywhere else in src/). Globals are called through wrappers so test spies see every call.
 
 import type { Clock, TimerId, Timers } from './clock.js';

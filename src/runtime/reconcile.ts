@@ -1,5 +1,5 @@
 // One reconcile of one StatefulSet key: caches → planner → executor → status → events, metrics and the
-// outcome that tells the queue when to come back (style.md G11: outcomes are a union).
+// outcome that tells the queue when to come back (outcomes are a union).
 
 import type { ClusterClient } from '../api/client.js';
 import type { Features } from '../api/features.js';

@@ -1,5 +1,5 @@
 // List, then watch from the list's resourceVersion; reconnect with jittered exponential backoff on the
-// injected Timers (style.md T2), relisting when the server says the resourceVersion is gone (410).
+// injected Timers, relisting when the server says the resourceVersion is gone (410).
 
 import type { ClusterClient, Resource, WatchEvent, WatchHandle } from '../api/client.js';
 import { isGone } from '../api/errors.js';

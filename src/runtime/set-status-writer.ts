@@ -1,5 +1,5 @@
 // Writes a set's status through the status subresource, retrying on conflict with a fresh read (upstream
-// updateStatefulSetStatus), and decides whether a write is needed at all (style.md G8: a steady-state
+// updateStatefulSetStatus), and decides whether a write is needed at all (a steady-state
 // sync writes nothing).
 
 import type { ClusterClient, Resource } from '../api/client.js';

@@ -1,5 +1,5 @@
-// The status to write when only some actions succeeded (upstream-statefulset.md §9.E
-// NewRevisionDeletePodFailure, §9.H): the plan's status is optimistic, and its actions say what to undo.
+// The status to write when only some actions succeeded (upstream's TestStatefulSetControl
+// NewRevisionDeletePodFailure): the plan's status is optimistic, and its actions say what to undo.
 
 import type { StatefulSetStatus } from '../api/types.js';
 import type { Action, Plan } from '../controller/plan-types.js';

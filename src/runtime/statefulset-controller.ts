@@ -1,7 +1,7 @@
 // The StatefulSet controller's wiring (upstream stateful_set.go): shared informers for sets, pods, claims
 // and revisions; event handlers that enqueue set keys; N workers pulling keys from the rate-limited queue
 // (the queue serialises each key); expectations gating every sync. Constructing it does nothing;
-// `start()` lists, watches and starts the workers; `stop()` drains (style.md G12).
+// `start()` lists, watches and starts the workers; `stop()` drains.
 
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
@@ -170,7 +170,7 @@ export class StatefulSetController {
     this.deps.onReconcile?.(key, outcome);
   }
 
-  // upstream: stateful_set.go processNextWorkItem (+ requeue at the planner's wakeAt, style.md T11)
+  // upstream: stateful_set.go processNextWorkItem (+ requeue at the planner's wakeAt)
   private requeue(key: string, outcome: ReconcileOutcome): void {
     const now = this.deps.timers.now();
     switch (outcome.kind) {

@@ -1,5 +1,5 @@
 // What a sync leaves behind besides API writes: expectations for the writes it made, events for the
-// plan and each action's outcome, and metrics (style.md G13: produced here from Plan and outcomes).
+// plan and each action's outcome, and metrics (produced here from Plan and outcomes).
 
 import { isAlreadyExists } from '../api/errors.js';
 import type { Instant, KubeObject, StatefulSet } from '../api/types.js';

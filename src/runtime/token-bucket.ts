@@ -1,5 +1,5 @@
-// The one token bucket (client-go's flowcontrol token-bucket rate limiter) on the injected clock (style.md
-// T2: client-go's reads real time; ours reads `Clock`). Used by the kube client's QPS/burst limit, the work
+// The one token bucket (client-go's flowcontrol token-bucket rate limiter) on the injected clock
+// (client-go's reads real time; ours reads `Clock`). Used by the kube client's QPS/burst limit, the work
 // queue's overall retry limit and the Event spam filter.
 
 import type { Clock } from './clock.js';

@@ -1,4 +1,4 @@
-// client-go's rate-limited delaying work queue, contract copied literally (style.md G10).
+// client-go's rate-limited delaying work queue, contract copied literally.
 
 import type { TimerId, Timers } from './clock.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';

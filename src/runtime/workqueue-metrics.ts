@@ -1,5 +1,5 @@
 // client-go's work-queue metrics (workqueue/metrics.go) in prom-client, measured on the injected clock
-// so that virtual time gives virtual durations (style.md T2).
+// so that virtual time gives virtual durations.
 
 import { Counter, Gauge, Histogram, exponentialBuckets, type Registry } from 'prom-client';
 import type { Clock } from './clock.js';

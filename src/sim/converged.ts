@@ -1,4 +1,4 @@
-// "Converged" for a StatefulSet (scenario.md): observedGeneration caught up, every ordinal in the range has
+// "Converged" for a StatefulSet: observedGeneration caught up, every ordinal in the range has
 // a pod on status.updateRevision (below a partition the current revision will do) that is available and
 // not terminating, no pod outside the range, and the status counters agree. Work is O(pods), never
 // O(spec.replicas), so replicas: 2147483647 is cheap to check.

@@ -1,4 +1,4 @@
-// Evaluates an `expect` step (scenario.md) against the simulator's view at this instant. Status and
+// Evaluates an `expect` step against the simulator's view at this instant. Status and
 // object expectations are subset matches: objects by key, arrays by "each expected element matches some
 // actual element", and an absent counter equals 0 (the API omits zero counters).
 

@@ -1,4 +1,4 @@
-// The summary record's `metrics`: every series of product.md's metrics read from the run's prom-client
+// The summary record's `metrics`: every series of Ordinal's metrics read from the run's prom-client
 // registry, keyed like Prometheus prints them (`name{label="value",...}`), histograms as _sum and _count.
 
 import type { Registry } from 'prom-client';

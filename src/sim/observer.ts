@@ -1,6 +1,6 @@
 // Turns the in-memory API server's write stream into timeline records (pod and claim lifecycle, status writes),
 // keeps the simulator's view and per-set trackers up to date, and runs the invariant checkers after every
-// write (style.md G6).
+// write.
 
 import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';

@@ -1,6 +1,6 @@
 // Wraps the controller's client: counts every API call (the benchmark's "API calls per pod replaced") and
 // reports every write as it is sent, before its outcome is known (the timeline's `action` records;
-// scenario.md: "every write the controller sends", so fault-injected failures are included).
+// the timeline's "every write the controller sends", so fault-injected failures are included).
 
 import type { ClusterClient, Resource } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';

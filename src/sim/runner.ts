@@ -8,7 +8,7 @@ import type { ApiCallCounter } from './recording-client.js';
 export interface RunResult {
   records: TimelineRecord[];
   summary: SummaryRecord;
-  /** 0: every expect held and every step did what it said; 1: otherwise (scenario.md exit codes). */
+  /** 0: every expect held and every step did what it said; 1: otherwise. */
   exitCode: 0 | 1;
   /** API calls the controller made (all verbs, across restarts). */
   apiCalls: ApiCallCounter;

@@ -1,4 +1,4 @@
-// The `cluster`, `faults` and `controller` blocks of a scenario file (scenario.md), with defaults.
+// The `cluster`, `faults` and `controller` blocks of a scenario file, with defaults.
 
 import { FeatureGateError, defaultFeatures, withFeatures } from '../api/features.js';
 import type { Seconds } from '../cluster/kubelet/config.js';

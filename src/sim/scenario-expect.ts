@@ -1,4 +1,4 @@
-// The `expect` step (scenario.md): status subsets, pod states, maxUnavailableObserved and events.
+// The `expect` step: status subsets, pod states, maxUnavailableObserved and events.
 
 import type { EventExpectation, Expectation, PodExpectation } from './scenario-types.js';
 import {

@@ -1,4 +1,4 @@
-// Seeded randomness for the simulator (style.md T8): every random choice of a run comes from the
+// Seeded randomness for the simulator: every random choice of a run comes from the
 // scenario's `seed`, so the same file and seed give a byte-identical timeline.
 
 import { createRandom, type Random } from '../runtime/random.js';

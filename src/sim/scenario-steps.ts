@@ -1,4 +1,4 @@
-// The `steps` list (scenario.md): each step is a mapping with exactly one action key.
+// The `steps` list: each step is a mapping with exactly one action key.
 
 import type { Features } from '../api/features.js';
 import {

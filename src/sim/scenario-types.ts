@@ -1,4 +1,4 @@
-// The parsed, validated and defaulted form of a scenario file (scenario.md). Every step keeps `raw`,
+// The parsed, validated and defaulted form of a scenario file. Every step keeps `raw`,
 // the step exactly as given, because the timeline's `step` record echoes it.
 
 import type { StorageConfig } from '../cluster/storage/storage-actor.js';
@@ -16,7 +16,7 @@ export interface ImageSpec {
   seconds?: number;
 }
 
-/** scenario.md `cluster`: the simulated kubelet's behaviour. */
+/** `cluster`: the simulated kubelet's behaviour. */
 export interface ClusterSpec {
   /** A number, or `{samples}` each pod draws one of. */
   podStartSeconds: Seconds;
@@ -29,7 +29,7 @@ export interface ClusterSpec {
   storage?: StorageConfig;
 }
 
-/** scenario.md `faults`: applies only to the controller's client. */
+/** `faults`: applies only to the controller's client. */
 export interface FaultSpec {
   apiErrors?: { rate: number; verbs: ('create' | 'delete' | 'update' | 'patch')[] };
   conflicts?: { rate: number };
@@ -87,7 +87,7 @@ export interface Expectation {
   /** Pod key (`name` or `namespace/name`) → expectations. */
   pods?: Record<string, PodExpectation>;
   maxUnavailableObserved?: Record<string, number>;
-  /** scenario.md's `event: {reason}`; a list (extension) checks each. */
+  /** `event: {reason}`; a list (extension) checks each. */
   event?: EventExpectation[];
   /** Extension: every StatefulSet converged (true) or not (false) right now. */
   converged?: boolean;

@@ -1,4 +1,4 @@
-// Reads a scenario file (YAML or JSON, scenario.md), validates every field with field-pathed messages and
+// Reads a scenario file (YAML or JSON), validates every field with field-pathed messages and
 // fills in the defaults. A file with any issue throws ScenarioError before anything runs (exit 2).
 
 import { readFileSync } from 'node:fs';

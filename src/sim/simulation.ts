@@ -1,5 +1,5 @@
 // One run of a scenario: builds the world, creates the objects at t=0, runs the steps in order and
-// records the timeline (scenario.md). Records are emitted as things happen, so at equal `t` they keep the
+// records the timeline. Records are emitted as things happen, so at equal `t` they keep the
 // order in which things happened.
 
 import type { Features } from '../api/features.js';

@@ -1,4 +1,4 @@
-// Executes one scenario step (scenario.md `steps`) against the simulated cluster. Writes go through a
+// Executes one scenario step against the simulated cluster. Writes go through a
 // `user` client, like kubectl; waits and advances move virtual time through the context.
 
 import { Resources, type ClusterClient } from '../api/client.js';

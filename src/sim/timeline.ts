@@ -1,4 +1,4 @@
-// Timeline records (scenario.md "Timeline records"): every record has `t` (virtual seconds since the
+// Timeline records: every record has `t` (virtual seconds since the
 // start) and `type`; the builders below fix each record's field order so that jsonl output is
 // byte-identical for the same scenario and seed.
 
@@ -72,7 +72,7 @@ export interface StatusRecord {
 }
 
 /**
- * A Kubernetes Event. scenario.md lists the event's own `type` (Normal/Warning) among the fields, which
+ * A Kubernetes Event. The event's own `type` (Normal/Warning) is one of its fields, which
  * would clash with the record's `type`; it is carried as `eventType`.
  */
 export interface EventRecord {
@@ -180,7 +180,7 @@ const POD_EVENT_SET: Record<PodEvent, true> = {
 };
 export const POD_EVENTS = Object.keys(POD_EVENT_SET) as PodEvent[];
 
-/** Virtual seconds since `start`, as a number (scenario.md). */
+/** Virtual seconds since `start`, as a number. */
 export const secondsSince = (start: Instant, now: Instant): number => (now - start) / 1000;
 
 export function stepRecord(t: number, index: number, step: unknown): StepRecord {

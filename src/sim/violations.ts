@@ -1,4 +1,4 @@
-// Invariants the simulator checks while a scenario runs (style.md G6), using the planner's own named
+// Invariants the simulator checks while a scenario runs, using the planner's own named
 // checkers (src/controller/invariants.ts): every plan the controller computes is checked against the
 // state it saw, and every pod the controller deletes is judged against the world as the simulator sees
 // it. One check of our own: under OnDelete the controller never deletes a healthy in-range pod.

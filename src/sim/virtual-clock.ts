@@ -1,4 +1,4 @@
-// Deterministic virtual time (style.md §3). Timers fire in (dueAt, seq) order from a binary heap (T3);
+// Deterministic virtual time. Timers fire in (dueAt, seq) order from a binary heap (T3);
 // `advanceTo` sets `now` to each item's dueAt before running it and only then to the target (T4, unlike
 // XState's SimulatedClock, A7); time never goes back (T7); every advance has a step budget whose error
 // names the most recently scheduled items (T6). `settle()`/`run()` implement "drain, then skip" (T5), with

@@ -37,7 +37,7 @@ describe('getScaledValueFromIntOrPercent', () => {
 });
 
 describe('maxUnavailableOf (getStatefulSetMaxUnavailable)', () => {
-  // upstream-statefulset.md §4.2 (TestGetStatefulSetMaxUnavailable)
+  // upstream: TestGetStatefulSetMaxUnavailable
   const table: Array<[string, StatefulSet, number]> = [
     ['10% of 25 rounds down to 2', set(25, rolling('10%')), 2],
     ['50% of 5 rounds down to 2', set(5, rolling('50%')), 2],

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { formatInvalid, MAX_ISSUES, validateStatefulSet, validateStatefulSetUpdate } from '../../src/api/validation/index.js';
 import { features, validSet, withFields } from './fixtures.js';
 
-// Huge inputs (product.md "Bad input"): validation stops collecting at MAX_ISSUES and messages stay short.
+// Huge inputs: validation stops collecting at MAX_ISSUES and messages stay short.
 describe('validation of huge inputs is bounded', () => {
   it('reports at most MAX_ISSUES for 10^6 invalid claim templates', () => {
     const claims = Array.from({ length: 1_000_000 }, () => ({}));

@@ -1,5 +1,6 @@
-// What a user reads — README, docs, examples, deploy manifests, Dockerfile — refers to nothing outside the
-// repository: no developer specifications or seed documents that a clone does not contain.
+// Nothing in the repository — what a user reads (README, docs, examples, deploy manifests, Dockerfile) and
+// what a contributor reads (source, tests, benchmarks, scripts) — refers to a file outside it: no developer
+// specifications or seed documents that a clone does not contain.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,8 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const FILES = ['README.md', 'Dockerfile'];
-const DIRS = ['docs', 'examples', 'deploy'];
+const FILES = ['README.md', 'Dockerfile', 'package.json', 'eslint.config.js'];
+const DIRS = ['docs', 'examples', 'deploy', 'src', 'test', 'bench', 'scripts', '.ci'];
+/** This file names the patterns it looks for. */
+const SELF = join('test', 'cli', 'self-contained-docs.test.ts');
 
 const OUTSIDE: { pattern: RegExp; what: string }[] = [
   { pattern: /\.\.\/shared/, what: '../shared' },
@@ -21,21 +24,21 @@ const OUTSIDE: { pattern: RegExp; what: string }[] = [
   { pattern: /\bseeds? 0\d\d\b/, what: 'a seed document' },
 ];
 
-function userFacingFiles(): string[] {
+function repositoryFiles(): string[] {
   const out = [...FILES];
   for (const dir of DIRS) {
     for (const entry of readdirSync(join(ROOT, dir), { recursive: true })) {
       const path = join(dir, String(entry));
-      if (statSync(join(ROOT, path)).isFile()) out.push(path);
+      if (path !== SELF && statSync(join(ROOT, path)).isFile()) out.push(path);
     }
   }
   return out.sort();
 }
 
-describe('user-facing files', () => {
-  it('refer to no file outside the repository', () => {
-    const files = userFacingFiles();
-    assert.ok(files.some((f) => f.startsWith('deploy/')) && files.some((f) => f.startsWith('examples/')));
+describe('the repository', () => {
+  it('refers to no file outside it', () => {
+    const files = repositoryFiles();
+    assert.ok(files.some((f) => f.startsWith('deploy/')) && files.some((f) => f.startsWith('examples/')) && files.some((f) => f.startsWith('src/')));
     const found: string[] = [];
     for (const file of files) {
       readFileSync(join(ROOT, file), 'utf8')

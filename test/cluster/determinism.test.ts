@@ -1,4 +1,4 @@
-// Determinism (style.md T8, T10): the memory cluster and kubelet under faults write the same records
+// Determinism: the memory cluster and kubelet under faults write the same records
 // for the same seed, and never touch real timers.
 
 import { describe, it } from 'node:test';

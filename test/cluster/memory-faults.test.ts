@@ -1,4 +1,4 @@
-// Fault injection per actor (scenario.md `faults`): failed writes do not happen, chances come from the
+// Fault injection per actor: failed writes do not happen, chances come from the
 // seeded random, and watch faults delay, drop, break and expire streams.
 
 import { describe, it } from 'node:test';

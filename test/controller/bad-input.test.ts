@@ -1,4 +1,4 @@
-// Bad input (product.md): invalid sets are refused with a condition and an event, the planner never
+// Bad input: invalid sets are refused with a condition and an event, the planner never
 // throws, and huge values (replicas 2^31−1, many claim templates) cost bounded work.
 
 import { describe, it } from 'node:test';

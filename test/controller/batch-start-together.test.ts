@@ -1,4 +1,4 @@
-// batchStartPolicy: Together (product.md, KEP-961 "choice 1"): under OrderedReady the deleted batch is
+// batchStartPolicy: Together (KEP-961 "choice 1"): under OrderedReady the deleted batch is
 // recreated at once and the next batch starts only when every pod of the batch is available.
 
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Progressing / Available conditions and progressDeadlineSeconds (product.md "Semantics").
+// Progressing / Available conditions and progressDeadlineSeconds.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -156,7 +156,7 @@ describe('progressDeadlineSeconds', () => {
   });
 });
 
-describe('steady state (style.md G8)', () => {
+describe('steady state', () => {
   it('plans zero actions and no status write for a converged set, with or without conditions', () => {
     const h = new Harness(newSet(3, { policy: 'Parallel' }), { autoReady: true });
     h.converge();

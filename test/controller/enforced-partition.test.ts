@@ -1,4 +1,4 @@
-// EnforcedRollingUpdate below a partition (issue 9, item 6; seed 001 implementation change 1): the
+// EnforcedRollingUpdate below a partition (issue 9, item 6; KEP-3541's first design, implementation change 1): the
 // OrderedReady replica pass does not wait for a broken pod, creates the missing pods at the revision the
 // partition gives them, and says which broken pods the partition keeps from being replaced.
 

@@ -1,4 +1,4 @@
-// EnforcedRollingUpdate (seed 001, product.md): ordered replacement of stuck old pods, the safety halt,
+// EnforcedRollingUpdate (KEP-3541's first design): ordered replacement of stuck old pods, the safety halt,
 // condemned pods without waiting, events and metrics; the gate-off fallback.
 
 import { describe, it } from 'node:test';
@@ -94,7 +94,7 @@ describe('EnforcedRollingUpdate', () => {
     assert.ok(plan.blockers.some((b) => b.kind === 'safetyHalt'));
   });
 
-  it('plain RollingUpdate stays stuck on the same broken pod even after a fix (the problem seed 001 solves)', () => {
+  it('plain RollingUpdate stays stuck on the same broken pod even after a fix (the problem KEP-3541 solves)', () => {
     const h = new Harness(newSet(5), { autoReady: true });
     h.converge();
     (h.opts as { autoReady?: boolean }).autoReady = false;

@@ -1,4 +1,5 @@
-// upstream-statefulset.md §8.2: the exact texts of per-action events, attached to each action by the planner and recorded by the runtime.
+// Upstream's exact texts of per-action events, attached to each action by the planner and recorded by the
+// runtime.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// upstream-statefulset.md §2.1–2.3 and §2.6: names and ordinals, building a pod, identity/storage repair,
+// Names and ordinals, building a pod, identity/storage repair,
 // adoption and release.
 
 import { describe, it } from 'node:test';

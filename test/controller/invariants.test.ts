@@ -1,4 +1,4 @@
-// The named invariant checkers detect what they claim to (style.md G6), so that passing property tests
+// The named invariant checkers detect what they claim to, so that passing property tests
 // mean something.
 
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// MaxUnavailableStatefulSet off (upstream-statefulset.md §4.3): the one-at-a-time legacy loop; and the
+// MaxUnavailableStatefulSet off: the one-at-a-time legacy loop; and the
 // #137409 regression fixed by #137666 with the gate on.
 
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// upstream-statefulset.md §9.A: the final #137666 table, calling the update phase directly with an update
+// Upstream's final #137666 table (TestStatefulSetMaxUnavailable), calling the update phase directly with an update
 // revision named '' so that every pod is old.
 
 import { describe, it } from 'node:test';

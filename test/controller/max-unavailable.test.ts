@@ -1,4 +1,5 @@
-// upstream-statefulset.md §9.B (rows 24–26) and the worked examples of §4.9, through the whole planner.
+// maxUnavailable rolling updates as upstream's unit tests and KEP-961's worked examples have them, through
+// the whole planner.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

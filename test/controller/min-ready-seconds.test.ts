@@ -1,4 +1,4 @@
-// upstream-statefulset.md §9.D: minReadySeconds, availableReplicas and the exact wakeAt.
+// minReadySeconds (KEP-2599), availableReplicas and the exact wakeAt.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

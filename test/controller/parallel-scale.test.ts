@@ -1,4 +1,4 @@
-// upstream-statefulset.md §9.E 43 (TestParallelScale) and the slow-start batch layout of §3.6.
+// Upstream's TestParallelScale and the slow-start batch layout of a Parallel scale.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// upstream-statefulset.md §9.C: partitions and canaries.
+// Partitions and canaries, as upstream's unit tests have them.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

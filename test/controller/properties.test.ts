@@ -1,4 +1,4 @@
-// fast-check properties over random sets, pod states and kubelet schedules (style.md G6/G7): the
+// fast-check properties over random sets, pod states and kubelet schedules: the
 // invariant checkers hold for every plan, the planner never throws, and converged sets plan nothing.
 
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// The Recreate strategy (upstream-statefulset.md §3.8, §9.F 56, seed 003): delete every old pod, wait until
+// The Recreate strategy (KEP-3541's final design): delete every old pod, wait until
 // all are gone, then create per podManagementPolicy; Progressing conditions; gate off falls back.
 
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// upstream-statefulset.md §9.G and §2.4–2.5: claim owner references for the retention policy, the
+// Claim owner references for the retention policy, the
 // stale-claim guard, claims being deleted, and spec.ordinals.start.
 
 import { describe, it } from 'node:test';

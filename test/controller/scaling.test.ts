@@ -1,4 +1,4 @@
-// upstream-statefulset.md §9.E: TestStatefulSetControl's behaviour matrix (OrderedReady and Parallel ×
+// Upstream's TestStatefulSetControl behaviour matrix (OrderedReady and Parallel ×
 // PVC retention policies) and the e2e/integration scaling cases, over several syncs.
 
 import { describe, it } from 'node:test';

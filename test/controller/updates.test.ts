@@ -1,4 +1,4 @@
-// upstream-statefulset.md §9.F: rolling updates, OnDelete, rollback and revision history, through the
+// Rolling updates, OnDelete, rollback and revision history, through the
 // planner (planRevisions / planHistoryTruncation are composed into the plan).
 
 import { describe, it } from 'node:test';

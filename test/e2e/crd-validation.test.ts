@@ -1,4 +1,4 @@
-// Bad input on a real kube-apiserver (product.md "Bad input"): what the CRD can check is refused at the
+// Bad input on a real kube-apiserver: what the CRD can check is refused at the
 // door with a message that names the object, the field, the offending value and the rule; what it cannot
 // (pod-template rules, selector vs labels) reaches the running controller, which refuses it with a
 // Warning event and an InvalidSpec condition, creates nothing for it, keeps reconciling the other sets,

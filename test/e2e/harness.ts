@@ -110,7 +110,7 @@ export class TestEnv {
     return have >= want ? set : `the cache has generation ${have} of ${name}, ${want} was written`;
   }
 
-  /** Waits for scenario.md's Converged, judged on the spec last written here. */
+  /** Waits for Converged (docs/scenarios.md), judged on the spec last written here. */
   waitConverged(name: string, timeoutMs: number): Promise<number> {
     return this.observer.waitFor(`${name} to converge`, timeoutMs, () => {
       const set = this.current(name);

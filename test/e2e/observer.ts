@@ -104,7 +104,7 @@ export class NamespaceObserver {
     return waitUntil(`${what} in ${this.namespace}`, timeoutMs, check, 100);
   }
 
-  /** scenario.md's Converged for one set, judged at the current instant. */
+  /** Converged (docs/scenarios.md) for one set, judged at the current instant. */
   converged(name: string): true | string {
     const set = this.set(name);
     if (!set) return `${name} does not exist`;

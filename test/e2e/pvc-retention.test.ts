@@ -1,6 +1,6 @@
 // persistentVolumeClaimRetentionPolicy on a real kube-apiserver, with kube-controller-manager's garbage
 // collector (and its PVC-protection controller, which lifts the kubernetes.io/pvc-protection finalizer)
-// doing the deleting: Ordinal only sets owner references (upstream-statefulset.md §2.5). Claims stay
+// doing the deleting: Ordinal only sets owner references. Claims stay
 // Pending (no provisioner); the simulated kubelet runs the pods regardless.
 import { after as afterAll, before, describe } from 'node:test';
 import assert from 'node:assert/strict';

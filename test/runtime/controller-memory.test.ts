@@ -138,7 +138,7 @@ describe('controller end to end (real planner, memory cluster, simulated kubelet
     assert.equal(set.status?.observedGeneration, set.metadata.generation);
     const reasons = (await cluster.list<KubeEvent>(Resources.events, 'default')).items.map((e) => e.reason);
     assert.equal(reasons.filter((r) => r === 'SuccessfulCreate').length, 3);
-    // style.md G8: once converged, the controller writes nothing
+    // once converged, the controller writes nothing
     const writes: WriteRecord[] = [];
     cluster.onWrite((w) => writes.push(w));
     controller.enqueue('default/web');

@@ -49,7 +49,7 @@ function setup() {
 const createPod = (ordinal: number, batch: number): Action => ({ kind: 'createPod', batch, ordinal, pod: pod(`web-${ordinal}`) });
 const boom = () => new ApiError('internal error', 500, 'InternalError');
 
-describe('executor: batches (style.md G3)', () => {
+describe('executor: batches', () => {
   it('groups actions by batch number in ascending order, keeping plan order inside a batch', () => {
     const a = createPod(0, 2);
     const b = createPod(1, 0);

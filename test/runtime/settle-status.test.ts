@@ -1,4 +1,4 @@
-// upstream-statefulset.md §9.E NewRevisionDeletePodFailure and §9.H: the status written when only some
+// Upstream's NewRevisionDeletePodFailure case of TestStatefulSetControl: the status written when only some
 // actions succeeded.
 
 import { describe, it } from 'node:test';

@@ -29,7 +29,7 @@ export function hashControllerRevision(raw: string, collisionCount?: number): st
 }
 
 /*
- * Memoisation (style.md: the planner stays pure). Every sync of every set hashes its template, encodes its
+ * Memoisation (the planner stays pure). Every sync of every set hashes its template, encodes its
  * revisions and restores them onto the set; these caches make that once per object. They are keyed by
  * object identity (WeakMaps) or by content (the raw-data sums), so a hit returns exactly what recomputing
  * would — provided, as everywhere in Ordinal, that stored and observed objects are never mutated.

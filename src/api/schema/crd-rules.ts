@@ -1,4 +1,4 @@
-// The CEL rules of the CRD, with upstream's messages (upstream-statefulset.md §1.5) where a rule mirrors
+// The CEL rules of the CRD, with upstream's messages where a rule mirrors
 // an upstream check. What CEL cannot express within the API server's cost budget is left to the
 // controller's validateStatefulSet, which reports it as a Warning event and a condition: the selector
 // against the template labels (a map walk over unbounded maps is rejected as "estimated rule cost

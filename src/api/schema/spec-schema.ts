@@ -1,5 +1,5 @@
-// The `spec` schema of a StatefulSet: apps/v1 StatefulSetSpec (upstream-statefulset.md §1.1) plus Ordinal's
-// extensions (product.md). It is the CRD's schema and the strict field check's list of known fields for both
+// The `spec` schema of a StatefulSet: apps/v1 StatefulSetSpec plus Ordinal's
+// extensions. It is the CRD's schema and the strict field check's list of known fields for both
 // APIs (validation/unknown-fields.ts); the pod spec and the claim spec are kept as written
 // (x-kubernetes-preserve-unknown-fields), so fields inside them are not checked by name. Defaults are the unconditional half of upstream's
 // SetDefaults_StatefulSet (§1.4); the conditional half (`updateStrategy: {}`) and pod-template defaults

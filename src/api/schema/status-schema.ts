@@ -1,7 +1,7 @@
-// The `status` schema: apps/v1 StatefulSetStatus (upstream-statefulset.md §1.2) plus `selector`, the
+// The `status` schema: apps/v1 StatefulSetStatus plus `selector`, the
 // string form of spec.selector that the scale subresource reports (HPA needs it), volumeClaimTemplates
 // (KEP-4650's per-template claim status), and the
-// Progressing/Available conditions Ordinal sets on every strategy (product.md).
+// Progressing/Available conditions Ordinal sets on every strategy.
 
 import { COLLISION_COUNT_RULE, NON_NEGATIVE_RULE, STATUS_RULES } from './crd-rules.js';
 import { int32, int64, list, obj, rules, str, type Schema } from './schema-dsl.js';

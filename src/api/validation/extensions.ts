@@ -1,4 +1,4 @@
-// Ordinal's extension fields (product.md "Semantics"): the EnforcedRollingUpdate strategy, rollingUpdate
+// Ordinal's extension fields: the EnforcedRollingUpdate strategy, rollingUpdate
 // .batchStartPolicy and spec.progressDeadlineSeconds, and the bound on claim templates that makes them mutable. They exist only in apps.ordinal.dev/v1; in an apps/v1
 // object each is Forbidden with a message pointing at the right apiVersion.
 

@@ -1,5 +1,5 @@
 // rollingUpdate (and Ordinal's enforcedRollingUpdate) parameters: partition and maxUnavailable, with
-// upstream's messages and quirks (upstream-statefulset.md §1.5).
+// upstream's messages and quirks.
 
 import { atoi } from '../intstr.js';
 import { child, invalid, NEGATIVE, type IssueList } from './field.js';

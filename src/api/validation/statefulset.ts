@@ -1,5 +1,5 @@
-// StatefulSet create validation and the spec rules shared with update (upstream-statefulset.md §1.5;
-// upstream pkg/apis/apps/validation ValidateStatefulSet / ValidateStatefulSetSpec), in upstream's order.
+// StatefulSet create validation and the spec rules shared with update (upstream
+// pkg/apis/apps/validation ValidateStatefulSet / ValidateStatefulSetSpec), in upstream's order.
 // Validation expects a defaulted object, as the API server validates after defaulting.
 
 import type { FieldIssue } from '../errors.js';

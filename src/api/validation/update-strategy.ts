@@ -1,4 +1,4 @@
-// spec.updateStrategy: the type switch and the gate rules of Recreate (upstream-statefulset.md §1.5).
+// spec.updateStrategy: the type switch and the gate rules of Recreate.
 // The rollingUpdate parameters are in rolling-update.ts, EnforcedRollingUpdate in extensions.ts.
 
 import type { SpecContext } from './context.js';

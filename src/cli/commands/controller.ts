@@ -1,4 +1,4 @@
-// `ordinal controller`: reconciles StatefulSets on a real cluster (product.md "Operator"). Flags are
+// `ordinal controller`: reconciles StatefulSets on a real cluster. Flags are
 // validated first (a bad flag exits 2 with a message naming it); the runtime and the Kubernetes
 // client are loaded only when the command runs, so other commands start fast.
 

@@ -1,4 +1,4 @@
-// The CustomResourceDefinition of apps.ordinal.dev/v1 StatefulSet (product.md "Operator"): the apps/v1
+// The CustomResourceDefinition of apps.ordinal.dev/v1 StatefulSet: the apps/v1
 // schema plus extensions, status and scale subresources so `kubectl scale` and HPA work, and printer
 // columns. The schema source is api/schema/.
 

@@ -1,7 +1,7 @@
 // The `ClusterClient` port (src/api/client.ts) on a real API server. It only translates: REST paths from
 // `Resource`, JSON bodies, HTTP statuses to ApiError classes, plus the transport concerns a real server
 // needs (client-side QPS/burst, retries of throttled or failed idempotent requests, resilient watches).
-// Conflict handling, requeues and anything StatefulSet-specific live above it (style.md G4).
+// Conflict handling, requeues and anything StatefulSet-specific live above it.
 
 import type { ClusterClient } from '../../api/client.js';
 import type { Timers } from '../../runtime/clock.js';

@@ -1,5 +1,5 @@
 // REST paths of the Kubernetes API built from a `Resource` (group/version/plural/namespaced), the way
-// client-go's RESTClient builds them. Nothing here knows any particular kind (style.md G4).
+// client-go's RESTClient builds them. Nothing here knows any particular kind.
 
 import type { Resource } from '../../api/client.js';
 

@@ -1,4 +1,4 @@
-// Which failed requests are retried and after how long (style.md G9): a pure decision the request loop
+// Which failed requests are retried and after how long: a pure decision the request loop
 // in kube-client.ts acts on. Mirrors client-go's rules: 429 means the server did not process the request
 // (API Priority and Fairness), so every verb may retry; a 5xx or a broken connection may have happened
 // after the write was applied, so only idempotent verbs retry.

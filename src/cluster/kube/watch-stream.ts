@@ -7,7 +7,7 @@
 //   non-retryable rejection (403, 404 …) as onClose(ApiError); with `maxFailures`, also the last error
 //   once that many attempts in a row have failed (a CLI gives up on a server that is gone; the
 //   controller leaves it unset and retries forever); nothing else closes it but stop().
-// All waiting is on the injected Timers; randomness is injected (style.md T1, T8).
+// All waiting is on the injected Timers; randomness is injected.
 
 import type { KubeObject } from '../../api/types.js';
 import type { WatchEvent, WatchHandle, WatchHandlers } from '../../api/client.js';

@@ -1,4 +1,4 @@
-// The simulated kubelet's configuration: scenario.md's `cluster` block. Images map to behaviours by
+// The simulated kubelet's configuration: the scenario's `cluster` block. Images map to behaviours by
 // exact name first, then by the first glob (`*` = any run of characters) in key order.
 
 import type { Container, Pod } from '../../api/types.js';
@@ -30,7 +30,7 @@ export interface KubeletConfig {
   seed?: number;
 }
 
-/** How one container of a pod will behave, in integer milliseconds (style.md T9). */
+/** How one container of a pod will behave, in integer milliseconds. */
 export interface ContainerPlan {
   name: string;
   image: string;

@@ -1,7 +1,7 @@
 // The simulated kubelet: binds unbound pods to its node, reports their status as their images'
 // behaviours dictate over time, and finishes graceful deletions. It speaks only the `ClusterClient`
 // port, so it drives the in-memory API server and a real kube-apiserver alike. All time is the
-// injected Timers'; `start()` does the first work (style.md G12).
+// injected Timers'; `start()` does the first work.
 
 import { Resources, type ClusterClient, type Resource, type WatchEvent } from '../../api/client.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../api/errors.js';

@@ -1,5 +1,5 @@
 // Per-kind registry strategies of the in-memory API server: defaulting, status/generation handling and
-// validation on write, as kube-apiserver runs them (upstream-statefulset.md §1.4–§1.6). Invalid writes
+// validation on write, as kube-apiserver runs them. Invalid writes
 // throw InvalidError (422) with the API server's message.
 
 import { Resources, type Resource } from '../../api/client.js';

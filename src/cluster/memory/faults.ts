@@ -1,4 +1,4 @@
-// Fault injection for one actor's client (scenario.md `faults`). Every chance is drawn from the seeded
+// Fault injection for one actor's client. Every chance is drawn from the seeded
 // `random`, and only for requests a fault could apply to, so a run with the same seed fails the same way.
 
 import type { Resource } from '../../api/client.js';

@@ -9,7 +9,7 @@ import type { Timers } from '../../runtime/clock.js';
 export interface MemoryClusterOptions {
   timers: Timers;
   features: Features;
-  /** Seeded randomness for faults and generateName suffixes (style.md T8); default: a fixed-seed PRNG. */
+  /** Seeded randomness for faults and generateName suffixes; default: a fixed-seed PRNG. */
   random?: () => number;
   /** Watch events kept per resource; a watch from an older resourceVersion gets 410 Gone (default 1000). */
   watchHistory?: number;
@@ -26,7 +26,7 @@ export interface MemoryClusterOptions {
 /** Request verbs as fault selectors. `update` also covers `updateStatus` (both are PUTs). */
 export type FaultVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'updateStatus' | 'patch' | 'delete';
 
-/** scenario.md `faults`; applies to one actor's client only. All chances are drawn from the seeded `random`. */
+/** A scenario's `faults`; applies to one actor's client only. All chances are drawn from the seeded `random`. */
 export interface FaultConfig {
   /** 500 InternalError on that fraction of requests of these verbs (default: every write); the write does not happen. */
   apiErrors?: { rate: number; verbs?: FaultVerb[] };

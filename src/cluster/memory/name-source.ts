@@ -1,4 +1,4 @@
-// Deterministic identities (style.md T8): UIDs from a counter, generateName suffixes from the injected
+// Deterministic identities: UIDs from a counter, generateName suffixes from the injected
 // seeded PRNG, with the alphabet and length of apiserver's `names.SimpleNameGenerator`.
 
 import { createRandom } from '../../runtime/random.js';

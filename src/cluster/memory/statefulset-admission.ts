@@ -1,6 +1,6 @@
 // The StatefulSet registry strategy for both apps/v1 and apps.ordinal.dev/v1: strict decoding (unknown
 // fields are refused, as kube-apiserver does under fieldValidation=Strict, kubectl's default), defaulting,
-// status and generation rules, disabled-field dropping, then validation (upstream-statefulset.md §1.4–§1.6).
+// status and generation rules, disabled-field dropping, then validation.
 
 import type { Resource } from '../../api/client.js';
 import { InvalidError } from '../../api/errors.js';
