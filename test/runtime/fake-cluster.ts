@@ -143,7 +143,7 @@ export class FakeCluster implements ClusterClient {
   async apply<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
     this.enter('apply', res, obj.metadata.namespace, obj.metadata.name ?? '', obj);
     const cur = this.objects.get(this.key(res, obj.metadata.namespace, obj.metadata.name ?? ''));
-    if (cur === undefined) return this.create(res, obj);
+    if (cur === undefined) return this.store(res, 'ADDED', { ...clone(obj), metadata: { ...clone(obj.metadata), uid: `uid-${++this.uid}` } });
     return this.store(res, 'MODIFIED', mergePatch(clone(cur), obj) as T);
   }
 
