@@ -2,7 +2,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Resources } from '../../src/api/client.js';
+import { Resources, type ClusterClient, type ListOptions, type Resource } from '../../src/api/client.js';
+import { ApiError } from '../../src/api/errors.js';
 import type { Pod } from '../../src/api/types.js';
 import { planCommand } from '../../src/cli/commands/plan.js';
 import { whyCommand } from '../../src/cli/commands/why.js';
@@ -43,6 +44,35 @@ describe('why', () => {
     assert.match(take(w).out, /Feature gate MaxUnavailableStatefulSet is disabled, so spec\.updateStrategy\.rollingUpdate\.maxUnavailable falls back/);
     assert.equal(await drive(w, whyCommand(w.deps, 'web', { featureGates: 'Nope=true' })), 1);
     assert.match(take(w).err, /^error: unrecognized feature gate: Nope/);
+  });
+});
+
+describe('why for an InPlace set whose StorageClass cannot expand', () => {
+  const objects = `  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: fixed}, provisioner: simulated, allowVolumeExpansion: false}
+${setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 2, spec: `      volumeClaimUpdatePolicy: InPlace\n      volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: fixed, resources: {requests: {storage: 1Gi}}}}]\n` })}`;
+  const grow = { spec: { volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fixed', resources: { requests: { storage: '2Gi' } } } }] } };
+  /** The client as a user who may not list StorageClasses sees it. */
+  const forbiddingClasses = (client: ClusterClient): ClusterClient =>
+    new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop === 'list') {
+          return (res: Resource, ns: string | undefined, opts?: ListOptions) =>
+            res === Resources.storageClasses ? Promise.reject(new ApiError('storageclasses.storage.k8s.io is forbidden', 403, 'Forbidden')) : target.list(res, ns, opts);
+        }
+        const v: unknown = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+
+  it('names the class, and without permission to list classes says what the controller will try', async () => {
+    const w = await startWorld(objects, 'cluster: {podStartSeconds: 2, storage: {expansionSeconds: 5}}\n');
+    await converge(w);
+    await w.sim.world.user.patch(Resources.ordinalStatefulSets, 'default', 'web', grow);
+    await advance(w, 5);
+    assert.equal(await drive(w, whyCommand(w.deps, 'web', {})), 0);
+    assert.match(take(w).out, /web-1 is not updated: its claim data-web-1 must grow to 2Gi, but StorageClass fixed does not set allowVolumeExpansion/);
+    assert.equal(await drive(w, whyCommand({ ...w.deps, client: forbiddingClasses(w.deps.client) }, 'web', {})), 0);
+    assert.match(take(w).out, /Next the controller will patch PersistentVolumeClaim data-web-1 of Pod web-1 to its template/);
   });
 });
 

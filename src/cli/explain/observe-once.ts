@@ -3,6 +3,7 @@
 // `plan` see exactly what a sync would see (there is no second builder to drift from the controller's).
 
 import { Resources, type ClusterClient } from '../../api/client.js';
+import { isForbidden } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../../api/types.js';
 import type { ObservedState } from '../../controller/plan-types.js';
@@ -32,6 +33,21 @@ export function failFast(reject: (e: Error) => void): Logger {
 }
 
 /**
+ * An InPlace set's StorageClasses are read when the user may list them; without that permission the plan
+ * leaves expansion to the API server, as the controller does when it does not observe them.
+ */
+async function readsStorageClasses(client: ClusterClient, set: StatefulSet): Promise<boolean> {
+  if (set.spec.volumeClaimUpdatePolicy !== 'InPlace') return false;
+  try {
+    await client.list(Resources.storageClasses, undefined);
+    return true;
+  } catch (e) {
+    if (isForbidden(e)) return false;
+    throw e;
+  }
+}
+
+/**
  * Lists (and briefly watches) the namespace of `set`, then stops; rejects with ObserveError if a list fails.
  * The observed set is defaulted with `features`, as the controller's is.
  */
@@ -46,8 +62,8 @@ export async function observeOnce(client: ClusterClient, timers: Timers, set: St
     pods: new Informer<Pod>({ ...common, resource: Resources.pods }),
     claims: new Informer<PersistentVolumeClaim>({ ...common, resource: Resources.persistentVolumeClaims }),
     revisions: new Informer<ControllerRevision>({ ...common, resource: Resources.controllerRevisions }),
-    // only an InPlace set's claims depend on their StorageClass (and only then is the cluster-wide read needed)
-    ...(set.spec.volumeClaimUpdatePolicy === 'InPlace' ? { storageClasses: new Informer<StorageClass>({ ...clusterScoped, resource: Resources.storageClasses }) } : {}),
+    // only an InPlace set's claims depend on their StorageClass, and only then is the cluster-wide read needed
+    ...((await readsStorageClasses(client, set)) ? { storageClasses: new Informer<StorageClass>({ ...clusterScoped, resource: Resources.storageClasses }) } : {}),
   };
   const all = [caches.pods, caches.claims, caches.revisions, ...(caches.storageClasses ? [caches.storageClasses] : [])] as Informer<KubeObject>[];
   try {
