@@ -154,6 +154,13 @@ export interface StorageClass extends KubeObject {
   allowVolumeExpansion?: boolean;
 }
 
+/**
+ * kube-apiserver's resize admission rule: a claim may grow only through a StorageClass (the one it names)
+ * that sets `allowVolumeExpansion: true`; a claim without a class, or whose class is missing, may not.
+ */
+// upstream: plugin/pkg/admission/storage/persistentvolume/resize
+export const classAllowsExpansion = (cls: StorageClass | undefined): boolean => cls?.allowVolumeExpansion === true;
+
 export interface RollingUpdateStatefulSetStrategy {
   partition?: number;
   maxUnavailable?: IntOrString;

@@ -6,8 +6,8 @@
 // claims at revision A. A claim whose fixed fields differ from the template is left alone (KEP-4650 does
 // not patch claims that differ from their template); with OnDelete every claim is left alone, as upstream.
 
-import { claimRequest, hasClaimCondition, Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
-import { compareQuantities } from '../api/validation/quantity.js';
+import { claimRequest, classAllowsExpansion, hasClaimCondition, Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
+import { largerQuantity } from '../api/validation/quantity.js';
 import { claimNameFor, claimTemplates } from './claim-identity.js';
 import { fixedFieldsMatch, isResizing } from './claim-template-status.js';
 import type { Action, Blocker } from './plan-types.js';
@@ -24,13 +24,6 @@ export function setAtRevision(ctx: SyncContext, revision: string): StatefulSet |
   return undefined;
 }
 
-/** The larger of two storage requests (the claim's own when the template's does not parse or is absent). */
-function largerStorage(template: string | undefined, claim: string | undefined): string | undefined {
-  if (template === undefined) return claim;
-  if (claim === undefined) return template;
-  return compareQuantities(template, claim) === 1 ? template : claim;
-}
-
 /**
  * What the controller applies (server-side apply, its own field manager) to bring a claim to the template of
  * `revision`: the template's labels and annotations with the set's selector labels and the revision label,
@@ -41,7 +34,7 @@ function largerStorage(template: string | undefined, claim: string | undefined):
 function claimApply(set: StatefulSet, template: PersistentVolumeClaim, claim: PersistentVolumeClaim, revision: string): PersistentVolumeClaim {
   const labels = { ...template.metadata?.labels, ...set.spec.selector?.matchLabels, [Labels.revisionHash]: revision };
   const annotations = template.metadata?.annotations;
-  const storage = largerStorage(claimRequest(template), claimRequest(claim));
+  const storage = largerQuantity(claimRequest(claim), claimRequest(template));
   const vac = template.spec?.volumeAttributesClassName ?? claim.spec?.volumeAttributesClassName;
   return {
     apiVersion: 'v1',
@@ -55,7 +48,7 @@ function claimApply(set: StatefulSet, template: PersistentVolumeClaim, claim: Pe
 function refusingClass(ctx: SyncContext, claim: PersistentVolumeClaim): string | undefined {
   if (ctx.storageClasses === undefined) return undefined;
   const name = claim.spec?.storageClassName ?? '';
-  return ctx.storageClasses.get(name)?.allowVolumeExpansion === true ? undefined : name;
+  return classAllowsExpansion(ctx.storageClasses.get(name)) ? undefined : name;
 }
 
 /** The pod's claims brought to a revision: the applies, or why the replica cannot have them. */

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseQuantity, QUANTITY_FORMAT_WRONG, QUANTITY_SUFFIX, compareQuantities } from '../../src/api/validation/quantity.js';
+import { parseQuantity, QUANTITY_FORMAT_WRONG, QUANTITY_SUFFIX, compareQuantities, largerQuantity } from '../../src/api/validation/quantity.js';
 import type { StatefulSet } from '../../src/api/types.js';
 import { validateStatefulSet } from '../../src/api/validation/index.js';
 import { features, messages, validSet } from './fixtures.js';
@@ -72,5 +72,16 @@ describe('compareQuantities (upstream Quantity.Cmp)', () => {
   it('has no answer for a text that is not a quantity', () => {
     assert.equal(compareQuantities('lots', '1Gi'), undefined);
     assert.equal(compareQuantities('1Gi', '1Qi'), undefined);
+  });
+});
+
+describe('largerQuantity', () => {
+  it('takes the other value only when it is strictly larger, so ties keep the kept spelling', () => {
+    assert.equal(largerQuantity('1Gi', '2Gi'), '2Gi');
+    assert.equal(largerQuantity('2Gi', '1Gi'), '2Gi');
+    assert.equal(largerQuantity('1Gi', '1024Mi'), '1Gi');
+    assert.equal(largerQuantity(undefined, '1Gi'), '1Gi');
+    assert.equal(largerQuantity('1Gi', undefined), '1Gi');
+    assert.equal(largerQuantity('1Gi', 'lots'), '1Gi', 'a text that does not parse never replaces it');
   });
 });

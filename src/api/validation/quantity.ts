@@ -98,6 +98,15 @@ export function compareQuantities(a: string, b: string): number | undefined {
   return sign(scaled(x) - scaled(y));
 }
 
+/**
+ * The larger of two storage requests: `other` when it is strictly larger than `kept` (or `kept` is absent),
+ * else `kept` — so an equal value keeps `kept`'s spelling, and a value that does not parse never replaces it.
+ */
+export function largerQuantity(kept: string | undefined, other: string | undefined): string | undefined {
+  if (kept === undefined) return other;
+  return other !== undefined && compareQuantities(other, kept) === 1 ? other : kept;
+}
+
 const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'] as const;
 const DECIMAL_SUFFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'] as const;
 

@@ -10,7 +10,7 @@ import { Resources } from '../../api/client.js';
 import { applyRevision } from '../../api/revision/hash.js';
 import { claimRequest, type ControllerRevision, type PersistentVolumeClaim, type StatefulSet } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
-import { compareQuantities } from '../../api/validation/quantity.js';
+import { compareQuantities, largerQuantity } from '../../api/validation/quantity.js';
 import { claimOrdinal } from '../../controller/claim-identity.js';
 import { retryOnConflict } from '../../runtime/conflict-retry.js';
 import type { CommandIO } from '../explain/io.js';
@@ -46,20 +46,23 @@ export function findRollbackRevision(history: readonly ControllerRevision[], toR
 
 type ClaimTemplates = NonNullable<StatefulSet['spec']['volumeClaimTemplates']>;
 
-/** The larger of two storage requests. */
-const larger = (a: string | undefined, b: string | undefined): string | undefined => (a === undefined || (b !== undefined && compareQuantities(b, a) === 1) ? b : a);
+/** The claim templates `rev` holds (an InPlace set's revisions hold them; others none). */
+function revisionClaimTemplates(set: StatefulSet, rev: ControllerRevision): ClaimTemplates {
+  return applyRevision({ ...set, spec: { ...set.spec, volumeClaimTemplates: [] } }, rev).spec.volumeClaimTemplates ?? [];
+}
 
 /**
  * InPlace: the revision's claim templates, each keeping the larger of its storage request and the current
- * one (a claim template may not shrink, and no claim does); undefined when the revision holds none.
+ * one (a claim template may not shrink, and no claim does); undefined when their number differs
+ * from the set's.
  */
 function restoredClaimTemplates(set: StatefulSet, rev: ControllerRevision): ClaimTemplates | undefined {
   if (set.spec.volumeClaimUpdatePolicy !== 'InPlace') return undefined;
-  const restored = applyRevision({ ...set, spec: { ...set.spec, volumeClaimTemplates: [] } }, rev).spec.volumeClaimTemplates;
-  if (restored === undefined || restored.length !== (set.spec.volumeClaimTemplates ?? []).length) return undefined;
+  const restored = revisionClaimTemplates(set, rev);
+  if (restored.length !== (set.spec.volumeClaimTemplates ?? []).length) return undefined;
   return restored.map((t, i) => {
     const current = set.spec.volumeClaimTemplates?.[i];
-    const storage = larger(claimRequest(t), current === undefined ? undefined : claimRequest(current));
+    const storage = largerQuantity(claimRequest(t), current === undefined ? undefined : claimRequest(current));
     if (storage === undefined || storage === claimRequest(t)) return t;
     return { ...t, spec: { ...t.spec, resources: { ...t.spec?.resources, requests: { ...t.spec?.resources?.requests, storage } } } };
   });
@@ -82,7 +85,7 @@ async function restoreTemplate(client: ClusterClient, resource: Resource, first:
 /** InPlace: the set's claims whose request is larger than `rev`'s template asked for (they keep their size). */
 async function claimsKeptLarger(client: ClusterClient, set: StatefulSet, rev: ControllerRevision): Promise<string[]> {
   if (set.spec.volumeClaimUpdatePolicy !== 'InPlace') return [];
-  const old = applyRevision({ ...set, spec: { ...set.spec, volumeClaimTemplates: [] } }, rev).spec.volumeClaimTemplates ?? [];
+  const old = revisionClaimTemplates(set, rev);
   if (old.length === 0) return [];
   const claims = (await client.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, set.metadata.namespace ?? 'default')).items;
   return claims.flatMap((c) => {

@@ -6,7 +6,7 @@
 
 import { Resources } from '../../api/client.js';
 import { ApiError, InvalidError, type FieldIssue } from '../../api/errors.js';
-import { claimCapacity, claimRequest, type KubeObject, type PersistentVolumeClaim } from '../../api/types.js';
+import { claimCapacity, claimRequest, classAllowsExpansion, type PersistentVolumeClaim, type StorageClass } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { formatInvalid } from '../../api/validation/index.js';
 import { compareQuantities } from '../../api/validation/quantity.js';
@@ -30,7 +30,7 @@ function fixedSpec(c: PersistentVolumeClaim, bound: boolean, volumeName: unknown
 
 /** Validates `next` as an update of `prev`, then runs resize admission; `storageClass` reads a StorageClass by name. */
 // upstream: core/validation ValidatePersistentVolumeClaimUpdate + plugin/pkg/admission/storage/persistentvolume/resize
-export function admitClaimUpdate(next: PersistentVolumeClaim, prev: PersistentVolumeClaim, storageClass: (name: string) => KubeObject | undefined): void {
+export function admitClaimUpdate(next: PersistentVolumeClaim, prev: PersistentVolumeClaim, storageClass: (name: string) => StorageClass | undefined): void {
   const name = next.metadata.name ?? '';
   // validation calls a claim bound by its status phase; binding sets spec.volumeName once
   const bound = prev.status?.phase === 'Bound';
@@ -49,7 +49,7 @@ export function admitClaimUpdate(next: PersistentVolumeClaim, prev: PersistentVo
   if (size === undefined || previous === undefined || compareQuantities(size, previous) !== 1) return;
   const className = next.spec.storageClassName;
   const cls = className ? storageClass(className) : undefined;
-  if (cls?.['allowVolumeExpansion'] !== true) {
+  if (!classAllowsExpansion(cls)) {
     throw new ApiError(`persistentvolumeclaims "${name}" is forbidden: ${RESIZE_FORBIDDEN}`, 403, 'Forbidden');
   }
 }
