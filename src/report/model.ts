@@ -177,17 +177,19 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
   }
 }
 
-/** The row of the set's replica `ordinal` (made here when the claim comes before the pod). */
-function replicaRow(rows: Map<string, OpenRow>, namespace: string, set: string, ordinal: number): OpenRow {
-  const group = `${namespace}/${set}`;
-  const key = `${group}#${ordinal}`;
-  let row = rows.get(key);
-  if (!row) {
-    row = { group, ordinal, label: `${set}-${ordinal}`, segments: [], markers: [], resizes: [] };
-    rows.set(key, row);
+/** The row under `key`, made empty on first use: a replica's (`group#ordinal`) or a pod's without a set. */
+function rowAt(rows: Map<string, OpenRow>, key: string, row: Pick<Row, 'group' | 'ordinal' | 'label'>): OpenRow {
+  let found = rows.get(key);
+  if (!found) {
+    found = { ...row, segments: [], markers: [], resizes: [] };
+    rows.set(key, found);
   }
-  return row;
+  return found;
 }
+
+/** The row of the set's replica `ordinal` (made here when the claim comes before the pod). */
+const replicaRow = (rows: Map<string, OpenRow>, namespace: string, set: string, ordinal: number): OpenRow =>
+  rowAt(rows, `${namespace}/${set}#${ordinal}`, { group: `${namespace}/${set}`, ordinal, label: `${set}-${ordinal}` });
 
 /** A claim's expansion, drawn on its replica's row. */
 function addClaim(rows: Map<string, OpenRow>, r: ClaimRecord): void {
@@ -214,11 +216,7 @@ function addClaim(rows: Map<string, OpenRow>, r: ClaimRecord): void {
 function addPod(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<string, OpenRow>, r: PodRecord): void {
   const group = `${r.namespace}/${r.set ?? r.name}`;
   const key = r.set !== null && r.ordinal !== null ? `${group}#${r.ordinal}` : `${r.namespace}/${r.name}#pod`;
-  let row = rows.get(key);
-  if (!row) {
-    row = { group, ordinal: r.set !== null ? r.ordinal : null, label: r.name, segments: [], markers: [], resizes: [] };
-    rows.set(key, row);
-  }
+  const row = rowAt(rows, key, { group, ordinal: r.set !== null ? r.ordinal : null, label: r.name });
   podRows.set(`${r.namespace}/${r.name}`, row);
   const revisions = model.revisions.get(group) ?? [];
   model.revisions.set(group, revisions);
