@@ -128,7 +128,8 @@ export class ApiServer {
     const name = obj.metadata?.name ?? '';
     const prev = this.store.get(res, res.namespaced ? obj.metadata?.namespace || 'default' : undefined, name);
     const { next, commit } = this.owners.apply(prev, obj, manager);
-    const out = prev === undefined ? this.create(actor, res, next) : this.replace(actor, 'apply', res, { ...next, metadata: { ...next.metadata, resourceVersion: prev.metadata.resourceVersion } }, 'main');
+    // `next` carries prev's resourceVersion unless the apply names one, which is then a precondition
+    const out = prev === undefined ? this.create(actor, res, next) : this.replace(actor, 'apply', res, next, 'main');
     commit(out.metadata.uid ?? '');
     return out;
   }
