@@ -299,6 +299,17 @@ export const Labels = {
   controllerHash: 'controller.kubernetes.io/hash',
 } as const;
 
+/**
+ * Annotations the controller applies to claims it grows under volumeClaimUpdatePolicy: InPlace, so that a
+ * replica counts as available only once its claims have been ready for minReadySeconds (KEP-4650): a claim
+ * records when the controller asked it to grow, and when it saw the expansion finished (the API keeps no
+ * such time).
+ */
+export const ClaimAnnotations = {
+  resizeRequestedAt: 'apps.ordinal.dev/resize-requested-at',
+  resizedAt: 'apps.ordinal.dev/resized-at',
+} as const;
+
 /** Converts an injected-clock instant to the RFC 3339 form the API server stores (whole seconds, T9). */
 export function toTimestamp(t: Instant): string {
   return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');

@@ -10,10 +10,21 @@ import { claimOrdinal, claimTemplates } from './claim-identity.js';
 const includes = (have: Record<string, string> | undefined, want: Record<string, string> | undefined): boolean =>
   Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
 
-/** The fields a claim cannot change in place (those the template sets) match the template's. */
-export function fixedFieldsMatch(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean {
-  return (['accessModes', 'storageClassName', 'volumeMode'] as const).every((f) => template.spec?.[f] === undefined || JSON.stringify(claim.spec?.[f]) === JSON.stringify(template.spec?.[f]));
+const FIXED_FIELDS = ['accessModes', 'storageClassName', 'volumeMode'] as const;
+
+/** A field the claim cannot change in place (one the template sets) that differs from the template's: which, and both values. */
+export function fixedFieldMismatch(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): { field: string; want: string; have: string } | undefined {
+  for (const f of FIXED_FIELDS) {
+    const want = template.spec?.[f];
+    if (want === undefined) continue;
+    const have = JSON.stringify(claim.spec?.[f] ?? null);
+    if (have !== JSON.stringify(want)) return { field: `spec.${f}`, want: JSON.stringify(want), have };
+  }
+  return undefined;
 }
+
+/** The fields a claim cannot change in place (those the template sets) match the template's. */
+export const fixedFieldsMatch = (claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean => fixedFieldMismatch(claim, template) === undefined;
 
 /** The claim's expansion is under way: a request above its capacity, or a resize condition. */
 export function isResizing(claim: PersistentVolumeClaim): boolean {

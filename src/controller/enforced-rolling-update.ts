@@ -22,9 +22,9 @@
 import { fromTimestamp, type Instant, type Pod } from '../api/types.js';
 import { earliest } from './availability.js';
 import * as block from './blockers.js';
-import { isOld, unavailable, type SyncContext } from './sync-context.js';
+import { isOld, needsUpdate, unavailable, type SyncContext } from './sync-context.js';
 import type { Blocker } from './plan-types.js';
-import { describePodState, isRunningAndReady, isTerminating, podAvailableAt, readyCondition, stuckReason } from './pod-state.js';
+import { describePodState, isRunningAndReady, isTerminating, isUnavailable, podAvailableAt, readyCondition, stuckReason } from './pod-state.js';
 import { remainingBlockers, updateRange, type Candidate, type UpdateDecision } from './rolling-update-deletions.js';
 import { updateBudget } from './update-budget.js';
 import { progressDeadlineSecondsOf } from './spec.js';
@@ -36,9 +36,12 @@ export function isReplaceableOldPod(ctx: SyncContext, index: number, pod: Pod): 
     index >= ctx.strategy.partition &&
     isOld(ctx, pod) &&
     !isTerminating(pod) &&
-    unavailable(ctx, pod)
+    isStuck(ctx, pod)
   );
 }
+
+/** The pod itself is down (a replica waiting only for its claims to expand is in flight, not stuck). */
+export const isStuck = (ctx: SyncContext, pod: Pod): boolean => isUnavailable(pod, ctx.minReadySeconds, ctx.now);
 
 export interface HaltCheck {
   halted?: { pod: Pod; ordinal: number; reason: string };
@@ -168,7 +171,7 @@ export function planEnforcedUpdate(ctx: SyncContext, halt: HaltCheck): UpdateDec
       blockers.push(stop);
       break;
     }
-    if (!isOld(ctx, pod)) continue;
+    if (!needsUpdate(ctx, pod)) continue;
     if (unavailable(ctx, pod)) victims.push({ index, pod });
     else if (remaining > 0) {
       victims.push({ index, pod });

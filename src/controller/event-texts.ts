@@ -73,14 +73,19 @@ export const EventReason = {
   ordinalOverflow: 'OrdinalOverflow',
   claimExpansionRefused: 'ClaimExpansionRefused',
   claimResizeFailed: 'ClaimResizeFailed',
+  claimIncompatible: 'ClaimIncompatible',
 } as const;
 
-/** InPlace: the Warning for a replica held by its claim (a class that cannot expand, a failed resize). */
+/** InPlace: the Warning for a replica held by its claim (a class that cannot expand, other fixed fields, a failed resize). */
 export function claimBlockedEvent(set: StatefulSet, b: Blocker): PlannedEvent | undefined {
   const name = set.metadata.name ?? '';
   if (b.kind === 'claimExpansionRefused') {
     const why = b.storageClass === '' ? 'it has no StorageClass' : `StorageClass ${b.storageClass} does not allow volume expansion`;
     return { type: 'Warning', reason: EventReason.claimExpansionRefused, message: `Claim ${b.claim} for Pod ${b.pod} in StatefulSet ${name} cannot grow to ${b.request}: ${why}` };
+  }
+  if (b.kind === 'claimIncompatible') {
+    const message = `Claim ${b.claim} for Pod ${b.pod} in StatefulSet ${name} does not match its template: ${b.field} is ${b.have}, the template says ${b.want}`;
+    return { type: 'Warning', reason: EventReason.claimIncompatible, message };
   }
   if (b.kind === 'claimResizeFailed') {
     return { type: 'Warning', reason: EventReason.claimResizeFailed, message: `Claim ${b.claim} for Pod ${b.pod} in StatefulSet ${name} failed to expand: ${b.message}` };

@@ -37,6 +37,7 @@ function buildContext(observed: ObservedState, claimed: Claimed, revisions: Revi
     slots: partitionPods(set, claimed.pods),
     claims: observed.claims,
     storageClasses: observed.storageClasses,
+    revisions: claimed.revisions,
   });
 }
 

@@ -3,16 +3,16 @@
 
 import { fromTimestamp, ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSetStatus, type VolumeClaimTemplateStatus } from '../api/types.js';
 import { claimTemplates } from './claim-identity.js';
-import { resizingClaim } from './claim-updates.js';
+import { claimsAvailable, claimsReady, replicaClaims } from './claim-updates.js';
 import { claimTemplateStatus } from './claim-template-status.js';
 import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
-import { isOld, unavailable, type SyncContext } from './sync-context.js';
+import { needsUpdate, unavailable, type SyncContext } from './sync-context.js';
 import { featureDisabledEvent, safetyHaltEvent } from './event-texts.js';
 import type { Action, PlannedEvent } from './plan-types.js';
 import { isTerminating, podAvailableAt } from './pod-state.js';
 import { hasProgressed, planProgress, type ProgressResult } from './progress.js';
 import { existingPods } from './replicas.js';
-import { completeUpdate, computeReplicaStatus, newStatus } from './status-counters.js';
+import { completeUpdate, computeReplicaStatus, newStatus, type ClaimView } from './status-counters.js';
 import type { SyncBody } from './update-statefulset.js';
 
 export interface StatusPlan {
@@ -28,14 +28,20 @@ export interface StatusPlan {
 
 /** Counters over the pods the sync saw, minus the pods the plan deletes for the update. */
 export function countersFor(ctx: SyncContext, pods: readonly Pod[], actions: readonly Action[], collisionCount: number): StatefulSetStatus {
-  const claimsReady = ctx.inPlace ? (pod: Pod) => resizingClaim(ctx, pod) === undefined : undefined;
-  const counts = computeReplicaStatus(pods, ctx.minReadySeconds, ctx.currentRevision, ctx.updateRevision, ctx.now, claimsReady);
+  const counts = computeReplicaStatus(pods, ctx.minReadySeconds, ctx.currentRevision, ctx.updateRevision, ctx.now, ctx.inPlace ? claimView(ctx) : undefined);
   const decremented = actions.filter((a) => a.kind === 'deletePod' && a.decrementsCurrentReplicas).length;
   counts.currentReplicas = Math.max(0, counts.currentReplicas - decremented);
   const status = newStatus({ set: ctx.set, counts, currentRevision: ctx.currentRevision, updateRevision: ctx.updateRevision, collisionCount });
   const claims = claimStatus(ctx);
   return completeUpdate(ctx.set, claims === undefined ? status : { ...status, volumeClaimTemplates: claims });
 }
+
+/** The replicas' claims as the counters read them (claim-updates.ts). */
+const claimView = (ctx: SyncContext): ClaimView => ({
+  ready: (pod) => claimsReady(replicaClaims(ctx, pod)),
+  available: (pod) => claimsAvailable(ctx, replicaClaims(ctx, pod)),
+  lagging: (pod) => replicaClaims(ctx, pod).lagging,
+});
 
 /** status.volumeClaimTemplates: apps.ordinal.dev/v1 sets with claim templates (an extension; apps/v1 has none). */
 function claimStatus(ctx: SyncContext): VolumeClaimTemplateStatus[] | undefined {
@@ -51,7 +57,7 @@ export function isComplete(ctx: SyncContext, podWrites: number): boolean {
   const onDelete = ctx.strategy.kind === 'OnDelete';
   return slots.indices.every((i) => {
     const pod = slots.byIndex.get(i) as Pod;
-    return !isTerminating(pod) && !unavailable(ctx, pod) && (onDelete || i < ctx.strategy.partition || !isOld(ctx, pod));
+    return !isTerminating(pod) && !unavailable(ctx, pod) && (onDelete || i < ctx.strategy.partition || !needsUpdate(ctx, pod));
   });
 }
 

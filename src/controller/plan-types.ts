@@ -57,6 +57,8 @@ interface ActionBase {
   outcome?: OutcomeEvents;
   /** Upstream ends the sync before computing status when this fails (adoption, the revision write): the observed status stays. */
   endsSyncOnFailure?: true;
+  /** Its failure is reported and retried but does not stop later batches (a claim update never blocks a pod's creation, KEP-4650). */
+  continuesOnFailure?: true;
 }
 
 /** Upstream's per-action events (stateful_pod_control.go recordPodEvent/recordClaimEvent), decided by the planner. */
@@ -135,6 +137,8 @@ export type Blocker =
   | { kind: 'claimResizing'; pod: string; claim: string; waitingForPodRestart: boolean }
   /** InPlace: the claim must grow but its StorageClass does not allow expansion (or it has none). */
   | { kind: 'claimExpansionRefused'; pod: string; claim: string; storageClass: string; request: string }
+  /** InPlace: a field the claim cannot change in place differs from its template (values as JSON): the user must replace the claim. */
+  | { kind: 'claimIncompatible'; pod: string; claim: string; field: string; want: string; have: string }
   /** InPlace: the claim's expansion reported a failure (ControllerResizeError, NodeResizeError, infeasible). */
   | { kind: 'claimResizeFailed'; pod: string; claim: string; message: string }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
@@ -174,6 +178,6 @@ export interface Plan {
   metrics: PlanMetrics;
   /** The earliest instant the answer could change with no new events (e.g. a pod becoming available). */
   wakeAt?: Instant;
-  /** The status as observed; settleStatus returns it when an `endsSyncOnFailure` action failed (upstream writes nothing then). */
+  /** The status as observed (settleStatus compares with it; nothing is written when an `endsSyncOnFailure` action failed, as upstream). */
   previousStatus?: StatefulSetStatus;
 }

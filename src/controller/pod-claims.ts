@@ -2,9 +2,8 @@
 // fix owner references for the retention policy (§2.4–2.5).
 
 import { Labels, type PersistentVolumeClaim, type Pod } from '../api/types.js';
-import { setAtRevision } from './claim-updates.js';
 import { claimNamesForOrdinal, claimsForOrdinal, hasUnexpectedController, isClaimOwnerUpToDate, withRetentionOwnerRefs } from './claim-identity.js';
-import type { SyncContext } from './sync-context.js';
+import { setAtRevision, type SyncContext } from './sync-context.js';
 import type { Action, PlannedEvent } from './plan-types.js';
 import { parentNameAndOrdinal, podRevision } from './pod-state.js';
 

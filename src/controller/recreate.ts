@@ -5,6 +5,7 @@
 import type { Pod } from '../api/types.js';
 import type { Item } from './batches.js';
 import { listed } from './blockers.js';
+import { onlyLabelChanges } from './claim-updates.js';
 import { isOld, type SyncContext } from './sync-context.js';
 import type { Blocker } from './plan-types.js';
 import { isTerminating, podOrdinal } from './pod-state.js';
@@ -22,7 +23,9 @@ export interface RecreateDecision {
 
 // upstream: stateful_set_control.go recreateDeleteAndWait (PR #137187)
 export function planRecreate(ctx: SyncContext): RecreateDecision {
-  const oldPods = existingPods(ctx.slots).filter((p) => isOld(ctx, p));
+  // a pod that already runs the new pod template (the change touched only claim templates) is never deleted:
+  // its claims are updated and it is relabelled (KEP-4650: "if pod is not changed, update the PVC only")
+  const oldPods = existingPods(ctx.slots).filter((p) => isOld(ctx, p) && (isTerminating(p) || !onlyLabelChanges(ctx, p)));
   if (oldPods.length === 0) return { deletions: [], oldPods, blockers: [], proceed: true };
   const active = oldPods.filter((p) => !isTerminating(p));
   const deletions: Item[] = active.map((pod, position) => ({

@@ -5,6 +5,7 @@ import { defaultStatefulSet } from '../api/defaults.js';
 import type { Features } from '../api/features.js';
 import {
   applyRevision,
+  carriesClaimTemplates,
   equalRevision,
   hashControllerRevision,
   newRevision,
@@ -59,6 +60,9 @@ function reuseOrRollback(owned: ControllerRevision[], candidate: ControllerRevis
 // upstream: stateful_set_control.go setMatchesLatestExistingRevision
 function matchesNewest(set: StatefulSet, candidate: ControllerRevision, newest: ControllerRevision, features: Features): boolean {
   if (!features.StatefulSetSemanticRevisionComparison) return false;
+  // a revision without claim templates restores none, so it "matches" any claim templates: a set switched to
+  // volumeClaimUpdatePolicy InPlace would keep its old revision and never compare its claims with the template
+  if (carriesClaimTemplates(candidate) !== carriesClaimTemplates(newest)) return false;
   try {
     const restored = defaultStatefulSet(applyRevision(set, newest), features);
     return equalRevision(candidate, newRevision(restored, -1));

@@ -4,7 +4,7 @@
 
 import type { Pod } from '../api/types.js';
 import * as block from './blockers.js';
-import { isOld, unavailable, type SyncContext } from './sync-context.js';
+import { isOld, needsUpdate, unavailable, type SyncContext } from './sync-context.js';
 import { updateBudget, type UpdateBudget } from './update-budget.js';
 import type { Blocker } from './plan-types.js';
 import { isTerminating } from './pod-state.js';
@@ -53,7 +53,7 @@ function unavailableNames(ctx: SyncContext): string[] {
   return names;
 }
 
-const stale = (ctx: SyncContext) => (pod: Pod) => isOld(ctx, pod) && !isTerminating(pod);
+const stale = (ctx: SyncContext) => (pod: Pod) => needsUpdate(ctx, pod) && !isTerminating(pod);
 
 /**
  * What is still to update after `victims`, as blockers: the budget exhausted (when `budget` limited the

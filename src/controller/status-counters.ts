@@ -2,7 +2,7 @@
 // currentReplicas decrement of update deletions, the completion promotion, and the write decision.
 
 import { selectorToString } from '../api/labels.js';
-import { ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSet, type StatefulSetStatus } from '../api/types.js';
+import { ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSet, type StatefulSetStatus, type VolumeClaimTemplateStatus } from '../api/types.js';
 import { isRunningAndAvailable, isRunningAndReady, isTerminating, podRevision } from './pod-state.js';
 import { replicasOf } from './spec.js';
 
@@ -14,10 +14,17 @@ export interface ReplicaCounts {
   updatedReplicas: number;
 }
 
-/**
- * Counts over existing pods (every observed pod is created: the API server sets a phase). `claimsReady`
- * (InPlace, KEP-4650): a replica whose claim is being updated in place is neither ready nor available.
- */
+/** What a replica's claims add to its pod's state (InPlace, KEP-4650); absent: nothing. */
+export interface ClaimView {
+  /** No claim is expanding. */
+  ready(pod: Pod): boolean;
+  /** Ready for minReadySeconds since the last expansion ended. */
+  available(pod: Pod): boolean;
+  /** The claims are not at the pod's revision yet: the replica is not counted on it. */
+  lagging(pod: Pod): boolean;
+}
+
+/** Counts over existing pods (every observed pod is created: the API server sets a phase). */
 // upstream: stateful_set_control.go computeReplicaStatus
 export function computeReplicaStatus(
   pods: readonly Pod[],
@@ -25,19 +32,19 @@ export function computeReplicaStatus(
   currentRevision: string,
   updateRevision: string,
   now: Instant,
-  claimsReady: (pod: Pod) => boolean = () => true,
+  claims?: ClaimView,
 ): ReplicaCounts {
   const c: ReplicaCounts = { replicas: 0, readyReplicas: 0, availableReplicas: 0, currentReplicas: 0, updatedReplicas: 0 };
   for (const pod of pods) {
     c.replicas++;
-    if (isRunningAndReady(pod) && claimsReady(pod)) {
+    if (isRunningAndReady(pod) && (claims?.ready(pod) ?? true)) {
       c.readyReplicas++;
-      if (isRunningAndAvailable(pod, minReadySeconds, now)) c.availableReplicas++;
+      if (isRunningAndAvailable(pod, minReadySeconds, now) && (claims?.available(pod) ?? true)) c.availableReplicas++;
     }
     if (isTerminating(pod)) continue;
     const revision = podRevision(pod);
     if (revision === currentRevision) c.currentReplicas++;
-    if (revision === updateRevision) c.updatedReplicas++;
+    if (revision === updateRevision && !(claims?.lagging(pod) ?? false)) c.updatedReplicas++;
   }
   return c;
 }
@@ -123,9 +130,13 @@ export function conditionsEqual(a: readonly Condition[] | undefined, b: readonly
  * change would be adding conditions to a converged set that has none (a steady-state sync of a
  * set converged by kube-controller-manager makes zero writes).
  */
+const claimStatusKey = (list: readonly VolumeClaimTemplateStatus[] | undefined): string =>
+  JSON.stringify((Array.isArray(list) ? list : []).map((t) => [t?.name, t?.compatible, t?.updating, t?.overSized, t?.totalCapacity]));
+
 export function statusChanged(stored: StatefulSetStatus | undefined, next: StatefulSetStatus, quietConditions: boolean): boolean {
   if (inconsistentStatus(stored, next)) return true;
-  if (JSON.stringify(stored?.volumeClaimTemplates ?? []) !== JSON.stringify(next.volumeClaimTemplates ?? [])) return true;
+  // field by field: the API server returns a custom resource's keys in its own order
+  if (claimStatusKey(stored?.volumeClaimTemplates) !== claimStatusKey(next.volumeClaimTemplates)) return true;
   if (n(stored?.collisionCount) !== n(next.collisionCount)) return true;
   if (conditionsEqual(stored?.conditions, next.conditions)) return false;
   return !(quietConditions && list(stored?.conditions).length === 0);

@@ -5,10 +5,11 @@
 
 import type { Instant, Pod } from '../api/types.js';
 import { BatchWriter, type Item } from './batches.js';
-import { inPlaceStep, resizingBlocker, resizingClaim } from './claim-updates.js';
+import { earliest } from './availability.js';
+import { claimsAvailableAt, recordResizes, replicaClaims, resizingBlocker, updateStep } from './claim-updates.js';
 import { condemnedPass } from './condemned.js';
-import { isOld, slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
-import { brokenBelowPartition, checkSafetyHalt, haltBlocker, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
+import { isOld, needsUpdate, slotUnavailability, type SyncContext } from './sync-context.js';
+import { brokenBelowPartition, checkSafetyHalt, haltBlocker, isStuck, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
 import { claimBlockedEvent, forcedReplacementEvent } from './event-texts.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { podOrdinal, podRevision } from './pod-state.js';
@@ -52,7 +53,7 @@ export interface SyncBody extends SyncFacts {
   events: PlannedEvent[];
 }
 
-type Phase = (ctx: SyncContext, facts: SyncFacts) => PhaseResult;
+type Phase = (ctx: SyncContext, body: SyncBody) => PhaseResult;
 
 const result = (r: Partial<PhaseResult>): PhaseResult => ({ work: [], blockers: [], events: [], ...r });
 
@@ -98,19 +99,24 @@ const stuckSeconds = (pod: Pod, now: Instant): number => {
   return since === undefined ? 0 : Math.max(0, (now - since) / 1000);
 };
 
-/** The update step of one chosen old pod: its deletion, or under InPlace its claims first (claim-updates.ts). */
+/** The update step of one chosen replica: its deletion, its relabel, or (InPlace) its claims first (claim-updates.ts). */
 function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced: Pod[]; blockers: Blocker[] }): Item[] {
-  if (ctx.inPlace) {
-    const step = inPlaceStep(ctx, pod, ctx.strategy.kind === 'EnforcedRollingUpdate');
-    if (step.kind === 'patchClaims') return [{ position, steps: [step.actions] }];
-    if (step.kind === 'relabel') return [{ position, steps: [[step.action]] }];
-    if (step.kind === 'wait') {
+  const step = updateStep(ctx, pod, ctx.strategy.kind !== 'RollingUpdate');
+  switch (step.kind) {
+    case 'patchClaims':
+      return [{ position, steps: [step.actions] }];
+    case 'relabel':
+      return [{ position, steps: [[step.action]] }];
+    case 'wait':
       out.blockers.push(step.blocker);
       return [];
-    }
+    case 'none':
+      return [];
+    case 'replace':
+      break;
   }
   // EnforcedRollingUpdate replacing a pod that is down (stuck): a forced replacement
-  const isForced = ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && unavailable(ctx, pod);
+  const isForced = !step.forClaims && ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && isStuck(ctx, pod);
   if (isForced) out.forced.push(pod);
   const action: Action = {
     kind: 'deletePod',
@@ -125,21 +131,36 @@ function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced:
   return [{ position, steps: [[action]] }];
 }
 
-/** InPlace: every replica whose claim is resizing says so (the budget counts it unavailable while its pod is Ready). */
-function resizingBlockers(ctx: SyncContext, known: readonly Blocker[]): Blocker[] {
-  const reported = new Set(known.flatMap((b) => (b.kind === 'claimResizing' || b.kind === 'claimResizeFailed' ? [b.pod] : [])));
-  return ctx.slots.indices.flatMap((i): Blocker[] => {
+/**
+ * InPlace, over every replica: records the end of each expansion the controller asked for (so minReadySeconds
+ * counts from it), and says which replicas wait for their claims (the budget counts them unavailable while
+ * their pods are Ready).
+ */
+const claimsPhase: Phase = (ctx, body) => {
+  if (!ctx.inPlace) return result({});
+  const reported = new Set(body.blockers.flatMap((b) => (b.kind === 'claimResizing' || b.kind === 'claimResizeFailed' ? [b.pod] : [])));
+  const out = { items: [] as Item[], blockers: [] as Blocker[] };
+  let wakeAt: Instant | undefined;
+  for (const i of ctx.slots.indices) {
     const pod = ctx.slots.byIndex.get(i) as Pod;
-    const resizing = reported.has(pod.metadata.name ?? '') ? undefined : resizingClaim(ctx, pod);
-    return resizing ? [resizingBlocker(pod.metadata.name ?? '', resizing)] : [];
-  });
-}
+    const claims = replicaClaims(ctx, pod);
+    const records = recordResizes(ctx, pod, claims);
+    if (records.length > 0) out.items.push({ position: out.items.length, steps: [records] });
+    const name = pod.metadata.name ?? '';
+    if (claims.resizing !== undefined && !reported.has(name)) out.blockers.push(resizingBlocker(name, claims.resizing));
+    wakeAt = earliest(wakeAt, claimsAvailableAt(ctx, claims));
+  }
+  const facts = wakeAt === undefined ? {} : { facts: { wakeAt } };
+  return result({ work: [{ order: 'slowStart', items: out.items }], blockers: out.blockers, ...facts });
+};
 
 /** Update deletions, one batch each in order; the status already counts them out of currentReplicas. */
 function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult {
-  const out = { forced: [] as Pod[], blockers: [...decision.blockers] };
+  const out = { forced: [] as Pod[], blockers: [] as Blocker[] };
   const items = decision.victims.flatMap(({ pod }, position) => updateItem(ctx, pod, position, out));
-  if (ctx.inPlace) out.blockers.push(...resizingBlockers(ctx, out.blockers));
+  // a replica whose claims cannot follow holds the rolling update where it is (KEP-4650), not the budget
+  const held = out.blockers.some((b) => b.kind === 'claimExpansionRefused' || b.kind === 'claimIncompatible');
+  out.blockers.unshift(...decision.blockers.filter((b) => !(held && b.kind === 'budgetExhausted')));
   const facts: Partial<SyncFacts> = { forced: out.forced, ...(decision.unavailablePods !== undefined ? { unavailablePods: decision.unavailablePods } : {}) };
   const events = out.forced.map((pod) => forcedReplacementEvent(ctx.set, pod));
   return result({ work: [{ order: 'sequential', items }], blockers: out.blockers, events, facts });
@@ -153,7 +174,9 @@ const updatePhase: Phase = (ctx, facts) => {
       return result({ blockers: outdated > 0 ? [{ kind: 'onDeleteStrategy', outdatedPods: outdated }] : [] });
     }
     case 'Recreate':
-      return result({});
+      // every pod that needed a new template is gone (recreatePhase); replicas that change only their claims
+      // or label are moved like a rolling update, one at a time, and none is deleted
+      return ctx.slots.indices.some((i) => needsUpdate(ctx, ctx.slots.byIndex.get(i) as Pod)) ? deleteVictims(ctx, planMaxUnavailableUpdate(ctx)) : result({});
     case 'EnforcedRollingUpdate':
       return deleteVictims(ctx, planEnforcedUpdate(ctx, facts.halt));
     case 'RollingUpdate':
@@ -167,6 +190,7 @@ const PHASES: readonly { name: string; run: Phase }[] = [
   { name: 'replicas', run: replicasPhase },
   { name: 'condemned', run: condemnedPhase },
   { name: 'update', run: updatePhase },
+  { name: 'claims', run: claimsPhase },
 ];
 
 // upstream: stateful_set_control.go updateStatefulSet
@@ -175,7 +199,7 @@ export function planSync(ctx: SyncContext): SyncBody {
   const body: SyncBody = { actions: writer.actions, blockers: [], events: [], halt: {}, forced: [] };
   let updateHeld = false;
   for (const phase of PHASES) {
-    if (phase.name === 'update' && updateHeld) break;
+    if (phase.name === 'update' && updateHeld) continue;
     const r = phase.run(ctx, body);
     for (const w of r.work) {
       if (w.order === 'policy') writer.runForAll(w.items, ctx.monotonic);
@@ -184,7 +208,10 @@ export function planSync(ctx: SyncContext): SyncBody {
     }
     body.blockers.push(...r.blockers);
     body.events.push(...r.events);
-    Object.assign(body, r.facts);
+    const { wakeAt, ...facts } = r.facts ?? {};
+    Object.assign(body, facts);
+    const wake = earliest(body.wakeAt, wakeAt);
+    if (wake !== undefined) body.wakeAt = wake;
     if (r.stop === 'sync') break;
     updateHeld ||= r.stop === 'update';
   }

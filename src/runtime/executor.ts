@@ -1,6 +1,7 @@
 // Applies a Plan: batch 0, 1, 2, … in order, every action of a batch concurrently, and no later batch once
 // one has failed (upstream slowStartBatch / the monotonic "stop") — except revision
-// deletions, which always run because upstream truncates history even when the sync failed.
+// deletions, which always run because upstream truncates history even when the sync failed, and actions that
+// say their failure does not stop the sync (continuesOnFailure).
 
 import type { ClusterClient, Resource } from '../api/client.js';
 import type { KubeObject, StatefulSet } from '../api/types.js';
@@ -50,7 +51,8 @@ export async function applyPlan(plan: Plan, client: ClusterClient, ctx: Executio
   const result: ExecutionResult = { executed: new Set(), failures: [] };
   const actx: ActionContext = { set: ctx.set, resource: ctx.resource, canAdopt: adoptionCheck(client, ctx) };
   for (const batch of batchesOf(plan.actions)) {
-    const runnable = result.failures.length === 0 ? batch : batch.filter((a) => a.kind === 'deleteRevision');
+    const stopped = result.failures.some((f) => f.action.continuesOnFailure !== true);
+    const runnable = stopped ? batch.filter((a) => a.kind === 'deleteRevision') : batch;
     const outcomes = await Promise.all(runnable.map((action) => attempt(action, client, actx)));
     for (const o of outcomes) {
       if (o.ok) {

@@ -15,7 +15,7 @@ import { observe, type Caches } from './observe.js';
 import type { Planner } from './planner-port.js';
 import type { SetKey, SetTargets } from './set-targets.js';
 import { settleStatus } from './settle-status.js';
-import { shouldWriteStatus, writeStatus } from './set-status-writer.js';
+import { writeStatus } from './set-status-writer.js';
 import { expectAction, recordSyncEvents, recordSyncMetrics } from './sync-effects.js';
 
 export type ReconcileOutcome =
@@ -97,9 +97,8 @@ async function persistStatus(
   result: ExecutionResult,
   deps: SyncDeps,
 ): Promise<Error | undefined> {
-  const failed = result.failures.length > 0;
   const status = settleStatus(plan, result.executed);
-  if (!shouldWriteStatus(plan.statusChanged, failed, status, set.status)) return undefined;
+  if (status === undefined) return undefined;
   try {
     const written = await writeStatus(deps.client, parsed.target.resource, set, status);
     deps.expectations.expectWrite(key, parsed.target.informer, written);

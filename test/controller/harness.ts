@@ -57,7 +57,8 @@ export class Harness {
     const plan = planStatefulSet(observed, this.now, this.features);
     assert.deepEqual(checkPlan(observed, plan, this.now, this.features), [], 'plan invariants');
     const executed = this.execute(plan, fail);
-    if (plan.statusChanged || executed.size < plan.actions.length) this.set = { ...this.set, status: settleStatus(plan, executed) };
+    const status = settleStatus(plan, executed);
+    if (status !== undefined) this.set = { ...this.set, status };
     assert.deepEqual(noDuplicateOrdinal([...this.pods.values()]), [], 'no duplicate ordinal');
     if (this.opts.autoDelete) this.finishTerminating();
     this.plans.push(plan);

@@ -24,11 +24,11 @@ describe('settleStatus', () => {
     assert.ok(del);
     const allButDelete = new Set(plan.actions.filter((a) => a !== del));
     const failed = settleStatus(plan, allButDelete);
-    assert.equal(failed.currentReplicas, 3);
-    assert.notEqual(failed.currentRevision, failed.updateRevision);
+    assert.equal(failed?.currentReplicas, 3);
+    assert.notEqual(failed?.currentRevision, failed?.updateRevision);
     const done = settleStatus(plan, new Set(plan.actions));
-    assert.equal(done.currentReplicas, 2);
-    assert.equal(done.observedGeneration, 2);
+    assert.equal(done?.currentReplicas, 2);
+    assert.equal(done?.observedGeneration, 2);
   });
 
   it('writes the computed status when the first pod batch fails and no revision or adoption write came before it', () => {
@@ -37,23 +37,31 @@ describe('settleStatus', () => {
     const creates = plan.actions.filter((a) => a.kind === 'createPod');
     assert.equal(creates[0]?.batch, 0, 'the first create is batch 0 once batches are numbered densely');
     const status = settleStatus(plan, new Set(plan.actions.filter((a) => a.kind !== 'createPod')));
-    assert.equal(status.replicas, 2);
+    assert.equal(status?.replicas, 2);
   });
 
-  it('returns the observed status unchanged when the revision write (batch 0) fails', () => {
+  it('writes nothing when the revision write (batch 0) fails, as upstream ends the sync before its status', () => {
     const plan = updatePlan();
+    assert.equal(plan.statusChanged, true, 'the planned status differs from the stored one');
     const executed = new Set<Action>(plan.actions.filter((a) => a.kind !== 'createRevision'));
-    const status = settleStatus(plan, executed);
-    assert.equal(status.observedGeneration, 1);
-    assert.equal(status.updateRevision, status.currentRevision);
+    assert.equal(settleStatus(plan, executed), undefined);
+  });
+
+  it('writes nothing when the planner found no change and every action ran', () => {
+    const set = newSet(3);
+    const observed = (s: typeof set) => observe(s, readyPods(set, 3), { revisions: [revisionOf(set)] });
+    const first = planStatefulSet(observed(set), T0, features);
+    const plan = planStatefulSet(observed(withStatus(set, first.status)), T0, features);
+    assert.equal(plan.statusChanged, false);
+    assert.equal(settleStatus(plan, new Set(plan.actions)), undefined);
   });
 
   it('still records observedGeneration and counters when a later action fails', () => {
     const plan = updatePlan();
     const status = settleStatus(plan, new Set(plan.actions.filter((a) => a.batch === 0)));
-    assert.equal(status.observedGeneration, 2);
-    assert.equal(status.replicas, 3);
-    assert.equal(status.readyReplicas, 3);
+    assert.equal(status?.observedGeneration, 2);
+    assert.equal(status?.replicas, 3);
+    assert.equal(status?.readyReplicas, 3);
   });
 
   it('returns the plan status itself when everything ran', () => {

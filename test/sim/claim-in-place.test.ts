@@ -60,12 +60,17 @@ describe('volumeClaimUpdatePolicy: InPlace', () => {
     assert.equal(set.status?.updatedReplicas, 3);
   });
 
-  it('patches a replica\'s claims before its pod when both change, within maxUnavailable 2', async () => {
+  it('replaces a pod whose template changed and brings its claims to the template with the new pod, within maxUnavailable 2', async () => {
     const { claims, records } = await run({ change: grown('db:2'), maxUnavailable: 2 });
     assert.ok(claims.every((c) => claimCapacity(c) === '2Gi'));
     const order = writes(records);
-    for (const i of [0, 1, 2]) assert.ok(order.indexOf(`patch data-db-${i}`) < order.indexOf(`delete db-${i}`), order.join(', '));
-    assert.deepEqual(order.slice(0, 2).sort(), ['patch data-db-1', 'patch data-db-2'], 'two replicas at once');
+    // KEP-4650: "When patching the PVC, if we also re-create the Pod, update the PVC after old Pod deleted, together with creating new pod"
+    for (const i of [0, 1, 2]) assert.ok(order.indexOf(`delete db-${i}`) < order.indexOf(`patch data-db-${i}`), order.join(', '));
+    assert.deepEqual(order.slice(0, 2).sort(), ['delete db-1', 'delete db-2'], 'two replicas at once');
+    const created = records.flatMap((r) => (r.type === 'action' && r.verb === 'create' && r.resource === 'pods' ? [records.indexOf(r)] : []));
+    const patched = records.flatMap((r) => (r.type === 'action' && r.verb === 'patch' && r.resource === 'persistentvolumeclaims' ? [records.indexOf(r)] : []));
+    assert.equal(patched.length, 3);
+    for (const at of patched) assert.ok(created.some((c) => c > at), 'each claim patch comes right before a pod creation');
   });
 
   it('leaves claims alone with the default OnDelete: same revision, no claim write', async () => {

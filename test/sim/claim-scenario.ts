@@ -15,6 +15,9 @@ export interface DbSetOptions {
   /** A RollingUpdate strategy with this maxUnavailable (and partition), when given. */
   maxUnavailable?: number;
   partition?: number;
+  /** Any other updateStrategy, as YAML (wins over maxUnavailable). */
+  updateStrategy?: string;
+  minReadySeconds?: number;
 }
 
 /** The claim templates value: one `data` template of `storage`. */
@@ -23,10 +26,11 @@ export const claimTemplates = (storage: string, className?: string): string =>
 
 /** The apps.ordinal.dev/v1 StatefulSet `db` as an `objects` item, its claims 1Gi. */
 export function dbSet(o: DbSetOptions): string {
-  const strategy =
-    o.maxUnavailable === undefined ? [] : [`updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: ${o.maxUnavailable}${o.partition === undefined ? '' : `, partition: ${o.partition}`}}}`];
+  const rolling = o.maxUnavailable === undefined ? [] : [`updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: ${o.maxUnavailable}${o.partition === undefined ? '' : `, partition: ${o.partition}`}}}`];
+  const strategy = o.updateStrategy === undefined ? rolling : [`updateStrategy: ${o.updateStrategy}`];
   const fields = [
     `replicas: ${o.replicas}`,
+    ...(o.minReadySeconds === undefined ? [] : [`minReadySeconds: ${o.minReadySeconds}`]),
     ...(o.podManagementPolicy ? [`podManagementPolicy: ${o.podManagementPolicy}`] : []),
     ...(o.volumeClaimUpdatePolicy ? [`volumeClaimUpdatePolicy: ${o.volumeClaimUpdatePolicy}`] : []),
     ...strategy,

@@ -81,6 +81,21 @@ export function revisionData(set: StatefulSet): string {
   return raw;
 }
 
+/** The revision's data keeps the set's claim templates (written for a volumeClaimUpdatePolicy: InPlace set). */
+export function carriesClaimTemplates(rev: ControllerRevision): boolean {
+  const data: unknown = typeof rev.data === 'string' ? safeParse(rev.data) : rev.data;
+  const spec = isObject(data) ? data.spec : undefined;
+  return isObject(spec) && spec.volumeClaimTemplates !== undefined;
+}
+
+function safeParse(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The raw JSON bytes of a revision's data: a string is taken as stored text, anything else is Go-encoded. */
 export function revisionRaw(rev: ControllerRevision): string {
   const data = rev.data;

@@ -155,9 +155,13 @@ const SENTENCES: Sentences = {
       ? `${b.pod} waits for its claim ${b.claim}: the volume expanded offline and its file system grows when a pod that mounts it starts again (delete ${b.pod}, or use EnforcedRollingUpdate, which restarts it)`
       : `${b.pod} waits for its claim ${b.claim} to finish expanding before its pod is updated`,
   claimExpansionRefused: (b) =>
-    `${b.pod} is not updated: its claim ${b.claim} must grow to ${b.request}, but ${b.storageClass === '' ? 'it has no StorageClass' : `StorageClass ${b.storageClass} does not set allowVolumeExpansion`}; allow expansion on the class, or restore the template's size (nothing is deleted)`,
+    `${b.pod} is not updated: its claim ${b.claim} must grow to ${b.request}, but ${b.storageClass === '' ? 'it has no StorageClass' : `StorageClass ${b.storageClass} does not set allowVolumeExpansion`}; ` +
+    `${b.storageClass === '' ? '' : `set allowVolumeExpansion: true on ${b.storageClass} if its provisioner can expand volumes, or `}delete the claim ${b.claim} and the pod ${b.pod} to have both created again at the new size (the volume's data is lost); until then nothing is deleted`,
+  claimIncompatible: (b) =>
+    `${b.pod} is not updated: its claim ${b.claim} has ${b.field} ${b.have} where the template says ${b.want}, which a claim cannot change; ` +
+    `delete the claim ${b.claim} and the pod ${b.pod} to have both created again from the template (the volume's data is lost); until then nothing is deleted`,
   claimResizeFailed: (b) =>
-    `${b.pod} is not updated: the expansion of its claim ${b.claim} failed (${b.message}); fix the storage, or set the claim's request back to its capacity (nothing is deleted)`,
+    `${b.pod} is not updated: the expansion of its claim ${b.claim} failed (${b.message}); fix the storage, or lower the claim's request to a size still above its current capacity to retry with less (nothing is deleted)`,
   budgetExhausted,
   partition,
   waitingForTermination: (b) => `Recreate waits for every old pod to be gone before creating new ones: ${b.pods.join(', ')}`,

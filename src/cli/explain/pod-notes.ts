@@ -57,6 +57,14 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return [{ pod: b.pod, note: `claim ${b.claim} is stale` }];
     case 'claimDeleting':
       return [{ pod: b.pod, note: `claim ${b.claim} is deleting` }];
+    case 'claimResizing':
+      return [{ pod: b.pod, note: b.waitingForPodRestart ? `claim ${b.claim} expanded offline: waits for a pod restart` : `claim ${b.claim} is expanding` }];
+    case 'claimExpansionRefused':
+      return [{ pod: b.pod, note: `claim ${b.claim} cannot grow to ${b.request}: held until it can` }];
+    case 'claimIncompatible':
+      return [{ pod: b.pod, note: `claim ${b.claim} differs from the template (${b.field}): held` }];
+    case 'claimResizeFailed':
+      return [{ pod: b.pod, note: `claim ${b.claim} failed to expand: held` }];
     case 'budgetExhausted':
       return [...b.unavailablePods.map((pod) => ({ pod, note: 'unavailable: uses the maxUnavailable budget' })), ...waitingForBudget(ctx)];
     case 'stuckOldRevision':
