@@ -16,7 +16,6 @@ import {
   claimRequest,
   classAllowsExpansion,
   fromTimestamp,
-  hasClaimCondition,
   Labels,
   toTimestamp,
   type Instant,
@@ -107,6 +106,8 @@ export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): Clai
 export interface ResizingClaim {
   claim: string;
   offline: boolean;
+  /** When the storage side finished and the file system started waiting for a mount (offline). */
+  offlineSince?: Instant;
   /** The failure the resize reports (ControllerResizeError / NodeResizeError, or an infeasible resize). */
   failed?: string;
 }
@@ -155,8 +156,7 @@ function readReplicaClaims(ctx: SyncContext, pod: Pod): ReplicaClaims {
     const claim = ctx.claims.get(claimNameFor(ctx.set, template, ordinal));
     if (claim === undefined) continue;
     if (isResizing(claim)) {
-      const failed = resizeFailure(claim);
-      out.resizing ??= { claim: claim.metadata.name ?? '', offline: hasClaimCondition(claim, 'FileSystemResizePending'), ...(failed === undefined ? {} : { failed }) };
+      out.resizing ??= resizingOf(claim);
       continue;
     }
     const marks = claim.metadata.annotations;
@@ -169,6 +169,18 @@ function readReplicaClaims(ctx: SyncContext, pod: Pod): ReplicaClaims {
   const toPodRevision = claimPatches(ctx, pod, podRevision(pod));
   out.lagging = toPodRevision.actions.length > 0 || toPodRevision.blocked?.kind === 'claimExpansionRefused';
   return out;
+}
+
+function resizingOf(claim: PersistentVolumeClaim): ResizingClaim {
+  const failed = resizeFailure(claim);
+  const pending = (claim.status?.conditions ?? []).find((c) => c.type === 'FileSystemResizePending' && c.status === 'True');
+  const offlineSince = fromTimestamp(pending?.lastTransitionTime);
+  return {
+    claim: claim.metadata.name ?? '',
+    offline: pending !== undefined,
+    ...(offlineSince === undefined ? {} : { offlineSince }),
+    ...(failed === undefined ? {} : { failed }),
+  };
 }
 
 /** The claims are ready: none is expanding (readyReplicas). */

@@ -49,8 +49,8 @@ export function createReplica(ctx: SyncContext, index: number): ReplicaOutcome {
   if (claims.deleting !== undefined) return outcome([claims.actions], { kind: 'claimDeleting', pod: name, claim: claims.deleting });
   const refs = fixClaimOwnerRefs(ctx, pod);
   const create: Action = { kind: 'createPod', batch: 0, pod, ordinal: ctx.slots.start + index };
-  // InPlace: claims that exist are brought to the new pod's revision before it is created, but neither a
-  // failed update nor a claim that cannot follow keeps the pod from being created (KEP-4650)
+  // InPlace: claims that exist are brought to the new pod's revision together with its creation (KEP-4650),
+  // but neither a failed update nor a claim that cannot follow keeps the pod from being created
   const patches = claimPatches(ctx, pod, podRevision(pod)).actions.map((a): Action => ({ ...a, continuesOnFailure: true }));
   return outcome([[...claims.actions, ...patches], [create], refs.actions], block.creating(pod), refs.events, true);
 }

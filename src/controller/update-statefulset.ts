@@ -3,16 +3,16 @@
 // scale-down, then the strategy's update deletions. Each phase returns data (PhaseResult); planSync numbers
 // their writes into batches and stops where upstream's sync returns.
 
-import type { Instant, Pod } from '../api/types.js';
+import { fromTimestamp, type Instant, type Pod } from '../api/types.js';
 import { BatchWriter, type Item } from './batches.js';
 import { earliest } from './availability.js';
-import { claimsAvailableAt, recordResizes, replicaClaims, resizingBlocker, updateStep } from './claim-updates.js';
+import { claimsAvailableAt, recordResizes, replicaClaims, resizingBlocker, updateStep, type ReplicaClaims } from './claim-updates.js';
 import { condemnedPass } from './condemned.js';
 import { isOld, needsUpdate, slotUnavailability, type SyncContext } from './sync-context.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, isStuck, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
 import { claimBlockedEvent, forcedReplacementEvent } from './event-texts.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
-import { podOrdinal, podRevision } from './pod-state.js';
+import { isTerminating, podOrdinal, podRevision } from './pod-state.js';
 import { planRecreate, type RecreateDecision } from './recreate.js';
 import { replicaPass } from './replica-pass.js';
 import { planLegacyUpdate, planMaxUnavailableUpdate, type UpdateDecision } from './rolling-update-deletions.js';
@@ -136,6 +136,21 @@ function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced:
  * counts from it), and says which replicas wait for their claims (the budget counts them unavailable while
  * their pods are Ready).
  */
+/**
+ * A pod the rollout created on the update revision whose claim's expansion ended after it had mounted it, and
+ * now waits for a restart to grow its file system (offline expansion): restarted, under every strategy. The
+ * replica is unavailable already, so this costs no budget. (A pod the rollout keeps, on the old revision,
+ * is restarted for its claims only by EnforcedRollingUpdate and Recreate: updateStep.)
+ */
+function restartForClaims(ctx: SyncContext, pod: Pod, claims: ReplicaClaims): Action | undefined {
+  const resizing = claims.resizing;
+  if (isOld(ctx, pod) || isTerminating(pod) || resizing === undefined || !resizing.offline || resizing.failed !== undefined) return undefined;
+  // a pod created once the storage side had finished mounts the grown volume: its start ends the expansion
+  const created = fromTimestamp(pod.metadata.creationTimestamp);
+  if (created === undefined || resizing.offlineSince === undefined || created >= resizing.offlineSince) return undefined;
+  return { kind: 'deletePod', batch: 0, name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', ordinal: podOrdinal(pod), cause: 'update' };
+}
+
 const claimsPhase: Phase = (ctx, body) => {
   if (!ctx.inPlace) return result({});
   const reported = new Set(body.blockers.flatMap((b) => (b.kind === 'claimResizing' || b.kind === 'claimResizeFailed' ? [b.pod] : [])));
@@ -146,6 +161,8 @@ const claimsPhase: Phase = (ctx, body) => {
     const claims = replicaClaims(ctx, pod);
     const records = recordResizes(ctx, pod, claims);
     if (records.length > 0) out.items.push({ position: out.items.length, steps: [records] });
+    const restart = restartForClaims(ctx, pod, claims);
+    if (restart !== undefined) out.items.push({ position: out.items.length, steps: [[restart]] });
     const name = pod.metadata.name ?? '';
     if (claims.resizing !== undefined && !reported.has(name)) out.blockers.push(resizingBlocker(name, claims.resizing));
     wakeAt = earliest(wakeAt, claimsAvailableAt(ctx, claims));

@@ -58,10 +58,13 @@ describe('KEP-4650: a set switched to InPlace', () => {
     assert.ok(r.claims.every((c) => c.metadata.labels?.[Labels.revisionHash] === r.set.status?.updateRevision));
   });
 
-  it('and back to OnDelete: a new revision, and the pods are relabelled, not replaced', async () => {
-    const r = await run(scenario({ replicas: 3, className: 'standard', maxUnavailable: 1, volumeClaimUpdatePolicy: 'InPlace' }, [patchSet('{volumeClaimUpdatePolicy: OnDelete}'), converge]));
+  it('and back to OnDelete: the first revision again, and the pods are relabelled, not replaced', async () => {
+    const steps = [patchSet('{volumeClaimUpdatePolicy: InPlace}'), converge, patchSet('{volumeClaimUpdatePolicy: OnDelete}'), converge];
+    const r = await run(scenario({ replicas: 3, className: 'standard', maxUnavailable: 1 }, steps));
     assert.equal(r.failed, false, failures(r.records));
     assert.deepEqual(deleted(r.records), []);
+    const relabels = r.records.filter((x) => x.type === 'action' && x.verb === 'patch' && x.resource === 'pods').length;
+    assert.equal(relabels, 6, 'each pod relabelled to the InPlace revision and back');
     assert.ok(r.pods.every((p) => p.metadata.labels?.[Labels.revisionHash] === r.set.status?.updateRevision));
   });
 });
@@ -132,12 +135,20 @@ function retainedClaim(name: string, className: string): string {
 }
 
 describe('KEP-4650: offline expansion with a new image under RollingUpdate', () => {
-  it('replaces each pod once and its claim finishes growing when the new pod starts: no one has to delete a pod', async () => {
+  it('grows each claim with its new pod and restarts that pod if the volume grew after it mounted it: no one has to delete a pod', async () => {
     const steps = [patchSet(`{template: {spec: {containers: [{name: c, image: "db:2"}]}}, volumeClaimTemplates: ${claimTemplates('2Gi', 'slow')}}`), converge];
     const r = await run(scenario({ replicas: 3, className: 'slow', volumeClaimUpdatePolicy: 'InPlace', maxUnavailable: 1 }, steps));
     assert.equal(r.failed, false, failures(r.records));
-    assert.deepEqual(deleted(r.records).sort(), ['db-0', 'db-1', 'db-2']);
     assert.deepEqual(capacities(r.claims), ['data-db-0=2Gi', 'data-db-1=2Gi', 'data-db-2=2Gi']);
+    // the old pod for the image; its successor, created with the claim patch before the volume had grown, once more
+    assert.deepEqual(deleted(r.records).sort(), ['db-0', 'db-0', 'db-1', 'db-1', 'db-2', 'db-2']);
+    for (const name of ['data-db-0', 'data-db-1', 'data-db-2']) {
+      const pending = r.records.find((x) => x.type === 'claim' && x.name === name && x.event === 'FileSystemResizePending')?.t ?? Infinity;
+      const pod = name.replace('data-', '');
+      const second = r.records.filter((x) => x.type === 'pod' && x.name === pod && x.event === 'Terminating')[1]?.t;
+      assert.ok(second !== undefined && second >= pending, `${pod} restarted for its claim only once the volume had grown`);
+    }
+    assert.ok(r.set.status?.updatedReplicas === 3 && r.set.status.availableReplicas === 3);
   });
 });
 

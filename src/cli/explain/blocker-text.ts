@@ -153,7 +153,7 @@ const SENTENCES: Sentences = {
   claimResizing: (b) =>
     b.waitingForPodRestart
       ? `${b.pod} waits for its claim ${b.claim}: the volume expanded offline and its file system grows when a pod that mounts it starts again (delete ${b.pod}, or use EnforcedRollingUpdate, which restarts it)`
-      : `${b.pod} waits for its claim ${b.claim} to finish expanding before its pod is updated`,
+      : `${b.pod} waits for its claim ${b.claim} to finish expanding`,
   claimExpansionRefused: (b) =>
     `${b.pod} is not updated: its claim ${b.claim} must grow to ${b.request}, but ${b.storageClass === '' ? 'it has no StorageClass' : `StorageClass ${b.storageClass} does not set allowVolumeExpansion`}; ` +
     `${b.storageClass === '' ? '' : `set allowVolumeExpansion: true on ${b.storageClass} if its provisioner can expand volumes, or `}delete the claim ${b.claim} and the pod ${b.pod} to have both created again at the new size (the volume's data is lost); until then nothing is deleted`,

@@ -36,6 +36,7 @@ export function admitCreate(res: Resource, obj: KubeObject, features: Features):
   if (isPodResource(res)) return preparePodForCreate(obj as Pod);
   const out = structuredClone(obj);
   if ('spec' in out) out.metadata.generation = 1;
+  if (qualifiedResource(res) === 'persistentvolumeclaims') defaultClaimSpec(out as PersistentVolumeClaim);
   if (hasStatusSubresource(res)) {
     delete out['status'];
     const phase = initialPhase(res);
@@ -66,6 +67,12 @@ export function admitUpdate(res: Resource, next: KubeObject, prev: KubeObject, m
     out.metadata.generation = (prev.metadata.generation ?? 1) + (changed ? 1 : 0);
   }
   return out;
+}
+
+/** kube-apiserver's claim defaulting: a claim without a volume mode gets Filesystem. */
+// upstream: pkg/apis/core/v1/defaults.go SetDefaults_PersistentVolumeClaimSpec
+function defaultClaimSpec(claim: PersistentVolumeClaim): void {
+  if (claim.spec !== null && typeof claim.spec === 'object' && claim.spec.volumeMode === undefined) claim.spec.volumeMode = 'Filesystem';
 }
 
 function withoutMetaAndStatus(obj: KubeObject): Record<string, unknown> {
