@@ -1,14 +1,19 @@
 // The ETA `rollout status` shows during a rollout: the forecast of this rollout (the set at its current
 // revision, the update revision applied; durations learned from its pods and the controller's events),
 // refreshed with what has happened so far — with u pods updated, what remains is each simulated run's
-// duration minus the moment it had u pods updated.
+// duration minus the moment it had u pods updated. While a pod is failing (ImagePullBackOff, CrashLoopBackOff,
+// …) no forecast holds: the rollout waits for a change, so the ETA is unknown.
 
 import { apiVersionOf, type ClusterClient, type Resource } from '../../api/client.js';
 import { learnLiveDurations } from '../explain/live-durations.js';
 import { applyRevision } from '../../api/revision/hash.js';
 import type { Pod, StatefulSet } from '../../api/types.js';
+import { isTerminating, podOrdinal, stuckReason } from '../../controller/pod-state.js';
 import { humanDuration } from '../explain/durations.js';
 import { setHistory } from './rollout-history.js';
+
+/** The forecast of a watch: undefined until asked, 'none' when no rollout is under way (see forecastEta). */
+export type EtaForecast = Eta | { error: string } | 'pending' | 'none' | undefined;
 
 /** Runs of the forecast behind an ETA: enough for p50 and p90, quick enough to be there in a second. */
 const ETA_RUNS = 10;
@@ -60,4 +65,25 @@ export function etaLine(eta: Eta, updated: number): string | undefined {
   if (r === undefined) return undefined;
   const h = (s: number) => humanDuration(Math.round(s * 1000));
   return `about ${h(r.p50)} left (p90 ${h(r.p90)}), forecast from this set's pod timings`;
+}
+
+/** The lowest ordinal in a failure state it cannot leave by itself (pod-state.ts stuckReason), with that state. */
+export function failingPod(pods: readonly Pod[]): { pod: string; reason: string } | undefined {
+  const failing = pods.flatMap((pod) => {
+    const reason = isTerminating(pod) ? undefined : stuckReason(pod);
+    return reason === undefined ? [] : [{ pod: pod.metadata.name ?? '', reason, ordinal: podOrdinal(pod) }];
+  });
+  const first = failing.sort((a, b) => a.ordinal - b.ordinal)[0];
+  return first && { pod: first.pod, reason: first.reason };
+}
+
+/** The ETA line of a rollout under way with `updated` pods updated, or why there is none; undefined when there is nothing to say. */
+export function etaText(forecast: EtaForecast, pods: readonly Pod[], updated: number): string | undefined {
+  if (forecast === undefined || forecast === 'none') return undefined;
+  const failing = failingPod(pods);
+  if (failing !== undefined) return `ETA: unknown while ${failing.pod} is failing (${failing.reason})`;
+  if (forecast === 'pending') return undefined;
+  if ('error' in forecast) return `ETA: none (${forecast.error})`;
+  const line = etaLine(forecast, updated);
+  return line === undefined ? undefined : `ETA: ${line}`;
 }
