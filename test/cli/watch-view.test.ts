@@ -50,7 +50,7 @@ describe('rollout status --watch view', () => {
   });
 
   describe('ETA line', () => {
-    const forecast: Eta = { remaining: (updated) => ({ p50: 60 - 20 * updated, p90: 70 - 20 * updated }) };
+    const forecast: Eta = { terminationUnknown: false, remaining: (updated) => ({ p50: 60 - 20 * updated, p90: 70 - 20 * updated }) };
     const pulling = (ordinal: number, reason: string): Pod => {
       const p = pod(ordinal, { ready: false, revision: 'web-2' });
       p.status = { ...p.status, containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'i', imageID: '', state: { waiting: { reason } } }] };
@@ -64,6 +64,9 @@ describe('rollout status --watch view', () => {
       assert.equal(etaText(forecast, pods, 1), 'ETA: unknown while web-1 is failing (ImagePullBackOff)');
       assert.equal(etaText('pending', pods, 1), 'ETA: unknown while web-1 is failing (ImagePullBackOff)');
       assert.equal(etaText('pending', [pod(0)], 1), undefined);
+    });
+    it('says the forecast is at most what is left while no pod has been seen going (the grace period stands in)', () => {
+      assert.equal(etaText({ ...forecast, terminationUnknown: true }, [pod(0)], 0), 'ETA: at most about 60s left (p90 70s): no pod seen going yet, so each takes its grace period to stop');
     });
     it('says nothing when no rollout is under way', () => {
       assert.equal(etaText('none', [pulling(1, 'ImagePullBackOff')], 0), undefined);

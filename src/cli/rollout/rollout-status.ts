@@ -10,6 +10,8 @@ import type { Condition, Pod, StatefulSet } from '../../api/types.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
 import { Informer } from '../../runtime/informer.js';
 import { controllerRefOf } from '../../runtime/set-targets.js';
+import { isTerminating, stateSince } from '../../controller/pod-state.js';
+import type { WatchedTermination } from '../../sim/learned-durations.js';
 import type { CommandIO } from '../explain/io.js';
 import { structured } from '../explain/output-format.js';
 import { replicasOf } from '../../controller/spec.js';
@@ -17,7 +19,7 @@ import { failFast } from '../explain/observe-once.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { liveScreen, type Screen } from './screen.js';
 import { rolloutState, staleFailure, type RolloutState } from './status-message.js';
-import { etaText, forecastEta, type EtaForecast } from './rollout-eta.js';
+import { etaText, forecastEta, isTerminationUnknown, type EtaForecast } from './rollout-eta.js';
 import { holdingPods, podChanges, renderLiveFrame, watchRows, type WatchPodRow } from './watch-view.js';
 
 export interface RolloutStatusArgs {
@@ -110,6 +112,8 @@ class StatusWatch {
   private lastEta = '';
   /** A failure condition seen on a status written for an older spec: it does not fail this rollout. */
   private staleFailure: Condition | undefined;
+  /** The set's pods seen going (deletion requested → gone): what the ETA learns termination times from first. */
+  private readonly watched: WatchedTermination[] = [];
   /** undefined until the first look: pods that exist when watching starts are not "changes". */
   private lastRows: Map<string, WatchPodRow> | undefined;
   private tickTimer: TimerId | undefined;
@@ -137,6 +141,7 @@ class StatusWatch {
     const done = new Promise<number>((resolve) => (this.resolve = resolve));
     const onChange = { onAdd: () => this.evaluate(), onUpdate: () => this.evaluate(), onDelete: () => this.evaluate() };
     this.sets.addHandler(onChange);
+    this.pods.addHandler({ onDelete: (pod) => this.sawGone(pod) });
     this.pods.addHandler(onChange);
     if (this.args.timeoutMs > 0) this.timeoutTimer = this.clock.at(this.clock.now() + this.args.timeoutMs, () => this.timeout(), 'rollout status timeout');
     this.sets.start();
@@ -204,15 +209,28 @@ class StatusWatch {
     if (state.kind !== 'progressing') this.finish(exitCode(state));
   }
 
+  /** A pod of the set is gone: if it was seen terminating, its deletion → gone is a direct observation. */
+  private sawGone(pod: Pod): void {
+    const requested = isTerminating(pod) ? stateSince(pod) : undefined;
+    if (requested === undefined || !ownedBy(this.args.set)(pod)) return;
+    this.watched.push({ pod: pod.metadata.name ?? '', seconds: Math.max(0, this.clock.now() - requested) / 1000 });
+    // The forecast took the grace period for want of this: make it again.
+    if (isTerminationUnknown(this.eta)) this.etaRevision = undefined;
+  }
+
   private askForEta(set: StatefulSet, pods: Pod[]): void {
     const revision = set.status?.updateRevision;
+    const watched = [...this.watched];
     this.eta = 'pending';
     this.etaRevision = revision;
-    // An answer for a revision the set has since left (a fix during the rollout) is dropped.
+    // An answer for a revision the set has since left (a fix during the rollout) is dropped; one that lacked
+    // a termination time the watch has seen since is asked again.
     const answer = (eta: EtaForecast) => {
-      if (this.etaRevision === revision) this.eta = eta;
+      if (this.etaRevision !== revision) return;
+      this.eta = eta;
+      if (isTerminationUnknown(eta) && this.watched.length > watched.length) this.etaRevision = undefined;
     };
-    forecastEta(this.client, this.args.resource, set, pods).then(
+    forecastEta(this.client, this.args.resource, set, pods, watched).then(
       (eta) => answer(eta === undefined ? 'none' : typeof eta === 'string' ? { error: eta } : eta),
       (e: unknown) => answer({ error: e instanceof Error ? e.message : String(e) }),
     );
