@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { rolloutStatusCommand } from '../../src/cli/commands/rollout.js';
 import { parse } from 'yaml';
-import { advance, converge, drive, setYaml, startWorld, take } from './world.js';
+import { advance, converge, drive, driveWithTurns, setYaml, startWorld, take } from './world.js';
 
 const ESC = String.fromCharCode(27);
 const setImage = (image: string) => ({ spec: { template: { spec: { containers: [{ name: 'app', image }] } } } });
@@ -72,15 +72,8 @@ describe('rollout status', () => {
     await w.sim.world.user.patch(Resources.ordinalStatefulSets, 'default', 'web', setImage('app:broken'));
     await advance(w, 10);
     take(w);
-    const p = rolloutStatusCommand(w.deps, 'web', {});
-    let settled = false;
-    void p.finally(() => (settled = true));
-    // Real turns between small steps of virtual time: the forecast behind the ETA runs simulations of its own.
-    for (let i = 0; i < 40_000 && !settled; i++) {
-      await advance(w, 0.002);
-      await new Promise((r) => setImmediate(r));
-    }
-    assert.equal(await p, 1);
+    // The forecast behind the ETA runs simulations of its own: real turns between small steps of virtual time.
+    assert.equal(await driveWithTurns(w, rolloutStatusCommand(w.deps, 'web', {})), 1);
     const { out, err } = take(w);
     assert.match(out, /^ {2}web-3: ImagePullBackOff for [4-8]s \(revision web-\w+\)\n/);
     assert.match(out, /^ETA: unknown while web-3 is failing \(ImagePullBackOff\)$/m);
@@ -135,15 +128,8 @@ describe('rollout status', () => {
     assert.ok(await converge(w), 'a first rollout, to learn from');
     take(w);
     await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:3'));
-    const p = rolloutStatusCommand(w.deps, 'web', {});
-    let settled = false;
-    void p.finally(() => (settled = true));
-    // Small steps of virtual time with a real turn between them: the forecast runs simulations of its own.
-    for (let i = 0; i < 40_000 && !settled; i++) {
-      await advance(w, 0.002);
-      await new Promise((r) => setImmediate(r));
-    }
-    assert.equal(await p, 0);
+    // The forecast behind the ETA runs simulations of its own: real turns between small steps of virtual time.
+    assert.equal(await driveWithTurns(w, rolloutStatusCommand(w.deps, 'web', {})), 0);
     const etas = [...take(w).out.matchAll(/^ETA: about (\d+)s left \(p90 (\d+)s\), forecast from this set's pod timings$/gm)].map((m) => Number(m[1]));
     // Four pods one after another, 2 s to stop and 4 s to start each: the k-th new pod is created at
     // 2 + 6(k−1) s and the rollout ends at 24 s, so with u pods updated about 28 − 6u s are left (24 s
@@ -158,14 +144,8 @@ describe('rollout status', () => {
     await converge(w);
     take(w);
     await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', setImage('app:2'));
-    const p = rolloutStatusCommand(w.deps, 'web', {});
-    let settled = false;
-    void p.finally(() => (settled = true));
-    for (let i = 0; i < 40_000 && !settled; i++) {
-      await advance(w, 0.002);
-      await new Promise((r) => setImmediate(r));
-    }
-    assert.equal(await p, 0);
+    // The forecast behind the ETA runs simulations of its own: real turns between small steps of virtual time.
+    assert.equal(await driveWithTurns(w, rolloutStatusCommand(w.deps, 'web', {})), 0);
     const out = take(w).out;
     // No event pairs to learn from yet: the grace period (30 s) would forecast about 4 × 34 s. Once web-3 is
     // seen going in 2 s, the forecast is made again: about 24 s for the whole rollout, less as pods are updated.
