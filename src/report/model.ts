@@ -2,7 +2,7 @@
 // coloured by revision, event markers, its claims' expansions, and the status counters over time.
 
 import type { StatefulSetStatus } from '../api/types.js';
-import type { ClaimRecord, PodRecord, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
+import type { ClaimRecord, PodRecord, RolloutSummary, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
 
 export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating';
 
@@ -65,17 +65,6 @@ export interface ReportModel {
   summary: SummaryRecord | undefined;
 }
 
-/** One rollout of a set: from the status naming a new update revision to the first that has every pod on it. */
-export interface Rollout {
-  group: string;
-  revision: string;
-  start: number;
-  /** undefined: not finished (replaced by the next rollout, or the run ended). */
-  end?: number;
-  /** When a newer revision took over before this one finished. */
-  replacedAt?: number;
-}
-
 /** The set's maxUnavailable as the controller last exported it (statefulset_max_unavailable), if any. */
 export function maxUnavailableOf(model: ReportModel, group: string): number | undefined {
   const [namespace, name] = group.split('/');
@@ -85,25 +74,8 @@ export function maxUnavailableOf(model: ReportModel, group: string): number | un
   return undefined;
 }
 
-/** The rollouts in the status records, per set, in order. */
-export function rolloutsOf(model: ReportModel): Rollout[] {
-  const out: Rollout[] = [];
-  for (const series of model.counters) {
-    let open: Rollout | undefined;
-    let update: string | undefined;
-    for (const { t, status } of series.points) {
-      if (status.updateRevision !== undefined && update !== undefined && status.updateRevision !== update) {
-        if (open !== undefined && open.end === undefined) open.replacedAt = t;
-        open = { group: series.group, revision: status.updateRevision, start: t };
-        out.push(open);
-      }
-      update = status.updateRevision ?? update;
-      const done = status.currentRevision === status.updateRevision && (status.updatedReplicas ?? 0) === status.replicas;
-      if (open !== undefined && open.end === undefined && done) open.end = t;
-    }
-  }
-  return out.sort((a, b) => a.start - b.start);
-}
+/** The run's rollouts, as its summary gives them (rollout-tracker.ts): none when the run did not finish. */
+export const rolloutsOf = (model: ReportModel): readonly RolloutSummary[] => model.summary?.rollouts ?? [];
 
 const STATE_OF: Record<PodRecord['event'], PodState | null> = {
   Created: 'Pending',

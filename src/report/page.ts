@@ -79,14 +79,23 @@ function expectSummary(model: ReportModel): string {
   return failed === 0 ? `<span class="ok">${model.expects.length} held</span>` : `<span class="bad">${failed} failed</span>`;
 }
 
-/** Each set's rollouts with how long they took: what a reader of the report asks first. */
+/** Each set's rollouts with how long they took and how low availability went: what a reader of the report asks first. */
 export function rolloutTable(model: ReportModel): string {
-  const rows = rolloutsOf(model).map(
-    (r) =>
-      `<tr><td>${escapeHtml(r.group)}</td><td><code>${escapeHtml(r.revision)}</code></td><td>${escapeHtml(formatSeconds(r.start))}</td>` +
-      `<td>${r.end !== undefined ? escapeHtml(formatSeconds(r.end - r.start)) : r.replacedAt !== undefined ? `<span class="muted">replaced by the next rollout at ${escapeHtml(formatSeconds(r.replacedAt))}</span>` : '<span class="bad">not finished</span>'}</td></tr>`,
-  );
-  return rows.length ? `<h2>Rollouts</h2><table><tr><th>set</th><th>to revision</th><th>started</th><th>took</th></tr>${rows.join('')}</table>` : '';
+  const rows = rolloutsOf(model).map((r) => {
+    const took =
+      r.convergedAt !== null
+        ? escapeHtml(formatSeconds(r.convergedAt - r.startedAt))
+        : r.replacedAt !== null
+          ? `<span class="muted">replaced by the next change at ${escapeHtml(formatSeconds(r.replacedAt))}</span>`
+          : '<span class="bad">not finished</span>';
+    const lowest = `${r.lowestAvailable.replicas} of ${r.lowestAvailable.of} at ${formatSeconds(r.lowestAvailable.at)}`;
+    return (
+      `<tr><td>${escapeHtml(`${r.namespace}/${r.name}`)}</td><td><code>${escapeHtml(r.revision ?? '-')}</code></td><td>${escapeHtml(formatSeconds(r.startedAt))}</td>` +
+      `<td>${took}</td><td>${escapeHtml(lowest)}</td></tr>`
+    );
+  });
+  const head = '<tr><th>set</th><th>to revision</th><th>started</th><th>took</th><th>lowest available</th></tr>';
+  return rows.length ? `<h2>Rollouts</h2><table>${head}${rows.join('')}</table>` : '';
 }
 
 /** The steps in words, with their time. */

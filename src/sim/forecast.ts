@@ -48,7 +48,7 @@ export interface CandidateForecast {
   p95?: number;
   /** The lowest availability over every run, and when (seconds after the change) in its run. */
   lowestAvailable: { replicas: number; at: number };
-  /** The run whose duration is the median (its batches describe the rollout). */
+  /** The converged run whose duration is P50 (its batches describe the rollout); the first run when none converged. */
   median: RunForecast;
   /** That run's records, for the HTML report. */
   medianRecords: TimelineRecord[];
@@ -56,20 +56,25 @@ export interface CandidateForecast {
   runs: RunForecast[];
 }
 
-export const percentile = (sorted: readonly number[], p: number): number | undefined =>
-  sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+/** The index of the p-th percentile (nearest rank) in a sorted list of `n` values. */
+const percentileIndex = (n: number, p: number): number => Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1));
 
-/** What one run says: from the first change step (index 1) to convergence. */
+export const percentile = (sorted: readonly number[], p: number): number | undefined => (sorted.length === 0 ? undefined : sorted[percentileIndex(sorted.length, p)]);
+
+/**
+ * What one run says, from the first change step (index 1): its duration and lowest availability are those of
+ * the set's rollout as the simulator measured it (rollout-tracker.ts, the same figures the report of the run
+ * shows); a change that rolled nothing took no time.
+ */
 function summarize(seed: number, result: RunResult): RunForecast {
   const changeIndex = result.records.findIndex((r) => r.type === 'step' && r.index === 1);
   const change = result.records[changeIndex]?.t ?? 0;
-  const convergedAt = result.summary.converged && result.exitCode === 0 ? result.summary.convergedAt : null;
-  let lowest = { replicas: Infinity, at: 0 };
+  const ok = result.summary.converged && result.exitCode === 0;
+  const rollout = result.summary.rollouts.find((r) => r.startedAt >= change);
   const batches = new Map<number, Batch>();
   const updatedAt = [0];
   // From the change step on, in record order: records at the same instant before it belong to the set's creation.
   for (const r of result.records.slice(Math.max(0, changeIndex))) {
-    if (r.type === 'status' && (r.status.availableReplicas ?? 0) < lowest.replicas) lowest = { replicas: r.status.availableReplicas ?? 0, at: r.t - change };
     // Counted once the status names the new revision: before that, updatedReplicas counts the old one.
     if (r.type === 'status' && r.generation !== null && r.status.observedGeneration === r.generation) {
       while (updatedAt.length <= (r.status.updatedReplicas ?? 0)) updatedAt.push(r.t - change);
@@ -80,9 +85,12 @@ function summarize(seed: number, result: RunResult): RunForecast {
       batches.set(r.t, batch);
     }
   }
-  // No status write after the change: availability stayed what the summary reports.
-  if (lowest.replicas === Infinity) lowest = { replicas: Math.min(...Object.values(result.summary.sets).map((s) => s?.availableReplicas ?? 0)), at: 0 };
-  return { seed, ...(convergedAt !== null ? { seconds: convergedAt - change } : {}), lowestAvailable: lowest, batches: [...batches.values()], updatedAt };
+  const seconds = rollout === undefined ? (ok ? 0 : undefined) : ok && rollout.convergedAt !== null ? rollout.convergedAt - rollout.startedAt : undefined;
+  // No rollout: availability stayed what the summary reports.
+  const lowestAvailable = rollout
+    ? { replicas: rollout.lowestAvailable.replicas, at: rollout.lowestAvailable.at - change }
+    : { replicas: Math.min(...Object.values(result.summary.sets).map((s) => s?.availableReplicas ?? 0)), at: 0 };
+  return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...batches.values()], updatedAt };
 }
 
 async function forecastCandidate(input: ForecastInput, candidate: Candidate): Promise<CandidateForecast> {
@@ -95,9 +103,10 @@ async function forecastCandidate(input: ForecastInput, candidate: Candidate): Pr
     const result = await runScenario(scenarioFromDocument(doc, `forecast of ${input.name} (${candidate.label})`));
     runs.push({ run: summarize(seed, result), records: result.records });
   }
-  const durations = runs.flatMap((r) => (r.run.seconds !== undefined ? [r.run.seconds] : [])).sort((a, b) => a - b);
-  const byDuration = [...runs].sort((a, b) => (a.run.seconds ?? Infinity) - (b.run.seconds ?? Infinity));
-  const median = byDuration[Math.floor((byDuration.length - 1) / 2)] ?? runs[0];
+  const converged = runs.filter((r) => r.run.seconds !== undefined).sort((a, b) => (a.run.seconds ?? 0) - (b.run.seconds ?? 0));
+  const durations = converged.map((r) => r.run.seconds ?? 0);
+  // The run at P50 itself, so that the report of "the median run" shows the table's P50.
+  const median = converged[percentileIndex(converged.length, 50)] ?? runs[0];
   if (median === undefined) throw new Error('a forecast needs at least one run');
   const lowest = runs.reduce((low, r) => (r.run.lowestAvailable.replicas < low.replicas ? r.run.lowestAvailable : low), { replicas: Infinity, at: 0 });
   const stats = { p5: percentile(durations, 5), p50: percentile(durations, 50), p95: percentile(durations, 95) };

@@ -1,11 +1,13 @@
 // Per-StatefulSet bookkeeping the simulator updates after every write that touches a set or its pods:
 // whether it is converged (and since when all sets are), and the most ordinals without an available pod
 // seen at any instant since the set first converged (`maxUnavailableObserved`). Initial creation is not
-// counted: every ordinal starts without a pod, which says nothing about a rollout's budget.
+// counted: every ordinal starts without a pod, which says nothing about a rollout's budget. It also keeps
+// the run's rollouts (rollout-tracker.ts).
 
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
 import { unavailableOrdinals } from '../controller/invariants.js';
 import { convergence } from './converged.js';
+import { RolloutTracker } from './rollout-tracker.js';
 
 interface SetTrack {
   converged: boolean;
@@ -19,6 +21,7 @@ export class SetTracker {
   private notConverged = 0;
   /** When every set last became converged; null while one is not. */
   allConvergedSince: Instant | null;
+  readonly rollouts = new RolloutTracker();
 
   constructor(start: Instant) {
     this.allConvergedSince = start;
@@ -33,15 +36,16 @@ export class SetTracker {
     if (before && !before.converged) this.notConverged--;
     if (!set) {
       this.tracks.delete(key);
+      this.rollouts.remove(key);
       this.afterChange(now);
       return;
     }
     const c = convergence(set, pods, now);
     const track: SetTrack = { converged: c.converged, reason: c.reason, maxUnavailable: before?.maxUnavailable };
+    const unavailableNow = unavailable ?? (() => unavailableOrdinals(set, pods, now));
     if (c.converged && track.maxUnavailable === undefined) track.maxUnavailable = 0;
-    if (track.maxUnavailable !== undefined) {
-      track.maxUnavailable = Math.max(track.maxUnavailable, unavailable ? unavailable() : unavailableOrdinals(set, pods, now));
-    }
+    if (track.maxUnavailable !== undefined) track.maxUnavailable = Math.max(track.maxUnavailable, unavailableNow());
+    this.rollouts.update(key, set, pods, now, c.converged, unavailableNow);
     if (!track.converged) this.notConverged++;
     this.tracks.set(key, track);
     this.afterChange(now);

@@ -191,6 +191,7 @@ export class Simulation {
       sets,
       metrics,
       violations: this.violations,
+      rollouts: this.tracker.rollouts.summaries(SIM_EPOCH, (key) => this.state.podsOf(key)),
     });
     this.emit(summary);
     return summary;

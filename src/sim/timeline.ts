@@ -125,6 +125,27 @@ export interface ViolationRecord extends Violation {
   type: 'violation';
 }
 
+/**
+ * Extension of the summary: one change of a set's spec after its creation (metadata.generation grew), from the
+ * write that made it to the set's next convergence.
+ */
+export interface RolloutSummary {
+  namespace: string;
+  name: string;
+  generation: number;
+  /** The update revision the controller rolled to (the status's, once it observed the change). */
+  revision: string | null;
+  startedAt: number;
+  /** null: not converged, by the end of the run or before the next change (`replacedAt`). */
+  convergedAt: number | null;
+  replacedAt: number | null;
+  /** The set's pods gone since the change, and its pods at the end (or the next change) that are new. */
+  podsDeleted: number;
+  podsCreated: number;
+  /** The fewest in-range ordinals with an available, non-terminating pod, of spec.replicas, and when first. */
+  lowestAvailable: { replicas: number; of: number; at: number };
+}
+
 export interface SummaryRecord {
   t: number;
   type: 'summary';
@@ -134,6 +155,7 @@ export interface SummaryRecord {
   sets: Record<string, StatefulSetStatus | null>;
   metrics: Record<string, number>;
   violations: Violation[];
+  rollouts: RolloutSummary[];
 }
 
 export type TimelineRecord =
@@ -237,6 +259,7 @@ export function summaryRecord(s: Omit<SummaryRecord, 't' | 'type'>): SummaryReco
     sets: s.sets,
     metrics: s.metrics,
     violations,
+    rollouts: s.rollouts,
   };
 }
 

@@ -201,6 +201,13 @@ describe('blockerSentence', () => {
     assert.equal(text, 'rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, web-3 deleted now)');
   });
 
+  it('never says blocked with budget left: claims grown now count, pods held for other reasons do not', () => {
+    const held = blockerSentence({ kind: 'budgetExhausted', unavailable: 0, maxUnavailable: 1, unavailablePods: [] }, rolling);
+    assert.equal(held, 'rolling update has budget left (0 of maxUnavailable 1 ordinals unavailable) but replaces no pod now');
+    const growing = blockerSentence({ kind: 'budgetExhausted', unavailable: 0, maxUnavailable: 1, unavailablePods: [] }, { ...rolling, claimUpdates: ['web-4'] });
+    assert.equal(growing, "rolling update blocked: 1 of maxUnavailable 1 ordinals unavailable (web-4's claims updated now)");
+  });
+
   it('says "enforced rolling update" for the EnforcedRollingUpdate budget', () => {
     const ctx = ctxFor({ strategy: 'EnforcedRollingUpdate', maxUnavailable: 1 }, () => [], true);
     const text = blockerSentence({ kind: 'budgetExhausted', unavailable: 1, maxUnavailable: 1, unavailablePods: ['web-4'] }, ctx);

@@ -36,9 +36,9 @@ interface Setting {
   median: { batches: Array<{ at: number; deleted: string[]; created: string[] }> };
 }
 
-async function offline(opts: ForecastOptions): Promise<{ code: number; out: string; err: string }> {
+async function offline(opts: ForecastOptions, manifest = MANIFEST): Promise<{ code: number; out: string; err: string }> {
   const io = bufferIO();
-  const code = await forecastManifestCommand(MANIFEST, opts, io);
+  const code = await forecastManifestCommand(manifest, opts, io);
   return { code, out: io.out, err: io.err };
 }
 
@@ -68,10 +68,25 @@ describe('forecast', () => {
     const report = join(dir, 'forecast.html');
     const r = await offline({ image: [{ container: 'app', image: 'app:2' }], runs: 3, candidate: ['maxUnavailable=50%'], report });
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^Forecast for web\.yaml: image app=app:2\n3 simulated runs per setting \(seeds 1–3\); each pod starts in 1 s \(the default; give --pod-start-seconds\)/);
+    assert.match(r.out, /^Forecast for web\.yaml: image app=app:2\n3 simulated runs per setting \(seeds 1–3\); each pod draws its durations from\n {2}start \(created → Ready\) +1 s +the default; give --pod-start-seconds\n {2}termination \(deletion → gone\) +1 s +the default; give --termination-seconds\n\n/);
     assert.match(r.out, /\nSETTING +P5 +P50 +P95 +LOWEST AVAILABLE +NOTE\ncurrent .*\nmaxUnavailable 50% .*3 of 6/);
     assert.match(r.out, /Batches of the median run \(current, \d+s\):\n {2}\+0s +-web-5\n/);
     assert.match(readFileSync(report, 'utf8'), /<html/);
+  });
+
+  it('P50 is the median run\'s duration, the one its report shows; lowest availability counts from the deletion', async () => {
+    const slow = join(dir, 'slow.yaml');
+    writeFileSync(slow, readFileSync(MANIFEST, 'utf8').replace('replicas: 6', 'replicas: 6\n  minReadySeconds: 10'));
+    const report = join(dir, 'median.html');
+    const r = await offline({ image: [{ container: 'app', image: 'app:2' }], podStartSeconds: [20, 40], terminationSeconds: [5, 30], runs: 9, candidates: false, report }, slow);
+    assert.equal(r.code, 0, r.err);
+    const [, median, lowest, at] = /\ncurrent +\S+ +(\S+) +\S+ +(\d) of 6 at \+(\S+)/.exec(r.out) ?? [];
+    assert.match(r.out, new RegExp(`Batches of the median run \\(current, ${median}\\):`));
+    // The report's rollout table: took (convergence, minReadySeconds included) and the same lowest point.
+    const took = /<h2>Rollouts<\/h2>.*?<td>([^<]+)<\/td><td>(\d) of 6 at [^<]+<\/td><\/tr>/.exec(readFileSync(report, 'utf8'));
+    assert.deepEqual([took?.[1], took?.[2]], [median, lowest]);
+    // A pod is unavailable from its deletion on, not from when it is gone (5–30 s later).
+    assert.deepEqual([lowest, at], ['5', '0s']);
   });
 
   it('refuses what cannot be forecast, in one line, exit 2', async () => {
@@ -86,6 +101,27 @@ describe('forecast', () => {
     const io = bufferIO();
     assert.equal(await forecastManifestCommand(onDelete, { image: [{ container: 'app', image: 'app:2' }] }, io), 2);
     assert.match(io.err, /uses OnDelete: the controller replaces a pod only when you delete it/);
+  });
+
+  it('live: a creation that waited for a lower ordinal is not a termination time, so the forecast is the next rollout\'s duration', async () => {
+    const w = await startWorld(setYaml({ replicas: 4, spec: '      updateStrategy: {rollingUpdate: {maxUnavailable: 2}}\n' }), 'cluster: {podStartSeconds: 10, podTerminationSeconds: 2}\n');
+    assert.ok(await converge(w));
+    const image = (tag: string) => ({ spec: { template: { spec: { containers: [{ name: 'app', image: tag }] } } } });
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', image('app:2'));
+    assert.ok(await converge(w));
+    take(w);
+    const code = await forecastCommand(w.deps, 'sts/web', { image: [{ container: 'app', image: 'app:3' }], runs: 5, candidates: false, output: 'json' });
+    const { out, err } = take(w);
+    assert.equal(code, 0, err);
+    const data = JSON.parse(out) as { podTerminationSeconds: { samples: number[]; source: string }; settings: Setting[] };
+    assert.ok(Math.max(...data.podTerminationSeconds.samples) <= 2.5, data.podTerminationSeconds.source);
+    assert.match(data.podTerminationSeconds.source, /; 2 left out, created only after a lower ordinal was Ready$/);
+    const start = w.sim.now();
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', image('app:3'));
+    assert.ok(await converge(w));
+    const actual = (w.sim.now() - start) / 1000;
+    const p50 = data.settings[0]?.p50 ?? 0;
+    assert.ok(Math.abs(p50 - actual) <= 2, `forecast p50 ${p50} s, the rollout took ${actual} s`);
   });
 
   it('live: learns the start and termination times from the set\'s pods and the controller\'s events', async () => {

@@ -72,7 +72,7 @@ describe('rollout commands on kube-apiserver', () => {
     walkThrough(env, 'db', 'statefulset.apps/db'),
   );
 
-  e2eTest('rollout status exits 1 on ProgressDeadlineExceeded', {
+  e2eTest('rollout status exits 1 on ProgressDeadlineExceeded, and right after the fix waits for the fixed rollout', {
     timeout: 120_000,
     kubelet: { podStartSeconds: 1, podTerminationSeconds: 1, images: { 'app:broken': { behavior: 'ImagePullBackOff' } } },
   }, async (env) => {
@@ -82,5 +82,12 @@ describe('rollout commands on kube-apiserver', () => {
     await env.setImage('stuck', 'app', 'app:broken');
     assert.equal(await rolloutStatusCommand(d, 'stuck', { timeout: '90s' }), 1);
     assert.equal(take(d).err, 'error: statefulset "stuck" exceeded its progress deadline\n');
+    // The fix: the previous deadline is not this generation's, so the command waits for the fixed rollout.
+    await env.setImage('stuck', 'app', 'app:2');
+    await env.client.delete(Resources.pods, env.ns, 'stuck-1'); // OrderedReady does not replace a broken pod by itself
+    assert.equal(await rolloutStatusCommand(d, 'stuck', { timeout: '90s' }), 0);
+    const { out, err } = take(d);
+    assert.equal(err, '');
+    assert.match(out, /statefulset rolling update complete 2 pods at revision /);
   });
 });

@@ -47,6 +47,20 @@ describe('rollout history', () => {
     assert.match(lines[3] ?? '', /^2\s+web-\w+\s+current,update\s+to v2\s+image app: app:1 -> app:2$/);
   });
 
+  it('InPlace: names the claim template change of a revision that grew a claim', async () => {
+    const claims = (storage: string) => `[{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: ${storage}}}}}]`;
+    const objects = `  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: standard}, provisioner: simulated, allowVolumeExpansion: true}
+${setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 2, spec: `      volumeClaimUpdatePolicy: InPlace\n      volumeClaimTemplates: ${claims('1Gi')}\n` })}`;
+    const w = await startWorld(objects, 'cluster: {podStartSeconds: 2, storage: {expansionSeconds: 5}}\n');
+    assert.ok(await converge(w));
+    await w.sim.world.user.patch(Resources.ordinalStatefulSets, 'default', 'web', { spec: { volumeClaimTemplates: parse(claims('2Gi')) } });
+    assert.ok(await converge(w));
+    assert.equal(await drive(w, rolloutHistoryCommand(w.deps, 'web', {})), 0);
+    assert.match(take(w).out, /\n2\s+web-\w+\s+current,update\s+<none>\s+claim data storage: 1Gi -> 2Gi\n$/);
+    assert.equal(await drive(w, rolloutHistoryCommand(w.deps, 'web', { revision: 2 })), 0);
+    assert.match(take(w).out, /Changes from revision #1:\n {2}claim data storage: 1Gi -> 2Gi\n/);
+  });
+
   it('shows one revision in detail with --revision, and fails for an unknown one', async () => {
     const w = await rolledTwice();
     assert.equal(await drive(w, rolloutHistoryCommand(w.deps, 'web', { revision: 2 })), 0);

@@ -120,7 +120,7 @@ describe('docs/scenarios.md', () => {
       tl.expectRecord(0, 0, true, ''),
       tl.failureRecord(0, 0, ''),
       tl.violationRecord({ t: 0, invariant: '', message: '' }),
-      tl.summaryRecord({ converged: true, convergedAt: null, endedAt: 0, sets: {}, metrics: {}, violations: [] }),
+      tl.summaryRecord({ converged: true, convergedAt: null, endedAt: 0, sets: {}, metrics: {}, violations: [], rollouts: [] }),
     ];
     assert.deepEqual(samples.map((r) => r.type).sort(), [...tl.RECORD_TYPES].sort(), 'a sample of every record type');
     const text = section('## Timeline records');

@@ -3,12 +3,12 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rolloutState } from '../../src/cli/rollout/status-message.js';
+import { rolloutState, staleFailure } from '../../src/cli/rollout/status-message.js';
 import type { StatefulSet } from '../../src/api/types.js';
 import { convergedStatus, pod, set, T0 } from '../sim/fixtures.js';
 
-const progressing = (reason: string, status: 'True' | 'False' = 'False', message = '') => ({
-  conditions: [{ type: 'Progressing', status, reason, message }],
+const progressing = (reason: string, status: 'True' | 'False' = 'False', message = '', lastTransitionTime = '2026-01-01T00:00:00Z') => ({
+  conditions: [{ type: 'Progressing', status, reason, message, lastTransitionTime }],
 });
 
 function withStatus(s: StatefulSet, status: Partial<NonNullable<StatefulSet['status']>>): StatefulSet {
@@ -104,6 +104,12 @@ describe('rolloutState', () => {
       message: 'statefulset "web" exceeded its progress deadline',
     },
     {
+      desc: 'does not fail on a deadline the status judged for an older generation (right after a fix)',
+      set: withStatus(set({ generation: 3 }), { observedGeneration: 2, readyReplicas: 2, ...progressing('ProgressDeadlineExceeded') }),
+      kind: 'progressing',
+      message: 'Waiting for statefulset spec update to be observed...',
+    },
+    {
       desc: 'fails on an EnforcedRollingUpdate safety halt',
       set: withStatus(set(), { readyReplicas: 2, ...progressing('SafetyHalt', 'False', 'pod web-2 failed') }),
       kind: 'failed',
@@ -121,4 +127,23 @@ describe('rolloutState', () => {
       assert.deepEqual(rolloutState(c.set, c.pods ?? three, T0), { kind: c.kind, message: c.message });
     });
   }
+});
+
+describe('rolloutState after a spec change', () => {
+  const timedOut = (generation: number, observedGeneration: number, at: string) =>
+    withStatus(set({ generation }), { observedGeneration, readyReplicas: 2, ...progressing('ProgressDeadlineExceeded', 'False', 'timed out', at) });
+
+  it('keeps the failure condition of a status written for an older spec, and only that', () => {
+    assert.equal(staleFailure(timedOut(3, 2, '2026-01-01T00:00:37Z'))?.lastTransitionTime, '2026-01-01T00:00:37Z');
+    assert.equal(staleFailure(timedOut(3, 3, '2026-01-01T00:00:37Z')), undefined);
+    assert.equal(staleFailure(withStatus(set({ generation: 3 }), { observedGeneration: 2 })), undefined);
+  });
+
+  it('does not fail on the same condition once the new generation is observed, but fails on a new one', () => {
+    const stale = staleFailure(timedOut(3, 2, '2026-01-01T00:00:37Z'));
+    const kept = rolloutState(timedOut(3, 3, '2026-01-01T00:00:37Z'), three, T0, stale);
+    assert.deepEqual(kept, { kind: 'progressing', message: 'Waiting for 1 pods to be ready...' });
+    const again = rolloutState(timedOut(3, 3, '2026-01-01T00:01:20Z'), three, T0, stale);
+    assert.deepEqual(again, { kind: 'failed', message: 'statefulset "web" exceeded its progress deadline' });
+  });
 });

@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { podChanges, renderLiveFrame, watchRows, type WatchPodRow } from '../../src/cli/rollout/watch-view.js';
+import { holdingPods, podChanges, renderLiveFrame, watchRows, type WatchPodRow } from '../../src/cli/rollout/watch-view.js';
+import { etaText, type Eta } from '../../src/cli/rollout/rollout-eta.js';
+import type { Pod } from '../../src/api/types.js';
 import { convergedStatus, iso, pod, set, T0 } from '../sim/fixtures.js';
 
 const s = { ...set({ minReadySeconds: 10 }), status: { ...convergedStatus(3), updateRevision: 'web-2' } };
@@ -40,6 +42,35 @@ describe('rollout status --watch view', () => {
   it('colours states and revisions on a terminal', () => {
     const lines = renderLiveFrame({ title: 't', message: 'm', set: s, rows: watchRows(s, [pod(0, { readySince: T0 - 60_000 })], T0) }, { color: true });
     assert.ok(lines.some((l) => l.includes('\x1b[32mReady')));
+  });
+
+  it('names the pods that hold the rollout at the first look, with their time in state', () => {
+    const rows = watchRows(s, [pod(0, { readySince: T0 - 65_000 }), pod(1, { revision: 'web-2', ready: false, readySince: T0 - 12_000 })], T0);
+    assert.deepEqual(holdingPods(rows), ['  web-1: Pending for 12s (revision web-2)']);
+  });
+
+  describe('ETA line', () => {
+    const forecast: Eta = { terminationUnknown: false, remaining: (updated) => ({ p50: 60 - 20 * updated, p90: 70 - 20 * updated }) };
+    const pulling = (ordinal: number, reason: string): Pod => {
+      const p = pod(ordinal, { ready: false, revision: 'web-2' });
+      p.status = { ...p.status, containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'i', imageID: '', state: { waiting: { reason } } }] };
+      return p;
+    };
+    it('gives the forecast of what is left while no pod fails', () => {
+      assert.equal(etaText(forecast, [pod(0), pod(1)], 1), "ETA: about 40s left (p90 50s), forecast from this set's pod timings");
+    });
+    it('is unknown while a pod is failing, naming the lowest such ordinal, even before the forecast answers', () => {
+      const pods = [pod(0), pulling(2, 'CrashLoopBackOff'), pulling(1, 'ImagePullBackOff')];
+      assert.equal(etaText(forecast, pods, 1), 'ETA: unknown while web-1 is failing (ImagePullBackOff)');
+      assert.equal(etaText('pending', pods, 1), 'ETA: unknown while web-1 is failing (ImagePullBackOff)');
+      assert.equal(etaText('pending', [pod(0)], 1), undefined);
+    });
+    it('says the forecast is at most what is left while no pod has been seen going (the grace period stands in)', () => {
+      assert.equal(etaText({ ...forecast, terminationUnknown: true }, [pod(0)], 0), 'ETA: at most about 60s left (p90 70s): no pod seen going yet, so each takes its grace period to stop');
+    });
+    it('says nothing when no rollout is under way', () => {
+      assert.equal(etaText('none', [pulling(1, 'ImagePullBackOff')], 0), undefined);
+    });
   });
 
   describe('podChanges (plain lines)', () => {

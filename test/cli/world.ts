@@ -56,6 +56,21 @@ export async function drive<T>(w: TestWorld, p: Promise<T>, seconds = 900): Prom
   return p;
 }
 
+/**
+ * Like drive, in small steps of virtual time with a real turn between them: for a command that waits for
+ * work off the virtual clock (the forecast behind rollout status's ETA runs simulations of its own).
+ */
+export async function driveWithTurns<T>(w: TestWorld, p: Promise<T>, steps = 40_000): Promise<T> {
+  let settled = false;
+  void p.finally(() => (settled = true)).catch(() => {});
+  for (let i = 0; i < steps && !settled; i++) {
+    await advance(w, 0.002);
+    await new Promise((r) => setImmediate(r));
+  }
+  if (!settled) throw new Error(`command still running after ${steps} steps`);
+  return p;
+}
+
 /** Clears the captured output. */
 export function take(w: TestWorld): { out: string; err: string } {
   const r = { out: w.io.out, err: w.io.err };

@@ -3,6 +3,8 @@
 // validation and resize admission judge every patch — and the simulated kubelet runs the pods. A grown claim
 // template moves each replica claims first, highest ordinal first, one at a time (maxUnavailable 1), and
 // relabels its pod without replacing it.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { after as afterAll, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
@@ -16,6 +18,7 @@ import { after, mark } from './pod-order.js';
 
 afterAll(() => closeSession());
 
+const BIN = fileURLToPath(new URL('../../bin/ordinal.js', import.meta.url));
 
 describe('claims updated in place on kube-apiserver (apps.ordinal.dev/v1)', () => {
   e2eTest('a grown claim template: claims patched and expanded highest first, one at a time, pods relabelled, not replaced', {
@@ -61,5 +64,12 @@ describe('claims updated in place on kube-apiserver (apps.ordinal.dev/v1)', () =
     const claims = (await env.client.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, env.ns)).items;
     assert.deepEqual(claims.map((c) => [c.metadata.name, claimCapacity(c)]).sort(), [['data-db-0', '2Gi'], ['data-db-1', '2Gi'], ['data-db-2', '2Gi']]);
     assert.ok((await env.events('db', 'SuccessfulUpdate')).some((e) => e.message?.startsWith('update Claim data-db-2 for Pod db-2')), 'a SuccessfulUpdate event for the claim');
+
+    // converged: the status kube-apiserver returns (its keys in the server's order) is the one the planner
+    // would write, so `plan` has no status to write and the controller PUTs none
+    const plan = spawnSync(process.execPath, [BIN, 'plan', 'db', '-n', env.ns, '--kubeconfig', env.cp.kubeconfigPath, '-o', 'json'], { encoding: 'utf8' });
+    assert.equal(plan.status, 0, plan.stderr);
+    const planned = JSON.parse(plan.stdout) as { statusChanged: boolean; actions: unknown[] };
+    assert.deepEqual([planned.statusChanged, planned.actions], [false, []], 'a converged set with claim templates: nothing to write');
   });
 });

@@ -49,6 +49,20 @@ export function sampleTimeline(): TimelineRecord[] {
       sets: { web: { replicas: 2, readyReplicas: 2 } },
       metrics: { 'statefulset_max_unavailable{namespace="default",statefulset="web"}': 1 },
       violations: [],
+      rollouts: [
+        {
+          namespace: 'default',
+          name: 'web',
+          generation: 2,
+          revision: 'web-rev-b',
+          startedAt: 2,
+          convergedAt: null,
+          replacedAt: null,
+          podsDeleted: 1,
+          podsCreated: 1,
+          lowestAvailable: { replicas: 1, of: 2, at: 2 },
+        },
+      ],
     },
   ];
 }

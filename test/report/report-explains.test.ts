@@ -44,10 +44,11 @@ describe('report explanations', () => {
     const model = buildModel(records, 't');
     const [rollout, ...more] = rolloutsOf(model);
     assert.equal(more.length, 0);
-    // Two waves of two pods: 1 s to stop, 3 s to start each.
-    assert.deepEqual([rollout?.group, (rollout?.end ?? 0) - (rollout?.start ?? 0)], ['default/web', 8]);
+    // Two waves of two pods: 1 s to stop, 3 s to start each; two ordinals unavailable from the first deletion.
+    assert.deepEqual([rollout?.name, (rollout?.convergedAt ?? 0) - (rollout?.startedAt ?? 0)], ['web', 8]);
+    assert.deepEqual(rollout?.lowestAvailable, { replicas: 2, of: 4, at: rollout?.startedAt });
     const html = renderReport(records);
-    assert.match(html, /<h2>Rollouts<\/h2><table><tr><th>set<\/th><th>to revision<\/th><th>started<\/th><th>took<\/th><\/tr><tr><td>default\/web<\/td><td><code>web-\w+<\/code><\/td><td>[^<]+<\/td><td>8(\.0)?s<\/td>/);
+    assert.match(html, /<h2>Rollouts<\/h2><table><tr><th>set<\/th><th>to revision<\/th><th>started<\/th><th>took<\/th><th>lowest available<\/th><\/tr><tr><td>default\/web<\/td><td><code>web-\w+<\/code><\/td><td>[^<]+<\/td><td>8(\.0)?s<\/td><td>2 of 4 at [^<]+<\/td>/);
     assert.match(html, /<td>image web\/app → app:2<\/td>/);
     assert.match(html, /<h2>Events<\/h2>.*<td>SuccessfulDelete<\/td><td>delete Pod web-3 in StatefulSet web successful<\/td>/s);
     assert.match(html, /<polyline class="unavailable"/);
@@ -57,15 +58,15 @@ describe('report explanations', () => {
     assert.match(html, /<code>statefulset_update_duration_seconds_sum\{[^<]*<\/code><\/td><td>8<\/td>/);
   });
 
-  it('says a rollout was replaced when a newer revision took over before it finished', async () => {
+  it('says a rollout was replaced when a newer change came before it finished', async () => {
     const stuck = new URL('../../examples/stuck-rollout-rolling-update.yaml', import.meta.url).pathname;
     const { records } = await runScenario(loadScenario(stuck));
     const rollouts = rolloutsOf(buildModel(records, 't'));
     assert.equal(rollouts.length, 2);
-    assert.equal(rollouts[0]?.end, undefined);
-    assert.equal(rollouts[0]?.replacedAt, rollouts[1]?.start);
-    assert.ok(rollouts[1]?.end !== undefined);
-    assert.ok(renderReport(records).includes('replaced by the next rollout at 70s'));
+    assert.equal(rollouts[0]?.convergedAt, null);
+    assert.equal(rollouts[0]?.replacedAt, rollouts[1]?.startedAt);
+    assert.ok(rollouts[1]?.convergedAt !== null);
+    assert.ok(renderReport(records).includes('replaced by the next change at 70s'));
   });
 
   it('draws the last value of every counter for a visible stretch after the last write', async () => {

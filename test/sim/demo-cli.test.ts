@@ -23,7 +23,7 @@ describe('ordinal demo', () => {
     assert.ok(!printed.includes(ESC), 'no ANSI escapes off a TTY');
     assert.match(printed, /StatefulSet web {2}replicas 8/);
     assert.match(printed, /Summary\n {2}converged: yes/);
-    assert.match(printed, /rollout: started at t=\d+s, 8 pods replaced/);
+    assert.match(printed, /rollout of web \(generation 2, revision web-\w+\): started at t=\d+s, 8 pods replaced, took \d+s, lowest availability 5 of 8 at t=\d+s/);
     assert.match(printed, /expectations held: 1\/1 {3}invariant violations: 0/);
     assert.match(printed, new RegExp(`HTML report: ${report.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.match(readFileSync(report, 'utf8'), /<svg class="timeline"/);

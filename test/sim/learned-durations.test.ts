@@ -1,5 +1,6 @@
-// Durations learned from what the cluster records: creation → Ready of the set's pods, and the controller's
-// SuccessfulDelete → SuccessfulCreate events of the same pod, else the grace period.
+// Durations learned from what the cluster records: creation → Ready of the set's pods, and deletion → gone
+// from what a watch saw and the controller's SuccessfulDelete → SuccessfulCreate events of the same pod (not
+// those whose creation waited for a lower ordinal), else the grace period as an upper bound.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeEvent, Pod, StatefulSet } from '../../src/api/types.js';
@@ -42,9 +43,34 @@ describe('learnDurations', () => {
     assert.deepEqual(learnDurations(set, [], events).termination, { samples: [2.5, 3, 3.5, 4.5, 5, 5.5], source: 'SuccessfulDelete → SuccessfulCreate events of 2 pods, ±0.5 s' });
   });
 
+  it('leaves out a creation that waited for a lower ordinal (OrderedReady), and a pair longer than the grace period', () => {
+    // maxUnavailable 2: web-3 and web-2 deleted together and gone 2 s later; web-2 is created at once, web-3
+    // only once web-2 is Ready (10 s more): its 12 s would count web-2's start a second time.
+    const events = [
+      event('SuccessfulDelete', 'delete', 'web-3', '2026-11-25T10:00:00Z'),
+      event('SuccessfulDelete', 'delete', 'web-2', '2026-11-25T10:00:00Z'),
+      event('SuccessfulCreate', 'create', 'web-2', '2026-11-25T10:00:02Z'),
+      event('SuccessfulCreate', 'create', 'web-3', '2026-11-25T10:00:12Z'),
+      // scaled down, then up again an hour later: not a termination
+      event('SuccessfulDelete', 'delete', 'web-4', '2026-11-25T09:00:00Z'),
+      event('SuccessfulCreate', 'create', 'web-4', '2026-11-25T10:00:00Z'),
+    ];
+    const d = learnDurations(set, [], events).termination;
+    assert.deepEqual(d, { samples: [1.5, 2, 2.5], source: 'SuccessfulDelete → SuccessfulCreate events of 1 pod, ±0.5 s; 1 left out, created only after a lower ordinal was Ready' });
+    const parallel = { ...set, spec: { ...set.spec, podManagementPolicy: 'Parallel' } } as StatefulSet;
+    assert.deepEqual(learnDurations(parallel, [], events.slice(0, 4)).termination.samples, [11.5, 12, 12.5, 1.5, 2, 2.5], 'Parallel creations wait for nothing');
+  });
+
+  it('takes what a watch saw go first, and says so', () => {
+    const events = [event('SuccessfulDelete', 'delete', 'web-2', '2026-11-25T10:01:00Z'), event('SuccessfulCreate', 'create', 'web-2', '2026-11-25T10:01:03Z')];
+    const d = learnDurations(set, [], events, [{ pod: 'web-1', seconds: 4 }]).termination;
+    assert.deepEqual(d, { samples: [3.5, 4, 4.5, 2.5, 3, 3.5], source: 'deletion → gone of 1 pod watched and SuccessfulDelete → SuccessfulCreate events of 1 pod, ±0.5 s' });
+  });
+
   it('falls back to the grace period, and says it is an upper bound', () => {
     const d = learnDurations(set, [], [event('SuccessfulCreate', 'create', 'web-0', '2026-11-25T10:00:00Z')]);
     assert.deepEqual(d.termination.samples, [12]);
+    assert.equal(d.termination.upperBound, true);
     assert.match(d.termination.source, /^the grace period \(12 s\), an upper bound/);
   });
 });

@@ -76,4 +76,50 @@ describe('ordinal simulate', () => {
     assert.equal(await simulateCommand(join(dir, 'missing.yaml'), {}, sink), 2);
     assert.match(out.stderr, /cannot read file/);
   });
+
+  describe('text timeline', () => {
+    const APPLY = `  - waitFor: Converged
+  - apply:
+      apiVersion: apps/v1
+      kind: StatefulSet
+      metadata: {name: web}
+      spec:
+        replicas: 3
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec: {containers: [{name: c, image: "app:2"}]}
+  - waitFor: Converged
+  - patch: {kind: StatefulSet, name: web, merge: {spec: {updateStrategy: {rollingUpdate: {maxUnavailable: 2}}}}}
+  - waitFor: Converged
+`;
+
+    it('leaves out the Event writes (jsonl keeps them) and says what an apply or patch step changes', async () => {
+      const file = scenarioFile('apply.yaml', APPLY);
+      const text = io();
+      assert.equal(await simulateCommand(file, {}, text.io), 0);
+      assert.doesNotMatch(text.out.stdout, /action +\w+ events /);
+      assert.match(text.out.stdout, /\n +\d+\.\d{3}s {2}step {6}#1 apply StatefulSet web: replicas: 2 -> 3; image c: app:1 -> app:2\n/);
+      assert.match(text.out.stdout, /\n +\d+\.\d{3}s {2}step {6}#3 patch StatefulSet web: \+updateStrategy\.rollingUpdate\.maxUnavailable: 2\n/);
+      const jsonl = io();
+      await simulateCommand(file, { format: 'jsonl' }, jsonl.io);
+      assert.ok(fromJsonl(jsonl.out.stdout).some((r) => r.type === 'action' && r.resource === 'events'), 'jsonl is complete');
+    });
+
+    it('ends with each rollout: when it started, the pods it replaced, how long it took and how low availability went', async () => {
+      const { out, io: sink } = io();
+      assert.equal(await simulateCommand(scenarioFile('rollouts.yaml', APPLY), {}, sink), 0);
+      const summary = out.stdout.slice(out.stdout.lastIndexOf('summary'));
+      // two pods replaced one at a time (1 s each to stop and start), the third created: 2 of 3 available from the first deletion
+      assert.match(summary, /\n {4}rollout of web \(generation 2, revision web-\w+\): started at t=(\d+)s, 2 pods replaced, 1 created, took \d+s, lowest availability 2 of 3 at t=\1s\n/);
+      assert.match(summary, /\n {4}rollout of web \(generation 3, revision web-\w+\): started at t=\d+s, no pod replaced, took 0s, lowest availability 3 of 3 at t=\d+s\n/);
+    });
+
+    it('says the run failed when a step could not be done, though the sets converged (exit 1)', async () => {
+      const refused = APPLY.replace('selector: {matchLabels: {app: web}}\n        template:\n          metadata: {labels: {app: web}}', 'selector: {matchLabels: {app: web, x: y}}\n        template:\n          metadata: {labels: {app: web, x: y}}');
+      const { out, io: sink } = io();
+      assert.equal(await simulateCommand(scenarioFile('refused.yaml', refused), {}, sink), 1);
+      assert.match(out.stdout, /summary {3}FAILED converged=true convergedAt=\d+ endedAt=\d+\n {4}failed: step #1 at t=\d+s: apply: StatefulSet\.apps "web" is invalid: spec\.selector: Invalid value: .*: field is immutable\n/);
+    });
+  });
 });

@@ -14,8 +14,8 @@ describe('timeline records', () => {
     assert.equal(tl.toJsonLine(ev), '{"t":2,"type":"event","namespace":"default","involvedObject":{"kind":"StatefulSet","name":"web"},"eventType":"Normal","reason":"r","message":"m"}');
     const action = tl.actionRecord(0, { name: 'web-0', resource: 'pods', verb: 'create', set: 'web', namespace: 'default' });
     assert.deepEqual(Object.keys(action), ['t', 'type', 'namespace', 'set', 'verb', 'resource', 'name']);
-    const summary = tl.summaryRecord({ violations: [], metrics: {}, sets: {}, endedAt: 9, convergedAt: null, converged: false });
-    assert.deepEqual(Object.keys(summary), ['t', 'type', 'converged', 'convergedAt', 'endedAt', 'sets', 'metrics', 'violations']);
+    const summary = tl.summaryRecord({ rollouts: [], violations: [], metrics: {}, sets: {}, endedAt: 9, convergedAt: null, converged: false });
+    assert.deepEqual(Object.keys(summary), ['t', 'type', 'converged', 'convergedAt', 'endedAt', 'sets', 'metrics', 'violations', 'rollouts']);
   });
 
   it('round-trip through jsonl', () => {

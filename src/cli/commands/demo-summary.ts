@@ -1,19 +1,15 @@
-// The demo's closing summary, computed from the timeline.
+// The demo's closing summary, computed from the timeline; its rollout lines are the text timeline's.
 
+import { rolloutLines } from '../../sim/timeline-text.js';
 import type { SummaryRecord, TimelineRecord } from '../../sim/timeline.js';
 
 export function demoSummary(records: readonly TimelineRecord[], summary: SummaryRecord): string[] {
-  const steps = records.filter((r) => r.type === 'step');
-  const rolloutStart = steps.find((r) => r.type === 'step' && JSON.stringify(r.step).includes('setImage'))?.t;
-  const replaced = records.filter((r) => r.type === 'pod' && r.event === 'Deleted' && rolloutStart !== undefined && r.t >= rolloutStart).length;
   const expects = records.filter((r) => r.type === 'expect');
   const held = expects.filter((r) => r.type === 'expect' && r.ok).length;
   const observed = Object.entries(summary.metrics).filter(([k]) => k.startsWith('statefulset_max_unavailable'));
   const lines = ['Summary'];
   lines.push(`  converged: ${summary.converged ? `yes, at t=${summary.convergedAt}s` : 'no'}   ended at t=${summary.endedAt}s (virtual)`);
-  if (rolloutStart !== undefined && summary.convergedAt !== null) {
-    lines.push(`  rollout: started at t=${rolloutStart}s, ${replaced} pods replaced, took ${summary.convergedAt - rolloutStart}s`);
-  }
+  lines.push(...rolloutLines(summary).map((l) => `  ${l}`));
   for (const [name, status] of Object.entries(summary.sets)) {
     lines.push(`  ${name}: replicas ${status?.replicas ?? 0}, available ${status?.availableReplicas ?? 0}, updated ${status?.updatedReplicas ?? 0}, revision ${status?.updateRevision ?? '-'}`);
   }

@@ -15,7 +15,7 @@ import { loadScenario, scenarioFromDocument } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
 import { ManifestScenarioError, scenarioFromManifests, type ManifestChange } from '../../sim/scenario-from-manifests.js';
 import type { Scenario } from '../../sim/scenario-types.js';
-import { formatRecordText } from '../../sim/timeline-text.js';
+import { TextTimeline } from '../../sim/timeline-text.js';
 import { toJsonLine, type TimelineRecord } from '../../sim/timeline.js';
 
 export interface SimulateOptions {
@@ -101,8 +101,12 @@ export async function simulateCommand(file: string, opts: SimulateOptions, io: S
   const format = opts.format ?? 'text';
   const lines: string[] = [];
   const sink = opts.out ? (line: string) => lines.push(line) : bufferedWriter(io.stdout);
-  const toLine = format === 'jsonl' ? toJsonLine : formatRecordText;
-  const onRecord = (r: TimelineRecord) => sink(toLine(r));
+  const text = new TextTimeline(scenario);
+  const toLine = format === 'jsonl' ? toJsonLine : (r: TimelineRecord) => text.format(r);
+  const onRecord = (r: TimelineRecord) => {
+    const line = toLine(r);
+    if (line !== undefined) sink(line);
+  };
   const whyAt = opts.whyAt === undefined ? undefined : Number(opts.whyAt);
   if (whyAt !== undefined && !(Number.isFinite(whyAt) && whyAt >= 0)) {
     io.stderr(`--why-at ${opts.whyAt}: must be a number of virtual seconds >= 0\n`);

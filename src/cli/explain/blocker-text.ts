@@ -23,7 +23,10 @@ export interface ExplainContext {
   replicas: number;
   /** Pods the plan deletes this sync for the update (they use budget the blocker did not count yet). */
   updateDeletions: readonly string[];
-  /** InPlace: pods whose claims the plan grows this sync (their replicas use budget the same way). */
+  /**
+   * InPlace: pods whose claims the plan grows this sync (their replicas use budget the same way), leaving out
+   * a growth the API server refused last time: it is retried, not in flight.
+   */
   claimUpdates?: readonly string[];
 }
 
@@ -78,7 +81,8 @@ function freshDeletions(ctx: ExplainContext): string[] {
   });
 }
 
-function budgetExhausted(b: Of<'budgetExhausted'>, ctx: ExplainContext): string {
+/** What uses the update budget: the unavailable ordinals, plus the pods deleted and the claims grown this sync. */
+export function budgetInUse(b: Of<'budgetExhausted'>, ctx: ExplainContext): { count: number; exhausted: boolean; parts: string[] } {
   const listed = b.unavailablePods.map((name) => {
     const below = inRange(ctx, name) && indexOf(ctx, name) < ctx.strategy.partition ? ' below the partition' : '';
     return `${name} ${stateOf(ctx, name)}${below}`;
@@ -87,9 +91,17 @@ function budgetExhausted(b: Of<'budgetExhausted'>, ctx: ExplainContext): string 
   const fresh = freshDeletions(ctx);
   const claims = (ctx.claimUpdates ?? []).filter((name) => !b.unavailablePods.includes(name));
   const parts = [...listed.map((l, i) => (i === listed.length - 1 ? `${l}${more}` : l)), ...fresh.map((name) => `${name} deleted now`), ...claims.map((name) => `${name}'s claims updated now`)];
+  const count = b.unavailable + fresh.length + claims.length;
+  return { count, exhausted: count >= b.maxUnavailable, parts };
+}
+
+/** Blocked only when the budget is used up; with budget left the other sentences say what holds the rollout. */
+function budgetExhausted(b: Of<'budgetExhausted'>, ctx: ExplainContext): string {
+  const { count, exhausted, parts } = budgetInUse(b, ctx);
   const detail = parts.length ? ` (${parts.join(', ')})` : '';
   const what = ctx.strategy.kind === 'EnforcedRollingUpdate' ? 'enforced rolling update' : 'rolling update';
-  return `${what} blocked: ${b.unavailable + fresh.length + claims.length} of maxUnavailable ${b.maxUnavailable} ordinals unavailable${detail}`;
+  if (!exhausted) return `${what} has budget left (${count} of maxUnavailable ${b.maxUnavailable} ordinals unavailable${detail}) but replaces no pod now`;
+  return `${what} blocked: ${count} of maxUnavailable ${b.maxUnavailable} ordinals unavailable${detail}`;
 }
 
 function stuckOld(b: Of<'stuckOldRevision'>): string {

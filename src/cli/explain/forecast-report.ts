@@ -4,7 +4,7 @@
 
 import type { CandidateForecast } from '../../sim/forecast.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
-import { humanDuration } from './durations.js';
+import { formatSeconds } from '../../report/chart-layout.js';
 import { renderTable } from './table.js';
 
 export interface ForecastView {
@@ -19,24 +19,32 @@ export interface ForecastView {
   results: CandidateForecast[];
 }
 
-const seconds = (s: number | undefined): string => (s === undefined ? '-' : humanDuration(Math.round(s * 1000)));
+/** As the report of the median run writes them, so that the two read the same. */
+const seconds = (s: number | undefined): string => (s === undefined ? '-' : formatSeconds(s));
 
 function spread(d: LearnedSeconds): string {
   const sorted = [...d.samples].sort((a, b) => a - b);
   const lo = sorted[0] ?? 0;
   const hi = sorted[sorted.length - 1] ?? 0;
-  return `${lo === hi ? `${lo} s` : `${lo}–${hi} s`} (${d.source})`;
+  return lo === hi ? `${lo} s` : `${lo}–${hi} s`;
 }
 
 /** Most batches listed in text; the data output has them all. */
 const MAX_BATCHES = 30;
 
-export function renderForecast(v: ForecastView): string {
-  const lines = [
-    `Forecast for ${v.subject}: ${v.change}`,
-    `${v.runs} simulated runs per setting (seeds ${v.seed}–${v.seed + v.runs - 1}); each pod starts in ${spread(v.start)}, terminates in ${spread(v.termination)}`,
-    '',
+/** Each assumed duration on its own line with where it comes from. */
+function assumptions(v: ForecastView): string[] {
+  const rows = [
+    ['  start (created → Ready)', spread(v.start), v.start.source],
+    ['  termination (deletion → gone)', spread(v.termination), v.termination.source],
   ];
+  const lines = [`${v.runs} simulated runs per setting (seeds ${v.seed}–${v.seed + v.runs - 1}); each pod draws its durations from`, ...renderTable(['', '', ''], rows).slice(1).map((l) => l.trimEnd())];
+  if (v.termination.upperBound) lines.push('  so every duration below is an upper bound: give --termination-seconds, or forecast again after pods were replaced');
+  return lines;
+}
+
+export function renderForecast(v: ForecastView): string {
+  const lines = [`Forecast for ${v.subject}: ${v.change}`, ...assumptions(v), ''];
   const rows = v.results.map((r) => [
     r.label,
     seconds(r.p5),

@@ -4,7 +4,7 @@
 import type { Blocker, Plan } from '../../controller/plan-types.js';
 import { isTerminating, parentNameAndOrdinal, podRevision } from '../../controller/pod-state.js';
 import { actionNote } from './action-text.js';
-import type { ExplainContext } from './blocker-text.js';
+import { budgetInUse, type ExplainContext } from './blocker-text.js';
 import { formatSecondsLeft } from './durations.js';
 import { podState } from './pod-view.js';
 
@@ -66,7 +66,7 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
     case 'claimResizeFailed':
       return [{ pod: b.pod, note: `claim ${b.claim} failed to expand: held` }];
     case 'budgetExhausted':
-      return [...b.unavailablePods.map((pod) => ({ pod, note: 'unavailable: uses the maxUnavailable budget' })), ...waitingForBudget(ctx)];
+      return [...b.unavailablePods.map((pod) => ({ pod, note: 'unavailable: uses the maxUnavailable budget' })), ...(budgetInUse(b, ctx).exhausted ? waitingForBudget(ctx) : [])];
     case 'stuckOldRevision':
       return [{ pod: b.pod, note: `stuck (${b.state}); RollingUpdate will not replace it` }];
     case 'safetyHalt':

@@ -3,7 +3,7 @@
 
 import type { Features } from '../../api/features.js';
 import type { Instant, Pod, StatefulSet } from '../../api/types.js';
-import type { Plan } from '../../controller/plan-types.js';
+import type { Action, Plan } from '../../controller/plan-types.js';
 import { minReadySecondsOf, replicasOf, startOrdinal } from '../../controller/spec.js';
 import { effectiveStrategy } from '../../controller/effective-strategy.js';
 import { describeAction } from './action-text.js';
@@ -36,6 +36,12 @@ export interface WhyReport {
 /** Actions listed by name in the paragraph before "and N more". */
 const LISTED_ACTIONS = 3;
 
+/** The API server refused this very write last time (its failure event is the set's last failed write). */
+function failedLastTime(action: Action, failure: FailedWrite | undefined): boolean {
+  const expected = action.outcome?.failed;
+  return failure !== undefined && expected !== undefined && failure.reason === expected.reason && failure.message.startsWith(expected.message);
+}
+
 export function explainContext(input: WhyInput): ExplainContext {
   const { set, plan } = input;
   return {
@@ -48,7 +54,7 @@ export function explainContext(input: WhyInput): ExplainContext {
     start: startOrdinal(set),
     replicas: replicasOf(set),
     updateDeletions: plan.actions.flatMap((a) => (a.kind === 'deletePod' && (a.cause === 'update' || a.cause === 'forced') ? [a.name] : [])),
-    claimUpdates: [...new Set(plan.actions.flatMap((a) => (a.kind === 'patchClaim' && a.growsTo !== undefined ? [a.podName] : [])))],
+    claimUpdates: [...new Set(plan.actions.flatMap((a) => (a.kind === 'patchClaim' && a.growsTo !== undefined && !failedLastTime(a, input.lastFailure) ? [a.podName] : [])))],
   };
 }
 

@@ -13,7 +13,7 @@ import type { CommandIO } from '../explain/io.js';
 import { structured } from '../explain/output-format.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { renderTable } from '../explain/table.js';
-import { describeChange, summarizeChanges, templateChanges } from './template-diff.js';
+import { describeChange, revisionChanges, summarizeChanges } from '../../api/object-changes.js';
 
 export const CHANGE_CAUSE = 'kubernetes.io/change-cause';
 
@@ -38,6 +38,9 @@ export function templateOf(set: StatefulSet, rev: ControllerRevision): PodTempla
   return applyRevision(set, rev).spec.template;
 }
 
+/** What `rev` changed from `prev`: the pod template, and the claim templates when the revisions record them. */
+const changesOf = (set: StatefulSet, prev: ControllerRevision, rev: ControllerRevision) => revisionChanges(applyRevision(set, prev).spec, applyRevision(set, rev).spec);
+
 function statusMark(set: StatefulSet, rev: ControllerRevision): string {
   const name = rev.metadata.name;
   const marks = [name === set.status?.currentRevision ? 'current' : '', name === set.status?.updateRevision ? 'update' : ''];
@@ -47,7 +50,7 @@ function statusMark(set: StatefulSet, rev: ControllerRevision): string {
 function historyTable(set: StatefulSet, history: readonly ControllerRevision[]): string[] {
   const rows = history.map((rev, i) => {
     const prev = history[i - 1];
-    const change = prev === undefined ? '(first revision)' : summarizeChanges(templateChanges(templateOf(set, prev), templateOf(set, rev)));
+    const change = prev === undefined ? '(first revision)' : summarizeChanges(changesOf(set, prev, rev));
     return [String(rev.revision), rev.metadata.name ?? '', statusMark(set, rev), rev.metadata.annotations?.[CHANGE_CAUSE] ?? '<none>', change];
   });
   return renderTable(['REVISION', 'NAME', 'STATUS', 'CHANGE-CAUSE', 'CHANGE'], rows);
@@ -59,7 +62,7 @@ function revisionDetail(set: StatefulSet, history: readonly ControllerRevision[]
   const lines = [`Name: ${rev.metadata.name ?? ''}`, `Status: ${statusMark(set, rev)}`, `Change-Cause: ${rev.metadata.annotations?.[CHANGE_CAUSE] ?? '<none>'}`];
   const prev = history[index - 1];
   if (prev !== undefined) {
-    const changes = templateChanges(templateOf(set, prev), template);
+    const changes = changesOf(set, prev, rev);
     lines.push(`Changes from revision #${prev.revision}:`, ...(changes.length ? changes.map((c) => `  ${describeChange(c)}`) : ['  (none)']));
   }
   lines.push('Pod Template:', ...stringify(template).trimEnd().split('\n').map((l) => `  ${l}`));

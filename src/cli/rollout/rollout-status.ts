@@ -6,19 +6,21 @@
 
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { selectorToString } from '../../api/labels.js';
-import type { Pod, StatefulSet } from '../../api/types.js';
+import type { Condition, Pod, StatefulSet } from '../../api/types.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
 import { Informer } from '../../runtime/informer.js';
 import { controllerRefOf } from '../../runtime/set-targets.js';
+import { isTerminating, stateSince } from '../../controller/pod-state.js';
+import type { WatchedTermination } from '../../sim/learned-durations.js';
 import type { CommandIO } from '../explain/io.js';
 import { structured } from '../explain/output-format.js';
 import { replicasOf } from '../../controller/spec.js';
 import { failFast } from '../explain/observe-once.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { liveScreen, type Screen } from './screen.js';
-import { rolloutState, type RolloutState } from './status-message.js';
-import { etaLine, forecastEta, type Eta } from './rollout-eta.js';
-import { podChanges, renderLiveFrame, watchRows, type WatchPodRow } from './watch-view.js';
+import { rolloutState, staleFailure, type RolloutState } from './status-message.js';
+import { etaText, forecastEta, isTerminationUnknown, type EtaForecast } from './rollout-eta.js';
+import { holdingPods, podChanges, renderLiveFrame, watchRows, type WatchPodRow } from './watch-view.js';
 
 export interface RolloutStatusArgs {
   resource: Resource;
@@ -104,9 +106,14 @@ class StatusWatch {
   private lastMessage = '';
   /** The last look, for the -o document of a timeout. */
   private last: { set: StatefulSet; pods: Pod[] } | undefined;
-  /** The forecast of the rollout under way: asked for once, when the status first shows it (see rollout-eta.ts). */
-  private eta: Eta | { error: string } | 'pending' | 'none' | undefined;
+  /** The forecast of the rollout under way: asked for once per update revision, when the status first shows it (see rollout-eta.ts). */
+  private eta: EtaForecast;
+  private etaRevision: string | undefined;
   private lastEta = '';
+  /** A failure condition seen on a status written for an older spec: it does not fail this rollout. */
+  private staleFailure: Condition | undefined;
+  /** The set's pods seen going (deletion requested → gone): what the ETA learns termination times from first. */
+  private readonly watched: WatchedTermination[] = [];
   /** undefined until the first look: pods that exist when watching starts are not "changes". */
   private lastRows: Map<string, WatchPodRow> | undefined;
   private tickTimer: TimerId | undefined;
@@ -134,6 +141,7 @@ class StatusWatch {
     const done = new Promise<number>((resolve) => (this.resolve = resolve));
     const onChange = { onAdd: () => this.evaluate(), onUpdate: () => this.evaluate(), onDelete: () => this.evaluate() };
     this.sets.addHandler(onChange);
+    this.pods.addHandler({ onDelete: (pod) => this.sawGone(pod) });
     this.pods.addHandler(onChange);
     if (this.args.timeoutMs > 0) this.timeoutTimer = this.clock.at(this.clock.now() + this.args.timeoutMs, () => this.timeout(), 'rollout status timeout');
     this.sets.start();
@@ -187,7 +195,8 @@ class StatusWatch {
     }
     const now = this.clock.now();
     const pods = this.pods.list(this.ns, ownedBy(set));
-    const state = rolloutState(set, pods, now);
+    this.staleFailure = staleFailure(set) ?? this.staleFailure;
+    const state = rolloutState(set, pods, now, this.staleFailure);
     this.last = { set, pods };
     if (this.args.output) {
       if (state.kind === 'progressing') return;
@@ -195,42 +204,57 @@ class StatusWatch {
       return this.finish(exitCode(state));
     }
     const rolling = set.status?.currentRevision !== set.status?.updateRevision && set.status?.observedGeneration === set.metadata.generation;
-    if (state.kind === 'progressing' && rolling && this.eta === undefined) this.askForEta(set, pods);
+    if (state.kind === 'progressing' && rolling && this.etaRevision !== set.status?.updateRevision) this.askForEta(set, pods);
     this.show(set, pods, state, now);
     if (state.kind !== 'progressing') this.finish(exitCode(state));
   }
 
+  /** A pod of the set is gone: if it was seen terminating, its deletion → gone is a direct observation. */
+  private sawGone(pod: Pod): void {
+    const requested = isTerminating(pod) ? stateSince(pod) : undefined;
+    if (requested === undefined || !ownedBy(this.args.set)(pod)) return;
+    this.watched.push({ pod: pod.metadata.name ?? '', seconds: Math.max(0, this.clock.now() - requested) / 1000 });
+    // The forecast took the grace period for want of this: make it again.
+    if (isTerminationUnknown(this.eta)) this.etaRevision = undefined;
+  }
+
   private askForEta(set: StatefulSet, pods: Pod[]): void {
+    const revision = set.status?.updateRevision;
+    const watched = [...this.watched];
     this.eta = 'pending';
-    forecastEta(this.client, this.args.resource, set, pods).then(
-      (eta) => (this.eta = eta === undefined ? 'none' : typeof eta === 'string' ? { error: eta } : eta),
-      (e: unknown) => (this.eta = { error: e instanceof Error ? e.message : String(e) }),
+    this.etaRevision = revision;
+    // An answer for a revision the set has since left (a fix during the rollout) is dropped; one that lacked
+    // a termination time the watch has seen since is asked again.
+    const answer = (eta: EtaForecast) => {
+      if (this.etaRevision !== revision) return;
+      this.eta = eta;
+      if (isTerminationUnknown(eta) && this.watched.length > watched.length) this.etaRevision = undefined;
+    };
+    forecastEta(this.client, this.args.resource, set, pods, watched).then(
+      (eta) => answer(eta === undefined ? 'none' : typeof eta === 'string' ? { error: eta } : eta),
+      (e: unknown) => answer({ error: e instanceof Error ? e.message : String(e) }),
     );
   }
 
-  /** The ETA line for now, or why there is none (once the forecast has answered). */
-  private etaText(set: StatefulSet): string | undefined {
-    const eta = this.eta;
-    if (eta === undefined || eta === 'pending' || eta === 'none') return undefined;
-    if ('error' in eta) return `ETA: none (${eta.error})`;
-    const line = etaLine(eta, set.status?.updatedReplicas ?? 0);
-    return line === undefined ? undefined : `ETA: ${line}`;
+  private etaLine(state: RolloutState, set: StatefulSet, pods: readonly Pod[]): string | undefined {
+    return state.kind === 'progressing' ? etaText(this.eta, pods, set.status?.updatedReplicas ?? 0) : undefined;
   }
 
   private show(set: StatefulSet, pods: Pod[], state: RolloutState, now: number): void {
     const rows = watchRows(set, pods, now);
     if (this.screen) {
       const title = `${qualifiedName(this.args.resource, this.name)} in ${this.ns}`;
-      const eta = state.kind === 'progressing' ? this.etaText(set) : undefined;
+      const eta = this.etaLine(state, set, pods);
       this.screen.draw(renderLiveFrame({ title, message: state.kind === 'failed' ? `error: ${state.message}` : state.message, set, rows, ...(eta ? { eta } : {}) }, { color: true }));
       return;
     }
-    const lines = this.lastRows === undefined ? [] : podChanges(this.lastRows, rows);
+    // The first look names the pods that hold the rollout (started mid-rollout, a stuck pod shows at once).
+    const lines = this.lastRows === undefined ? holdingPods(rows) : podChanges(this.lastRows, rows);
     this.lastRows = new Map(rows.map((r) => [r.pod, r]));
     if (lines.length > 0) this.io.stdout(`${lines.join('\n')}\n`);
     if (state.message !== this.lastMessage) report(state, this.io);
     this.lastMessage = state.message;
-    const eta = state.kind === 'progressing' ? this.etaText(set) : undefined;
+    const eta = this.etaLine(state, set, pods);
     // A line when it changes, that is when a pod is updated (or the forecast arrives): not every second.
     if (eta !== undefined && eta !== this.lastEta) this.io.stdout(`${eta}\n`);
     this.lastEta = eta ?? this.lastEta;

@@ -1,10 +1,12 @@
 // `rollout status`: kubectl's StatefulSet status messages (kubectl/pkg/polymorphichelpers rollout_status.go
 // StatefulSetStatusViewer), extended to Ordinal's strategies and conditions. "Done" is the simulator's
 // Converged (sim/converged.ts): the status and the pods both say every ordinal is updated and available.
-// A Progressing=False condition with reason ProgressDeadlineExceeded or SafetyHalt is a failure.
+// A Progressing=False condition with reason ProgressDeadlineExceeded or SafetyHalt is a failure of the
+// current spec only: a status that has not observed the latest generation, or a condition the caller saw
+// on such a status (the same condition, kept after the change), judges an older spec and fails nothing.
 
 import { partitionOf } from '../../api/intstr.js';
-import type { Instant, Pod, StatefulSet } from '../../api/types.js';
+import type { Condition, Instant, Pod, StatefulSet } from '../../api/types.js';
 import { findCondition } from '../../controller/conditions.js';
 import { minReadySecondsOf, replicasOf } from '../../controller/spec.js';
 import { convergence } from '../../sim/converged.js';
@@ -16,9 +18,29 @@ export type RolloutState =
 
 const FAILURE_REASONS = new Set(['ProgressDeadlineExceeded', 'SafetyHalt']);
 
-function failure(set: StatefulSet): RolloutState | undefined {
+/** The status has not yet been written for the latest spec (kubectl's "spec update to be observed"). */
+const isStatusStale = (set: StatefulSet): boolean => (set.status?.observedGeneration ?? 0) < (set.metadata.generation ?? 0);
+
+/** The Progressing condition when it says the rollout failed, whichever spec it judged. */
+function failureCondition(set: StatefulSet): Condition | undefined {
   const c = findCondition(set.status?.conditions, 'Progressing');
-  if (c?.status !== 'False' || !FAILURE_REASONS.has(c.reason ?? '')) return undefined;
+  return c?.status === 'False' && FAILURE_REASONS.has(c.reason ?? '') ? c : undefined;
+}
+
+const sameCondition = (a: Condition, b: Condition): boolean =>
+  a.reason === b.reason && a.lastTransitionTime === b.lastTransitionTime && a.message === b.message;
+
+/**
+ * The failure condition of a status written for an older spec than the set's: a watch keeps it, so that the
+ * same condition still there once the new generation is observed is not taken for a failure of the change.
+ */
+export function staleFailure(set: StatefulSet): Condition | undefined {
+  return isStatusStale(set) ? failureCondition(set) : undefined;
+}
+
+function failure(set: StatefulSet, stale: Condition | undefined): RolloutState | undefined {
+  const c = failureCondition(set);
+  if (c === undefined || isStatusStale(set) || (stale !== undefined && sameCondition(c, stale))) return undefined;
   const name = set.metadata.name ?? '';
   if (c.reason === 'ProgressDeadlineExceeded') return { kind: 'failed', message: `statefulset "${name}" exceeded its progress deadline` };
   return { kind: 'failed', message: `statefulset "${name}" rollout halted: ${c.message ?? 'SafetyHalt'}` };
@@ -69,9 +91,12 @@ function doneMessage(set: StatefulSet): string {
   return `statefulset rolling update complete ${s?.currentReplicas ?? 0} pods at revision ${s?.currentRevision ?? ''}...`;
 }
 
-/** Where the rollout of `set` stands; `pods` are the set's pods (as the controller owns them). */
-export function rolloutState(set: StatefulSet, pods: readonly Pod[], now: Instant): RolloutState {
-  const failed = failure(set);
+/**
+ * Where the rollout of `set` stands; `pods` are the set's pods (as the controller owns them), `stale` a
+ * failure condition seen before the latest spec change (staleFailure).
+ */
+export function rolloutState(set: StatefulSet, pods: readonly Pod[], now: Instant, stale?: Condition): RolloutState {
+  const failed = failure(set, stale);
   if (failed) return failed;
   const waiting = waitingMessage(set);
   if (waiting !== undefined) return { kind: 'progressing', message: waiting };

@@ -79,6 +79,11 @@ export function renderLiveFrame(frame: LiveFrame, opts: { color: boolean }): str
   return lines;
 }
 
+/** Plain lines for the pods not available at the first look (those that hold the rollout), with their time in state. */
+export function holdingPods(rows: readonly WatchPodRow[]): string[] {
+  return rows.filter((r) => !r.available).map((r) => `  ${r.pod}: ${r.state}${r.age === '-' ? '' : ` for ${r.age}`} (revision ${r.revision || '-'})`);
+}
+
 const key = (r: WatchPodRow): string => `${r.state}|${r.revision}`;
 
 /**
