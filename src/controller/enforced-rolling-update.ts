@@ -22,10 +22,13 @@
 import { fromTimestamp, type Instant, type Pod } from '../api/types.js';
 import { earliest } from './availability.js';
 import * as block from './blockers.js';
-import { isOld, needsUpdate, unavailable, type SyncContext } from './sync-context.js';
+import { mergeDescending } from './merge.js';
+import { missingDescending } from './replicas.js';
+import { downIndicesDescending, isOld, needsUpdate, unavailable, type SyncContext } from './sync-context.js';
 import type { Blocker } from './plan-types.js';
 import { describePodState, isRunningAndReady, isTerminating, isUnavailable, podAvailableAt, readyCondition, stuckReason } from './pod-state.js';
-import { remainingBlockers, updateRange, type Candidate, type UpdateDecision } from './rolling-update-deletions.js';
+import { remainingBlockers, type Candidate, type UpdateDecision } from './rolling-update-deletions.js';
+import { oldCount, staleDescending } from './update-range.js';
 import { updateBudget } from './update-budget.js';
 import { progressDeadlineSecondsOf } from './spec.js';
 
@@ -74,16 +77,24 @@ export function isBrokenPod(pod: Pod, progressDeadlineSeconds: number, now: Inst
 
 /** The highest-ordinal new-revision pod has failed to become available (see the file comment). */
 export function checkSafetyHalt(ctx: SyncContext): HaltCheck {
-  const top = updateRange(ctx).find((c) => !isOld(ctx, c.pod) && !isTerminating(c.pod));
-  if (top === undefined || !unavailable(ctx, top.pod)) return {};
-  const failure = failureOf(top.pod, fromTimestamp(top.pod.metadata.creationTimestamp), progressDeadlineSecondsOf(ctx.set), ctx.now);
+  const { slots } = ctx;
+  let top: number | undefined;
+  for (const i of slots.descending(slots.index.onRevision(ctx.updateRevision), ctx.strategy.partition)) {
+    if (slots.facts(i)?.terminating === false) {
+      top = i;
+      break;
+    }
+  }
+  const pod = top === undefined ? undefined : slots.pod(top);
+  if (top === undefined || pod === undefined || !unavailable(ctx, pod)) return {};
+  const failure = failureOf(pod, fromTimestamp(pod.metadata.creationTimestamp), progressDeadlineSecondsOf(ctx.set), ctx.now);
   if (failure.reason === undefined) return failure.failsAt === undefined ? {} : { failsAt: failure.failsAt };
-  return { halted: { pod: top.pod, ordinal: ctx.slots.start + top.index, reason: failure.reason } };
+  return { halted: { pod, ordinal: slots.start + top, reason: failure.reason } };
 }
 
 /** The safetyHalt blocker, when the halt stops an update (old pods remain in the update range). */
 export function haltBlocker(ctx: SyncContext, halt: HaltCheck): Blocker | undefined {
-  if (halt.halted === undefined || !updateRange(ctx).some((c) => isOld(ctx, c.pod))) return undefined;
+  if (halt.halted === undefined || oldCount(ctx, ctx.strategy.partition) === 0) return undefined;
   return { kind: 'safetyHalt', pod: halt.halted.pod.metadata.name ?? '', ordinal: halt.halted.ordinal };
 }
 
@@ -135,9 +146,9 @@ export function brokenBelowPartition(ctx: SyncContext): BelowPartitionCheck {
   const pods: string[] = [];
   let count = 0;
   let failsAt: Instant | undefined;
-  for (const index of ctx.slots.indices) {
-    if (index >= ctx.strategy.partition) break;
-    const check = passCheck(ctx, index, ctx.slots.byIndex.get(index) as Pod);
+  // only a pod that is not Running and Ready can be broken
+  for (const index of ctx.slots.ascending(ctx.slots.index.down, 0, ctx.strategy.partition)) {
+    const check = passCheck(ctx, index, ctx.slots.pod(index) as Pod);
     failsAt = earliest(failsAt, check.failsAt);
     if (check.passed === undefined) continue;
     count++;
@@ -163,8 +174,13 @@ export function planEnforcedUpdate(ctx: SyncContext, halt: HaltCheck): UpdateDec
   let budgetLimited = false;
   const victims: Candidate[] = [];
   const blockers: Blocker[] = [];
-  for (let index = ctx.slots.count - 1; index >= ctx.strategy.partition && victims.length < ctx.strategy.maxUnavailable; index--) {
-    const pod = ctx.slots.byIndex.get(index);
+  // top-down over what can stop the scan or be a victim; every other pod is updated and available
+  const { slots } = ctx;
+  const from = ctx.strategy.partition;
+  const visits = mergeDescending(missingDescending(slots, from, slots.count), slots.descending(slots.index.terminating, from), staleDescending(ctx, from), downIndicesDescending(ctx, from));
+  for (const index of visits) {
+    if (victims.length >= ctx.strategy.maxUnavailable) break;
+    const pod = slots.pod(index);
     if (pod === undefined) break; // being created: wait for it
     const stop = scanStop(ctx, pod);
     if (stop !== undefined) {

@@ -5,14 +5,14 @@ import type { Features } from '../api/features.js';
 import { appliedRevision } from '../api/revision/hash.js';
 import type { Instant, StatefulSet } from '../api/types.js';
 import { claimObjects, type Claimed } from './adoption.js';
-import { earliest, nextAvailableAt } from './availability.js';
+import { earliest } from './availability.js';
 import { finalizeBatches } from './batches.js';
 import { newSyncContext, type SyncContext } from './sync-context.js';
 import { enforcedStartedEvent, recreateStartedEvent, withOutcomeEvents } from './event-texts.js';
 import { planHistoryTruncation } from './truncate-history.js';
 import { planMetrics } from './plan-metrics.js';
 import type { Action, Blocker, ObservedState, Plan, PlannedEvent } from './plan-types.js';
-import { deletingStatus, existingPods, planStatus } from './plan-status.js';
+import { deletingStatus, planStatus } from './plan-status.js';
 import { partitionPods } from './replicas.js';
 import { planRevisions, type RevisionPlan } from './revisions.js';
 import { statusChanged } from './status-counters.js';
@@ -25,6 +25,7 @@ const CLAIM_RETRY_MS = 1000;
 
 function buildContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features): SyncContext {
   const set = observed.set;
+  const slots = partitionPods(set, claimed.pods, observed.claims);
   return newSyncContext({
     set,
     currentSet: appliedRevision(set, revisions.currentRevision),
@@ -34,8 +35,8 @@ function buildContext(observed: ObservedState, claimed: Claimed, revisions: Revi
     now,
     features,
     strategy: effectiveStrategy(set, features),
-    slots: partitionPods(set, claimed.pods),
-    claims: observed.claims,
+    slots,
+    claims: slots.index.claimsByName,
     storageClasses: observed.storageClasses,
     revisions: claimed.revisions,
   });
@@ -61,12 +62,11 @@ function startedEvents(ctx: SyncContext, body: SyncBody): { events: PlannedEvent
 }
 
 function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, fixed: { first: Action[]; last: Action[] }): Plan {
-  const pods = existingPods(ctx.slots);
-  const status = planStatus(ctx, body, pods, revisions.collisionCount);
+  const status = planStatus(ctx, body, revisions.collisionCount);
   const started = startedEvents(ctx, body);
   const disabled = ctx.strategy.disabled.map((d): Blocker => ({ kind: 'featureDisabled', gate: d.gate, field: d.field }));
   const blockers = [...disabled, ...body.blockers, ...status.progress.blockers];
-  const wakeAt = earliest(nextAvailableAt(pods, ctx.minReadySeconds, ctx.now), status.progress.wakeAt, body.halt.failsAt, body.wakeAt, retryAt(blockers, ctx.now));
+  const wakeAt = earliest(ctx.slots.index.nextAvailableAt(ctx.now), status.progress.wakeAt, body.halt.failsAt, body.wakeAt, retryAt(blockers, ctx.now));
   const plan: Plan = {
     status: status.status,
     statusChanged: statusChanged(ctx.set.status, status.status, status.complete),
@@ -82,7 +82,7 @@ function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, fix
 
 /** A set being deleted: revisions and status only (upstream returns before touching pods). */
 function deletingPlan(ctx: SyncContext, claimed: Claimed, revisions: RevisionPlan, actions: Action[]): Plan {
-  const status = deletingStatus(ctx, claimed.pods, revisions.collisionCount);
+  const status = deletingStatus(ctx, revisions.collisionCount);
   return {
     status,
     statusChanged: statusChanged(ctx.set.status, status, false),

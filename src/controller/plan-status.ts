@@ -6,13 +6,14 @@ import { claimTemplates } from './claim-identity.js';
 import { claimsAvailable, claimsReady, replicaClaims } from './claim-updates.js';
 import { claimTemplateStatus } from './claim-template-status.js';
 import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
-import { needsUpdate, unavailable, type SyncContext } from './sync-context.js';
+import type { PodFacts } from './pod-facts.js';
+import { downIndices, type SyncContext } from './sync-context.js';
 import { featureDisabledEvent, safetyHaltEvent } from './event-texts.js';
 import type { Action, PlannedEvent } from './plan-types.js';
-import { isTerminating, podAvailableAt } from './pod-state.js';
+import { podAvailableAt } from './pod-state.js';
 import { hasProgressed, planProgress, type ProgressResult } from './progress.js';
-import { existingPods } from './replicas.js';
-import { completeUpdate, computeReplicaStatus, newStatus, type ClaimView } from './status-counters.js';
+import { completeUpdate, computeReplicaStatus, newStatus, type ClaimView, type ReplicaCounts } from './status-counters.js';
+import { staleCount } from './update-range.js';
 import type { SyncBody } from './update-statefulset.js';
 
 export interface StatusPlan {
@@ -26,15 +27,66 @@ export interface StatusPlan {
   complete: boolean;
 }
 
-/** Counters over the pods the sync saw, minus the pods the plan deletes for the update. */
-export function countersFor(ctx: SyncContext, pods: readonly Pod[], actions: readonly Action[], collisionCount: number): StatefulSetStatus {
-  const counts = computeReplicaStatus(pods, ctx.minReadySeconds, ctx.currentRevision, ctx.updateRevision, ctx.now, ctx.inPlace ? claimView(ctx) : undefined);
+/**
+ * Counters over the set's pods — every pod of the index plus `extra` (pods that lost their ordinal to a later
+ * name and still count) — minus the pods the plan deletes for the update.
+ */
+export function countersFor(ctx: SyncContext, extra: readonly Pod[], actions: readonly Action[], collisionCount: number): StatefulSetStatus {
+  const claims = ctx.inPlace ? claimView(ctx) : undefined;
+  const counts = addCounts(indexCounts(ctx, claims), computeReplicaStatus(extra, ctx.minReadySeconds, ctx.currentRevision, ctx.updateRevision, ctx.now, claims));
   const decremented = actions.filter((a) => a.kind === 'deletePod' && a.decrementsCurrentReplicas).length;
   counts.currentReplicas = Math.max(0, counts.currentReplicas - decremented);
   const status = newStatus({ set: ctx.set, counts, currentRevision: ctx.currentRevision, updateRevision: ctx.updateRevision, collisionCount });
-  const claims = claimStatus(ctx);
-  return completeUpdate(ctx.set, claims === undefined ? status : { ...status, volumeClaimTemplates: claims });
+  const templates = claimStatus(ctx);
+  return completeUpdate(ctx.set, templates === undefined ? status : { ...status, volumeClaimTemplates: templates });
 }
+
+/** computeReplicaStatus over the index's classes: what each pod adds, read from counts instead of pods. */
+// upstream: stateful_set_control.go computeReplicaStatus
+function indexCounts(ctx: SyncContext, claims: ClaimView | undefined): ReplicaCounts {
+  const index = ctx.slots.index;
+  const replicas = index.ordinals.size;
+  const runningReady = replicas - index.notRunningReady.size;
+  const notYet = index.notYetAvailable(ctx.now);
+  const c: ReplicaCounts = {
+    replicas,
+    readyReplicas: runningReady,
+    availableReplicas: runningReady - notYet.length,
+    currentReplicas: index.onRevision(ctx.currentRevision).size,
+    updatedReplicas: index.onRevision(ctx.updateRevision).size,
+  };
+  for (const o of index.terminating.ascending()) {
+    const revision = index.member(o)?.revision;
+    if (revision === ctx.currentRevision) c.currentReplicas--;
+    if (revision === ctx.updateRevision) c.updatedReplicas--;
+  }
+  if (claims !== undefined) subtractClaims(ctx, claims, new Set(notYet), c);
+  return c;
+}
+
+/** InPlace: replicas whose claims are expanding are neither ready nor available; lagging ones not updated. */
+function subtractClaims(ctx: SyncContext, claims: ClaimView, notYet: ReadonlySet<number>, c: ReplicaCounts): void {
+  const index = ctx.slots.index;
+  for (const o of index.ordinals.ascending()) {
+    const f = index.member(o) as PodFacts;
+    if (f.runningReady) {
+      const podAvailable = !notYet.has(o);
+      if (!claims.ready(f.pod)) {
+        c.readyReplicas--;
+        if (podAvailable) c.availableReplicas--;
+      } else if (podAvailable && !claims.available(f.pod)) c.availableReplicas--;
+    }
+    if (!f.terminating && f.revision === ctx.updateRevision && claims.lagging(f.pod)) c.updatedReplicas--;
+  }
+}
+
+const addCounts = (a: ReplicaCounts, b: ReplicaCounts): ReplicaCounts => ({
+  replicas: a.replicas + b.replicas,
+  readyReplicas: a.readyReplicas + b.readyReplicas,
+  availableReplicas: a.availableReplicas + b.availableReplicas,
+  currentReplicas: a.currentReplicas + b.currentReplicas,
+  updatedReplicas: a.updatedReplicas + b.updatedReplicas,
+});
 
 /** The replicas' claims as the counters read them (claim-updates.ts). */
 const claimView = (ctx: SyncContext): ClaimView => ({
@@ -53,12 +105,10 @@ function claimStatus(ctx: SyncContext): VolumeClaimTemplateStatus[] | undefined 
 /** Every slot holds an available, non-terminating pod on the update revision (below the partition: any). */
 export function isComplete(ctx: SyncContext, podWrites: number): boolean {
   const { slots } = ctx;
-  if (podWrites > 0 || slots.condemned.length > 0 || slots.indices.length !== slots.count) return false;
-  const onDelete = ctx.strategy.kind === 'OnDelete';
-  return slots.indices.every((i) => {
-    const pod = slots.byIndex.get(i) as Pod;
-    return !isTerminating(pod) && !unavailable(ctx, pod) && (onDelete || i < ctx.strategy.partition || !needsUpdate(ctx, pod));
-  });
+  if (podWrites > 0 || slots.condemned.length > 0 || slots.existing !== slots.count) return false;
+  // terminating pods are down too; with none down, a replica still to move is one not on the update revision or lagging
+  if (downIndices(ctx).next().done !== true) return false;
+  return ctx.strategy.kind === 'OnDelete' || staleCount(ctx, ctx.strategy.partition) === 0;
 }
 
 /** FeatureDisabled condition (one per set, listing every disabled feature) and its event on change. */
@@ -72,10 +122,14 @@ function featureConditions(ctx: SyncContext, conditions: Condition[]): { conditi
   return { conditions: setCondition(conditions, value, ctx.now), events };
 }
 
-export function planStatus(ctx: SyncContext, body: SyncBody, statusPods: readonly Pod[], collisionCount: number): StatusPlan {
+/** Pods outside the range that lost their ordinal to a later name: condemned, so counted (upstream's partition). */
+const shadowedOutOfRange = (ctx: SyncContext): Pod[] => ctx.slots.index.shadowedMembers().filter((f) => !ctx.slots.inRange(f.ordinal)).map((f) => f.pod);
+
+export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: number): StatusPlan {
   const actions = body.actions;
   const podWrites = actions.filter((a) => a.kind === 'createPod' || a.kind === 'deletePod').length;
-  const counters = countersFor(ctx, statusPods, actions, collisionCount);
+  const extra = shadowedOutOfRange(ctx);
+  const counters = countersFor(ctx, extra, actions, collisionCount);
   const stored = ctx.set.status;
   const complete = isComplete(ctx, podWrites);
   const halted = body.halt.halted ? { pod: body.halt.halted.pod.metadata.name ?? '', reason: body.halt.halted.reason } : undefined;
@@ -88,7 +142,7 @@ export function planStatus(ctx: SyncContext, body: SyncBody, statusPods: readonl
     maxUnavailable: ctx.strategy.maxUnavailable,
     complete,
     progressed: hasProgressed(stored, counters, podWrites),
-    ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: () => lastPodProgress(statusPods) }),
+    ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: () => latestOf(ctx.slots.index.lastProgress(), lastPodProgress(extra)) }),
     ...(halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
   });
   const features = featureConditions(ctx, progress.conditions);
@@ -122,10 +176,10 @@ function lastPodProgress(pods: readonly Pod[]): Instant | undefined {
   return out;
 }
 
+const latestOf = (a: Instant | undefined, b: Instant | undefined): Instant | undefined => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
+
 /** Status for a set being deleted: counters over every claimed pod, conditions kept. */
-export function deletingStatus(ctx: SyncContext, pods: readonly Pod[], collisionCount: number): StatefulSetStatus {
-  const counters = countersFor(ctx, pods, [], collisionCount);
+export function deletingStatus(ctx: SyncContext, collisionCount: number): StatefulSetStatus {
+  const counters = countersFor(ctx, ctx.slots.index.shadowedMembers().map((f) => f.pod), [], collisionCount);
   return { ...counters, conditions: conditionsOf(ctx.set.status) };
 }
-
-export { existingPods };

@@ -9,7 +9,7 @@ import { onlyLabelChanges } from './claim-updates.js';
 import { isOld, type SyncContext } from './sync-context.js';
 import type { Blocker } from './plan-types.js';
 import { isTerminating, podOrdinal } from './pod-state.js';
-import { existingPods } from './replicas.js';
+import { mergeAscending } from './merge.js';
 
 export interface RecreateDecision {
   /** Deletions of old pods in slow-start batches (upstream runs them through runForAll/slowStartBatch). */
@@ -25,7 +25,7 @@ export interface RecreateDecision {
 export function planRecreate(ctx: SyncContext): RecreateDecision {
   // a pod that already runs the new pod template (the change touched only claim templates) is never deleted:
   // its claims are updated and it is relabelled (KEP-4650: "if pod is not changed, update the PVC only")
-  const oldPods = existingPods(ctx.slots).filter((p) => isOld(ctx, p) && (isTerminating(p) || !onlyLabelChanges(ctx, p)));
+  const oldPods = oldPodsOf(ctx).filter((p) => isTerminating(p) || !onlyLabelChanges(ctx, p));
   if (oldPods.length === 0) return { deletions: [], oldPods, blockers: [], proceed: true };
   const active = oldPods.filter((p) => !isTerminating(p));
   const deletions: Item[] = active.map((pod, position) => ({
@@ -34,4 +34,13 @@ export function planRecreate(ctx: SyncContext): RecreateDecision {
   }));
   const names = oldPods.map((p) => p.metadata.name ?? '');
   return { deletions, oldPods, blockers: [{ kind: 'waitingForTermination', pods: listed(names) }], proceed: false };
+}
+
+/** Pods not on the update revision: in range ascending, then the condemned ones (highest ordinal first). */
+function oldPodsOf(ctx: SyncContext): Pod[] {
+  const { slots } = ctx;
+  const index = slots.index;
+  const others = index.revisions().filter((r) => r !== ctx.updateRevision);
+  const inRange = [...mergeAscending(...others.map((r) => slots.ascending(index.onRevision(r))))].map((i) => slots.pod(i) as Pod);
+  return [...inRange, ...slots.condemned.filter((p) => isOld(ctx, p))];
 }

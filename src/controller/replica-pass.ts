@@ -6,13 +6,14 @@
 import type { Pod } from '../api/types.js';
 import * as block from './blockers.js';
 import type { Item } from './batches.js';
-import type { SyncContext } from './sync-context.js';
+import { downIndices, type SyncContext } from './sync-context.js';
 import { passCheck, type PassedPod } from './enforced-rolling-update.js';
 import { skippedBrokenPodEvent } from './event-texts.js';
 import { podName } from './identity.js';
 import type { Blocker, PlannedEvent } from './plan-types.js';
 import { ordinalOverflow, ordinalOverflowEvent } from './ordinal-range.js';
-import { missingIndices } from './replicas.js';
+import { mergeAscending } from './merge.js';
+import { firstMissingIndex, missingIndices } from './replicas.js';
 import { createReplica, processReplica, type ReplicaOutcome } from './process-replica.js';
 import { isTerminating } from './pod-state.js';
 
@@ -50,7 +51,7 @@ function togetherIndices(ctx: SyncContext, first: number): { indices: number[]; 
     if (out.length >= ctx.strategy.maxUnavailable || i !== first + out.length) break;
     out.push(i);
   }
-  const next = ctx.slots.byIndex.get(first + out.length);
+  const next = ctx.slots.pod(first + out.length);
   if (out.length < ctx.strategy.maxUnavailable && next !== undefined && isTerminating(next)) return { indices: [], waitFor: next };
   return { indices: out };
 }
@@ -80,15 +81,18 @@ function skippedEvent(ctx: SyncContext, index: number, passed: readonly PassedPo
 function monotonicPass(ctx: SyncContext): PassResult {
   const result = emptyPass();
   const passed: PassedPod[] = [];
-  for (let i = 0; i < ctx.slots.count; i++) {
-    const pod = ctx.slots.byIndex.get(i);
-    if (pod === undefined) {
-      const before = result.created;
-      createTogether(ctx, i, result);
-      if (result.created > before && passed.length > 0) result.events.push(skippedEvent(ctx, i, passed));
-      result.stopped = true;
-      return result;
-    }
+  const missing = firstMissingIndex(ctx.slots);
+  const create = (i: number): PassResult => {
+    const before = result.created;
+    createTogether(ctx, i, result);
+    if (result.created > before && passed.length > 0) result.events.push(skippedEvent(ctx, i, passed));
+    result.stopped = true;
+    return result;
+  };
+  // every pod the pass would only walk past (Running, Ready, available, nothing to repair) is left out
+  for (const i of needingPass(ctx)) {
+    if (missing !== undefined && missing < i) return create(missing);
+    const pod = ctx.slots.pod(i) as Pod;
     const out = processReplica(ctx, i, pod);
     record(result, i, out);
     if (out.stop !== undefined) {
@@ -99,18 +103,23 @@ function monotonicPass(ctx: SyncContext): PassResult {
     const check = passCheck(ctx, i, pod);
     if (check.passed !== undefined) passed.push(check.passed);
   }
-  return result;
+  return missing === undefined ? result : create(missing);
+}
+
+/** Indices whose pod the replica pass has something to do with or stops at, ascending. */
+function needingPass(ctx: SyncContext): Generator<number> {
+  return mergeAscending(downIndices(ctx), ctx.slots.ascending(ctx.slots.index.needsRepair));
 }
 
 // upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica, monotonic=false))
 function parallelPass(ctx: SyncContext): PassResult {
   const result = emptyPass();
-  for (const i of ctx.slots.indices) {
-    const out = processReplica(ctx, i, ctx.slots.byIndex.get(i) as Pod);
+  for (const i of needingPass(ctx)) {
+    const out = processReplica(ctx, i, ctx.slots.pod(i) as Pod);
     record(result, i, out);
     if (out.stop?.kind === 'claimDeleting') result.blockers.push(out.stop);
   }
-  const missingTotal = ctx.slots.count - ctx.slots.indices.length;
+  const missingTotal = ctx.slots.count - ctx.slots.existing;
   let visited = 0;
   for (const i of missingIndices(ctx.slots)) {
     if (visited >= MAX_CREATES_PER_SYNC) break;

@@ -1,13 +1,16 @@
-// RollingUpdate deletions: the legacy one-at-a-time loop when
-// MaxUnavailableStatefulSet is off, and the maxUnavailable budget with #137666's two-phase Parallel deletion
-// when it is on. One victim selector replaces upstream's three copies of the top-down loop.
+// RollingUpdate deletions: the legacy one-at-a-time loop when MaxUnavailableStatefulSet is off, and the
+// maxUnavailable budget with #137666's two-phase Parallel deletion when it is on. One victim selector replaces
+// upstream's three copies of the top-down loop; the candidates come from the replica index's classes
+// (update-range.ts), so a pod already updated and available is never visited.
 
 import type { Pod } from '../api/types.js';
 import * as block from './blockers.js';
-import { isOld, needsUpdate, unavailable, type SyncContext } from './sync-context.js';
+import { downIndices, downIndicesDescending, type SyncContext } from './sync-context.js';
 import { updateBudget, type UpdateBudget } from './update-budget.js';
 import type { Blocker } from './plan-types.js';
 import { isTerminating } from './pod-state.js';
+import { missingDescending, missingIndices } from './replicas.js';
+import { isStale, oldCount, staleCount, staleDescending } from './update-range.js';
 
 export interface Candidate {
   index: number;
@@ -22,52 +25,48 @@ export interface UpdateDecision {
   unavailablePods?: number;
 }
 
-/** Existing pods of the update range [partition, replicas), highest index first. */
-export function updateRange(ctx: SyncContext): Candidate[] {
-  const out: Candidate[] = [];
-  for (let k = ctx.slots.indices.length - 1; k >= 0; k--) {
-    const index = ctx.slots.indices[k] as number;
-    if (index < ctx.strategy.partition) break;
-    out.push({ index, pod: ctx.slots.byIndex.get(index) as Pod });
-  }
-  return out;
-}
+const candidate = (ctx: SyncContext, index: number): Candidate => ({ index, pod: ctx.slots.pod(index) as Pod });
 
-/** The first `budget` candidates (top-down) that pass `filter`. */
-export function selectVictims(candidates: readonly Candidate[], filter: (pod: Pod) => boolean, budget: number): Candidate[] {
+/** The first `budget` stale replicas of the update range, top-down. */
+function topStale(ctx: SyncContext, budget: number, skip?: ReadonlySet<number>): Candidate[] {
   const out: Candidate[] = [];
-  for (const c of candidates) {
+  if (budget <= 0) return out;
+  for (const index of staleDescending(ctx, ctx.strategy.partition)) {
+    if (skip?.has(index)) continue;
+    out.push(candidate(ctx, index));
     if (out.length >= budget) break;
-    if (filter(c.pod)) out.push(c);
   }
   return out;
 }
 
-/** Names of unavailable slots for a budget blocker (bounded: stops after MAX_LISTED_PODS names). */
+/** Names of unavailable or missing slots for a budget blocker (bounded: stops after MAX_LISTED_PODS names). */
 function unavailableNames(ctx: SyncContext): string[] {
   const names: string[] = [];
-  for (let i = 0; i < ctx.slots.count && names.length < block.MAX_LISTED_PODS; i++) {
-    const pod = ctx.slots.byIndex.get(i);
-    if (pod === undefined || unavailable(ctx, pod)) names.push(`${ctx.set.metadata.name ?? ''}-${ctx.slots.start + i}`);
+  const missing = missingIndices(ctx.slots);
+  const down = downIndices(ctx);
+  let m = missing.next();
+  let d = down.next();
+  while (names.length < block.MAX_LISTED_PODS && (m.done !== true || d.done !== true)) {
+    const takeMissing = d.done === true || (m.done !== true && m.value < d.value);
+    const i = takeMissing ? (m.value as number) : (d.value as number);
+    if (takeMissing) m = missing.next();
+    else d = down.next();
+    names.push(`${ctx.set.metadata.name ?? ''}-${ctx.slots.start + i}`);
   }
   return names;
 }
-
-const stale = (ctx: SyncContext) => (pod: Pod) => needsUpdate(ctx, pod) && !isTerminating(pod);
 
 /**
  * What is still to update after `victims`, as blockers: the budget exhausted (when `budget` limited the
  * choice), or the partition holding pods back.
  */
-export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[], budget: UpdateBudget | undefined, range?: readonly Candidate[]): Blocker[] {
-  const chosen = new Set(victims.map((v) => v.pod));
-  const isStale = stale(ctx);
-  const waiting = budget !== undefined && (range ?? updateRange(ctx)).some((c) => isStale(c.pod) && !chosen.has(c.pod));
+export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[], budget: UpdateBudget | undefined): Blocker[] {
   const out: Blocker[] = [];
+  const waiting = budget !== undefined && staleCount(ctx, ctx.strategy.partition) > victims.length;
   if (waiting) {
     out.push({ kind: 'budgetExhausted', unavailable: budget.unavailable, maxUnavailable: budget.maxUnavailable, unavailablePods: unavailableNames(ctx) });
   }
-  const heldBack = ctx.slots.indices.filter((i) => i < ctx.strategy.partition && isOld(ctx, ctx.slots.byIndex.get(i) as Pod)).length;
+  const heldBack = oldCount(ctx, 0, ctx.strategy.partition);
   if (heldBack > 0) out.push({ kind: 'partition', partition: ctx.strategy.partition, heldBack });
   return out;
 }
@@ -75,13 +74,17 @@ export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[
 /** Top-down from the highest index: delete the first old pod, or wait on the first unavailable one. */
 // upstream: stateful_set_control.go updateStatefulSet (legacy loop, MaxUnavailableStatefulSet off)
 export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
-  for (let index = ctx.slots.count - 1; index >= ctx.strategy.partition; index--) {
-    const pod = ctx.slots.byIndex.get(index);
-    if (pod === undefined) return { victims: [], blockers: [{ kind: 'podMissing', pod: `${ctx.set.metadata.name ?? ''}-${ctx.slots.start + index}`, ordinal: ctx.slots.start + index }] };
-    if (stale(ctx)(pod)) return { victims: [{ index, pod }], blockers: [] };
-    if (unavailable(ctx, pod)) return { victims: [], blockers: [isTerminating(pod) ? block.terminating(pod) : block.notAvailable(pod, ctx.minReadySeconds)] };
-  }
-  return { victims: [], blockers: remainingBlockers(ctx, [], undefined) };
+  const { partition } = ctx.strategy;
+  const missing = missingDescending(ctx.slots, partition, ctx.slots.count).next();
+  const stale = staleDescending(ctx, partition).next();
+  const down = downIndicesDescending(ctx, partition)[0];
+  // the highest of the three decides, as the loop would meet it first (an index is either missing or a pod)
+  const top = Math.max(missing.done === true ? -1 : missing.value, stale.done === true ? -1 : stale.value, down ?? -1);
+  if (top < 0) return { victims: [], blockers: remainingBlockers(ctx, [], undefined) };
+  const pod = ctx.slots.pod(top);
+  if (pod === undefined) return { victims: [], blockers: [{ kind: 'podMissing', pod: `${ctx.set.metadata.name ?? ''}-${ctx.slots.start + top}`, ordinal: ctx.slots.start + top }] };
+  if (stale.done !== true && stale.value === top) return { victims: [{ index: top, pod }], blockers: [] };
+  return { victims: [], blockers: [isTerminating(pod) ? block.terminating(pod) : block.notAvailable(pod, ctx.minReadySeconds)] };
 }
 
 /**
@@ -92,21 +95,13 @@ export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
 // upstream: stateful_set_control.go updateStatefulSetAfterInvariantEstablished
 export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
   const budget = updateBudget(ctx);
-  const range = updateRange(ctx);
-  const isStale = stale(ctx);
   let victims: Candidate[];
   if (ctx.monotonic) {
-    victims = selectVictims(range, isStale, Math.max(0, budget.remaining));
+    victims = topStale(ctx, budget.remaining);
   } else {
-    // both phases in one top-down pass: every stale pod that is down, then stale available ones within budget
-    const phase1: Candidate[] = [];
-    const phase2: Candidate[] = [];
-    for (const c of range) {
-      if (!isStale(c.pod)) continue;
-      if (unavailable(ctx, c.pod)) phase1.push(c);
-      else if (phase2.length < budget.remaining) phase2.push(c);
-    }
-    victims = [...phase1, ...phase2];
+    // every stale pod that is down, then stale available ones within budget, each top-down
+    const phase1 = downIndicesDescending(ctx, ctx.strategy.partition).filter((i) => isStale(ctx, i));
+    victims = [...phase1.map((i) => candidate(ctx, i)), ...topStale(ctx, budget.remaining, new Set(phase1))];
   }
-  return { victims, blockers: remainingBlockers(ctx, victims, budget, range), unavailablePods: budget.unavailable };
+  return { victims, blockers: remainingBlockers(ctx, victims, budget), unavailablePods: budget.unavailable };
 }

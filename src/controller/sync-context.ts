@@ -4,6 +4,7 @@ import type { Features } from '../api/features.js';
 import { appliedRevision } from '../api/revision/hash.js';
 import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
 import { newVersionedStatefulSetPod } from './identity.js';
+import { mergeAscending } from './merge.js';
 import { isUnavailable, podRevision } from './pod-state.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
 import { isParallel, minReadySecondsOf } from './spec.js';
@@ -42,6 +43,8 @@ export interface SyncContext {
  */
 export interface SyncMemo {
   unavailability?: Unavailability;
+  /** Unavailable at `now` beyond the index's down class, ascending ordinals (see `alsoDown`). */
+  alsoDown?: number[];
   /** InPlace: what each pod's claims say about its replica. */
   replicaClaims?: Map<Pod, ReplicaClaims>;
   /** Whether a revision's pod template is the update revision's, by revision name. */
@@ -50,7 +53,7 @@ export interface SyncMemo {
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
 export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'storageClasses' | 'revisions'> & {
-  claims: readonly PersistentVolumeClaim[];
+  claims: readonly PersistentVolumeClaim[] | ReadonlyMap<string, PersistentVolumeClaim>;
   storageClasses?: readonly StorageClass[] | undefined;
   revisions?: readonly ControllerRevision[];
 };
@@ -63,7 +66,7 @@ export function newSyncContext(input: ContextInput): SyncContext {
     ...(storageClasses === undefined ? {} : { storageClasses: new Map(storageClasses.map((c) => [c.metadata.name ?? '', c])) }),
     minReadySeconds: minReadySecondsOf(input.set),
     monotonic: !isParallel(input.set),
-    claims: new Map(input.claims.map((c) => [c.metadata.name ?? '', c])),
+    claims: input.claims instanceof Map ? input.claims : new Map((input.claims as readonly PersistentVolumeClaim[]).map((c) => [c.metadata.name ?? '', c])),
     inPlace: input.set.spec.volumeClaimUpdatePolicy === 'InPlace',
     memo: {},
   };
@@ -89,9 +92,53 @@ export const needsUpdate = (ctx: SyncContext, pod: Pod): boolean => isOld(ctx, p
 export const unavailable = (ctx: SyncContext, pod: Pod): boolean =>
   isUnavailable(pod, ctx.minReadySeconds, ctx.now) || (ctx.inPlace && !claimsAvailable(ctx, replicaClaims(ctx, pod)));
 
+/**
+ * Ordinals unavailable at `now` that the index's `down` class (terminating, or not Running and Ready) leaves
+ * out: Ready pods inside minReadySeconds, and (InPlace) replicas whose claims are not available. Ascending.
+ */
+export function alsoDown(ctx: SyncContext): number[] {
+  if (ctx.memo.alsoDown !== undefined) return ctx.memo.alsoDown;
+  const index = ctx.slots.index;
+  const down = index.down;
+  const out = index.notYetAvailable(ctx.now).filter((o) => !down.has(o));
+  if (ctx.inPlace) {
+    // a replica's claims: kept per sync, over every replica (InPlace sets only)
+    const known = new Set(out);
+    for (const o of index.ordinals.ascending()) {
+      const f = index.member(o);
+      if (f !== undefined && !down.has(o) && !known.has(o) && !claimsAvailable(ctx, replicaClaims(ctx, f.pod))) out.push(o);
+    }
+    out.sort((a, b) => a - b);
+  }
+  ctx.memo.alsoDown = out;
+  return out;
+}
+
+/** Indices in [from, to) whose replica is unavailable at `now`, ascending (missing slots not included). */
+export function* downIndices(ctx: SyncContext, from = 0, to = ctx.slots.count): Generator<number> {
+  const { slots } = ctx;
+  const lo = slots.start + from;
+  const hi = slots.start + Math.min(to, slots.count);
+  const extra = alsoDown(ctx).filter((o) => o >= lo && o < hi);
+  for (const o of mergeAscending(slots.index.down.ascending(lo, hi), extra)) yield o - slots.start;
+}
+
+/** Indices in [from, to) whose replica is unavailable at `now`, descending. */
+export function downIndicesDescending(ctx: SyncContext, from = 0, to = ctx.slots.count): number[] {
+  return [...downIndices(ctx, from, to)].reverse();
+}
+
 /** unavailability() of the sync's slots, worked out once. */
 export function slotUnavailability(ctx: SyncContext): Unavailability {
-  ctx.memo.unavailability ??= unavailability(ctx.slots, (pod) => unavailable(ctx, pod));
+  if (ctx.memo.unavailability === undefined) {
+    const { slots } = ctx;
+    const extra = alsoDown(ctx).filter((o) => slots.inRange(o));
+    const first = slots.index.down.first(slots.start);
+    const firstDown = first !== undefined && slots.inRange(first) ? first - slots.start : undefined;
+    const firstExtra = extra[0] === undefined ? undefined : extra[0] - slots.start;
+    const down = { count: slots.countOf(slots.index.down) + extra.length, first: firstDown === undefined ? firstExtra : firstExtra === undefined ? firstDown : Math.min(firstDown, firstExtra) };
+    ctx.memo.unavailability = unavailability(slots, down, (pod) => unavailable(ctx, pod));
+  }
   return ctx.memo.unavailability;
 }
 export const podIndex = (ctx: SyncContext, ordinal: number): number => ordinal - ctx.slots.start;

@@ -5,7 +5,7 @@
 // on purpose, to catch this function being wrong.
 
 import type { Pod } from '../api/types.js';
-import { slotUnavailability, unavailable, type SyncContext } from './sync-context.js';
+import { downIndices, slotUnavailability, type SyncContext } from './sync-context.js';
 
 export interface UpdateBudget {
   maxUnavailable: number;
@@ -23,11 +23,8 @@ export function updateBudget(ctx: SyncContext, exclude?: (index: number, pod: Po
   let down: number;
   if (exclude === undefined) down = slotUnavailability(ctx).inRange;
   else {
-    down = ctx.slots.count - ctx.slots.indices.length;
-    for (const i of ctx.slots.indices) {
-      const pod = ctx.slots.byIndex.get(i) as Pod;
-      if (unavailable(ctx, pod) && !exclude(i, pod)) down++;
-    }
+    down = ctx.slots.count - ctx.slots.existing;
+    for (const i of downIndices(ctx)) if (!exclude(i, ctx.slots.pod(i) as Pod)) down++;
   }
   return { maxUnavailable: ctx.strategy.maxUnavailable, unavailable: down, remaining: ctx.strategy.maxUnavailable - down };
 }

@@ -8,7 +8,8 @@ import { BatchWriter, type Item } from './batches.js';
 import { earliest } from './availability.js';
 import { claimsAvailableAt, recordResizes, replicaClaims, resizingBlocker, updateStep, type ReplicaClaims } from './claim-updates.js';
 import { condemnedPass } from './condemned.js';
-import { isOld, needsUpdate, slotUnavailability, type SyncContext } from './sync-context.js';
+import { isOld, slotUnavailability, type SyncContext } from './sync-context.js';
+import { oldCount, staleCount } from './update-range.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, isStuck, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
 import { claimBlockedEvent, forcedReplacementEvent } from './event-texts.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
@@ -156,8 +157,8 @@ const claimsPhase: Phase = (ctx, body) => {
   const reported = new Set(body.blockers.flatMap((b) => (b.kind === 'claimResizing' || b.kind === 'claimResizeFailed' ? [b.pod] : [])));
   const out = { items: [] as Item[], blockers: [] as Blocker[] };
   let wakeAt: Instant | undefined;
-  for (const i of ctx.slots.indices) {
-    const pod = ctx.slots.byIndex.get(i) as Pod;
+  for (const i of ctx.slots.indices()) {
+    const pod = ctx.slots.pod(i) as Pod;
     const claims = replicaClaims(ctx, pod);
     const records = recordResizes(ctx, pod, claims);
     if (records.length > 0) out.items.push({ position: out.items.length, steps: [records] });
@@ -187,13 +188,13 @@ function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult 
 const updatePhase: Phase = (ctx, facts) => {
   switch (ctx.strategy.kind) {
     case 'OnDelete': {
-      const outdated = ctx.slots.indices.filter((i) => isOld(ctx, ctx.slots.byIndex.get(i) as Pod)).length;
+      const outdated = oldCount(ctx, 0);
       return result({ blockers: outdated > 0 ? [{ kind: 'onDeleteStrategy', outdatedPods: outdated }] : [] });
     }
     case 'Recreate':
       // every pod that needed a new template is gone (recreatePhase); replicas that change only their claims
       // or label are moved like a rolling update, one at a time, and none is deleted
-      return ctx.slots.indices.some((i) => needsUpdate(ctx, ctx.slots.byIndex.get(i) as Pod)) ? deleteVictims(ctx, planMaxUnavailableUpdate(ctx)) : result({});
+      return oldCount(ctx, 0) > 0 || staleCount(ctx, 0) > 0 ? deleteVictims(ctx, planMaxUnavailableUpdate(ctx)) : result({});
     case 'EnforcedRollingUpdate':
       return deleteVictims(ctx, planEnforcedUpdate(ctx, facts.halt));
     case 'RollingUpdate':

@@ -52,8 +52,8 @@ function missingRow(ordinal: number, ctx: ExplainContext, notes: ReadonlyMap<str
 /** Rows sorted by ordinal: existing pods, missing ordinals (lazily, at most MAX_ROWS of them) and condemned pods. */
 export function whyRows(pods: readonly Pod[], ctx: ExplainContext, notes: ReadonlyMap<string, string[]>): WhyRows {
   const slots = partitionPods(ctx.set, pods);
-  const rows: WhyRow[] = slots.indices.map((i) => podRow(slots.byIndex.get(i) as Pod, ctx, notes, false));
-  let missing = slots.count - slots.indices.length;
+  const rows: WhyRow[] = [...slots.indices()].map((i) => podRow(slots.pod(i) as Pod, ctx, notes, false));
+  let missing = slots.count - slots.existing;
   for (const i of missingIndices(slots)) {
     if (rows.length >= MAX_ROWS && !notes.has(`${ctx.set.metadata.name ?? ''}-${slots.start + i}`)) break;
     rows.push(missingRow(slots.start + i, ctx, notes));
