@@ -3,12 +3,13 @@
 
 import { requirementMatches, selectorRequirements, type Labels } from '../api/labels.js';
 import type { ControllerRevision, KubeObject, Pod, StatefulSet } from '../api/types.js';
-import type { Action } from './plan-types.js';
+import type { Action, ObservedState } from './plan-types.js';
+import { ReplicaIndex } from './replica-index.js';
 import { isMemberOf, isTerminating } from './pod-state.js';
 
 export interface Claimed {
-  /** Pods the sync works with: owned and matching, plus orphans being adopted. */
-  pods: Pod[];
+  /** The set's pods: its own that still match, and orphans being adopted. */
+  replicas: ReplicaIndex;
   /** Revisions of the set (owned, or orphans matching its selector). */
   revisions: ControllerRevision[];
   actions: Action[];
@@ -35,27 +36,28 @@ function selectorOf(set: StatefulSet): (labels: Labels) => boolean {
   }
 }
 
+const byName = (a: Pod, b: Pod): number => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0);
+
 /**
  * Pods: matching = selector ∧ name `<set>-<n>`. Owned and matching → kept; owned but not matching →
  * released (unless the set is being deleted); orphan, matching, not terminating → adopted (unless the set is
- * being deleted); pods controlled by anything else are ignored.
+ * being deleted); pods controlled by anything else are ignored. The owned pods come as the set's index
+ * (kept by the controller, or built here from the observed list).
  */
 // upstream: pkg/controller/controller_ref_manager.go PodControllerRefManager.ClaimPods
-export function claimPods(set: StatefulSet, pods: readonly Pod[]): { pods: Pod[]; actions: Action[] } {
-  const out: Pod[] = [];
-  const actions: Action[] = [];
+export function claimPods(set: StatefulSet, observed: ObservedState): { replicas: ReplicaIndex; actions: Action[] } {
+  const given = observed.replicas;
+  const owned = given?.forSet(set) ?? ReplicaIndex.of(set, observed.pods.filter((p) => ownership(p, set) === 'ours'), observed.claims);
+  if (isDeleting(set)) return { replicas: owned, actions: [] };
   const selects = selectorOf(set);
-  for (const pod of pods) {
-    const matches = selects(pod.metadata.labels) && isMemberOf(set, pod);
-    const owner = ownership(pod, set);
-    if (owner === 'ours' && matches) out.push(pod);
-    else if (owner === 'ours' && !isDeleting(set)) actions.push({ kind: 'releasePod', batch: 0, pod });
-    else if (owner === 'orphan' && matches && !isDeleting(set) && !isTerminating(pod)) {
-      actions.push({ kind: 'adoptPod', batch: 0, pod });
-      out.push(pod);
-    }
-  }
-  return { pods: out, actions };
+  const adopted = observed.pods.filter((p) => ownership(p, set) === 'orphan' && selects(p.metadata.labels) && isMemberOf(set, p) && !isTerminating(p));
+  const released = owned.releasable().map((f) => f.pod);
+  const actions = [...adopted.map((pod): Action => ({ kind: 'adoptPod', batch: 0, pod })), ...released.map((pod): Action => ({ kind: 'releasePod', batch: 0, pod }))];
+  // in the pods' name order, as upstream walks them
+  actions.sort((a, b) => byName((a as { pod: Pod }).pod, (b as { pod: Pod }).pod));
+  // adopted orphans are the set's pods from this sync on (rare: the index is built again with them)
+  const replicas = adopted.length === 0 ? owned : ReplicaIndex.of(set, [...owned.allPods(), ...adopted], [...owned.claimsByName.values()]);
+  return { replicas, actions };
 }
 
 /** Revisions: owned ones, and orphans matching the selector (adopted unless the set is being deleted). */
@@ -72,11 +74,11 @@ export function adoptRevisionActions(set: StatefulSet, claimed: readonly Control
   return claimed.filter((r) => ownership(r, set) === 'orphan').map((revision): Action => ({ kind: 'adoptRevision', batch: 0, revision }));
 }
 
-export function claimObjects(set: StatefulSet, pods: readonly Pod[], revisions: readonly ControllerRevision[]): Claimed {
-  const claimedPods = claimPods(set, pods);
-  const claimedRevisions = claimRevisions(set, revisions);
+export function claimObjects(set: StatefulSet, observed: ObservedState): Claimed {
+  const claimedPods = claimPods(set, observed);
+  const claimedRevisions = claimRevisions(set, observed.revisions);
   return {
-    pods: claimedPods.pods,
+    replicas: claimedPods.replicas,
     revisions: claimedRevisions,
     actions: [...adoptRevisionActions(set, claimedRevisions), ...claimedPods.actions],
   };

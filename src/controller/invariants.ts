@@ -8,6 +8,7 @@ import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/ty
 import { claimNamesForOrdinal, isClaimOwnerUpToDate } from './claim-identity.js';
 import { isBrokenPod } from './enforced-rolling-update.js';
 import { identityMatches, storageMatches } from './identity.js';
+import { observedPods } from './replica-index.js';
 import type { Action, ObservedState, Plan } from './plan-types.js';
 import { isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
@@ -88,7 +89,7 @@ function world(observed: ObservedState, plan: Plan, now: Instant, features: Feat
 function buildWorld(observed: ObservedState, plan: Plan, now: Instant, features: Features): World {
   const set = observed.set;
   const byOrdinal = new Map<number, Pod>();
-  for (const p of ownPods(set, observed.pods)) byOrdinal.set(podOrdinal(p), p);
+  for (const p of ownPods(set, observedPods(observed))) byOrdinal.set(podOrdinal(p), p);
   return { set, strategy: effectiveStrategy(set, features), byOrdinal, updateRevision: plan.status.updateRevision ?? '', now };
 }
 
@@ -170,7 +171,7 @@ export function maxUnavailableBudget(observed: ObservedState, plan: Plan, now: I
 export function recreateNoMixedRevisions(observed: ObservedState, plan: Plan, features: Features): string[] {
   if (effectiveStrategy(observed.set, features).kind !== 'Recreate') return [];
   const updateRevision = plan.status.updateRevision ?? '';
-  const old = observed.pods.filter((p) => parentNameAndOrdinal(p.metadata.name).parent === observed.set.metadata.name && podRevision(p) !== updateRevision);
+  const old = observedPods(observed).filter((p) => parentNameAndOrdinal(p.metadata.name).parent === observed.set.metadata.name && podRevision(p) !== updateRevision);
   return old.length > 0 && creates(plan).length > 0 ? [`Recreate created ${creates(plan).map((c) => c.pod.metadata.name).join(', ')} while ${old.length} old pods exist`] : [];
 }
 

@@ -13,7 +13,7 @@ import { planHistoryTruncation } from './truncate-history.js';
 import { planMetrics } from './plan-metrics.js';
 import type { Action, Blocker, ObservedState, Plan, PlannedEvent } from './plan-types.js';
 import { deletingStatus, planStatus } from './plan-status.js';
-import { partitionPods } from './replicas.js';
+import { slotsOf } from './replicas.js';
 import { planRevisions, type RevisionPlan } from './revisions.js';
 import { statusChanged } from './status-counters.js';
 import { effectiveStrategy } from './effective-strategy.js';
@@ -25,7 +25,7 @@ const CLAIM_RETRY_MS = 1000;
 
 function buildContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features): SyncContext {
   const set = observed.set;
-  const slots = partitionPods(set, claimed.pods, observed.claims);
+  const slots = slotsOf(set, claimed.replicas);
   return newSyncContext({
     set,
     currentSet: appliedRevision(set, revisions.currentRevision),
@@ -99,12 +99,12 @@ const isDeleting = (set: StatefulSet): boolean => Boolean(set.metadata.deletionT
 // upstream: stateful_set_control.go UpdateStatefulSet / performUpdate
 function planValid(observed: ObservedState, now: Instant, features: Features): Plan {
   const set = observed.set;
-  const claimed = claimObjects(set, observed.pods, observed.revisions);
+  const claimed = claimObjects(set, observed);
   const revisions = planRevisions(set, claimed.revisions, features);
   const ctx = buildContext(observed, claimed, revisions, now, features);
   // adoption and the revision write come before upstream's UpdateStatefulSet: a failure there ends the sync
   const first = [...claimed.actions, ...revisions.actions].map((a): Action => ({ ...a, endsSyncOnFailure: true }));
-  const last = planHistoryTruncation(set, claimed.revisions, claimed.pods, revisions.currentRevision, revisions.updateRevision);
+  const last = planHistoryTruncation(set, claimed.revisions, claimed.replicas.liveRevisions(), revisions.currentRevision, revisions.updateRevision);
   if (isDeleting(set)) return deletingPlan(ctx, claimed, revisions, [...first, ...last]);
   return assemble(ctx, planSync(ctx), revisions, { first, last });
 }

@@ -180,6 +180,6 @@ const latestOf = (a: Instant | undefined, b: Instant | undefined): Instant | und
 
 /** Status for a set being deleted: counters over every claimed pod, conditions kept. */
 export function deletingStatus(ctx: SyncContext, collisionCount: number): StatefulSetStatus {
-  const counters = countersFor(ctx, ctx.slots.index.shadowedMembers().map((f) => f.pod), [], collisionCount);
+  const counters = countersFor(ctx, ctx.slots.index.unslottedMembers().map((f) => f.pod), [], collisionCount);
   return { ...counters, conditions: conditionsOf(ctx.set.status) };
 }

@@ -22,6 +22,7 @@ import type {
   StatefulSetStatus,
   StorageClass,
 } from '../api/types.js';
+import type { ReplicaIndex } from './replica-index.js';
 
 export interface ObservedState {
   /** The set as stored (already defaulted by the API server). */
@@ -35,6 +36,11 @@ export interface ObservedState {
   claims: PersistentVolumeClaim[];
   /** ControllerRevisions the set controls, plus orphans matching its selector (adoption candidates). */
   revisions: ControllerRevision[];
+  /**
+   * The set's own pods and claims as the controller keeps them, current from its informers' deltas. When given,
+   * `pods` lists only the pods without a controller (the adoption candidates) and `claims` is left empty.
+   */
+  replicas?: ReplicaIndex;
   /**
    * InPlace sets: the cluster's StorageClasses, so a claim whose class cannot expand is reported instead of
    * patched (absent: not observed, and the API server's resize admission decides).

@@ -69,8 +69,10 @@ export class ReplicaIndex {
   private readonly members = new Map<number, PodFacts>();
   /** Members that lost their ordinal to a later name (upstream keeps them only outside the range). */
   private shadowed: PodFacts[] = [];
-  /** Pods that do not match the selector or the set's name pattern: released, never counted. */
+  /** Pods that do not match the selector or are not named for the set: released, never counted. */
   private readonly released = new Map<string, PodFacts>();
+  /** Pods named for the set whose ordinal is no int32: claimed, but in no slot (upstream's partition skips them). */
+  private readonly unslotted = new Map<string, PodFacts>();
   private readonly all = new OrdinalSet();
   private readonly terminatingSet = new OrdinalSet();
   /** Terminating, or not Running and Ready. */
@@ -154,6 +156,21 @@ export class ReplicaIndex {
     return [...this.released.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
+  /** Every pod of the index, released ones included (to rebuild it with more pods). */
+  allPods(): Pod[] {
+    return [...this.pods.values()].map((f) => f.pod);
+  }
+
+  /** Claimed pods that no slot holds or counts: shadowed ones and ones whose ordinal is no int32. */
+  unslottedMembers(): PodFacts[] {
+    return [...this.shadowed, ...this.unslotted.values()];
+  }
+
+  /** The revisions a claimed pod is on: the live revisions, which history truncation keeps. */
+  liveRevisions(): Set<string> {
+    return new Set([...this.byRevision.keys(), ...this.unslottedMembers().map((f) => f.revision)]);
+  }
+
   member(ordinal: number): PodFacts | undefined {
     return this.members.get(ordinal);
   }
@@ -223,6 +240,7 @@ export class ReplicaIndex {
     this.members.clear();
     this.shadowed = [];
     this.released.clear();
+    this.unslotted.clear();
     for (const s of [this.all, this.terminatingSet, this.downSet, this.notRunningReadySet, this.repairSet]) s.clear();
     this.byRevision.clear();
     this.availability.clear();
@@ -231,9 +249,13 @@ export class ReplicaIndex {
 
   private classify(f: PodFacts): void {
     const shape = this.shape as Shape;
-    const member = f.ordinal >= 0 && f.parent === (shape.set.metadata.name ?? '') && shape.matches(f.pod);
-    if (!member) {
+    // upstream ClaimPods: the selector and isMemberOf (the name's parent); the ordinal matters only for a slot
+    if (f.parent !== (shape.set.metadata.name ?? '') || !shape.matches(f.pod)) {
       this.released.set(f.name, f);
+      return;
+    }
+    if (f.ordinal < 0) {
+      this.unslotted.set(f.name, f);
       return;
     }
     const winner = this.members.get(f.ordinal);
@@ -257,6 +279,10 @@ export class ReplicaIndex {
   private unclassify(f: PodFacts): void {
     if (this.released.get(f.name) === f) {
       this.released.delete(f.name);
+      return;
+    }
+    if (this.unslotted.get(f.name) === f) {
+      this.unslotted.delete(f.name);
       return;
     }
     if (this.shadowed.includes(f)) {
@@ -320,4 +346,9 @@ export class ReplicaIndex {
 }
 
 const EMPTY = new OrdinalSet();
+
+/** Every pod an observed state holds: the set's index, if given, and the pods listed (orphans, then). */
+export function observedPods(observed: { pods: readonly Pod[]; replicas?: ReplicaIndex }): Pod[] {
+  return observed.replicas === undefined ? [...observed.pods] : [...observed.replicas.allPods(), ...observed.pods];
+}
 const finite = (t: Instant | undefined): number => (t !== undefined && Number.isFinite(t) ? t : Number.NEGATIVE_INFINITY);

@@ -2,7 +2,7 @@
 // most revisionHistoryLimit non-live ones remain.
 
 import { sortRevisions } from '../api/revision/order.js';
-import { Labels, type ControllerRevision, type Pod, type StatefulSet } from '../api/types.js';
+import type { ControllerRevision, StatefulSet } from '../api/types.js';
 import type { Action } from './plan-types.js';
 import { isOwnedRevision } from './revisions.js';
 
@@ -12,7 +12,7 @@ const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 /**
  * `deleteRevision` actions (batch 0; the caller places them in its last batch), oldest first, for the
  * set's non-live revisions beyond `spec.revisionHistoryLimit`. Live = `current`, `update` and every
- * revision a pod's `controller-revision-hash` names. A negative limit keeps everything; 0 keeps only live
+ * revision a claimed pod's `controller-revision-hash` names (`podRevisions`). A negative limit keeps everything; 0 keeps only live
  * revisions. Revisions controlled by another owner are never deleted. Pass the revisions as listed
  * before this sync's writes, as upstream does.
  */
@@ -20,14 +20,13 @@ const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 export function planHistoryTruncation(
   set: StatefulSet,
   revisions: ControllerRevision[],
-  pods: Pod[],
+  podRevisions: ReadonlySet<string>,
   current: ControllerRevision | undefined,
   update: ControllerRevision | undefined,
 ): Action[] {
-  const live = new Set<string>();
+  const live = new Set<string>(podRevisions);
   if (current?.metadata.name !== undefined) live.add(current.metadata.name);
   if (update?.metadata.name !== undefined) live.add(update.metadata.name);
-  for (const pod of pods) live.add(pod.metadata.labels?.[Labels.revisionHash] ?? '');
   const history = sortRevisions(revisions.filter((r) => isOwnedRevision(set, r))).filter(
     (r) => !live.has(r.metadata.name ?? ''),
   );

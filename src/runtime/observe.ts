@@ -8,6 +8,7 @@ import { selectorMatches } from '../api/labels.js';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
 import type { ObservedState } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
+import type { ReplicaIndexes } from './replica-indexes.js';
 import { controllerRefOf } from './set-targets.js';
 
 export interface Caches {
@@ -23,8 +24,8 @@ export interface Caches {
  * adoption candidates), so a sync reads its own objects instead of listing the namespace.
  */
 export const CONTROLLER_INDEX = 'controller';
-const ownerValue = (uid: string | undefined): string => (uid === undefined ? 'uid?' : `uid/${uid}`);
-const controllerIndex = (obj: KubeObject): readonly string[] => {
+export const ownerValue = (uid: string | undefined): string => (uid === undefined ? 'uid?' : `uid/${uid}`);
+export const controllerIndex = (obj: KubeObject): readonly string[] => {
   const ref = controllerRefOf(obj);
   return [ref === undefined ? `orphan/${obj.metadata.namespace ?? ''}` : ownerValue(ref.uid)];
 };
@@ -36,6 +37,12 @@ function ownedOrOrphan<T extends Pod | ControllerRevision>(informer: Informer<T>
   const owned = informer.byIndex(CONTROLLER_INDEX, ownerValue(set.metadata.uid)).filter((o) => (o.metadata.namespace ?? '') === ns);
   const candidates = informer.byIndex(CONTROLLER_INDEX, `orphan/${ns}`).filter(orphans);
   return mergeByName(owned, candidates);
+}
+
+/** Pods of the set's namespace without a controller: the adoption candidates. */
+function orphans(informer: Informer<Pod>, set: StatefulSet): Pod[] {
+  informer.addIndex(CONTROLLER_INDEX, controllerIndex);
+  return informer.byIndex(CONTROLLER_INDEX, `orphan/${set.metadata.namespace ?? ''}`);
 }
 
 /** Merges two lists sorted by name (one namespace) into one. */
@@ -98,14 +105,20 @@ function reuseSpec(stored: StatefulSet, features: Features): StatefulSet | undef
  * apps/v1 and apps.ordinal.dev/v1 and moving a set between them would roll its pods. Idempotent on apps/v1.
  */
 // upstream: stateful_set.go sync (getPodsForStatefulSet, ListControllerRevisions, the PVC lister)
-export function observe(stored: StatefulSet, caches: Caches, features: Features = defaultFeatures()): ObservedState {
+export function observe(stored: StatefulSet, caches: Caches, features: Features = defaultFeatures(), indexes?: ReplicaIndexes): ObservedState {
   const set = defaulted(stored, features);
   const ns = set.metadata.namespace ?? '';
   const prefixes = claimPrefixes(set);
+  // with the controller's indexes, the set's own pods and claims are its index; the pods listed are the orphans
+  const replicas = indexes?.forSet(set);
   return {
     set,
-    pods: ownedOrOrphan(caches.pods, set, () => true),
-    claims: prefixes.length === 0 ? [] : caches.claims.list(ns, (c) => prefixes.some((p) => c.metadata.name?.startsWith(p))),
+    ...(replicas === undefined
+      ? {
+          pods: ownedOrOrphan(caches.pods, set, () => true),
+          claims: prefixes.length === 0 ? [] : caches.claims.list(ns, (c) => prefixes.some((p) => c.metadata.name?.startsWith(p))),
+        }
+      : { pods: orphans(caches.pods, set), claims: [], replicas }),
     revisions: ownedOrOrphan(caches.revisions, set, (r) => selectorMatches(set.spec.selector, r.metadata.labels)),
     ...(set.spec.volumeClaimUpdatePolicy === 'InPlace' && caches.storageClasses ? { storageClasses: caches.storageClasses.list() } : {}),
   };

@@ -14,6 +14,7 @@ import type { ControllerMetrics } from './metrics.js';
 import { observe, type Caches } from './observe.js';
 import type { Planner } from './planner-port.js';
 import type { SetKey, SetTargets } from './set-targets.js';
+import type { ReplicaIndexes } from './replica-indexes.js';
 import { settleStatus } from './settle-status.js';
 import { writeStatus } from './set-status-writer.js';
 import { expectAction, recordSyncEvents, recordSyncMetrics } from './sync-effects.js';
@@ -37,6 +38,8 @@ export interface SyncDeps {
   planner: Planner;
   targets: SetTargets;
   caches: Caches;
+  /** The sets' replica indexes, kept from the informers' deltas. */
+  indexes?: ReplicaIndexes;
   expectations: Expectations;
   metrics: ControllerMetrics;
   events: EventRecorder;
@@ -60,7 +63,7 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     return until === undefined ? { kind: 'waiting' } : { kind: 'waiting', until };
   }
   const now = deps.clock.now();
-  const observed = observe(set, deps.caches, deps.features);
+  const observed = observe(set, deps.caches, deps.features, deps.indexes);
   const plan = deps.planner.plan(observed, now, deps.features);
   const result = await applyPlan(plan, deps.client, {
     set,

@@ -13,6 +13,7 @@ import { Informer } from './informer.js';
 import { noopLogger, type Logger } from './logging-port.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
 import type { Caches } from './observe.js';
+import { ReplicaIndexes } from './replica-indexes.js';
 import type { Planner } from './planner-port.js';
 import { keysForClaim, keysForStorageClass } from './claim-handlers.js';
 import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
@@ -47,6 +48,7 @@ export class StatefulSetController {
   private readonly queue: WorkQueue<string>;
   private readonly targets: SetTargets;
   private readonly caches: Caches;
+  private readonly indexes: ReplicaIndexes;
   private readonly expectations: Expectations;
   /** Keys skipped for unobserved writes, in the order they first waited (the order they are rechecked). */
   private readonly waiting = new Map<string, number>();
@@ -72,6 +74,7 @@ export class StatefulSetController {
       // InPlace claim updates (apps.ordinal.dev/v1 only) read whether a class allows expansion; cluster-scoped
       ...(deps.target === 'native' ? {} : { storageClasses: new Informer<StorageClass>({ ...base, resource: Resources.storageClasses }) }),
     };
+    this.indexes = new ReplicaIndexes(this.caches.pods, this.caches.claims);
     const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
     this.expectations = new Expectations({ clock: deps.timers, ...ttl });
     this.queue = new WorkQueue<string>({ timers: deps.timers, metrics: deps.metrics.workQueue<string>('statefulset', deps.timers) });
@@ -132,8 +135,8 @@ export class StatefulSetController {
 
   private syncDeps(): SyncDeps {
     const { client, timers, features, planner, metrics, events } = this.deps;
-    const { targets, caches, expectations, log } = this;
-    return { client, clock: timers, features, planner, metrics, events, targets, caches, expectations, logger: log };
+    const { targets, caches, indexes, expectations, log } = this;
+    return { client, clock: timers, features, planner, metrics, events, targets, caches, indexes, expectations, logger: log };
   }
 
   private async worker(): Promise<void> {
@@ -224,9 +227,15 @@ export class StatefulSetController {
           onDelete: (o) => handle(keys.del(o), inf, o),
         }),
       );
+    // the replica indexes take every delta before the sets are queued for it
+    this.unsubscribe.push(...this.indexes.register());
     for (const t of targets.all) {
       const key = (s: StatefulSet) => [targets.keyOf(t, s.metadata.namespace, s.metadata.name)];
-      on(t.informer, { add: key, update: (_a, b) => key(b), del: key });
+      const gone = (s: StatefulSet) => {
+        this.indexes.forget(s);
+        return key(s);
+      };
+      on(t.informer, { add: key, update: (_a, b) => key(b), del: gone });
     }
     on(this.caches.pods, {
       add: (p) => keysForPodAdd(targets, p),

@@ -4,6 +4,7 @@
 
 import type { Pod, StatefulSet } from '../../src/api/types.js';
 import type { Action, ObservedState, OutcomeEvents, Plan } from '../../src/controller/plan-types.js';
+import { observedPods } from '../../src/controller/replica-index.js';
 import type { Planner } from '../../src/runtime/planner-port.js';
 
 /** Creates missing ordinals (one batch each, in order), deletes extra ones, reports replicas in status. */
@@ -13,18 +14,19 @@ export function standInPlanner(opts: { wakeAfterMs?: number } = {}) {
     plan(observed, now): Plan {
       seen.push(observed);
       const { set } = observed;
+      const pods = observedPods(observed);
       const want = set.spec.replicas ?? 1;
-      const byName = new Map(observed.pods.map((p) => [p.metadata.name, p]));
+      const byName = new Map(pods.map((p) => [p.metadata.name, p]));
       const actions: Action[] = [];
       for (let i = 0; i < want; i++) {
         const name = `${set.metadata.name}-${i}`;
         if (!byName.has(name)) actions.push({ kind: 'createPod', batch: actions.length, ordinal: i, pod: podFor(set, name), outcome: podEvents('create', name, set) });
       }
-      for (const p of observed.pods) {
+      for (const p of pods) {
         const ordinal = Number(p.metadata.name?.split('-').pop());
         if (ordinal >= want) actions.push({ kind: 'deletePod', batch: actions.length, name: p.metadata.name!, uid: p.metadata.uid!, ordinal, cause: 'condemned', outcome: podEvents('delete', p.metadata.name!, set) });
       }
-      const status = { observedGeneration: set.metadata.generation ?? 0, replicas: Math.min(observed.pods.length, want) + actions.filter((a) => a.kind === 'createPod').length };
+      const status = { observedGeneration: set.metadata.generation ?? 0, replicas: Math.min(pods.length, want) + actions.filter((a) => a.kind === 'createPod').length };
       const plan: Plan = {
         status,
         statusChanged: JSON.stringify(status) !== JSON.stringify(set.status ?? {}),

@@ -1,6 +1,7 @@
 // `plan NAME [--feature-gates …] [-o text|json]`: the actions the controller's next sync would send, batch
 // by batch — a dry run of the same planner; nothing is written.
 
+import { observedPods } from '../../controller/replica-index.js';
 import type { Command } from 'commander';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { addSetArguments, setRefText } from '../explain/set-ref.js';
@@ -21,7 +22,7 @@ export interface PlanOptions {
 export function planCommand(deps: CommandDeps, name: string, opts: PlanOptions): Promise<number> {
   return runOnSet(deps, name, async ({ resource, set }) => {
     const now = await planNow(deps.client, deps.timers, set, featuresFrom(opts.featureGates));
-    const ctx = explainContext({ set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: now.features });
+    const ctx = explainContext({ set: now.observed.set, pods: observedPods(now.observed), plan: now.plan, now: now.now, features: now.features });
     const view = { title: qualifiedName(resource, set.metadata.name ?? ''), now: now.now, plan: now.plan, ctx };
     deps.io.stdout(opts.output === 'json' || opts.output === 'yaml' ? structured(planData(view), opts.output) : renderPlan(view, { color: useColor(deps.io, opts.color) }));
     return 0;

@@ -1,6 +1,7 @@
 // `why NAME [--feature-gates …] [-o text|json]`: what the controller is waiting for and why, per ordinal,
 // from the planner the controller runs (see cli/explain/why-report.ts for the wording).
 
+import { observedPods } from '../../controller/replica-index.js';
 import type { Command } from 'commander';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { addSetArguments, setRefText } from '../explain/set-ref.js';
@@ -21,7 +22,7 @@ export function whyCommand(deps: CommandDeps, name: string, opts: WhyOptions): P
   return runOnSet(deps, name, async ({ set }) => {
     const now = await planNow(deps.client, deps.timers, set, featuresFrom(opts.featureGates));
     const lastFailure = await readFailedWrite(deps.client, set, now.now);
-    const report = explainWhy({ set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: now.features, lastFailure });
+    const report = explainWhy({ set: now.observed.set, pods: observedPods(now.observed), plan: now.plan, now: now.now, features: now.features, lastFailure });
     if (opts.output === 'json' || opts.output === 'yaml') deps.io.stdout(structured({ ...report, blockers: now.plan.blockers }, opts.output));
     else deps.io.stdout(renderWhy(report, { color: useColor(deps.io, opts.color) }));
     return 0;

@@ -1,6 +1,7 @@
 // `ordinal simulate FILE --why-at T`: `why` and `plan` for every StatefulSet of the simulated cluster at
 // virtual second T, from the same observed state and planner as the `why` and `plan` commands.
 
+import { observedPods } from '../../controller/replica-index.js';
 import { Resources } from '../../api/client.js';
 import type { Resource } from '../../api/client.js';
 import type { StatefulSet } from '../../api/types.js';
@@ -17,7 +18,7 @@ import { explainContext, explainWhy, renderWhy } from './why-report.js';
 async function explainSet(ctx: ProbeContext, resource: Resource, set: StatefulSet): Promise<string> {
   const now = await planNow(ctx.client, ctx.timers, set, ctx.features);
   const lastFailure = await readFailedWrite(ctx.client, set, now.now);
-  const input = { set: now.observed.set, pods: now.observed.pods, plan: now.plan, now: now.now, features: ctx.features, lastFailure };
+  const input = { set: now.observed.set, pods: observedPods(now.observed), plan: now.plan, now: now.now, features: ctx.features, lastFailure };
   const view = { title: qualifiedName(resource, set.metadata.name ?? ''), now: now.now, plan: now.plan, ctx: explainContext(input) };
   return `${renderWhy(explainWhy(input), { color: false })}\n${renderPlan(view, { color: false })}`.trimEnd();
 }
