@@ -15,13 +15,15 @@ export interface DbSetOptions {
   /** A RollingUpdate strategy with this maxUnavailable (and partition), when given. */
   maxUnavailable?: number;
   partition?: number;
+  /** The claim template's storage request (default 1Gi). */
+  storage?: string;
 }
 
 /** The claim templates value: one `data` template of `storage`. */
 export const claimTemplates = (storage: string, className?: string): string =>
   `[{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], ${className ? `storageClassName: ${className}, ` : ''}resources: {requests: {storage: ${storage}}}}}]`;
 
-/** The apps.ordinal.dev/v1 StatefulSet `db` as an `objects` item, its claims 1Gi. */
+/** The apps.ordinal.dev/v1 StatefulSet `db` as an `objects` item, its claims 1Gi unless `storage` says otherwise. */
 export function dbSet(o: DbSetOptions): string {
   const strategy =
     o.maxUnavailable === undefined ? [] : [`updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: ${o.maxUnavailable}${o.partition === undefined ? '' : `, partition: ${o.partition}`}}}`];
@@ -32,7 +34,7 @@ export function dbSet(o: DbSetOptions): string {
     ...strategy,
     'selector: {matchLabels: {app: db}}',
     'template: {metadata: {labels: {app: db}}, spec: {containers: [{name: c, image: "db:1"}]}}',
-    `volumeClaimTemplates: ${claimTemplates('1Gi', o.className)}`,
+    `volumeClaimTemplates: ${claimTemplates(o.storage ?? '1Gi', o.className)}`,
   ];
   return ['  - apiVersion: apps.ordinal.dev/v1', '    kind: StatefulSet', '    metadata: {name: db}', '    spec:', ...fields.map((f) => `      ${f}`)].join('\n');
 }
