@@ -10,7 +10,7 @@ import {
   type WaitTarget,
 } from './scenario-types.js';
 import { parseExpect } from './scenario-expect.js';
-import { checkKnownFields, isStatefulSetResource, parseObject, resourceFor } from './scenario-objects.js';
+import { checkFieldsOf, parseObject, resourceFor } from './scenario-objects.js';
 import {
   type Issues,
   type Obj,
@@ -167,7 +167,7 @@ function parsePatch(v: unknown, path: string, issues: Issues, ctx: ParseContext)
   const merge = objectField(obj['merge'], at(path, 'merge'), issues);
   if (!target || !merge) return undefined;
   // The merged object is checked again by the API server when the step runs; a typo is caught here first.
-  if (isStatefulSetResource(resourceFor(target.apiVersion, target.kind)!) && !checkKnownFields(merge, at(path, 'merge'), issues)) return undefined;
+  if (!checkFieldsOf(resourceFor(target.apiVersion, target.kind)!, merge, at(path, 'merge'), issues)) return undefined;
   return { kind: 'patch', target, merge };
 }
 

@@ -177,6 +177,22 @@ controller: {featureGates: {NoSuchGate: true, PodIndexLabel: false}, target: kcm
     assert.deepEqual(issues, ['steps[0].patch.merge.spec.updateStrategy.rollingUpdate.maxUnavailble: unknown field "spec.updateStrategy.rollingUpdate.maxUnavailble"']);
   });
 
+  it('refuses an unknown field in a pod template, in objects and patch.merge (Kubernetes 1.37\'s PodTemplateSpec)', () => {
+    const set = SET.replace('{name: nginx, image: "nginx:1"}', '{name: nginx, image: "nginx:1", imagePullPolicyy: Always}');
+    const field = 'spec.template.spec.containers[0].imagePullPolicyy';
+    assert.deepEqual(issuesOf(`kind: Scenario\nobjects:${set}`), [`objects[0].${field}: unknown field "${field}"`]);
+    const patch = '  - patch: {kind: StatefulSet, name: web, merge: {spec: {template: {spec: {containers: [{name: nginx, imagePullPolicyy: Always}]}}}}}\n';
+    assert.deepEqual(issuesOf(`kind: Scenario\nobjects:${SET}steps:\n${patch}`), [`steps[0].patch.merge.${field}: unknown field "${field}"`]);
+  });
+
+  it('refuses an unknown field of a StorageClass in objects and patch.merge', () => {
+    const cls = '  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: fast}, provisioner: x, allowVolumeExpension: true}\n';
+    assert.deepEqual(issuesOf(`kind: Scenario\nobjects:\n${cls}`), ['objects[0].allowVolumeExpension: unknown field "allowVolumeExpension"']);
+    const ok = cls.replace('allowVolumeExpension', 'allowVolumeExpansion');
+    const patch = '  - patch: {kind: StorageClass, name: fast, merge: {allowVolumeExpension: false}}\n';
+    assert.deepEqual(issuesOf(`kind: Scenario\nobjects:\n${ok}steps:\n${patch}`), ['steps[0].patch.merge.allowVolumeExpension: unknown field "allowVolumeExpension"']);
+  });
+
   it('refuses hostile YAML in one line with the file and position', () => {
     const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]`)].join('\n');
     for (const [text, message] of [
