@@ -7,6 +7,8 @@ export const storageClass = (name: string, allowVolumeExpansion: boolean): strin
 
 export interface DbSetOptions {
   replicas: number;
+  /** The claim template's storage request, instead of 1Gi. */
+  storage?: string;
   /** The claim template's storageClassName (none: no class). */
   className?: string;
   volumeClaimUpdatePolicy?: string;
@@ -15,15 +17,13 @@ export interface DbSetOptions {
   /** A RollingUpdate strategy with this maxUnavailable (and partition), when given. */
   maxUnavailable?: number;
   partition?: number;
-  /** The claim template's storage request (default 1Gi). */
-  storage?: string;
 }
 
 /** The claim templates value: one `data` template of `storage`. */
 export const claimTemplates = (storage: string, className?: string): string =>
   `[{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], ${className ? `storageClassName: ${className}, ` : ''}resources: {requests: {storage: ${storage}}}}}]`;
 
-/** The apps.ordinal.dev/v1 StatefulSet `db` as an `objects` item, its claims 1Gi unless `storage` says otherwise. */
+/** The apps.ordinal.dev/v1 StatefulSet `db` as an `objects` item, its claims 1Gi. */
 export function dbSet(o: DbSetOptions): string {
   const strategy =
     o.maxUnavailable === undefined ? [] : [`updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: ${o.maxUnavailable}${o.partition === undefined ? '' : `, partition: ${o.partition}`}}}`];

@@ -157,7 +157,7 @@ const SENTENCES: Sentences = {
   claimExpansionRefused: (b) =>
     `${b.pod} is not updated: its claim ${b.claim} must grow to ${b.request}, but ${b.storageClass === '' ? 'it has no StorageClass' : `StorageClass ${b.storageClass} does not set allowVolumeExpansion`}; allow expansion on the class, or restore the template's size (nothing is deleted)`,
   claimResizeFailed: (b) =>
-    `${b.pod} is not updated: the expansion of its claim ${b.claim} failed (${b.message}); fix the storage, or lower the claim's request to a size the storage can provide, above its status.capacity (the API refuses the capacity itself; nothing is deleted)`,
+    `${b.pod} is not updated: the expansion of its claim ${b.claim} failed (${b.message}); fix the storage, or lower the claim's request to a size still above its current capacity to retry with less (nothing is deleted)`,
   budgetExhausted,
   partition,
   waitingForTermination: (b) => `Recreate waits for every old pod to be gone before creating new ones: ${b.pods.join(', ')}`,
