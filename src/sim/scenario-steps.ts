@@ -71,9 +71,9 @@ function parseBody(key: StepKey, obj: Obj, path: string, issues: Issues, ctx: Pa
     case 'patch':
       return parsePatch(v, p, issues, ctx);
     case 'delete': {
-      const obj = objectField(v, p, issues);
-      if (obj) noUnknownKeys(obj, DELETE_KEYS, p, issues);
-      const target = obj && parseTarget(obj, p, issues, ctx);
+      const body = objectField(v, p, issues);
+      if (body) noUnknownKeys(body, DELETE_KEYS, p, issues);
+      const target = body && parseTarget(body, p, issues, ctx);
       return target && { kind: 'delete', target };
     }
     case 'setImage':

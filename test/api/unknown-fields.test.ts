@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StrictDecodingError } from '../../src/api/errors.js';
 import { statefulSetSchema } from '../../src/api/schema/statefulset-schema.js';
-import { checkStatefulSetFields, strictDecodingMessage, unknownFields } from '../../src/api/validation/index.js';
+import { Resources } from '../../src/api/client.js';
+import { checkKnownFields, strictDecodingMessage, unknownFields } from '../../src/api/validation/index.js';
 import { loadYamlDocuments } from '../../src/api/yaml-loader.js';
 
 const set = (spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
@@ -82,7 +83,7 @@ describe('unknownFields (strict field validation)', () => {
   });
 
   it('throws the API server\'s 400 message for either API version', () => {
-    assert.throws(() => checkStatefulSetFields(set({ replicaz: 1, podManagmentPolicy: 'x' }), 'v1'), (e: unknown) => {
+    assert.throws(() => checkKnownFields(Resources.ordinalStatefulSets, set({ replicaz: 1, podManagmentPolicy: 'x' })), (e: unknown) => {
       assert.ok(e instanceof StrictDecodingError);
       assert.equal(e.code, 400);
       assert.deepEqual(e.fields, ['spec.replicaz', 'spec.podManagmentPolicy']);

@@ -60,9 +60,3 @@ export function checkKnownFields(res: Resource, obj: unknown): void {
   const fields = schema === undefined ? [] : unknownFields(obj, schema);
   if (fields.length > 0) throw new StrictDecodingError(strictDecodingMessage(res.kind, res.version, fields), fields);
 }
-
-/** Throws StrictDecodingError (400) when a StatefulSet of either API has a field the schema does not know. */
-export function checkStatefulSetFields(obj: unknown, version: string): void {
-  const fields = unknownFields(obj, statefulSetSchema);
-  if (fields.length > 0) throw new StrictDecodingError(strictDecodingMessage('StatefulSet', version, fields), fields);
-}
