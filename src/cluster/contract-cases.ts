@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Resources, type ClusterClient, type WatchEvent } from '../api/client.js';
 import { isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from '../api/errors.js';
-import type { ControllerRevision, KubeObject, Pod, StatefulSet } from '../api/types.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
 
 export interface ContractHarness {
   client: ClusterClient;
@@ -278,6 +278,25 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
       assert.deepEqual(written.status?.conditions, [condition]);
       const again = await h.client.updateStatus(Resources.statefulSets, { ...written, status });
       assert.equal(again.metadata.resourceVersion, written.metadata.resourceVersion, 'an unchanged status is no new version');
+    },
+  },
+  'a bound claim\'s request may grow through an expandable class, then go down to a size above status.capacity but not to the capacity itself': {
+    async test(h) {
+      const PVC = Resources.persistentVolumeClaims;
+      const className = `${h.namespace}-expandable`;
+      const cls: StorageClass = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: className }, provisioner: 'contract.ordinal.dev', allowVolumeExpansion: true };
+      await h.client.create(Resources.storageClasses, cls);
+      try {
+        const spec = { accessModes: ['ReadWriteOnce'], storageClassName: className, resources: { requests: { storage: '1Gi' } } };
+        const created = await h.client.create<PersistentVolumeClaim>(PVC, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'recover', namespace: h.namespace }, spec });
+        await h.client.updateStatus(PVC, { ...created, status: { phase: 'Bound', capacity: { storage: '1Gi' } } });
+        const request = (storage: string) => h.client.patch<PersistentVolumeClaim>(PVC, h.namespace, 'recover', { spec: { resources: { requests: { storage } } } });
+        await request('10Gi');
+        await rejects(request('1Gi'), (e) => isInvalid(e) && /spec\.resources\.requests\.storage: Forbidden: field can not be less than status\.capacity/.test(String(e)), 'the capacity itself');
+        assert.equal((await request('2Gi')).spec.resources?.requests?.storage, '2Gi');
+      } finally {
+        await h.client.delete(Resources.storageClasses, undefined, className);
+      }
     },
   },
 };

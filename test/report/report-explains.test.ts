@@ -34,6 +34,7 @@ describe('report explanations', () => {
     assert.equal(describeStep({ waitFor: 'Converged', timeoutSeconds: 300 }), 'wait until Converged');
     assert.equal(describeStep({ waitFor: { pod: 'web-2', condition: 'Deleted' } }), 'wait until pod web-2 is Deleted');
     assert.equal(describeStep({ deletePod: 'web-3' }), 'delete pod web-3');
+    assert.equal(describeStep({ delete: { kind: 'PersistentVolumeClaim', name: 'data-web-3' } }), 'delete PersistentVolumeClaim data-web-3');
     assert.equal(describeStep({ apply: { kind: 'StatefulSet', metadata: { name: 'db' } } }), 'apply StatefulSet db');
     assert.equal(describeStep({ patch: { kind: 'StatefulSet', name: 'web', merge: { spec: { replicas: 2 } } } }), 'patch StatefulSet web: {"spec":{"replicas":2}}');
     assert.equal(describeStep({ advance: 30 }), 'let 30 s pass');

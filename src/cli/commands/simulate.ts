@@ -37,7 +37,14 @@ export interface SimulateOptions {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const isScenarioFile = (docs: readonly unknown[]): boolean => docs.length === 1 && isObject(docs[0]) && docs[0].kind === 'Scenario';
+/**
+ * One document of kind Scenario, or one no manifest can be (no apiVersion) with a scenario's `objects` or
+ * `steps`: a misspelt kind is then the scenario's error at `kind`, not an object the simulator cannot create.
+ */
+const isScenarioFile = (docs: readonly unknown[]): boolean => {
+  const doc = docs.length === 1 ? docs[0] : undefined;
+  return isObject(doc) && (doc.kind === 'Scenario' || (doc.apiVersion === undefined && ('objects' in doc || 'steps' in doc)));
+};
 
 const changeFlags = (o: SimulateOptions): string[] =>
   [
