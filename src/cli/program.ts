@@ -1,7 +1,7 @@
 // Builds the `ordinal` / `kubectl-ordinal` command tree. Each command lives in cli/commands/<name>.ts and
 // exports `register(program)`.
 
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { register as registerManifests } from './commands/manifests.js';
 import { register as registerController } from './commands/controller.js';
@@ -14,6 +14,7 @@ import { register as registerPlan } from './commands/plan.js';
 import { register as registerForecast } from './commands/forecast.js';
 import { register as registerValidate } from './commands/validate.js';
 import { register as registerVersion } from './commands/version.js';
+import { KubectlCommand } from './kubectl-command.js';
 
 /** Set by scripts/bundle.mjs (esbuild `define`): the single-file bundle has no package.json next to it. */
 declare const ORDINAL_VERSION: string | undefined;
@@ -25,7 +26,7 @@ function packageVersion(): string {
 }
 
 export function buildProgram(name = 'ordinal'): Command {
-  const program = new Command(name)
+  const program = new KubectlCommand(name)
     .description(
       'Ordinal: a StatefulSet controller with maxUnavailable, Recreate, EnforcedRollingUpdate and minReadySeconds, ' +
         'and a simulated cluster with virtual time.',

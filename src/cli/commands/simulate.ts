@@ -157,8 +157,8 @@ export function register(program: Command): void {
     .option('--replicas <n>', 'manifests: set spec.replicas of every StatefulSet', wholeNumber('--replicas'))
     .option('--set <path=value>', 'manifests: set a field of every StatefulSet, e.g. spec.updateStrategy.rollingUpdate.maxUnavailable=3 (repeatable; the value is YAML)', collect(parseSet), [])
     .option('-f, --filename <file>', 'manifests: apply these objects as the change (e.g. the new version of the file)')
-    .option('--pod-start-seconds <s>', 'manifests: seconds from a pod being scheduled to Ready (default 1)', seconds('--pod-start-seconds'))
-    .option('--termination-seconds <s>', 'manifests: seconds a deleted pod takes to go (default 1)', seconds('--termination-seconds'))
+    .option('--pod-start-seconds <s>', 'manifests: seconds from a pod being scheduled to Ready (default: 1)', seconds('--pod-start-seconds'))
+    .option('--termination-seconds <s>', 'manifests: seconds a deleted pod takes to go (default: 1)', seconds('--termination-seconds'))
     .option('--print-scenario', 'print the scenario (the one built from manifests) and run nothing')
     .action(async (file: string, opts: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, opts);
