@@ -25,8 +25,23 @@ describe('ordinal demo', () => {
     assert.match(printed, /Summary\n {2}converged: yes/);
     assert.match(printed, /rollout: started at t=\d+s, 8 pods replaced/);
     assert.match(printed, /expectations held: 1\/1 {3}invariant violations: 0/);
-    assert.match(printed, new RegExp(`HTML report: ${report.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const path = report.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    assert.match(printed, new RegExp(`^Ordinal demo: .*\nThe HTML report will be written to ${path} \\(--report PATH to choose\\)\\.\n`));
+    assert.match(printed, new RegExp(`\nHTML report written to ${path}\n$`));
     assert.match(readFileSync(report, 'utf8'), /<svg class="timeline"/);
+  });
+
+  it('off a TTY prints each Event once, and a frame only when more than the clock and the times in state changed', async () => {
+    const report = join(mkdtempSync(join(tmpdir(), 'ordinal-demo-')), 'demo.html');
+    const { out, text } = stream(false);
+    assert.equal(await demoCommand({ speed: '0', report }, out), 0);
+    const events = text().split('\n').filter((l) => l.includes('event: '));
+    assert.ok(events.length > 0);
+    assert.deepEqual(events, [...new Set(events)], 'no Event line twice');
+    assert.ok(events.every((l) => /^t = \d+\.\ds event: \w+ /.test(l)), events.join('\n'));
+    const frames = text().split('\n\n').filter((block) => block.startsWith('t = ') && block.includes('\nStatefulSet web'));
+    const withoutClocks = frames.map((f) => f.split('\n').slice(1).join('\n').replace(/ +\d+s /g, ' '));
+    assert.deepEqual(withoutClocks, withoutClocks.filter((f, i) => f !== withoutClocks[i - 1]), 'no frame repeats the one before it but for the clocks');
   });
 
   it('redraws in place with colour on a TTY', async () => {
