@@ -47,8 +47,19 @@ export function timeScale(end: number): TimeScale {
   return { end: span, step, x: (t) => LABEL_W + (Math.min(Math.max(t, 0), span) / span) * PLOT_W, ticks };
 }
 
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * Every time and duration the report prints, in one format whatever its size: `0.5s`, `45s`, `1m45s`,
+ * `3m00s`, `1h05m00s` (milliseconds kept, as the virtual clock has them).
+ */
 export function formatSeconds(t: number): string {
-  if (t >= 3600 && t % 60 === 0) return `${Math.floor(t / 3600)}h${String((t % 3600) / 60).padStart(2, '0')}m`;
-  if (t >= 120 && Number.isInteger(t)) return `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`;
-  return `${Math.round(t * 1000) / 1000}s`;
+  const ms = Math.round(Math.abs(t) * 1000);
+  const sign = t < 0 && ms > 0 ? '-' : '';
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  if (h > 0) return `${sign}${h}h${twoDigits(m)}m${twoDigits(s)}s`;
+  if (m > 0) return `${sign}${m}m${twoDigits(s)}s`;
+  return `${sign}${s}s`;
 }

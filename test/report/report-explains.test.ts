@@ -65,7 +65,7 @@ describe('report explanations', () => {
     assert.equal(rollouts[0]?.end, undefined);
     assert.equal(rollouts[0]?.replacedAt, rollouts[1]?.start);
     assert.ok(rollouts[1]?.end !== undefined);
-    assert.ok(renderReport(records).includes('replaced by the next rollout at 70s'));
+    assert.ok(renderReport(records).includes('replaced by the next rollout at 1m10s'));
   });
 
   it('draws the last value of every counter for a visible stretch after the last write', async () => {

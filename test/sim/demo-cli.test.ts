@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_SCENARIO, demoCommand } from '../../src/cli/commands/demo.js';
+import { demoSummary } from '../../src/cli/commands/demo-summary.js';
 
 const ESC = String.fromCharCode(27);
 
@@ -56,5 +57,14 @@ describe('ordinal demo', () => {
     }
     assert.match(text(), new RegExp(`${ESC}\\[\\d+A${ESC}\\[J`));
     assert.ok(text().includes(`${ESC}[32mReady`));
+  });
+
+  it('prints the summary\'s times as the HTML report does, one format for seconds and minutes', () => {
+    const lines = demoSummary(
+      [{ t: 105, type: 'step', index: 1, step: { setImage: { name: 'web', container: 'nginx', image: 'nginx:1.28' } } }],
+      { t: 300, type: 'summary', converged: true, convergedAt: 285, endedAt: 300, sets: {}, metrics: {}, violations: [] },
+    );
+    assert.equal(lines[1], '  converged: yes, at t=4m45s   ended at t=5m00s (virtual)');
+    assert.equal(lines[2], '  rollout: started at t=1m45s, 0 pods replaced, took 3m00s');
   });
 });

@@ -1,5 +1,6 @@
-// The demo's closing summary, computed from the timeline.
+// The demo's closing summary, computed from the timeline; times as the HTML report prints them.
 
+import { formatSeconds } from '../../report/chart-layout.js';
 import type { SummaryRecord, TimelineRecord } from '../../sim/timeline.js';
 
 export function demoSummary(records: readonly TimelineRecord[], summary: SummaryRecord): string[] {
@@ -10,15 +11,15 @@ export function demoSummary(records: readonly TimelineRecord[], summary: Summary
   const held = expects.filter((r) => r.type === 'expect' && r.ok).length;
   const observed = Object.entries(summary.metrics).filter(([k]) => k.startsWith('statefulset_max_unavailable'));
   const lines = ['Summary'];
-  lines.push(`  converged: ${summary.converged ? `yes, at t=${summary.convergedAt}s` : 'no'}   ended at t=${summary.endedAt}s (virtual)`);
+  lines.push(`  converged: ${summary.converged && summary.convergedAt !== null ? `yes, at t=${formatSeconds(summary.convergedAt)}` : 'no'}   ended at t=${formatSeconds(summary.endedAt)} (virtual)`);
   if (rolloutStart !== undefined && summary.convergedAt !== null) {
-    lines.push(`  rollout: started at t=${rolloutStart}s, ${replaced} pods replaced, took ${summary.convergedAt - rolloutStart}s`);
+    lines.push(`  rollout: started at t=${formatSeconds(rolloutStart)}, ${replaced} pods replaced, took ${formatSeconds(summary.convergedAt - rolloutStart)}`);
   }
   for (const [name, status] of Object.entries(summary.sets)) {
     lines.push(`  ${name}: replicas ${status?.replicas ?? 0}, available ${status?.availableReplicas ?? 0}, updated ${status?.updatedReplicas ?? 0}, revision ${status?.updateRevision ?? '-'}`);
   }
   for (const [k, v] of observed) lines.push(`  ${k} = ${v}`);
   lines.push(`  expectations held: ${held}/${expects.length}   invariant violations: ${summary.violations.length}`);
-  for (const r of records) if (r.type === 'failure') lines.push(`  FAILED step #${r.index} at t=${r.t}s: ${r.message}`);
+  for (const r of records) if (r.type === 'failure') lines.push(`  FAILED step #${r.index} at t=${formatSeconds(r.t)}: ${r.message}`);
   return lines;
 }
