@@ -57,6 +57,14 @@ describe('report explanations', () => {
     assert.match(html, /<code>statefulset_update_duration_seconds_sum\{[^<]*<\/code><\/td><td>8<\/td>/);
   });
 
+  it('draws no maxUnavailable line for a Recreate set, which takes every pod down at once', async () => {
+    const recreate = new URL('../../examples/recreate.yaml', import.meta.url).pathname;
+    const { records } = await runScenario(loadScenario(recreate));
+    const html = renderReport(records);
+    assert.match(html, /<svg class="counters"/);
+    assert.doesNotMatch(html, /class="budget"/);
+  });
+
   it('says a rollout was replaced when a newer revision took over before it finished', async () => {
     const stuck = new URL('../../examples/stuck-rollout-rolling-update.yaml', import.meta.url).pathname;
     const { records } = await runScenario(loadScenario(stuck));
