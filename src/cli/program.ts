@@ -9,6 +9,7 @@ import { register as registerSimulate } from './commands/simulate.js';
 import { register as registerDemo } from './commands/demo.js';
 import { register as registerBench } from './commands/bench.js';
 import { register as registerRollout } from './commands/rollout.js';
+import { register as registerSet } from './commands/set.js';
 import { register as registerWhy } from './commands/why.js';
 import { register as registerPlan } from './commands/plan.js';
 import { register as registerForecast } from './commands/forecast.js';
@@ -38,6 +39,7 @@ export function buildProgram(name = 'ordinal'): Command {
   registerDemo(program);
   registerBench(program);
   registerRollout(program);
+  registerSet(program);
   registerWhy(program);
   registerPlan(program);
   registerForecast(program);
