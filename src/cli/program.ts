@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { register as registerManifests } from './commands/manifests.js';
 import { register as registerController } from './commands/controller.js';
+import { register as registerKubelet } from './commands/kubelet.js';
 import { register as registerSimulate } from './commands/simulate.js';
 import { register as registerDemo } from './commands/demo.js';
 import { register as registerBench } from './commands/bench.js';
@@ -35,6 +36,7 @@ export function buildProgram(name = 'ordinal'): Command {
     .version(packageVersion(), '-v, --version');
   registerManifests(program);
   registerController(program);
+  registerKubelet(program);
   registerSimulate(program);
   registerDemo(program);
   registerBench(program);
