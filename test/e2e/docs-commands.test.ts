@@ -109,7 +109,6 @@ describe('the docs’ commands on kube-apiserver 1.37, as written', () => {
     if (!cp) return;
     const found = tools(t, cp, false);
     if (!found) return;
-    const dir = mkdtempSync(join(tmpdir(), 'ordinal-dev-'));
     const tryIt = blocksUnder('scripts/control-plane/README.md', 'Try the operator on it').flat();
     assert.ok(tryIt.some((l) => l.startsWith('npx ordinal kubelet')), 'the README starts `ordinal kubelet`');
     const guide = 'docs/user-guide.md';
@@ -118,6 +117,7 @@ describe('the docs’ commands on kube-apiserver 1.37, as written', () => {
     // once the rollout had completed (every replica updated and available, the update revision current).
     const reset = 'npx ordinal set image web nginx=nginx:1.28 && npx ordinal rollout status web --timeout 2m';
     const done = `test "$(kubectl get osts web -o jsonpath='{.status.updatedReplicas}/{.status.availableReplicas}/{.spec.replicas} {.spec.template.spec.containers[0].image} {.status.currentRevision}')" = "3/3/3 nginx:1.29 $(kubectl get osts web -o jsonpath='{.status.updateRevision}')"`;
+    const dir = mkdtempSync(join(tmpdir(), 'ordinal-dev-'));
     const script = ['set -e', ...tryIt.map((l) => l.replaceAll('/tmp/ordinal-dev', dir)), reset, setImage, wait, done, reset, patch, wait, done].join('\n');
     // Its own process group: the kubelet and the controller the README starts in the background end with it.
     const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, HOME, PATH: found.path, ORDINAL_K8S_BIN: cp.binDir }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
