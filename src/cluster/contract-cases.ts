@@ -233,6 +233,25 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
       await h.eventually(() => gone(h, CR, 'dependent'), 'garbage collection of the dependent');
     },
   },
+  'a JSON patch changes one element of a list by index, a failed test rejects every operation with 422 Invalid, a dry run stores nothing': {
+    async test(h) {
+      const two = statefulSet(h, 'json');
+      two.spec.template.spec.containers.push({ name: 'sidecar', image: 'registry.k8s.io/pause:3.9' });
+      await h.client.create(Resources.statefulSets, two);
+      const at = (i: number, field: string) => `/spec/template/spec/containers/${i}/${field}`;
+      const set = (i: number, name: string, image: string) => [{ op: 'test' as const, path: at(i, 'name'), value: name }, { op: 'add' as const, path: at(i, 'image'), value: image }];
+      const images = (s: StatefulSet) => s.spec.template.spec.containers.map((c) => `${c.name}=${c.image ?? ''}`);
+      const patched = await h.client.jsonPatch<StatefulSet>(Resources.statefulSets, h.namespace, 'json', set(1, 'sidecar', 'busybox:1'));
+      assert.deepEqual(images(patched), ['app=registry.k8s.io/pause:3.10', 'sidecar=busybox:1']);
+      assert.equal(patched.metadata.generation, 2);
+      await rejects(h.client.jsonPatch(Resources.statefulSets, h.namespace, 'json', [...set(1, 'sidecar', 'busybox:2'), ...set(0, 'sidecar', 'x')]), isInvalid, 'a failed test');
+      await rejects(h.client.jsonPatch(Resources.statefulSets, h.namespace, 'json', set(5, 'app', 'x')), isInvalid, 'an index past the end');
+      const dry = await h.client.jsonPatch<StatefulSet>(Resources.statefulSets, h.namespace, 'json', set(0, 'app', 'nginx:1'), { dryRun: true });
+      assert.deepEqual(images(dry), ['app=nginx:1', 'sidecar=busybox:1']);
+      const stored = await h.client.get<StatefulSet>(Resources.statefulSets, h.namespace, 'json');
+      assert.deepEqual([images(stored), stored.metadata.generation], [['app=registry.k8s.io/pause:3.10', 'sidecar=busybox:1'], 2]);
+    },
+  },
   'StatefulSet generation starts at 1 and grows on spec changes only; create ignores status': {
     async test(h) {
       const created = await h.client.create(Resources.statefulSets, statefulSet(h, 'gen'));

@@ -34,6 +34,15 @@ describe('deploy/ is the output of `ordinal manifests --write deploy`', () => {
   });
 });
 
+describe('deploy/ for kubectl apply -f', () => {
+  it('has the Namespace in namespace.yaml alone, so that applying it first makes the other files work in any order', () => {
+    assert.deepEqual(docs(files['namespace.yaml'] ?? '').map((d) => `${d.kind}/${d.metadata?.name}`), ['Namespace/ordinal-system']);
+    for (const [path, text] of Object.entries(files).filter(([p]) => !p.startsWith('helm/') && p !== 'namespace.yaml')) {
+      assert.ok(!docs(text).some((d) => d.kind === 'Namespace'), `${path} holds no Namespace`);
+    }
+  });
+});
+
 describe('the CRD', () => {
   const [crd] = docs(files['crd.yaml'] ?? '') as [Obj & { spec: Record<string, never> }];
   const spec = crd.spec as unknown as {
