@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the single-file kubectl plugin: `npm run bundle` → dist/kubectl-ordinal.cjs (CommonJS, so it runs
 // under any file name, with its dependencies inlined). Install it as `kubectl-ordinal` on the PATH:
-//   install -m 0755 dist/kubectl-ordinal.cjs ~/.local/bin/kubectl-ordinal && kubectl ordinal --help
+//   mkdir -p ~/.local/bin && install -m 0755 dist/kubectl-ordinal.cjs ~/.local/bin/kubectl-ordinal && kubectl ordinal --help
 // Options: --outfile PATH (default dist/kubectl-ordinal.cjs), --minify.
 import { build } from 'esbuild';
 import { chmodSync, readFileSync } from 'node:fs';

@@ -69,6 +69,12 @@ export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
 }
 
+/** One operation of a JSON patch (RFC 6902); `path` and `from` are JSON pointers (RFC 6901). */
+export type JsonPatchOperation =
+  | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
+  | { op: 'remove'; path: string }
+  | { op: 'move' | 'copy'; from: string; path: string };
+
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
 export interface WatchEvent<T> {
@@ -96,6 +102,11 @@ export interface ClusterClient {
   updateStatus<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
   /** JSON merge patch (RFC 7386). */
   patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T>;
+  /**
+   * JSON patch (RFC 6902): the operations in order, all or none; one that cannot be applied (a failed
+   * `test`, a missing path) is a 422 Invalid. Lists can be changed by index, which a merge patch cannot.
+   */
+  jsonPatch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, ops: readonly JsonPatchOperation[], opts?: WriteOptions): Promise<T>;
   /**
    * Server-side apply of `obj` (apiVersion, kind, metadata.name and the fields to own), forced as a
    * controller's: it takes the fields it sets from other managers, and removes those it applied before and

@@ -2,10 +2,18 @@
 // unknown fields (index signatures) so that a round trip through Ordinal loses nothing and the revision
 // hash sees the template exactly as stored.
 
+import { quantityText } from './validation/quantity.js';
+
 /** Milliseconds since the Unix epoch, from the injected clock. */
 export type Instant = number;
 
 export type IntOrString = number | string;
+
+/**
+ * A resource quantity as JSON holds it: `"10Gi"`, or a number (`10737418240`), which apimachinery's
+ * Quantity decodes from its decimal text like the string. Read it through quantityText.
+ */
+export type Quantity = string | number;
 
 export interface OwnerReference {
   apiVersion: string;
@@ -120,7 +128,7 @@ export interface Pod extends KubeObject {
 
 export interface PersistentVolumeClaimSpec {
   accessModes?: string[];
-  resources?: { requests?: Record<string, string> };
+  resources?: { requests?: Record<string, Quantity> };
   storageClassName?: string;
   /** The PersistentVolume the claim is bound to (set once, by binding). */
   volumeName?: string;
@@ -137,13 +145,16 @@ export interface PersistentVolumeClaimCondition {
 
 export interface PersistentVolumeClaim extends KubeObject {
   spec: PersistentVolumeClaimSpec;
-  status?: { phase?: string; capacity?: Record<string, string>; conditions?: PersistentVolumeClaimCondition[]; [key: string]: unknown };
+  status?: { phase?: string; capacity?: Record<string, Quantity>; conditions?: PersistentVolumeClaimCondition[]; [key: string]: unknown };
 }
 
-/** The claim's storage request (`spec.resources.requests.storage`); tolerant of a template without spec. */
-export const claimRequest = (c: PersistentVolumeClaim): string | undefined => c.spec?.resources?.requests?.storage;
-/** The claim's size as the storage reports it (`status.capacity.storage`). */
-export const claimCapacity = (c: PersistentVolumeClaim): string | undefined => c.status?.capacity?.storage;
+/**
+ * The claim's storage request (`spec.resources.requests.storage`) as quantity text, a number read as its
+ * decimal text; tolerant of a template without spec. Compare it with compareQuantities, not as text.
+ */
+export const claimRequest = (c: PersistentVolumeClaim): string | undefined => quantityText(c.spec?.resources?.requests?.storage);
+/** The claim's size as the storage reports it (`status.capacity.storage`), as claimRequest reads it. */
+export const claimCapacity = (c: PersistentVolumeClaim): string | undefined => quantityText(c.status?.capacity?.storage);
 /** A claim condition of `type` with status True. */
 export const hasClaimCondition = (c: PersistentVolumeClaim, type: string): boolean =>
   (c.status?.conditions ?? []).some((x) => x.type === type && x.status === 'True');

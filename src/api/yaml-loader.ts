@@ -4,6 +4,7 @@
 // - nesting is bounded (MAX_DEPTH), checked on the parser's tokens before the tree is composed recursively;
 // - alias expansion is bounded (MAX_EXPANDED_NODES, the "billion laughs" attack), and an alias inside its own
 //   anchor (a cycle) is refused; the library's own alias limit names no position, so it is replaced by ours;
+// - a value JSON cannot hold (`!!binary`, `!!set`, `!!omap`, `!!timestamp`) is refused, so every value is JSON;
 // - keys such as `__proto__` become plain own properties (the library builds ordinary objects with
 //   defineProperty), so nothing can reach Object.prototype; the strict field check then names them.
 
@@ -49,9 +50,13 @@ function tooDeep(token: CstNode): CstNode | undefined {
   return undefined;
 }
 
+/** The YAML 1.1 types the library composes into what JSON cannot hold (bytes, a Set, a Map, a Date). */
+const NOT_JSON = new Map(['binary', 'set', 'omap', 'timestamp'].map((t) => [`tag:yaml.org,2002:${t}`, `!!${t}`]));
+
 /**
  * Walks a composed document once, in document order (so every alias's anchor is measured before it is
- * met): counts expanded nodes and finds duplicate keys, naming the key as go-yaml (kubectl) does.
+ * met): counts expanded nodes, finds duplicate keys (naming the key as go-yaml, kubectl's, does) and
+ * values that are not JSON.
  */
 class DocumentCheck {
   private readonly sizes = new Map<string, number>();
@@ -66,6 +71,8 @@ class DocumentCheck {
       return this.add(node, this.sizes.get(node.source) ?? 1);
     }
     if (!isMap(node) && !isSeq(node) && !isScalar(node)) return 0;
+    const tag = NOT_JSON.get(node.tag ?? '');
+    if (tag) this.fail(node, `a ${tag} value has no JSON form: a Kubernetes object holds strings, numbers, booleans, lists and maps`);
     const anchor = node.anchor;
     if (anchor) this.open.add(anchor);
     let size = this.add(node, 1);

@@ -1,19 +1,22 @@
 // Builds the `ordinal` / `kubectl-ordinal` command tree. Each command lives in cli/commands/<name>.ts and
 // exports `register(program)`.
 
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { register as registerManifests } from './commands/manifests.js';
 import { register as registerController } from './commands/controller.js';
+import { register as registerKubelet } from './commands/kubelet.js';
 import { register as registerSimulate } from './commands/simulate.js';
 import { register as registerDemo } from './commands/demo.js';
 import { register as registerBench } from './commands/bench.js';
 import { register as registerRollout } from './commands/rollout.js';
+import { register as registerSet } from './commands/set.js';
 import { register as registerWhy } from './commands/why.js';
 import { register as registerPlan } from './commands/plan.js';
 import { register as registerForecast } from './commands/forecast.js';
 import { register as registerValidate } from './commands/validate.js';
 import { register as registerVersion } from './commands/version.js';
+import { KubectlCommand } from './kubectl-command.js';
 
 /** Set by scripts/bundle.mjs (esbuild `define`): the single-file bundle has no package.json next to it. */
 declare const ORDINAL_VERSION: string | undefined;
@@ -25,7 +28,7 @@ function packageVersion(): string {
 }
 
 export function buildProgram(name = 'ordinal'): Command {
-  const program = new Command(name)
+  const program = new KubectlCommand(name)
     .description(
       'Ordinal: a StatefulSet controller with maxUnavailable, Recreate, EnforcedRollingUpdate and minReadySeconds, ' +
         'and a simulated cluster with virtual time.',
@@ -33,10 +36,12 @@ export function buildProgram(name = 'ordinal'): Command {
     .version(packageVersion(), '-v, --version');
   registerManifests(program);
   registerController(program);
+  registerKubelet(program);
   registerSimulate(program);
   registerDemo(program);
   registerBench(program);
   registerRollout(program);
+  registerSet(program);
   registerWhy(program);
   registerPlan(program);
   registerForecast(program);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Resources, type ClusterClient, type WatchEvent } from '../api/client.js';
 import { isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from '../api/errors.js';
-import type { ControllerRevision, KubeObject, Pod, StatefulSet } from '../api/types.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
 
 export interface ContractHarness {
   client: ClusterClient;
@@ -233,6 +233,25 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
       await h.eventually(() => gone(h, CR, 'dependent'), 'garbage collection of the dependent');
     },
   },
+  'a JSON patch changes one element of a list by index, a failed test rejects every operation with 422 Invalid, a dry run stores nothing': {
+    async test(h) {
+      const two = statefulSet(h, 'json');
+      two.spec.template.spec.containers.push({ name: 'sidecar', image: 'registry.k8s.io/pause:3.9' });
+      await h.client.create(Resources.statefulSets, two);
+      const at = (i: number, field: string) => `/spec/template/spec/containers/${i}/${field}`;
+      const set = (i: number, name: string, image: string) => [{ op: 'test' as const, path: at(i, 'name'), value: name }, { op: 'add' as const, path: at(i, 'image'), value: image }];
+      const images = (s: StatefulSet) => s.spec.template.spec.containers.map((c) => `${c.name}=${c.image ?? ''}`);
+      const patched = await h.client.jsonPatch<StatefulSet>(Resources.statefulSets, h.namespace, 'json', set(1, 'sidecar', 'busybox:1'));
+      assert.deepEqual(images(patched), ['app=registry.k8s.io/pause:3.10', 'sidecar=busybox:1']);
+      assert.equal(patched.metadata.generation, 2);
+      await rejects(h.client.jsonPatch(Resources.statefulSets, h.namespace, 'json', [...set(1, 'sidecar', 'busybox:2'), ...set(0, 'sidecar', 'x')]), isInvalid, 'a failed test');
+      await rejects(h.client.jsonPatch(Resources.statefulSets, h.namespace, 'json', set(5, 'app', 'x')), isInvalid, 'an index past the end');
+      const dry = await h.client.jsonPatch<StatefulSet>(Resources.statefulSets, h.namespace, 'json', set(0, 'app', 'nginx:1'), { dryRun: true });
+      assert.deepEqual(images(dry), ['app=nginx:1', 'sidecar=busybox:1']);
+      const stored = await h.client.get<StatefulSet>(Resources.statefulSets, h.namespace, 'json');
+      assert.deepEqual([images(stored), stored.metadata.generation], [['app=registry.k8s.io/pause:3.10', 'sidecar=busybox:1'], 2]);
+    },
+  },
   'StatefulSet generation starts at 1 and grows on spec changes only; create ignores status': {
     async test(h) {
       const created = await h.client.create(Resources.statefulSets, statefulSet(h, 'gen'));
@@ -278,6 +297,25 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
       assert.deepEqual(written.status?.conditions, [condition]);
       const again = await h.client.updateStatus(Resources.statefulSets, { ...written, status });
       assert.equal(again.metadata.resourceVersion, written.metadata.resourceVersion, 'an unchanged status is no new version');
+    },
+  },
+  'a bound claim\'s request may grow through an expandable class, then go down to a size above status.capacity but not to the capacity itself': {
+    async test(h) {
+      const PVC = Resources.persistentVolumeClaims;
+      const className = `${h.namespace}-expandable`;
+      const cls: StorageClass = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: className }, provisioner: 'contract.ordinal.dev', allowVolumeExpansion: true };
+      await h.client.create(Resources.storageClasses, cls);
+      try {
+        const spec = { accessModes: ['ReadWriteOnce'], storageClassName: className, resources: { requests: { storage: '1Gi' } } };
+        const created = await h.client.create<PersistentVolumeClaim>(PVC, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'recover', namespace: h.namespace }, spec });
+        await h.client.updateStatus(PVC, { ...created, status: { phase: 'Bound', capacity: { storage: '1Gi' } } });
+        const request = (storage: string) => h.client.patch<PersistentVolumeClaim>(PVC, h.namespace, 'recover', { spec: { resources: { requests: { storage } } } });
+        await request('10Gi');
+        await rejects(request('1Gi'), (e) => isInvalid(e) && /spec\.resources\.requests\.storage: Forbidden: field can not be less than status\.capacity/.test(String(e)), 'the capacity itself');
+        assert.equal((await request('2Gi')).spec.resources?.requests?.storage, '2Gi');
+      } finally {
+        await h.client.delete(Resources.storageClasses, undefined, className);
+      }
     },
   },
 };

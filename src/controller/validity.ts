@@ -9,6 +9,7 @@ import type { Instant, StatefulSet, StatefulSetStatus } from '../api/types.js';
 import { validateClaimTemplateShapes } from '../api/validation/claims.js';
 import { formatIssue, IssueList } from '../api/validation/field.js';
 import { validateStatefulSet } from '../api/validation/index.js';
+import { validateStatusTypes } from '../api/validation/status.js';
 import { asObject } from '../api/validation/values.js';
 import { conditionsOf, ConditionType, findCondition, Reason, setCondition } from './conditions.js';
 import { EventReason } from './event-texts.js';
@@ -49,9 +50,11 @@ function computeIssues(set: unknown): FieldIssue[] {
   const all = defaultFeatures();
   const defaulted = defaultStatefulSet(set as StatefulSet, all);
   const issues = validateStatefulSet(defaulted, all).filter((i) => !UPDATE_TOLERATED.some((t) => t.path.test(i.path) && t.tolerated(defaulted)));
-  // Tolerated or not, a claim template of the wrong shape or without a name leaves no claim to build.
+  // Tolerated or not, a claim template of the wrong shape or without a name leaves no claim to build, and
+  // a stored status field of the wrong type (collisionCount, the revisions) none to plan from.
   const shapes = new IssueList();
   validateClaimTemplateShapes(fieldOf(defaulted, 'spec', 'volumeClaimTemplates'), shapes);
+  validateStatusTypes(fieldOf(set, 'status'), shapes);
   return [...issues, ...shapes.items];
 }
 

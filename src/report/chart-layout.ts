@@ -47,10 +47,4 @@ export function timeScale(end: number): TimeScale {
   return { end: span, step, x: (t) => LABEL_W + (Math.min(Math.max(t, 0), span) / span) * PLOT_W, ticks };
 }
 
-export function formatSeconds(seconds: number): string {
-  // From two minutes up, whole seconds: a fraction of one is noise there (and `555.5s` unreadable).
-  const t = seconds >= 120 ? Math.round(seconds) : seconds;
-  if (t >= 3600 && t % 60 === 0) return `${Math.floor(t / 3600)}h${String((t % 3600) / 60).padStart(2, '0')}m`;
-  if (t >= 120 && Number.isInteger(t)) return `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`;
-  return `${Math.round(t * 1000) / 1000}s`;
-}
+export { formatSeconds } from '../sim/format-seconds.js';

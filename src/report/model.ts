@@ -2,6 +2,7 @@
 // coloured by revision, event markers, its claims' expansions, and the status counters over time.
 
 import type { StatefulSetStatus } from '../api/types.js';
+import { inProgressReason, isInProgressReason, Reason } from '../controller/conditions.js';
 import type { ClaimRecord, PodRecord, RolloutSummary, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
 
 export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating';
@@ -65,8 +66,27 @@ export interface ReportModel {
   summary: SummaryRecord | undefined;
 }
 
-/** The set's maxUnavailable as the controller last exported it (statefulset_max_unavailable), if any. */
+/** Strategies under which maxUnavailable bounds nothing: Recreate takes every pod down, OnDelete none. */
+const WITHOUT_BUDGET = ['Recreate', 'OnDelete'];
+
+/** The update strategy the set's Progressing condition last named (`RecreateInProgress`, `RecreateCompleted`, …). */
+function strategyOf(series: CounterSeries | undefined): string | undefined {
+  let strategy: string | undefined;
+  for (const { status } of series?.points ?? []) {
+    const reason = status.conditions?.find((c) => c.type === 'Progressing')?.reason;
+    if (reason === Reason.recreateCompleted) strategy = 'Recreate';
+    else if (reason !== undefined && isInProgressReason(reason)) strategy = reason.slice(0, -inProgressReason('').length);
+  }
+  return strategy;
+}
+
+/**
+ * The set's maxUnavailable as the controller last exported it (statefulset_max_unavailable), if any and if
+ * its strategy has such a budget.
+ */
 export function maxUnavailableOf(model: ReportModel, group: string): number | undefined {
+  const strategy = strategyOf(model.counters.find((c) => c.group === group));
+  if (strategy !== undefined && WITHOUT_BUDGET.includes(strategy)) return undefined;
   const [namespace, name] = group.split('/');
   for (const [key, value] of Object.entries(model.summary?.metrics ?? {})) {
     if (key.startsWith('statefulset_max_unavailable{') && key.includes(`namespace="${namespace}"`) && key.includes(`statefulset="${name}"`)) return value;

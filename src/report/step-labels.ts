@@ -31,6 +31,7 @@ export function describeStep(step: unknown): string {
   }
   if (step.apply !== undefined) return `apply ${isRaw(step.apply) ? String(step.apply.kind) : ''} ${nameOf(step.apply)}`.replace('  ', ' ');
   if (isRaw(step.patch)) return `patch ${String(step.patch.kind)} ${String(step.patch.name)}: ${JSON.stringify(step.patch.merge)}`;
+  if (isRaw(step.delete)) return `delete ${String(step.delete.kind)} ${String(step.delete.name)}`;
   if (step.deletePod !== undefined) return `delete pod ${nameOf(step.deletePod)}`;
   if (step.advance !== undefined) return `let ${String(step.advance)} s pass`;
   if (step.restartController !== undefined) return 'restart the controller';

@@ -119,7 +119,7 @@ export class LeaderElector {
       this.roundStart = undefined;
       this.schedule(retry);
     } else if (now - (this.roundStart ??= now) >= (this.opts.renewDeadlineMs ?? RENEW_DEADLINE_MS)) {
-      this.log.warn({ lease: this.opts.name, identity: this.opts.identity }, 'failed to renew lease; leadership lost');
+      this.log.warn({ lease: this.leaseKey, identity: this.opts.identity }, 'failed to renew lease; leadership lost');
       this.state = 'done';
       this.endLeading();
       this.finish();
@@ -128,10 +128,15 @@ export class LeaderElector {
     }
   }
 
+  /** `namespace/name`, as the log lines name the Lease. */
+  private get leaseKey(): string {
+    return `${this.opts.namespace}/${this.opts.name}`;
+  }
+
   private becomeLeader(retry: number): void {
     this.state = 'leader';
     this.leading = new AbortController();
-    this.log.info({ lease: this.opts.name, identity: this.opts.identity }, 'became leader');
+    this.log.info({ lease: this.leaseKey, identity: this.opts.identity }, 'became leader');
     this.schedule(retry);
     this.opts.onStartedLeading(this.leading.signal);
   }
@@ -214,7 +219,7 @@ export class LeaderElector {
         spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now },
       });
     } catch (err) {
-      this.log.warn({ lease: name, err: String(err) }, 'failed to release lease');
+      this.log.warn({ lease: this.leaseKey, err: String(err) }, 'failed to release lease');
     }
   }
 }

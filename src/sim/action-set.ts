@@ -27,6 +27,7 @@ export function actionSet(w: SentWrite, state: SimState): string | null {
   if (res === Resources.controllerRevisions) {
     return ownerSet(w.object) ?? (w.name.includes('-') ? w.name.slice(0, w.name.lastIndexOf('-')) : null);
   }
+  if (res === Resources.persistentVolumeClaims) return ownerSet(w.object) ?? state.claimOwner(ns, w.name)?.set ?? null;
   return ownerSet(w.object) ?? null;
 }
 

@@ -55,6 +55,11 @@ export function recordingClient(inner: ClusterClient, counter: ApiCallCounter, o
       sent('patch', res, false, ns, name);
       return inner.patch(res, ns, name, merge);
     },
+    jsonPatch: (res, ns, name, ops, opts) => {
+      count('patch');
+      sent('patch', res, false, ns, name);
+      return inner.jsonPatch(res, ns, name, ops, opts);
+    },
     apply: (res, obj, opts) => {
       count('apply');
       // on the wire an apply is a PATCH

@@ -4,6 +4,7 @@
 // Fields the API server sets (status, uid, resourceVersion, managedFields, …) are dropped, so the output of
 // `kubectl get sts web -o yaml` works as it is.
 
+import { deepEqual } from '../api/validation/json.js';
 import type { Seconds } from '../cluster/kubelet/config.js';
 import { resourceFor } from './scenario-objects.js';
 
@@ -68,18 +69,22 @@ function setPath(target: Obj, path: string, value: unknown): void {
   at[keys[keys.length - 1] as string] = value;
 }
 
-function setImage(set: Obj & { spec: Obj }, container: string, image: string): boolean {
+/** The set's containers and init containers, which `--image` may name. */
+function containersOf(set: Obj & { spec: Obj }): Obj[] {
   const spec = isObj(set.spec.template) && isObj(set.spec.template.spec) ? set.spec.template.spec : undefined;
   const lists = [spec?.containers, spec?.initContainers].filter(Array.isArray) as unknown[][];
-  let found = false;
-  for (const c of lists.flat()) {
-    if (isObj(c) && c.name === container) {
-      c.image = image;
-      found = true;
-    }
-  }
-  return found;
+  return lists.flat().filter(isObj);
 }
+
+function setImage(set: Obj & { spec: Obj }, container: string, image: string): boolean {
+  const hits = containersOf(set).filter((c) => c.name === container);
+  for (const c of hits) c.image = image;
+  return hits.length > 0;
+}
+
+/** `web has nginx, sidecar; db has postgres`: what `--image` could have named. */
+const containerList = (sets: Array<Obj & { metadata: Obj; spec: Obj }>): string =>
+  sets.map((set) => `${String(set.metadata.name)} has ${containersOf(set).map((c) => String(c.name)).join(', ') || 'no container'}`).join('; ');
 
 const hasChange = (c: ManifestChange) => c.images.length > 0 || c.replicas !== undefined || c.set.length > 0 || c.replacements.length > 0;
 
@@ -114,7 +119,7 @@ export function scenarioFromManifests(name: string, manifests: readonly unknown[
   const sets = [...byKey.entries()].filter((e): e is [string, Obj & { metadata: Obj; spec: Obj }] => isStatefulSet(e[1]));
   for (const { container, image } of change.images) {
     const hits = sets.filter(([key, set]) => setImage(set, container, image) && changed.add(key));
-    if (hits.length === 0) throw new ManifestScenarioError(`--image ${container}=${image}: no StatefulSet has a container named "${container}"`);
+    if (hits.length === 0) throw new ManifestScenarioError(`--image ${container}=${image}: no StatefulSet has a container named "${container}" (${containerList(sets.map(([, set]) => set))})`);
   }
   for (const [key, set] of sets) {
     if (change.replicas !== undefined) set.spec.replicas = change.replicas;
@@ -134,4 +139,24 @@ export function scenarioFromManifests(name: string, manifests: readonly unknown[
     objects,
     steps,
   };
+}
+
+/** What makes a new revision: the pod template and the claim templates (those count under InPlace). */
+const revisionFields = (set: Obj & { spec: Obj }): unknown => [set.spec.template, set.spec.volumeClaimTemplates];
+
+/**
+ * The StatefulSets (`namespace/name`) that a scenario built by scenarioFromManifests applies with their
+ * templates as they were: a new revision needs a template change, so the apply replaces no pod, and a
+ * changed updateStrategy only acts on the next template change.
+ */
+export function setsWithoutTemplateChange(doc: Obj): string[] {
+  const objects = Array.isArray(doc.objects) ? doc.objects : [];
+  const created = new Map(objects.filter(isStatefulSet).map((o) => [keyOf(o), o]));
+  const applied = (Array.isArray(doc.steps) ? doc.steps : []).flatMap((step) => (isObj(step) && isStatefulSet(step.apply) ? [step.apply] : []));
+  return applied
+    .filter((set) => {
+      const before = created.get(keyOf(set));
+      return before !== undefined && deepEqual(revisionFields(before), revisionFields(set));
+    })
+    .map((set) => `${String(set.metadata.namespace ?? 'default')}/${String(set.metadata.name)}`);
 }

@@ -1,13 +1,13 @@
 // `objects` and `apply` payloads: resolves each object's API resource from apiVersion + kind, defaults the
-// namespace, and checks StatefulSets as the API server would under kubectl's strict field validation (unknown
-// fields, then defaulting and validation), so a file with an invalid set stops with exit 2 before anything runs.
+// namespace, and checks objects as the API server would under kubectl's strict field validation (unknown
+// fields of StatefulSets and StorageClasses, then a StatefulSet's defaulting and validation), so a file with
+// an invalid object stops with exit 2 before anything runs.
 
 import { Resources, apiVersionOf, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import type { KubeObject, StatefulSet } from '../api/types.js';
 import { defaultStatefulSet } from '../api/defaults.js';
-import { statefulSetSchema } from '../api/schema/statefulset-schema.js';
-import { unknownFields, validateStatefulSet } from '../api/validation/index.js';
+import { knownFieldsSchema, unknownFields, validateStatefulSet } from '../api/validation/index.js';
 import { DEFAULT_NAMESPACE, type ScenarioObject } from './scenario-types.js';
 import { type Issues, at, describe, objectField, stringField } from './scenario-fields.js';
 
@@ -48,22 +48,24 @@ export function parseObject(v: unknown, path: string, issues: Issues, features: 
   if (ns !== undefined && typeof ns !== 'string') return issues.add(at(at(path, 'metadata'), 'namespace'), `must be a string, got ${describe(ns)}`);
   const object = structuredClone(obj) as KubeObject;
   if (resource.namespaced) object.metadata.namespace = ns ?? DEFAULT_NAMESPACE;
-  if (isStatefulSetResource(resource) && !checkStatefulSet(object, path, issues, features)) return undefined;
+  if (isStatefulSetResource(resource) ? !checkStatefulSet(object, resource, path, issues, features) : !checkFieldsOf(resource, object, path, issues)) return undefined;
   return { resource, object };
 }
 
 /**
- * Fields of a StatefulSet (or of a merge patch of one, which has the object's shape) that the schema does not
- * declare, each reported at its path with the API server's words; true when there are none.
+ * Fields of an object of `resource` (or of a merge patch of one, which has the object's shape) that its schema
+ * does not declare (StatefulSets, StorageClasses), each reported at its path with the API server's words; true
+ * when there are none.
  */
-export function checkKnownFields(value: unknown, path: string, issues: Issues): boolean {
-  const unknown = unknownFields(value, statefulSetSchema);
+export function checkFieldsOf(resource: Resource, value: unknown, path: string, issues: Issues): boolean {
+  const schema = knownFieldsSchema(resource);
+  const unknown = schema === undefined ? [] : unknownFields(value, schema);
   for (const field of unknown) issues.add(`${path}.${field}`, `unknown field ${JSON.stringify(field)}`);
   return unknown.length === 0;
 }
 
-function checkStatefulSet(object: KubeObject, path: string, issues: Issues, features: Features): boolean {
-  if (!checkKnownFields(object, path, issues)) return false;
+function checkStatefulSet(object: KubeObject, resource: Resource, path: string, issues: Issues, features: Features): boolean {
+  if (!checkFieldsOf(resource, object, path, issues)) return false;
   if (object['spec'] === undefined) {
     issues.add(at(path, 'spec'), 'required for a StatefulSet');
     return false;

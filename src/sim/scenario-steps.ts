@@ -5,11 +5,12 @@ import {
   DEFAULT_NAMESPACE,
   DEFAULT_WAIT_TIMEOUT_SECONDS,
   type ObjectRef,
+  type ObjectTarget,
   type Step,
   type WaitTarget,
 } from './scenario-types.js';
 import { parseExpect } from './scenario-expect.js';
-import { checkKnownFields, isStatefulSetResource, parseObject, resourceFor } from './scenario-objects.js';
+import { checkFieldsOf, parseObject, resourceFor } from './scenario-objects.js';
 import {
   type Issues,
   type Obj,
@@ -24,13 +25,14 @@ import {
   stringField,
 } from './scenario-fields.js';
 
-export const STEP_KEYS = ['waitFor', 'apply', 'patch', 'setImage', 'deletePod', 'advance', 'restartController', 'expect'] as const;
+export const STEP_KEYS = ['waitFor', 'apply', 'patch', 'setImage', 'deletePod', 'advance', 'restartController', 'expect', 'delete'] as const;
 type StepKey = (typeof STEP_KEYS)[number];
 // The keys each step's mapping accepts, exported so the scenario docs test can check every one is documented.
 export const STEP_OPTION_KEYS: Readonly<Partial<Record<StepKey, readonly string[]>>> = { waitFor: ['timeoutSeconds'] };
 export const WAIT_POD_KEYS = ['pod', 'namespace', 'condition'] as const;
 export const WAIT_SET_KEYS = ['statefulset', 'namespace', 'condition'] as const;
 export const PATCH_KEYS = ['kind', 'apiVersion', 'name', 'namespace', 'merge'] as const;
+export const DELETE_KEYS = ['kind', 'apiVersion', 'name', 'namespace'] as const;
 export const SET_IMAGE_KEYS = ['name', 'namespace', 'container', 'image'] as const;
 export const DELETE_POD_KEYS = ['name', 'namespace'] as const;
 
@@ -68,6 +70,12 @@ function parseBody(key: StepKey, obj: Obj, path: string, issues: Issues, ctx: Pa
       return parseApply(v, p, issues, ctx);
     case 'patch':
       return parsePatch(v, p, issues, ctx);
+    case 'delete': {
+      const body = objectField(v, p, issues);
+      if (body) noUnknownKeys(body, DELETE_KEYS, p, issues);
+      const target = body && parseTarget(body, p, issues, ctx);
+      return target && { kind: 'delete', target };
+    }
     case 'setImage':
       return parseSetImage(v, p, issues, ctx);
     case 'deletePod': {
@@ -139,22 +147,28 @@ function parseApply(v: unknown, path: string, issues: Issues, ctx: ParseContext)
   return { kind: 'apply', object };
 }
 
+/** The object a `patch` or `delete` step names: `kind`, `name`, `namespace` and `apiVersion` (given or known). */
+function parseTarget(obj: Obj, path: string, issues: Issues, ctx: ParseContext): ObjectTarget | undefined {
+  const kind = stringField(obj['kind'], at(path, 'kind'), issues);
+  const ref = parseRef(obj, path, issues, 'name');
+  const given = optional(obj, 'apiVersion', path, issues, stringField);
+  if (!kind || !ref) return undefined;
+  const apiVersion = given ?? defaultApiVersion(kind, ref, path, issues, ctx);
+  if (!apiVersion) return undefined;
+  if (!resourceFor(apiVersion, kind)) return issues.add(at(path, 'kind'), `unsupported apiVersion/kind ${apiVersion} ${kind}`);
+  return { ...ref, kind, apiVersion };
+}
+
 function parsePatch(v: unknown, path: string, issues: Issues, ctx: ParseContext): Body | undefined {
   const obj = objectField(v, path, issues);
   if (!obj) return undefined;
   noUnknownKeys(obj, PATCH_KEYS, path, issues);
-  const kind = stringField(obj['kind'], at(path, 'kind'), issues);
-  const ref = parseRef(obj, path, issues, 'name');
+  const target = parseTarget(obj, path, issues, ctx);
   const merge = objectField(obj['merge'], at(path, 'merge'), issues);
-  const given = optional(obj, 'apiVersion', path, issues, stringField);
-  if (!kind || !ref || !merge) return undefined;
-  const apiVersion = given ?? defaultApiVersion(kind, ref, path, issues, ctx);
-  if (!apiVersion) return undefined;
-  const resource = resourceFor(apiVersion, kind);
-  if (!resource) return issues.add(at(path, 'kind'), `unsupported apiVersion/kind ${apiVersion} ${kind}`);
+  if (!target || !merge) return undefined;
   // The merged object is checked again by the API server when the step runs; a typo is caught here first.
-  if (isStatefulSetResource(resource) && !checkKnownFields(merge, at(path, 'merge'), issues)) return undefined;
-  return { kind: 'patch', target: { ...ref, kind, apiVersion }, merge };
+  if (!checkFieldsOf(resourceFor(target.apiVersion, target.kind)!, merge, at(path, 'merge'), issues)) return undefined;
+  return { kind: 'patch', target, merge };
 }
 
 const CORE_KINDS: Record<string, string> = {

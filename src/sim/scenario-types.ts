@@ -102,7 +102,8 @@ export type Step = StepBase &
   (
     | { kind: 'waitFor'; target: WaitTarget; timeoutSeconds: number }
     | { kind: 'apply'; object: ScenarioObject }
-    | { kind: 'patch'; target: PatchTarget; merge: Record<string, unknown> }
+    | { kind: 'patch'; target: ObjectTarget; merge: Record<string, unknown> }
+    | { kind: 'delete'; target: ObjectTarget }
     | { kind: 'setImage'; set: ObjectRef; apiVersion: string; container: string; image: string }
     | { kind: 'deletePod'; pod: ObjectRef }
     | { kind: 'advance'; seconds: number }
@@ -112,7 +113,8 @@ export type Step = StepBase &
 
 export type StepKind = Step['kind'];
 
-export interface PatchTarget extends ObjectRef {
+/** The object a `patch` or `delete` step names. */
+export interface ObjectTarget extends ObjectRef {
   kind: string;
   /** Given, or resolved from the scenario's objects and earlier apply steps. */
   apiVersion: string;

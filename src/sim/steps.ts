@@ -51,6 +51,11 @@ async function dispatch(step: Step, ctx: StepContext): Promise<StepOutcome> {
       await ctx.user.patch(resource, resource.namespaced ? step.target.namespace : undefined, step.target.name, step.merge);
       return DONE;
     }
+    case 'delete': {
+      const resource = resourceFor(step.target.apiVersion, step.target.kind)!;
+      await ctx.user.delete(resource, resource.namespaced ? step.target.namespace : undefined, step.target.name);
+      return DONE;
+    }
     case 'setImage':
       return setImage(step, ctx.user);
     case 'deletePod':

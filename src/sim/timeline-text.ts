@@ -6,6 +6,7 @@
 import { objectChanges, summarizeChanges } from '../api/object-changes.js';
 import type { KubeObject, StatefulSetStatus } from '../api/types.js';
 import { applyMergePatch } from '../cluster/memory/merge-patch.js';
+import { formatSeconds } from './format-seconds.js';
 import { resourceFor } from './scenario-objects.js';
 import type { Scenario, Step } from './scenario-types.js';
 import type { RolloutSummary, SummaryRecord, TimelineRecord } from './timeline.js';
@@ -13,7 +14,7 @@ import type { RolloutSummary, SummaryRecord, TimelineRecord } from './timeline.j
 const time = (t: number): string => `${t.toFixed(3).padStart(10)}s`;
 
 /** Seconds as the summary writes them: `33s`, `1.5s`. */
-const seconds = (s: number): string => `${Math.round(s * 1000) / 1000}s`;
+const seconds = formatSeconds;
 
 function counters(s: StatefulSetStatus | null | undefined): string {
   if (!s) return '(no status)';

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StrictDecodingError } from '../../src/api/errors.js';
 import { statefulSetSchema } from '../../src/api/schema/statefulset-schema.js';
-import { checkStatefulSetFields, strictDecodingMessage, unknownFields } from '../../src/api/validation/index.js';
+import { Resources } from '../../src/api/client.js';
+import { checkKnownFields, strictDecodingMessage, unknownFields } from '../../src/api/validation/index.js';
 import { loadYamlDocuments } from '../../src/api/yaml-loader.js';
 
 const set = (spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
@@ -12,20 +13,56 @@ const set = (spec: Record<string, unknown> = {}, extra: Record<string, unknown> 
   spec: {
     replicas: 3,
     selector: { matchLabels: { app: 'web' } },
-    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'app:1', anything: true }] } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'app:1' }] } },
     ...spec,
   },
   ...extra,
 });
 
 describe('unknownFields (strict field validation)', () => {
-  it('accepts every field the schema declares, and anything inside the pod spec, which it keeps as written', () => {
+  it('accepts every field the schema declares, the pod spec\'s as Kubernetes 1.37 declares them', () => {
+    const container = {
+      name: 'c',
+      image: 'app:1',
+      imagePullPolicy: 'IfNotPresent',
+      ports: [{ containerPort: 80, protocol: 'TCP' }],
+      env: [{ name: 'A', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+      resources: { requests: { cpu: 0.5, memory: '1Gi' }, limits: { cpu: '1' } },
+      readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 },
+      volumeMounts: [{ name: 'data', mountPath: '/data' }],
+    };
+    const podSpec = {
+      initContainers: [{ name: 'init', image: 'busybox' }],
+      containers: [container],
+      volumes: [{ name: 'cfg', configMap: { name: 'cfg', items: [{ key: 'a', path: 'a' }] } }],
+      affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'zone', labelSelector: { matchLabels: { app: 'web' } } }] } },
+      tolerations: [{ key: 'k', operator: 'Exists' }],
+      nodeSelector: { disk: 'ssd' },
+      terminationGracePeriodSeconds: 30,
+    };
     const full = set({
       podManagementPolicy: 'Parallel',
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 2 } },
+      template: { metadata: { labels: { app: 'web' }, annotations: { a: 'b' } }, spec: podSpec },
       volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
     }, { status: { replicas: 1, conditions: [{ type: 'Available', status: 'True' }] } });
     assert.deepEqual(unknownFields(full, statefulSetSchema), []);
+  });
+
+  it('names every misspelt field of the pod spec by its full path, as kube-apiserver\'s strict decoding does', () => {
+    const podSpec = {
+      containers: [{ name: 'c', image: 'app:1', imagePullPolicyy: 'Always', ports: [{ containerPort: 80, hostPot: 1 }] }],
+      initContainers: [{ name: 'init', image: 'busybox', comand: ['sh'] }],
+      volumes: [{ name: 'data', persistentVolumeClaim: { claimNam: 'x' } }],
+      nodeSelectr: { disk: 'ssd' },
+    };
+    assert.deepEqual(unknownFields(set({ template: { metadata: { labels: { app: 'web' } }, spec: podSpec } }), statefulSetSchema), [
+      'spec.template.spec.containers[0].imagePullPolicyy',
+      'spec.template.spec.containers[0].ports[0].hostPot',
+      'spec.template.spec.initContainers[0].comand',
+      'spec.template.spec.volumes[0].persistentVolumeClaim.claimNam',
+      'spec.template.spec.nodeSelectr',
+    ]);
   });
 
   for (const [desc, spec, path] of [
@@ -46,7 +83,7 @@ describe('unknownFields (strict field validation)', () => {
   });
 
   it('throws the API server\'s 400 message for either API version', () => {
-    assert.throws(() => checkStatefulSetFields(set({ replicaz: 1, podManagmentPolicy: 'x' }), 'v1'), (e: unknown) => {
+    assert.throws(() => checkKnownFields(Resources.ordinalStatefulSets, set({ replicaz: 1, podManagmentPolicy: 'x' })), (e: unknown) => {
       assert.ok(e instanceof StrictDecodingError);
       assert.equal(e.code, 400);
       assert.deepEqual(e.fields, ['spec.replicaz', 'spec.podManagmentPolicy']);

@@ -35,6 +35,7 @@ describe('validateStatefulSetStatusUpdate', () => {
     ],
     ['availableReplicas above readyReplicas', { replicas: 3, readyReplicas: 1, availableReplicas: 2 }, ['status.availableReplicas: Invalid value: 2: cannot be greater than status.readyReplicas']],
     ['a counter that is not an integer', { replicas: 'three' }, ['status.replicas: Invalid value: "three": must be of type integer']],
+    ['a revision that is not a string, and a condition that is not an object', { currentRevision: 7, conditions: ['Ready'] }, ['status.currentRevision: Invalid value: 7: must be of type string', 'status.conditions[0]: Invalid value: "Ready": must be of type object']],
   ];
   for (const [name, status, want] of rows) it(name, () => assert.deepEqual(statusMessages(status), want));
 

@@ -54,6 +54,15 @@ describe('loadYamlDocuments', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  it('refuses a value JSON cannot hold (!!binary, !!set, !!omap, !!timestamp) with its position, instead of passing on bytes or a Set', () => {
+    const detail = 'value has no JSON form: a Kubernetes object holds strings, numbers, booleans, lists and maps';
+    assert.equal(refusal('kind: StatefulSet\napiVersion: !!binary aGVsbG8=\n'), `2:22: a !!binary ${detail}`);
+    assert.equal(refusal('labels: !!set {a: null}\n'), `1:15: a !!set ${detail}`);
+    assert.equal(refusal('items: !!omap [{a: 1}]\n'), `1:15: a !!omap ${detail}`);
+    assert.equal(refusal('at: !!timestamp 2001-12-14\n'), `1:17: a !!timestamp ${detail}`);
+    assert.deepEqual(loadYamlDocuments('a: !!str 3\nb: !!int "4"\n'), [{ a: '3', b: 4 }]);
+  });
+
   it('gives syntax errors a position', () => {
     assert.match(refusal('kind: [unclosed'), /^1:16: /);
   });

@@ -153,6 +153,12 @@ const cases: Case[] = [
     want: 'web-3 waits for its claim data-web-3 to finish deleting',
   },
   {
+    desc: 'a failed claim expansion, with a recovery kube-apiserver accepts (a request above the capacity)',
+    ctx: pending,
+    blocker: { kind: 'claimResizeFailed', pod: 'db-2', claim: 'data-db-2', message: 'volume too large' },
+    want: 'db-2 is not updated: the expansion of its claim data-db-2 failed (volume too large); fix the storage, or lower the claim\'s request to a size still above its current capacity to retry with less (nothing is deleted)',
+  },
+  {
     desc: 'Recreate waiting for old pods',
     ctx: pending,
     blocker: { kind: 'waitingForTermination', pods: ['web-0', 'web-1'] },

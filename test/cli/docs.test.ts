@@ -23,11 +23,12 @@ function commands(c: Command, prefix = ''): { path: string; cmd: Command }[] {
   });
 }
 
+/** The heading of one command's section (`### ordinal controller`, `### why`), if there is one. */
+const heading = (path: string): RegExpExecArray | null => new RegExp(`^###\\s+((ordinal )?${path})\\s*$`, 'm').exec(reference);
+
 /** The part of the reference about one command: from its heading to the next heading of any level. */
 function section(path: string): string {
-  const name = path.replace(/^rollout /, 'rollout ');
-  const heading = new RegExp(`^###\\s+(ordinal )?${name}\\s*$`, 'm');
-  const m = heading.exec(reference);
+  const m = heading(path);
   if (!m) return '';
   const rest = reference.slice(m.index + m[0].length);
   const next = rest.search(/^#{2,3}\s/m);
@@ -49,6 +50,15 @@ describe('docs/reference.md', () => {
       }
     });
   }
+
+  it('links every command\'s section from the command index at the top', () => {
+    const index = reference.slice(reference.indexOf('- [Commands](#commands)'), reference.indexOf('- [API fields]'));
+    for (const { path, cmd } of commands(buildProgram())) {
+      if (cmd.commands.length > 0) continue;
+      const title = heading(path)?.[1] ?? path;
+      assert.ok(index.includes(`](#${title.replace(/ /g, '-')})`), `the index links ${title}`);
+    }
+  });
 
   it('lists every metric the controller registers', async () => {
     const metrics = createControllerMetrics();

@@ -20,7 +20,7 @@ import {
   STORAGE_KEYS,
   WATCH_FAULT_KEYS,
 } from '../../src/sim/scenario-cluster.js';
-import { DELETE_POD_KEYS, PATCH_KEYS, SET_IMAGE_KEYS, STEP_KEYS, STEP_OPTION_KEYS, WAIT_POD_KEYS, WAIT_SET_KEYS } from '../../src/sim/scenario-steps.js';
+import { DELETE_KEYS, DELETE_POD_KEYS, PATCH_KEYS, SET_IMAGE_KEYS, STEP_KEYS, STEP_OPTION_KEYS, WAIT_POD_KEYS, WAIT_SET_KEYS } from '../../src/sim/scenario-steps.js';
 import { EVENT_EXPECT_KEYS, EXPECT_KEYS, POD_EXPECT_KEYS } from '../../src/sim/scenario-expect.js';
 import * as tl from '../../src/sim/timeline.js';
 import { EXPANSION_MODES } from '../../src/cluster/storage/storage-actor.js';
@@ -93,6 +93,7 @@ describe('docs/scenarios.md', () => {
     const fields: Partial<Record<(typeof STEP_KEYS)[number], readonly string[]>> = {
       waitFor: [...WAIT_POD_KEYS, ...WAIT_SET_KEYS],
       patch: PATCH_KEYS,
+      delete: DELETE_KEYS,
       setImage: SET_IMAGE_KEYS,
       deletePod: DELETE_POD_KEYS,
     };

@@ -2,7 +2,8 @@
 // from them, server-set fields dropped, and the rollout runs on the simulated cluster.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -83,7 +84,7 @@ describe('simulate on plain manifests', () => {
   it('exit 2 with one line for manifests it cannot use, and for change flags on a scenario file', async () => {
     const cases: Array<[string, SimulateOptions, RegExp]> = [
       [file('svc.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n'), {}, /svc\.yaml: the manifests hold no StatefulSet\n$/],
-      [LIVE, { image: [{ container: 'app', image: 'x' }] }, /live\.yaml: --image app=x: no StatefulSet has a container named "app"\n$/],
+      [LIVE, { image: [{ container: 'app', image: 'x' }] }, /live\.yaml: --image app=x: no StatefulSet has a container named "app" \(web has nginx\)\n$/],
       [file('cm.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n${set('a')}`), {}, /the simulator cannot create v1 ConfigMap: leave them out of the manifests\n$/],
       [file('scenario.yaml', 'kind: Scenario\nsteps: []\n'), { replicas: 3 }, /--replicas change plain manifests; a scenario file says its changes in its steps\n$/],
       [LIVE, { set: [{ path: 'spec.replicas', value: -1 }] }, /--print-scenario shows it[^\n]*\n.*replicas/s],
@@ -94,5 +95,31 @@ describe('simulate on plain manifests', () => {
       assert.match(r.err, message);
       assert.equal(r.out, '');
     }
+  });
+
+  it('says when the change leaves every pod template as it was, so that nothing rolls', async () => {
+    const maxUnavailable = { path: 'spec.updateStrategy.rollingUpdate.maxUnavailable', value: 3 };
+    const quiet = await run(LIVE, { set: [maxUnavailable] });
+    assert.equal(quiet.code, 0, quiet.err);
+    assert.equal(
+      quiet.err,
+      'note: the change leaves the pod template of default/web as it was, so no pod is replaced: updateStrategy settings such as maxUnavailable act only on a template change; add one (e.g. --image CONTAINER=IMAGE, or -f NEW.yaml) to simulate a rollout under them\n',
+    );
+    assert.doesNotMatch(quiet.out, /Terminating/);
+    const rolled = await run(LIVE, { set: [maxUnavailable], image: [{ container: 'nginx', image: 'nginx:1.28' }] });
+    assert.equal(rolled.code, 0, rolled.err);
+    assert.equal(rolled.err, '');
+    assert.match(rolled.out, /Terminating/);
+  });
+
+  it('reads the manifests from standard input when FILE is -, as kubectl get -o yaml | … pipes them', () => {
+    const cli = new URL('../../bin/ordinal.js', import.meta.url).pathname;
+    const r = spawnSync(process.execPath, [cli, 'simulate', '-', '--image', 'nginx=nginx:1.28', '--format', 'jsonl'], { input: readFileSync(LIVE, 'utf8'), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const summary = JSON.parse(r.stdout.trimEnd().split('\n').pop() ?? '{}') as { type: string; converged: boolean };
+    assert.deepEqual([summary.type, summary.converged], ['summary', true]);
+    const both = spawnSync(process.execPath, [cli, 'simulate', '-', '-f', '-'], { input: '', encoding: 'utf8' });
+    assert.equal(both.status, 2);
+    assert.equal(both.stderr, 'stdin: FILE and -f cannot both be - (standard input is read once)\n');
   });
 });

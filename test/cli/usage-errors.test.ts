@@ -28,11 +28,36 @@ function parse(name: string, argv: string[]): Parsed {
   return { stderr, exitCode };
 }
 
+/** Every command's help, with the command's path, one line per option. */
+function everyHelp(cmd: Command, path: string): { path: string; help: string }[] {
+  const help = cmd.configureHelp({ ...cmd.configureHelp(), helpWidth: 1000 }).helpInformation();
+  return [{ path, help }, ...cmd.commands.flatMap((sub) => everyHelp(sub, `${path} ${sub.name()}`))];
+}
+
+describe('help', () => {
+  it('shows each default once, as `(default: X)`, and no empty list as a default', () => {
+    for (const { path, help } of everyHelp(buildProgram('ordinal'), 'ordinal')) {
+      for (const line of help.split('\n').filter((l) => /^\s+-/.test(l))) {
+        assert.ok((line.match(/\(default\b/g) ?? []).length <= 1, `${path}: ${line}`);
+        assert.doesNotMatch(line, /\(default\)|\(default [^:]|default: \[\]/, `${path}: ${line}`);
+      }
+    }
+  });
+});
+
 describe('usage errors', () => {
-  it('an unknown option of a subcommand: one line and the subcommand’s --help', () => {
+  it('an unknown flag of a subcommand: kubectl’s (pflag’s) words on one line and the subcommand’s --help', () => {
     const r = parse('kubectl ordinal', ['rollout', 'status', '--bogus']);
     assert.equal(r.exitCode, 1);
-    assert.equal(r.stderr, "error: unknown option '--bogus'\nSee 'kubectl ordinal rollout status --help' for usage.\n");
+    assert.equal(r.stderr, "error: unknown flag: --bogus\nSee 'kubectl ordinal rollout status --help' for usage.\n");
+    assert.equal(parse('ordinal', ['why', 'web', '--bogus=3']).stderr, "error: unknown flag: --bogus\nSee 'ordinal why --help' for usage.\n");
+    assert.equal(parse('ordinal', ['why', 'web', '-x']).stderr, "error: unknown shorthand flag: 'x' in -x\nSee 'ordinal why --help' for usage.\n");
+  });
+
+  it('a flag without its value', () => {
+    const r = parse('ordinal', ['rollout', 'status', 'web', '--timeout']);
+    assert.equal(r.exitCode, 1);
+    assert.equal(r.stderr, "error: flag needs an argument: --timeout\nSee 'ordinal rollout status --help' for usage.\n");
   });
 
   it('a missing argument and an unknown command', () => {

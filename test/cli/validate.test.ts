@@ -109,6 +109,14 @@ describe('ordinal validate', () => {
     });
   }
 
+  it('refuses an unknown field of the pod template (Kubernetes 1.37\'s PodTemplateSpec), for both APIs', () => {
+    for (const apiVersion of ['apps/v1', 'apps.ordinal.dev/v1']) {
+      const r = run({ 't.yaml': sts(apiVersion, 'web').replace('image: "app:1"', 'image: "app:1", imagePullPolicyy: Always') });
+      assert.equal(r.code, 1);
+      assert.match(r.out, /: invalid\n {2}- unknown field "spec\.template\.spec\.containers\[0\]\.imagePullPolicyy"\n$/);
+    }
+  });
+
   it('gives the API server\'s strict decoding message in JSON output', () => {
     const r = run({ 't.yaml': sts('apps/v1', 'web', '  replicaz: 5\n') }, { output: 'json' });
     const [result] = JSON.parse(r.out) as { message: string; issues: { path: string; type: string }[] }[];

@@ -7,7 +7,8 @@ import { Resources } from '../../src/api/client.js';
 import { claimCapacity, type KubeObject, type PersistentVolumeClaim } from '../../src/api/types.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
-import { dbSet, storageClass } from '../sim/claim-scenario.js';
+import { compareQuantities } from '../../src/api/validation/quantity.js';
+import { dbSet, growTemplate, storageClass } from '../sim/claim-scenario.js';
 
 const scenario = (className: string, steps: string) => `kind: Scenario
 cluster:
@@ -27,7 +28,11 @@ ${steps}`;
 const grow = (claim: string, size: string) => `  - patch: {kind: PersistentVolumeClaim, name: ${claim}, merge: {spec: {resources: {requests: {storage: ${size}}}}}}`;
 
 async function run(className: string, steps: string) {
-  const sim = new Simulation(parseScenario(scenario(className, steps)));
+  return runScenario(scenario(className, steps));
+}
+
+async function runScenario(text: string) {
+  const sim = new Simulation(parseScenario(text));
   await sim.start();
   await sim.runSteps();
   const claims = new Map((await sim.world.user.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, 'default')).items.map((c) => [c.metadata.name, c]));
@@ -99,5 +104,17 @@ describe('the simulated storage', () => {
     assert.match(smaller.failures.join(), /spec\.resources\.requests\.storage: Forbidden: field can not be less than status\.capacity/);
     const other = await run('standard', '  - patch: {kind: PersistentVolumeClaim, name: data-db-0, merge: {spec: {storageClassName: fixed}}}');
     assert.match(other.failures.join(), /spec: Forbidden: spec is immutable after creation except resources\.requests and volumeAttributesClassName for bound claims/);
+  });
+
+  it('binds and grows, InPlace, claims whose storage is a JSON number, as the quantity it is', async () => {
+    const set = dbSet({ replicas: 2, className: 'standard', volumeClaimUpdatePolicy: 'InPlace', storage: String(2 ** 30) });
+    const text = `kind: Scenario\ncluster: {storage: {expansionSeconds: 5}}\nobjects:\n${storageClass('standard', true)}\n${set}\nsteps:\n  - waitFor: Converged\n${growTemplate(String(2 ** 31), 'standard')}\n  - waitFor: Converged`;
+    const { claims, volumes, failures } = await runScenario(text);
+    assert.deepEqual(failures, []);
+    const sizes = [...claims.values()].map((c) => [c.metadata.name, c.status?.phase, compareQuantities(capacity(c) ?? '', '2Gi')]);
+    assert.deepEqual(sizes, [['data-db-0', 'Bound', 0], ['data-db-1', 'Bound', 0]]);
+    assert.deepEqual(volumes.map((v) => compareQuantities(v.spec.capacity.storage, '2Gi')), [0, 0]);
+    const patched = await run('standard', `${grow('data-db-0', String(3 * 2 ** 30))}\n  - advance: 21`);
+    assert.deepEqual([compareQuantities(capacity(patched.claims.get('data-db-0')) ?? '', '3Gi'), conditions(patched.claims.get('data-db-0'))], [0, []]);
   });
 });

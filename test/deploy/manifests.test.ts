@@ -34,6 +34,15 @@ describe('deploy/ is the output of `ordinal manifests --write deploy`', () => {
   });
 });
 
+describe('deploy/ for kubectl apply -f', () => {
+  it('has the Namespace in namespace.yaml alone, so that applying it first makes the other files work in any order', () => {
+    assert.deepEqual(docs(files['namespace.yaml'] ?? '').map((d) => `${d.kind}/${d.metadata?.name}`), ['Namespace/ordinal-system']);
+    for (const [path, text] of Object.entries(files).filter(([p]) => !p.startsWith('helm/') && p !== 'namespace.yaml')) {
+      assert.ok(!docs(text).some((d) => d.kind === 'Namespace'), `${path} holds no Namespace`);
+    }
+  });
+});
+
 describe('the CRD', () => {
   const [crd] = docs(files['crd.yaml'] ?? '') as [Obj & { spec: Record<string, never> }];
   const spec = crd.spec as unknown as {
@@ -60,10 +69,17 @@ describe('the CRD', () => {
     const cols = spec.versions[0]!.additionalPrinterColumns.map((c) => c.name);
     for (const c of ['Replicas', 'Ready', 'Available', 'Updated', 'Strategy', 'Age']) assert.ok(cols.includes(c), c);
   });
-  it('is structural: every schema node has a type, or is int-or-string', () => {
+  it('fits, with room to spare, kubectl apply\'s last-applied-configuration annotation (256 KiB), with its pod template schema of Kubernetes 1.37', () => {
+    // client-side `kubectl apply -f deploy/crd.yaml` stores the whole object, as JSON, in one annotation
+    assert.ok(JSON.stringify(crd).length < 200 * 1024, `${JSON.stringify(crd).length} bytes`);
+    const schema = (spec.versions[0] as unknown as { schema: { openAPIV3Schema: { properties: { spec: { properties: { template: { properties: { spec: { properties: Record<string, unknown> } } } } } } } } }).schema;
+    const podSpec = schema.openAPIV3Schema.properties.spec.properties.template.properties.spec.properties;
+    for (const field of ['containers', 'initContainers', 'volumes', 'affinity', 'tolerations', 'securityContext']) assert.ok(field in podSpec, field);
+  });
+  it('is structural: every schema node has a type, or is int-or-string, or keeps any value (a quantity)', () => {
     const bad: string[] = [];
     const visit = (s: Record<string, unknown>, path: string) => {
-      if (!s.type && !s['x-kubernetes-int-or-string']) bad.push(path);
+      if (!s.type && !s['x-kubernetes-int-or-string'] && !s['x-kubernetes-preserve-unknown-fields']) bad.push(path);
       for (const [k, child] of Object.entries((s.properties as Record<string, Record<string, unknown>>) ?? {})) visit(child, `${path}.${k}`);
       if (s.items) visit(s.items as Record<string, unknown>, `${path}[]`);
       if (s.additionalProperties) visit(s.additionalProperties as Record<string, unknown>, `${path}{}`);

@@ -5,7 +5,7 @@
 // traces (differential-trace.ts, which states the timing rule) must be equal line by line. All stories of a
 // phase run concurrently, so the suite costs about two story lengths.
 //
-// ORDINAL_DIFFERENTIAL=0 skips it (.ci/run runs it on its first Node version only);
+// ORDINAL_DIFFERENTIAL=0 skips it (the longest end-to-end file, for a quicker local run of the others);
 // ORDINAL_PROPERTY_SEED replays the generated stories of an earlier run; ORDINAL_DIFFERENTIAL_STORIES=REGEX
 // runs only the stories whose names match.
 import { after as afterAll, describe, it, type TestContext } from 'node:test';
@@ -180,7 +180,7 @@ function differentialSuite(title: string, stories: Story[], setup: (t: TestConte
     it(`runs ${stories.length} stories under each controller (${SEED_VARIABLE}=${propertySeed})`, { timeout: 900_000 }, async (t) => {
       if (process.env.ORDINAL_DIFFERENTIAL === '0') {
         notRun = '';
-        t.skip('ORDINAL_DIFFERENTIAL=0 (CI runs this suite on one Node version only)');
+        t.skip('ORDINAL_DIFFERENTIAL=0 (the differential suite is left out on request)');
         return;
       }
       if (stories.length === 0) {

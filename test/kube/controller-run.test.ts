@@ -64,6 +64,9 @@ describe('runController', () => {
     assert.equal(await running.exited, 0);
     assert.equal(lease?.spec.holderIdentity, '', 'the Lease was released');
     assert.ok(logs.some((l) => l.includes('"reason":"received SIGTERM"')));
+    const leading = logs.filter((l) => l.includes('"msg":"became leader"'));
+    assert.equal(leading.length, 1, `one 'became leader' line: ${leading.join('')}`);
+    assert.match(leading[0] ?? '', /"lease":"ops\/ordinal-controller"/);
   });
 
   it('exits at once with 1 on a second signal during shutdown', async () => {

@@ -34,6 +34,7 @@ describe('report explanations', () => {
     assert.equal(describeStep({ waitFor: 'Converged', timeoutSeconds: 300 }), 'wait until Converged');
     assert.equal(describeStep({ waitFor: { pod: 'web-2', condition: 'Deleted' } }), 'wait until pod web-2 is Deleted');
     assert.equal(describeStep({ deletePod: 'web-3' }), 'delete pod web-3');
+    assert.equal(describeStep({ delete: { kind: 'PersistentVolumeClaim', name: 'data-web-3' } }), 'delete PersistentVolumeClaim data-web-3');
     assert.equal(describeStep({ apply: { kind: 'StatefulSet', metadata: { name: 'db' } } }), 'apply StatefulSet db');
     assert.equal(describeStep({ patch: { kind: 'StatefulSet', name: 'web', merge: { spec: { replicas: 2 } } } }), 'patch StatefulSet web: {"spec":{"replicas":2}}');
     assert.equal(describeStep({ advance: 30 }), 'let 30 s pass');
@@ -58,6 +59,14 @@ describe('report explanations', () => {
     assert.match(html, /<code>statefulset_update_duration_seconds_sum\{[^<]*<\/code><\/td><td>8<\/td>/);
   });
 
+  it('draws no maxUnavailable line for a Recreate set, which takes every pod down at once', async () => {
+    const recreate = new URL('../../examples/recreate.yaml', import.meta.url).pathname;
+    const { records } = await runScenario(loadScenario(recreate));
+    const html = renderReport(records);
+    assert.match(html, /<svg class="counters"/);
+    assert.doesNotMatch(html, /class="budget"/);
+  });
+
   it('says a rollout was replaced when a newer change came before it finished', async () => {
     const stuck = new URL('../../examples/stuck-rollout-rolling-update.yaml', import.meta.url).pathname;
     const { records } = await runScenario(loadScenario(stuck));
@@ -66,7 +75,7 @@ describe('report explanations', () => {
     assert.equal(rollouts[0]?.convergedAt, null);
     assert.equal(rollouts[0]?.replacedAt, rollouts[1]?.startedAt);
     assert.ok(rollouts[1]?.convergedAt !== null);
-    assert.ok(renderReport(records).includes('replaced by the next change at 70s'));
+    assert.ok(renderReport(records).includes('replaced by the next change at 1m10s'));
   });
 
   it('draws the last value of every counter for a visible stretch after the last write', async () => {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderReport } from '../../src/report/index.js';
 import { buildModel } from '../../src/report/model.js';
-import { formatTick, tickStep, timeScale } from '../../src/report/chart-layout.js';
+import { formatSeconds, formatTick, tickStep, timeScale } from '../../src/report/chart-layout.js';
 import { renderStepLines, staggerLevels } from '../../src/report/step-labels.js';
 import type { TimelineRecord } from '../../src/sim/timeline.js';
 import { sampleTimeline } from './fixture-timeline.js';
@@ -175,5 +175,10 @@ describe('time axis', () => {
     assert.equal(formatTick(5400, 1800), '90m');
     assert.equal(formatTick(5400, 3600), '1h30m');
     assert.equal(formatTick(45, 15), '45s');
+  });
+
+  it('prints every time and duration in one format, whatever its size', () => {
+    const cases: Array<[number, string]> = [[0, '0s'], [0.5, '0.5s'], [45, '45s'], [105, '1m45s'], [180, '3m00s'], [90.5, '1m30.5s'], [605.25, '10m05s'], [3600, '1h00m00s'], [3661, '1h01m01s']];
+    assert.deepEqual(cases.map(([t]) => formatSeconds(t)), cases.map(([, text]) => text));
   });
 });

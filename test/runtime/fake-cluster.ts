@@ -5,6 +5,7 @@
 import type {
   ClusterClient,
   DeleteOptions,
+  JsonPatchOperation,
   ListOptions,
   ListResult,
   Resource,
@@ -14,6 +15,7 @@ import type {
 } from '../../src/api/client.js';
 import { AlreadyExistsError, ConflictError, GoneError, NotFoundError } from '../../src/api/errors.js';
 import type { KubeObject } from '../../src/api/types.js';
+import { applyJsonPatch } from '../../src/cluster/memory/json-patch.js';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'updateStatus' | 'patch' | 'apply' | 'delete' | 'watch';
 
@@ -137,6 +139,13 @@ export class FakeCluster implements ClusterClient {
     const cur = this.objects.get(this.key(res, namespace, name));
     if (cur === undefined) throw new NotFoundError(`${res.plural} "${name}" not found`);
     return this.store(res, 'MODIFIED', mergePatch(clone(cur), merge) as T);
+  }
+
+  async jsonPatch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, ops: readonly JsonPatchOperation[]): Promise<T> {
+    this.enter('patch', res, namespace, name, ops);
+    const cur = this.objects.get(this.key(res, namespace, name));
+    if (cur === undefined) throw new NotFoundError(`${res.plural} "${name}" not found`);
+    return this.store(res, 'MODIFIED', applyJsonPatch(clone(cur), ops) as T);
   }
 
   /** Merges `obj` into the stored object (no field ownership: the memory server models that). */

@@ -7,6 +7,8 @@ export const storageClass = (name: string, allowVolumeExpansion: boolean): strin
 
 export interface DbSetOptions {
   replicas: number;
+  /** The claim template's storage request, instead of 1Gi. */
+  storage?: string;
   /** The claim template's storageClassName (none: no class). */
   className?: string;
   volumeClaimUpdatePolicy?: string;
@@ -36,7 +38,7 @@ export function dbSet(o: DbSetOptions): string {
     ...strategy,
     'selector: {matchLabels: {app: db}}',
     'template: {metadata: {labels: {app: db}}, spec: {containers: [{name: c, image: "db:1"}]}}',
-    `volumeClaimTemplates: ${claimTemplates('1Gi', o.className)}`,
+    `volumeClaimTemplates: ${claimTemplates(o.storage ?? '1Gi', o.className)}`,
   ];
   return ['  - apiVersion: apps.ordinal.dev/v1', '    kind: StatefulSet', '    metadata: {name: db}', '    spec:', ...fields.map((f) => `      ${f}`)].join('\n');
 }

@@ -85,8 +85,8 @@ describe('parseScenario steps', () => {
   it('rejects a step with no action or two actions, and unknown keys', () => {
     const issues = issuesOf(`kind: Scenario\nsteps:\n  - {advance: 1, deletePod: web-0}\n  - {sleep: 3}\n  - {advance: 1, timeoutSeconds: 3}\n`);
     assert.deepEqual(issues, [
-      'steps[0]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, got advance, deletePod',
-      'steps[1]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect',
+      'steps[0]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, delete, got advance, deletePod',
+      'steps[1]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, delete',
       'steps[2].timeoutSeconds: unknown field (allowed: advance)',
     ]);
   });
@@ -94,6 +94,21 @@ describe('parseScenario steps', () => {
   it('rejects unknown keys in the object form of deletePod', () => {
     const issues = issuesOf(`kind: Scenario\nsteps:\n  - deletePod: {name: web-3, nmespace: other}\n`);
     assert.deepEqual(issues, ['steps[0].deletePod.nmespace: unknown field (allowed: name, namespace)']);
+  });
+
+  it('parses a delete step of any kind, its apiVersion given or known, and names what is wrong with one', () => {
+    const steps = parse(`  - delete: {kind: PersistentVolumeClaim, name: data-web-1}\n  - delete: {kind: StatefulSet, name: web, namespace: default}\n`);
+    assert.deepEqual(steps.map((s) => (s.kind === 'delete' ? s.target : s.kind)), [
+      { namespace: 'default', name: 'data-web-1', kind: 'PersistentVolumeClaim', apiVersion: 'v1' },
+      { namespace: 'default', name: 'web', kind: 'StatefulSet', apiVersion: 'apps/v1' },
+    ]);
+    const issues = issuesOf(`kind: Scenario\nsteps:\n  - delete: {kind: Deployment, name: web}\n  - delete: {kind: Pod, nme: web-0}\n  - delete: web-0\n`);
+    assert.deepEqual(issues, [
+      'steps[0].delete.kind: unsupported kind Deployment',
+      'steps[1].delete.nme: unknown field (allowed: kind, apiVersion, name, namespace)',
+      'steps[1].delete.name: required',
+      'steps[2].delete: must be an object, got string "web-0"',
+    ]);
   });
 
   it('rejects a setImage for a StatefulSet the scenario never creates', () => {
@@ -160,6 +175,22 @@ controller: {featureGates: {NoSuchGate: true, PodIndexLabel: false}, target: kcm
   it('refuses an unknown field in a StatefulSet patch.merge', () => {
     const issues = issuesOf(`kind: Scenario\nobjects:${SET}steps:\n  - patch: {kind: StatefulSet, name: web, merge: {spec: {updateStrategy: {rollingUpdate: {maxUnavailble: 2}}}}}\n`);
     assert.deepEqual(issues, ['steps[0].patch.merge.spec.updateStrategy.rollingUpdate.maxUnavailble: unknown field "spec.updateStrategy.rollingUpdate.maxUnavailble"']);
+  });
+
+  it('refuses an unknown field in a pod template, in objects and patch.merge (Kubernetes 1.37\'s PodTemplateSpec)', () => {
+    const set = SET.replace('{name: nginx, image: "nginx:1"}', '{name: nginx, image: "nginx:1", imagePullPolicyy: Always}');
+    const field = 'spec.template.spec.containers[0].imagePullPolicyy';
+    assert.deepEqual(issuesOf(`kind: Scenario\nobjects:${set}`), [`objects[0].${field}: unknown field "${field}"`]);
+    const patch = '  - patch: {kind: StatefulSet, name: web, merge: {spec: {template: {spec: {containers: [{name: nginx, imagePullPolicyy: Always}]}}}}}\n';
+    assert.deepEqual(issuesOf(`kind: Scenario\nobjects:${SET}steps:\n${patch}`), [`steps[0].patch.merge.${field}: unknown field "${field}"`]);
+  });
+
+  it('refuses an unknown field of a StorageClass in objects and patch.merge', () => {
+    const cls = '  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: fast}, provisioner: x, allowVolumeExpension: true}\n';
+    assert.deepEqual(issuesOf(`kind: Scenario\nobjects:\n${cls}`), ['objects[0].allowVolumeExpension: unknown field "allowVolumeExpension"']);
+    const ok = cls.replace('allowVolumeExpension', 'allowVolumeExpansion');
+    const patch = '  - patch: {kind: StorageClass, name: fast, merge: {allowVolumeExpension: false}}\n';
+    assert.deepEqual(issuesOf(`kind: Scenario\nobjects:\n${ok}steps:\n${patch}`), ['steps[0].patch.merge.allowVolumeExpension: unknown field "allowVolumeExpension"']);
   });
 
   it('refuses hostile YAML in one line with the file and position', () => {

@@ -46,6 +46,19 @@ describe('ordinal simulate', () => {
     assert.ok(records.some((r) => r.type === 'expect' && r.ok));
   });
 
+  it('exits 2 naming the kind of a scenario whose kind is misspelt, and the position of a value that is not JSON', async () => {
+    const misspelt = scenarioFile('scenery.yaml', '  - waitFor: Converged\n');
+    writeFileSync(misspelt, readFileSync(misspelt, 'utf8').replace('kind: Scenario', 'kind: Scenery'));
+    const { out, io: sink } = io();
+    assert.equal(await simulateCommand(misspelt, {}, sink), 2);
+    assert.equal(out.stderr, `${misspelt}: invalid scenario:\n  kind: must be one of Scenario, got string "Scenery"\n`);
+    const binary = scenarioFile('binary.yaml', '  - waitFor: Converged\n');
+    writeFileSync(binary, readFileSync(binary, 'utf8').replace('apiVersion: apps/v1', 'apiVersion: !!binary aGVsbG8='));
+    out.stderr = '';
+    assert.equal(await simulateCommand(binary, {}, sink), 2);
+    assert.equal(out.stderr, `${binary}:3:26: a !!binary value has no JSON form: a Kubernetes object holds strings, numbers, booleans, lists and maps\n`);
+  });
+
   it('exits 1 when an expect fails and writes --out and --report files', async () => {
     const file = scenarioFile('fail.yaml', '  - waitFor: Converged\n  - expect: {status: {web: {readyReplicas: 3}}}\n');
     const { out, io: sink } = io();

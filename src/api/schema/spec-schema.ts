@@ -1,7 +1,9 @@
 // The `spec` schema of a StatefulSet: apps/v1 StatefulSetSpec plus Ordinal's
 // extensions. It is the CRD's schema and the strict field check's list of known fields for both
-// APIs (validation/unknown-fields.ts); the pod spec and the claim spec are kept as written
-// (x-kubernetes-preserve-unknown-fields), so fields inside them are not checked by name. Defaults are the unconditional half of upstream's
+// APIs (validation/unknown-fields.ts). The pod spec is Kubernetes' own (k8s-schema.ts, generated from its
+// OpenAPI), so a misspelt field in it is refused as kube-apiserver refuses it in an apps/v1 set; the claim
+// spec's selector and data sources are kept as written (x-kubernetes-preserve-unknown-fields), so fields
+// inside them are not checked by name. Defaults are the unconditional half of upstream's
 // SetDefaults_StatefulSet (§1.4); the conditional half (`updateStrategy: {}`) and pod-template defaults
 // are applied by the controller on read, as for apps/v1 objects.
 
@@ -17,8 +19,9 @@ import {
   UPDATE_STRATEGY_RULES,
 } from './crd-rules.js';
 import { MAX_CLAIM_TEMPLATES } from '../validation/claim-template-update.js';
+import { k8sSchema, POD_SPEC } from './k8s-schema.js';
 import { objectMetaSchema } from './object-meta-schema.js';
-import { int32, int64, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
+import { int32, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
 
 const maxUnavailable = rules(
   intOrString('The maximum number of pods that can be unavailable during the update: an integer ≥ 1 or a percentage 1–100% of replicas (rounded down, minimum 1).'),
@@ -56,13 +59,16 @@ export const labelSelectorSchema: Schema = rules(
   IMMUTABLE,
 );
 
-const podTemplate = obj('The pod template of every replica (core/v1 PodTemplateSpec; the pod spec is kept as written).', {
+const podSpec = k8sSchema(POD_SPEC);
+
+const podTemplate = obj('The pod template of every replica (core/v1 PodTemplateSpec).', {
   metadata: { ...objectMetaSchema, description: 'Pod metadata: labels must match the selector.' },
   spec: rules(
-    opaque('core/v1 PodSpec.', {
-      restartPolicy: str('Must be Always for a StatefulSet.', { enum: ['Always'] }),
-      activeDeadlineSeconds: int64('Not supported in a StatefulSet.'),
-    }),
+    {
+      ...podSpec,
+      description: 'core/v1 PodSpec, as Kubernetes 1.37 defines it.',
+      properties: { ...podSpec.properties, restartPolicy: str('Must be Always for a StatefulSet.', { enum: ['Always'] }) },
+    },
     NOT_SUPPORTED_ACTIVE_DEADLINE,
   ),
 });

@@ -48,9 +48,18 @@ export function parseQuantity(text: string): { error: string } | { negative: boo
   return { negative: q.negative && !/^0*$/.test(`${q.integer}${q.fraction}`) };
 }
 
+/**
+ * The text of a quantity as JSON holds it: a string as it is, a number as its decimal text (apimachinery's
+ * Quantity.UnmarshalJSON parses a JSON number's text as it parses a string); undefined for anything else.
+ */
+export function quantityText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+}
+
 /** One quantity at `path`: JSON numbers are read as their decimal text, as the API server decodes them. */
 export function validateQuantity(value: unknown, path: string, out: IssueList): void {
-  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+  const text = quantityText(value);
   const parsed = text === undefined ? { error: QUANTITY_FORMAT_WRONG } : parseQuantity(text);
   if ('error' in parsed) out.add(invalid(path, value, parsed.error));
   // upstream: core/validation ValidateNonnegativeQuantity

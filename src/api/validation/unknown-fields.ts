@@ -1,11 +1,14 @@
 // Strict field validation: kube-apiserver under `fieldValidation=Strict` (kubectl's default) refuses an
 // object with a field its schema does not declare, with a 400 BadRequest naming every such field:
 //   StatefulSet in version "v1" cannot be handled as a StatefulSet: strict decoding error: unknown field "spec.replicaz"
-// The known fields are those of api/schema (the CRD's own schema, so both APIs and the CRD agree). Below a
-// node marked x-kubernetes-preserve-unknown-fields (the pod spec, the claim selector and data sources) only
-// the fields the schema lists are looked into; everything else there is kept as written, unchecked.
+// The known fields are those of api/schema (the CRD's own schema, so both APIs and the CRD agree; its pod
+// spec and StorageClass are Kubernetes' own, generated from its OpenAPI). Below a node marked
+// x-kubernetes-preserve-unknown-fields (the claim selector and data sources, a quantity) only the fields the
+// schema lists are looked into; everything else there is kept as written, unchecked.
 
+import { Resources, type Resource } from '../client.js';
 import { StrictDecodingError } from '../errors.js';
+import { k8sSchema, STORAGE_CLASS } from '../schema/k8s-schema.js';
 import type { Schema } from '../schema/schema-dsl.js';
 import { statefulSetSchema } from '../schema/statefulset-schema.js';
 import { child, index, key, MAX_ISSUES } from './field.js';
@@ -44,8 +47,16 @@ export function strictDecodingMessage(kind: string, version: string, fields: rea
   return `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: strict decoding error: ${list}`;
 }
 
-/** Throws StrictDecodingError (400) when a StatefulSet of either API has a field the schema does not know. */
-export function checkStatefulSetFields(obj: unknown, version: string): void {
-  const fields = unknownFields(obj, statefulSetSchema);
-  if (fields.length > 0) throw new StrictDecodingError(strictDecodingMessage('StatefulSet', version, fields), fields);
+/** The schema of each kind whose fields are checked: StatefulSets of either API, StorageClasses. */
+export function knownFieldsSchema(res: Resource): Schema | undefined {
+  if (res.kind === 'StatefulSet' && (res.group === 'apps' || res.group === 'apps.ordinal.dev')) return statefulSetSchema;
+  if (res.kind === Resources.storageClasses.kind && res.group === Resources.storageClasses.group) return k8sSchema(STORAGE_CLASS);
+  return undefined;
+}
+
+/** Throws StrictDecodingError (400) when an object of `res` has a field its schema does not know. */
+export function checkKnownFields(res: Resource, obj: unknown): void {
+  const schema = knownFieldsSchema(res);
+  const fields = schema === undefined ? [] : unknownFields(obj, schema);
+  if (fields.length > 0) throw new StrictDecodingError(strictDecodingMessage(res.kind, res.version, fields), fields);
 }

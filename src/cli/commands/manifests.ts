@@ -47,8 +47,8 @@ export function register(program: Command): void {
     .command('manifests')
     .description('Print the CRD, RBAC and Deployment to install Ordinal (kubectl apply -f -), or write deploy/ with --write.')
     .addOption(new Option('--target <target>', 'which StatefulSets the controller manages').choices(['crd', 'native', 'both']).default('crd'))
-    .option('-n, --namespace <ns>', 'namespace of the controller (default ordinal-system)')
-    .option('--image <image>', 'controller image (default ordinal:<version>)')
+    .option('-n, --namespace <ns>', 'namespace of the controller (default: ordinal-system)')
+    .option('--image <image>', 'controller image (default: ordinal:<version>)')
     .option('--write <dir>', 'write deploy/ files and the Helm chart into DIR instead of printing')
     .action((opts: ManifestsCommandOptions, cmd: Command) => {
       const bad = opts.namespace === undefined ? [] : isDNS1123Label(opts.namespace);

@@ -87,7 +87,7 @@ export function register(program: Command): void {
   const rollout = program.command('rollout').description('manage the rollout of a StatefulSet (apps/v1 or apps.ordinal.dev/v1)');
   const sub = (name: string, description: string) => addKubeFlags(addSetArguments(rollout.command(name).description(description)));
   sub('status', 'watch the rollout until it converges; exit 1 on ProgressDeadlineExceeded, SafetyHalt or timeout')
-    .option('-w, --watch', 'watch until done (default)', true)
+    .option('-w, --watch', 'watch until done', true)
     .option('--no-watch', 'print the status once; exit 0 only if converged')
     .addOption(new Option('--timeout <duration>', 'give up after this long (e.g. 30s, 5m; 0 waits forever)').default('0'))
     .option('--no-color', 'plain lines instead of the live view, even on a terminal')

@@ -4,16 +4,16 @@
 // built (`--print-scenario` shows it). Exit 0: every expect held; 1: one failed (or a step could not be
 // done); 2: bad file or flags, nothing run.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { collect, parseImage, parseSet, seconds, wholeNumber } from '../explain/change-flags.js';
-import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
+import { ManifestFileError, manifestDocuments, readManifestFile, readManifestText, sourceName, STDIN } from '../explain/manifest-docs.js';
 import { stringify } from 'yaml';
 import { renderReport } from '../../report/index.js';
-import { loadScenario, scenarioFromDocument } from '../../sim/scenario.js';
+import { parseScenario, scenarioFromDocument } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
-import { ManifestScenarioError, scenarioFromManifests, type ManifestChange } from '../../sim/scenario-from-manifests.js';
+import { ManifestScenarioError, scenarioFromManifests, setsWithoutTemplateChange, type ManifestChange } from '../../sim/scenario-from-manifests.js';
 import type { Scenario } from '../../sim/scenario-types.js';
 import { TextTimeline } from '../../sim/timeline-text.js';
 import { toJsonLine, type TimelineRecord } from '../../sim/timeline.js';
@@ -37,7 +37,14 @@ export interface SimulateOptions {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const isScenarioFile = (docs: readonly unknown[]): boolean => docs.length === 1 && isObject(docs[0]) && docs[0].kind === 'Scenario';
+/**
+ * One document of kind Scenario, or one no manifest can be (no apiVersion) with a scenario's `objects` or
+ * `steps`: a misspelt kind is then the scenario's error at `kind`, not an object the simulator cannot create.
+ */
+const isScenarioFile = (docs: readonly unknown[]): boolean => {
+  const doc = docs.length === 1 ? docs[0] : undefined;
+  return isObject(doc) && (doc.kind === 'Scenario' || (doc.apiVersion === undefined && ('objects' in doc || 'steps' in doc)));
+};
 
 const changeFlags = (o: SimulateOptions): string[] =>
   [
@@ -49,13 +56,21 @@ const changeFlags = (o: SimulateOptions): string[] =>
     o.terminationSeconds !== undefined ? '--termination-seconds' : '',
   ].filter(Boolean);
 
-/** The scenario to run (and its YAML for --print-scenario); throws ScenarioError or ManifestScenarioError. */
-function scenarioFor(file: string, opts: SimulateOptions): { scenario: Scenario; yaml: () => string } {
-  const docs = readManifestFile(file);
+/** The scenario's name for a file: its base name, or `stdin`. */
+const fileLabel = (file: string): string => basename(sourceName(file));
+
+/**
+ * The scenario to run, its YAML for --print-scenario, and the sets the change applies without a template
+ * change (nothing rolls there); throws ScenarioError or ManifestScenarioError. FILE `-` is standard input.
+ */
+function scenarioFor(file: string, opts: SimulateOptions): { scenario: Scenario; yaml: () => string; unrolled: string[] } {
+  if (file === STDIN && opts.filename === STDIN) throw new ManifestScenarioError('FILE and -f cannot both be - (standard input is read once)');
+  const text = readManifestText(file);
+  const docs = manifestDocuments(text, file);
   if (isScenarioFile(docs)) {
     const flags = changeFlags(opts);
     if (flags.length > 0) throw new ManifestScenarioError(`${flags.join(', ')} change plain manifests; a scenario file says its changes in its steps`);
-    return { scenario: loadScenario(file), yaml: () => readFileSync(file, 'utf8') };
+    return { scenario: parseScenario(text, sourceName(file)), yaml: () => text, unrolled: [] };
   }
   const change: ManifestChange = {
     images: opts.image ?? [],
@@ -67,9 +82,18 @@ function scenarioFor(file: string, opts: SimulateOptions): { scenario: Scenario;
     ...(opts.podStartSeconds !== undefined ? { podStartSeconds: opts.podStartSeconds } : {}),
     ...(opts.terminationSeconds !== undefined ? { podTerminationSeconds: opts.terminationSeconds } : {}),
   };
-  const doc = scenarioFromManifests(basename(file), docs, change, timing);
-  return { scenario: scenarioFromDocument(doc, `${file} (the scenario built from it: --print-scenario shows it)`), yaml: () => stringify(doc, { aliasDuplicateObjects: false }) };
+  const doc = scenarioFromManifests(fileLabel(file), docs, change, timing);
+  return {
+    scenario: scenarioFromDocument(doc, `${sourceName(file)} (the scenario built from it: --print-scenario shows it)`),
+    yaml: () => stringify(doc, { aliasDuplicateObjects: false }),
+    unrolled: setsWithoutTemplateChange(doc),
+  };
 }
+
+/** Says that a change without a template change replaces no pod (it would otherwise pass unnoticed). */
+const unrolledNote = (sets: string[]): string =>
+  `note: the change leaves the pod template of ${sets.join(', ')} as it was, so no pod is replaced: ` +
+  'updateStrategy settings such as maxUnavailable act only on a template change; add one (e.g. --image CONTAINER=IMAGE, or -f NEW.yaml) to simulate a rollout under them\n';
 
 export interface SimulateIO {
   stdout(text: string): void;
@@ -85,10 +109,11 @@ const processIO: SimulateIO = {
 export async function simulateCommand(file: string, opts: SimulateOptions, io: SimulateIO = processIO): Promise<number> {
   let scenario: Scenario;
   let yaml: () => string;
+  let unrolled: string[];
   try {
-    ({ scenario, yaml } = scenarioFor(file, opts));
+    ({ scenario, yaml, unrolled } = scenarioFor(file, opts));
   } catch (e) {
-    if (e instanceof ManifestScenarioError) io.stderr(`${file}: ${e.message}\n`);
+    if (e instanceof ManifestScenarioError) io.stderr(`${sourceName(file)}: ${e.message}\n`);
     else if (e instanceof ManifestFileError) io.stderr(`${e.message}\n`);
     else if (e instanceof ScenarioError) io.stderr(`${e.message}\n`);
     else throw e;
@@ -98,6 +123,7 @@ export async function simulateCommand(file: string, opts: SimulateOptions, io: S
     io.stdout(yaml());
     return 0;
   }
+  if (unrolled.length > 0) io.stderr(unrolledNote(unrolled));
   const format = opts.format ?? 'text';
   const lines: string[] = [];
   const sink = opts.out ? (line: string) => lines.push(line) : bufferedWriter(io.stdout);
@@ -122,7 +148,7 @@ export async function simulateCommand(file: string, opts: SimulateOptions, io: S
   if (opts.out) writeFileSync(opts.out, lines.map((l) => `${l}\n`).join(''));
   else (sink as BufferedWriter).flush();
   if (opts.report) {
-    writeFileSync(opts.report, renderReport(result.records, { title: scenario.name ?? basename(file) }));
+    writeFileSync(opts.report, renderReport(result.records, { title: scenario.name ?? fileLabel(file) }));
     io.stderr(`report written to ${opts.report}\n`);
   }
   return result.exitCode;
@@ -152,7 +178,7 @@ export function register(program: Command): void {
   program
     .command('simulate')
     .description('run a scenario on the simulated cluster with virtual time and print its timeline (see scenario files in examples/)')
-    .argument('<file>', 'scenario file, or plain manifests (YAML or JSON, several documents, kind: List)')
+    .argument('<file>', 'scenario file, or plain manifests (YAML or JSON, several documents, kind: List); - reads standard input')
     .addOption(new Option('--format <format>', 'timeline format').choices(['text', 'jsonl']).default('text'))
     .option('--out <path>', 'write the timeline to this file instead of stdout')
     .option('--report <path>', 'also write a self-contained HTML report (per-pod timeline, status counters)')
@@ -160,9 +186,9 @@ export function register(program: Command): void {
     .option('--image <container=image>', 'manifests: set this container\'s image in every StatefulSet that has it (repeatable)', collect(parseImage), [])
     .option('--replicas <n>', 'manifests: set spec.replicas of every StatefulSet', wholeNumber('--replicas'))
     .option('--set <path=value>', 'manifests: set a field of every StatefulSet, e.g. spec.updateStrategy.rollingUpdate.maxUnavailable=3 (repeatable; the value is YAML)', collect(parseSet), [])
-    .option('-f, --filename <file>', 'manifests: apply these objects as the change (e.g. the new version of the file)')
-    .option('--pod-start-seconds <s>', 'manifests: seconds from a pod being scheduled to Ready (default 1)', seconds('--pod-start-seconds'))
-    .option('--termination-seconds <s>', 'manifests: seconds a deleted pod takes to go (default 1)', seconds('--termination-seconds'))
+    .option('-f, --filename <file>', 'manifests: apply these objects as the change (e.g. the new version of the file); - reads standard input')
+    .option('--pod-start-seconds <s>', 'manifests: seconds from a pod being scheduled to Ready (default: 1)', seconds('--pod-start-seconds'))
+    .option('--termination-seconds <s>', 'manifests: seconds a deleted pod takes to go (default: 1)', seconds('--termination-seconds'))
     .option('--print-scenario', 'print the scenario (the one built from manifests) and run nothing')
     .action(async (file: string, opts: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, opts);

@@ -141,10 +141,7 @@ class ControllerProcess {
       identity,
       random: this.random,
       logger: this.log,
-      onStartedLeading: () => {
-        this.log.info({ lease: `${le.namespace}/${le.id}`, identity }, 'became leader');
-        void this.runController();
-      },
+      onStartedLeading: () => void this.runController(), // the elector logs 'became leader'
       onStoppedLeading: () => {
         if (this.stopping) return;
         this.log.error({ lease: `${le.namespace}/${le.id}`, identity }, 'leader election lost');

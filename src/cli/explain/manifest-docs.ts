@@ -51,18 +51,32 @@ export class ManifestFileError extends Error {
   override name = 'ManifestFileError';
 }
 
-/** The documents of a file as `kubectl apply -f` takes them, `kind: List` unrolled (a Scenario is one document). */
-export function readManifestFile(file: string): unknown[] {
-  let text: string;
+/** `-` names standard input, as in `kubectl apply -f -`. */
+export const STDIN = '-';
+
+/** How messages name the file: `stdin` for `-`. */
+export const sourceName = (file: string): string => (file === STDIN ? 'stdin' : file);
+
+/** The file's text; `-` is standard input. */
+export function readManifestText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file === STDIN ? 0 : file, 'utf8');
   } catch (e) {
-    throw new ManifestFileError(`${file}: cannot read file: ${(e as Error).message}`);
+    throw new ManifestFileError(`${sourceName(file)}: cannot read ${file === STDIN ? 'standard input' : 'file'}: ${(e as Error).message}`);
   }
+}
+
+/** The documents of a file's text as `kubectl apply -f` takes them, `kind: List` unrolled (a Scenario is one document). */
+export function manifestDocuments(text: string, file: string): unknown[] {
   try {
     return loadYamlDocuments(text).flatMap((d) => (isObject(d) && d.kind === 'List' && Array.isArray(d.items) ? d.items : d === null || d === undefined ? [] : [d]));
   } catch (e) {
-    if (e instanceof YamlError) throw new ManifestFileError(`${file}:${e.message}`);
+    if (e instanceof YamlError) throw new ManifestFileError(`${sourceName(file)}:${e.message}`);
     throw e;
   }
+}
+
+/** The documents of a file (`-`: standard input), as manifestDocuments reads them. */
+export function readManifestFile(file: string): unknown[] {
+  return manifestDocuments(readManifestText(file), file);
 }

@@ -35,12 +35,17 @@ export function allManifests(o: ManifestOptions): unknown[] {
   ];
 }
 
-/** The files of deploy/ (besides the Helm chart): one kind of thing per file, RBAC per target. */
+/**
+ * The files of deploy/ (besides the Helm chart): one kind of thing per file, RBAC per target. kubectl applies
+ * `-f` files in the order given and creates nothing before its namespace exists, so the Namespace has a file
+ * of its own, applied first; then the others may come in any order.
+ */
 export function deployFiles(o: ManifestOptions): Record<string, string> {
   return {
+    'namespace.yaml': toYaml([buildNamespace(o)]),
     'crd.yaml': toYaml(apiManifests(commonLabels(o))),
     'rbac.yaml': toYaml(buildRbac({ ...o, target: 'crd' })),
     'rbac-native.yaml': toYaml(buildRbac({ ...o, target: 'native' })),
-    'deployment.yaml': toYaml([buildNamespace(o), buildDeployment(o), buildMetricsService(o)]),
+    'deployment.yaml': toYaml([buildDeployment(o), buildMetricsService(o)]),
   };
 }

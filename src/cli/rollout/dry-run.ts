@@ -3,6 +3,11 @@
 // kube-apiserver admits and validates it without storing it.
 
 import { Option } from 'commander';
+import type { Resource } from '../../api/client.js';
+import { defaultStatefulSet } from '../../api/defaults.js';
+import { defaultFeatures } from '../../api/features.js';
+import type { StatefulSet } from '../../api/types.js';
+import { admitStatefulSetUpdate } from '../../cluster/memory/statefulset-admission.js';
 
 export type DryRun = 'none' | 'client' | 'server';
 
@@ -13,3 +18,14 @@ export const dryRunOption = (): Option =>
 
 /** kubectl's suffix for the message of a dry run. */
 export const dryRunSuffix = (dryRun: DryRun): string => (dryRun === 'client' ? ' (dry run)' : dryRun === 'server' ? ' (server dry run)' : '');
+
+/**
+ * --dry-run=client: the update of `stored` to `next` through the API server's checks (strict fields,
+ * defaulting, the validation of an update), as the in-memory API server makes them, with nothing sent; throws
+ * the error the API server would answer. `stored` is defaulted first, as the in-memory server stores it (a
+ * CRD keeps the templates as written).
+ */
+export function checkUpdate(resource: Resource, next: StatefulSet, stored: StatefulSet): void {
+  const features = defaultFeatures();
+  admitStatefulSetUpdate(resource, next, defaultStatefulSet(stored, features), 'main', features);
+}

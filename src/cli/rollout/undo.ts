@@ -7,6 +7,7 @@
 
 import type { ClusterClient, Resource } from '../../api/client.js';
 import { Resources } from '../../api/client.js';
+import { ApiError } from '../../api/errors.js';
 import { applyRevision } from '../../api/revision/hash.js';
 import { claimRequest, type ControllerRevision, type PersistentVolumeClaim, type StatefulSet } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
@@ -15,7 +16,7 @@ import { claimOrdinal } from '../../controller/claim-identity.js';
 import { retryOnConflict } from '../../runtime/conflict-retry.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
-import { dryRunSuffix, type DryRun } from './dry-run.js';
+import { checkUpdate, dryRunSuffix, type DryRun } from './dry-run.js';
 import { setHistory, templateOf } from './rollout-history.js';
 
 export interface RolloutUndoArgs {
@@ -52,21 +53,37 @@ function revisionClaimTemplates(set: StatefulSet, rev: ControllerRevision): Clai
 }
 
 /**
- * InPlace: the revision's claim templates, each keeping the larger of its storage request and the current
- * one (a claim template may not shrink, and no claim does); undefined when their number differs
- * from the set's.
+ * InPlace: each of the set's claim templates with what may change taken from `rev`'s — its labels,
+ * annotations and volumeAttributesClassName, and the larger of the two storage requests (a claim template
+ * may not shrink, and no claim does); undefined when their number differs from the set's. The rest stays
+ * as stored: the revision holds the templates as the controller defaulted them (volumeMode: Filesystem),
+ * which a CRD does not add, and its rule that a template's fixed fields never change would take the added
+ * default for a change.
  */
 function restoredClaimTemplates(set: StatefulSet, rev: ControllerRevision): ClaimTemplates | undefined {
   if (set.spec.volumeClaimUpdatePolicy !== 'InPlace') return undefined;
   const restored = revisionClaimTemplates(set, rev);
-  if (restored.length !== (set.spec.volumeClaimTemplates ?? []).length) return undefined;
-  return restored.map((t, i) => {
-    const current = set.spec.volumeClaimTemplates?.[i];
-    const storage = largerQuantity(claimRequest(t), current === undefined ? undefined : claimRequest(current));
-    if (storage === undefined || storage === claimRequest(t)) return t;
-    return { ...t, spec: { ...t.spec, resources: { ...t.spec?.resources, requests: { ...t.spec?.resources?.requests, storage } } } };
-  });
+  const current = set.spec.volumeClaimTemplates ?? [];
+  if (restored.length !== current.length) return undefined;
+  return current.map((now, i) => mutableFrom(now, restored[i] as PersistentVolumeClaim));
 }
+
+/** `now` with the fields a claim template may change taken from `was` (the storage only when larger). */
+function mutableFrom(now: PersistentVolumeClaim, was: PersistentVolumeClaim): PersistentVolumeClaim {
+  const { labels: _l, annotations: _a, ...metadata } = now.metadata ?? {};
+  const { volumeAttributesClassName: _v, ...spec } = now.spec ?? {};
+  const storage = largerQuantity(claimRequest(now), claimRequest(was));
+  const requests = storage === undefined || storage === claimRequest(now) ? now.spec?.resources?.requests : { ...now.spec?.resources?.requests, storage };
+  const vac = was.spec?.volumeAttributesClassName;
+  return {
+    ...now,
+    metadata: { ...metadata, ...pick(was.metadata, 'labels', 'annotations') },
+    spec: { ...spec, ...(requests === undefined ? {} : { resources: { ...spec.resources, requests } }), ...(vac === undefined ? {} : { volumeAttributesClassName: vac }) },
+  };
+}
+
+const pick = <T extends object, K extends keyof T>(o: T | undefined, ...keys: K[]): Partial<Pick<T, K>> =>
+  Object.fromEntries(keys.flatMap((k) => (o?.[k] === undefined ? [] : [[k, o[k]]]))) as Partial<Pick<T, K>>;
 
 /** Sets the template (and InPlace claim templates) from `rev`, re-reading the set on conflict; false when it already matched. */
 async function restoreTemplate(client: ClusterClient, resource: Resource, first: StatefulSet, rev: ControllerRevision, dryRun: DryRun): Promise<boolean> {
@@ -77,7 +94,8 @@ async function restoreTemplate(client: ClusterClient, resource: Resource, first:
     const claimTemplates = restoredClaimTemplates(set, rev) ?? set.spec.volumeClaimTemplates;
     if (deepEqual(template, set.spec.template) && deepEqual(claimTemplates, set.spec.volumeClaimTemplates)) return false;
     const spec = { ...set.spec, template, ...(claimTemplates === undefined ? {} : { volumeClaimTemplates: claimTemplates }) };
-    if (dryRun !== 'client') await client.update<StatefulSet>(resource, { ...set, spec }, { dryRun: dryRun === 'server' });
+    if (dryRun === 'client') checkUpdate(resource, { ...set, spec }, set);
+    else await client.update<StatefulSet>(resource, { ...set, spec }, { dryRun: dryRun === 'server' });
     return true;
   });
 }
@@ -108,7 +126,15 @@ export async function rolloutUndo(client: ClusterClient, args: RolloutUndoArgs, 
     return 1;
   }
   const dryRun = args.dryRun ?? 'none';
-  const changed = await restoreTemplate(client, args.resource, args.set, rev, dryRun);
+  let changed: boolean;
+  try {
+    changed = await restoreTemplate(client, args.resource, args.set, rev, dryRun);
+  } catch (e) {
+    // the client dry run's own checks: no server answered
+    if (!(dryRun === 'client' && e instanceof ApiError)) throw e;
+    io.stderr(`error: ${e.message}\n`);
+    return 1;
+  }
   io.stdout(changed ? `${name} rolled back${dryRunSuffix(dryRun)}\n` : `${name} skipped rollback (current template already matches revision ${rev.revision})\n`);
   const larger = await claimsKeptLarger(client, args.set, rev);
   if (larger.length > 0) io.stdout(`claims never shrink; these keep their size: ${larger.join(', ')}\n`);

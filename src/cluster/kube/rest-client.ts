@@ -1,6 +1,6 @@
 // The verbs of the ClusterClient port as REST calls; see kube-client.ts for the contract.
 
-import type { ApplyOptions, DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
+import type { ApplyOptions, DeleteOptions, JsonPatchOperation, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
 import { apiVersionOf } from '../../api/client.js';
 import { isGone } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
@@ -15,6 +15,7 @@ import { send, stream, TransportError, type HttpRequest, type HttpResponse, type
 import { startWatch } from './watch-stream.js';
 
 const MERGE_PATCH = 'application/merge-patch+json';
+const JSON_PATCH = 'application/json-patch+json';
 const APPLY_PATCH = 'application/apply-patch+yaml';
 
 interface ListBody {
@@ -91,6 +92,12 @@ export class RestClient implements KubeClient {
   async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T> {
     const path = resourcePath(res, namespace, name) + dryRunQuery(opts);
     const req: HttpRequest = { method: 'PATCH', path, body: JSON.stringify(merge), contentType: MERGE_PATCH };
+    return withTypeMeta(res, await this.json<T>('patch', req));
+  }
+
+  async jsonPatch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, ops: readonly JsonPatchOperation[], opts?: WriteOptions): Promise<T> {
+    const path = resourcePath(res, namespace, name) + dryRunQuery(opts);
+    const req: HttpRequest = { method: 'PATCH', path, body: JSON.stringify(ops), contentType: JSON_PATCH };
     return withTypeMeta(res, await this.json<T>('patch', req));
   }
 

@@ -23,6 +23,8 @@ export interface KubeletOptions {
   timers: Timers;
   nodeName: string;
   config: KubeletConfig;
+  /** Only this namespace's pods (default: all), e.g. beside other kubelets on one API server. */
+  namespace?: string;
   onLifecycle?: PodLifecycleListener;
   /** Unexpected API errors; the kubelet retries after a second either way. */
   onError?: (error: unknown) => void;
@@ -73,11 +75,16 @@ class SimulatedKubelet implements Kubelet {
     if (this.running) return;
     this.running = true;
     await this.registerNode();
-    this.source = new PodSource(this.opts.client, this.opts.timers, {
-      onList: (pods) => this.onList(pods),
-      onEvent: (e) => this.onEvent(e),
-      onError: (e) => this.report(e),
-    });
+    this.source = new PodSource(
+      this.opts.client,
+      this.opts.timers,
+      {
+        onList: (pods) => this.onList(pods),
+        onEvent: (e) => this.onEvent(e),
+        onError: (e) => this.report(e),
+      },
+      this.opts.namespace,
+    );
     await this.source.start();
   }
 

@@ -1,4 +1,4 @@
-// List + watch of every pod, as a reflector does: resume the watch from the last seen resourceVersion
+// List + watch of every pod (or one namespace's), as a reflector does: resume the watch from the last seen resourceVersion
 // when a stream ends, relist when the server answers 410 Gone, and retry failed calls after a second.
 
 import { Resources, type ClusterClient, type WatchEvent, type WatchHandle } from '../../api/client.js';
@@ -25,6 +25,8 @@ export class PodSource {
     private readonly client: ClusterClient,
     private readonly timers: Timers,
     private readonly handlers: PodSourceHandlers,
+    /** Only this namespace's pods (default: all). */
+    private readonly namespace?: string,
   ) {}
 
   /** Resolves after the first list (or its first failure, after which it keeps retrying). */
@@ -44,7 +46,7 @@ export class PodSource {
   private async relist(): Promise<void> {
     if (!this.running) return;
     try {
-      const list = await this.client.list<Pod>(Resources.pods, undefined);
+      const list = await this.client.list<Pod>(Resources.pods, this.namespace);
       if (!this.running) return;
       this.lastResourceVersion = list.resourceVersion;
       this.handlers.onList(list.items);
@@ -56,7 +58,7 @@ export class PodSource {
   }
 
   private watch(): void {
-    this.handle = this.client.watch<Pod>(Resources.pods, undefined, this.lastResourceVersion, {
+    this.handle = this.client.watch<Pod>(Resources.pods, this.namespace, this.lastResourceVersion, {
       onEvent: (event) => {
         if (!this.running) return;
         if (event.object.metadata.resourceVersion) this.lastResourceVersion = event.object.metadata.resourceVersion;

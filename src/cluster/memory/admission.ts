@@ -1,12 +1,12 @@
-// Per-kind registry strategies of the in-memory API server: defaulting, status/generation handling and
-// validation on write, as kube-apiserver runs them. Invalid writes
-// throw InvalidError (422) with the API server's message.
+// Per-kind registry strategies of the in-memory API server: strict decoding (unknown fields of the kinds
+// with a schema), defaulting, status/generation handling and validation on write, as kube-apiserver runs
+// them. Invalid writes throw InvalidError (422) with the API server's message.
 
 import { Resources, type Resource } from '../../api/client.js';
 import { InvalidError, type FieldIssue } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
 import type { KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
-import { formatInvalid } from '../../api/validation/index.js';
+import { checkKnownFields, formatInvalid } from '../../api/validation/index.js';
 import { admitClaimUpdate } from './claim-admission.js';
 import { jsonEqual } from './equality.js';
 import { isPodResource } from './deletion.js';
@@ -34,6 +34,7 @@ export function invalid(res: Resource, name: string, issues: FieldIssue[]): Inva
 export function admitCreate(res: Resource, obj: KubeObject, features: Features): KubeObject {
   if (isStatefulSetResource(res)) return admitStatefulSetCreate(res, obj as StatefulSet, features);
   if (isPodResource(res)) return preparePodForCreate(obj as Pod);
+  checkKnownFields(res, obj);
   const out = structuredClone(obj);
   if ('spec' in out) out.metadata.generation = 1;
   if (qualifiedResource(res) === 'persistentvolumeclaims') defaultClaimSpec(out as PersistentVolumeClaim);
@@ -52,6 +53,7 @@ export function admitCreate(res: Resource, obj: KubeObject, features: Features):
 export function admitUpdate(res: Resource, next: KubeObject, prev: KubeObject, mode: WriteMode, features: Features, read: StoredReader): KubeObject {
   if (isStatefulSetResource(res)) return admitStatefulSetUpdate(res, next as StatefulSet, prev as StatefulSet, mode, features);
   if (mode === 'status') return next;
+  checkKnownFields(res, next);
   if (qualifiedResource(res) === 'persistentvolumeclaims') {
     admitClaimUpdate(next as PersistentVolumeClaim, prev as PersistentVolumeClaim, (name) => read(Resources.storageClasses, undefined, name));
   }

@@ -1,7 +1,7 @@
 // PersistentVolumeClaim updates as kube-apiserver admits them: validation (core/validation
 // ValidatePersistentVolumeClaimUpdate) — the spec is immutable but for the storage request and
-// volumeAttributesClassName of a bound claim, and binding sets spec.volumeName once; the request may not go
-// below status.capacity — then the PersistentVolumeClaimResize admission plugin: a larger request needs a
+// volumeAttributesClassName of a bound claim, and binding sets spec.volumeName once; a request that goes down
+// must stay above status.capacity — then the PersistentVolumeClaimResize admission plugin: a larger request needs a
 // StorageClass that allows expansion.
 
 import { Resources } from '../../api/client.js';
@@ -39,14 +39,16 @@ export function admitClaimUpdate(next: PersistentVolumeClaim, prev: PersistentVo
   if (!deepEqual(fixedSpec(next, bound, volumeName), fixedSpec(prev, bound, volumeName)) || (prev.spec.volumeName && next.spec.volumeName !== prev.spec.volumeName)) {
     issues.push({ path: 'spec', type: 'Forbidden', detail: SPEC_IMMUTABLE });
   }
-  const size = claimRequest(next);
-  const capacity = claimCapacity(prev);
-  if (issues.length === 0 && size !== undefined && capacity !== undefined && compareQuantities(size, capacity) === -1) {
+  // an absent quantity is zero, as upstream reads a missing map entry
+  const size = claimRequest(next) ?? '0';
+  const previous = claimRequest(prev) ?? '0';
+  // RecoverVolumeExpansionFailure (GA in 1.34): a request may go down, to recover from a failed expansion,
+  // but only to a size above status.capacity — never to the capacity itself
+  if (compareQuantities(size, previous) === -1 && compareQuantities(size, claimCapacity(prev) ?? '0') !== 1) {
     issues.push({ path: 'spec.resources.requests.storage', type: 'Forbidden', detail: 'field can not be less than status.capacity' });
   }
   if (issues.length > 0) throw new InvalidError(formatInvalid(Resources.persistentVolumeClaims.kind, '', name, issues), issues);
-  const previous = claimRequest(prev);
-  if (size === undefined || previous === undefined || compareQuantities(size, previous) !== 1) return;
+  if (compareQuantities(size, previous) !== 1) return;
   const className = next.spec.storageClassName;
   const cls = className ? storageClass(className) : undefined;
   if (!classAllowsExpansion(cls)) {

@@ -2,7 +2,7 @@
 // are attributed to `identity` and whose requests pass through that actor's fault injector first.
 // Every method settles through plain promises; nothing waits on real time.
 
-import type { ApplyOptions, DeleteOptions, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
+import type { ApplyOptions, DeleteOptions, JsonPatchOperation, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
 import type { KubeObject } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
 import type { FaultInjector } from './faults.js';
@@ -47,6 +47,11 @@ export class ClientView implements MemoryClusterClient {
   async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T> {
     this.guard('patch', res, name);
     return this.server.patch(this.identity, res, namespace, name, merge, opts?.dryRun === true) as T;
+  }
+
+  async jsonPatch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, ops: readonly JsonPatchOperation[], opts?: WriteOptions): Promise<T> {
+    this.guard('patch', res, name);
+    return this.server.jsonPatch(this.identity, res, namespace, name, ops, opts?.dryRun === true) as T;
   }
 
   async apply<T extends KubeObject>(res: Resource, obj: T, opts: ApplyOptions): Promise<T> {

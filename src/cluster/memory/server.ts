@@ -2,7 +2,7 @@
 // the request semantics of kube-apiserver (preconditions, status subresource, graceful deletion).
 // Requests run synchronously; client views wrap them in promises and attribute them to an actor.
 
-import { Resources, type DeleteOptions, type ListOptions, type ListResult, type Resource, type WatchHandle, type WatchHandlers } from '../../api/client.js';
+import { Resources, type DeleteOptions, type JsonPatchOperation, type ListOptions, type ListResult, type Resource, type WatchHandle, type WatchHandlers } from '../../api/client.js';
 import { ApiError, ConflictError } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
 import { parseSelectorString } from '../../api/labels.js';
@@ -14,6 +14,7 @@ import { isReadyForRemoval, planDeletion } from './deletion.js';
 import { sameStoredObject } from './equality.js';
 import type { FaultInjector } from './faults.js';
 import { GarbageCollector, GC_ACTOR } from './garbage-collector.js';
+import { applyJsonPatch, JsonPatchError } from './json-patch.js';
 import { applyMergePatch } from './merge-patch.js';
 import { FieldOwners } from './field-owners.js';
 import { bindPod } from './pod-admission.js';
@@ -138,6 +139,21 @@ export class ApiServer {
     if (typeof merge !== 'object' || merge === null || Array.isArray(merge)) throw badRequest('merge patch must be a JSON object');
     const prev = this.mustGet(res, namespace, name);
     const patched = applyMergePatch(prev, merge) as KubeObject;
+    patched.metadata = { ...(patched.metadata ?? {}), name, namespace: prev.metadata.namespace };
+    return this.replace(actor, 'patch', res, patched, 'main', dryRun);
+  }
+
+  /** RFC 6902; an operation that cannot be applied is kube-apiserver's 422, whose message names no detail. */
+  jsonPatch(actor: string, res: Resource, namespace: string | undefined, name: string, ops: readonly JsonPatchOperation[], dryRun = false): KubeObject {
+    if (!Array.isArray(ops)) throw badRequest('error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
+    const prev = this.mustGet(res, namespace, name);
+    let patched: KubeObject;
+    try {
+      patched = applyJsonPatch(prev, ops) as KubeObject;
+    } catch (e) {
+      if (!(e instanceof JsonPatchError)) throw e;
+      throw new ApiError('the server rejected our request due to an error in our request', 422, 'Invalid');
+    }
     patched.metadata = { ...(patched.metadata ?? {}), name, namespace: prev.metadata.namespace };
     return this.replace(actor, 'patch', res, patched, 'main', dryRun);
   }

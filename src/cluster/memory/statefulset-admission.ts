@@ -9,7 +9,7 @@ import { defaultStatefulSet } from '../../api/defaults.js';
 import { prepareForCreate, prepareForUpdate } from '../../api/strategy.js';
 import type { StatefulSet } from '../../api/types.js';
 import {
-  checkStatefulSetFields,
+  checkKnownFields,
   formatInvalid,
   validateStatefulSet,
   validateStatefulSetStatusUpdate,
@@ -26,7 +26,7 @@ function reject(res: Resource, set: StatefulSet, issues: ReturnType<typeof valid
 
 // upstream: pkg/registry/apps/statefulset/strategy.go PrepareForCreate, Validate
 export function admitStatefulSetCreate(res: Resource, set: StatefulSet, features: Features): StatefulSet {
-  checkStatefulSetFields(set, res.version);
+  checkKnownFields(res, set);
   const prepared = prepareForCreate(defaultStatefulSet(set, features), undefined, features);
   reject(res, prepared, validateStatefulSet(prepared, features));
   return prepared;
@@ -40,7 +40,7 @@ export function admitStatefulSetUpdate(
   mode: WriteMode,
   features: Features,
 ): StatefulSet {
-  checkStatefulSetFields(next, res.version);
+  checkKnownFields(res, next);
   if (mode === 'status') {
     const stored = res.group === 'apps' ? withAppsV1Conditions(next) : next;
     reject(res, stored, validateStatefulSetStatusUpdate(stored, prev));

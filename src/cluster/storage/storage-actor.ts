@@ -9,9 +9,9 @@
 
 import { Resources, type ClusterClient, type Resource, type WatchEvent } from '../../api/client.js';
 import { isAlreadyExists } from '../../api/errors.js';
-import { claimCapacity, claimRequest, fromTimestamp, toTimestamp, type Instant, type KubeObject, type PersistentVolumeClaim, type PersistentVolumeClaimCondition, type Pod } from '../../api/types.js';
+import { claimCapacity, claimRequest, fromTimestamp, toTimestamp, type Instant, type KubeObject, type PersistentVolumeClaim, type PersistentVolumeClaimCondition, type Pod, type Quantity } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
-import { compareQuantities } from '../../api/validation/quantity.js';
+import { compareQuantities, quantityText } from '../../api/validation/quantity.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
 import { Reflector } from '../../runtime/reflector.js';
 
@@ -45,6 +45,7 @@ export interface StorageActorOptions {
 type ClaimStatus = Record<string, unknown> & { conditions?: PersistentVolumeClaimCondition[] };
 
 const RESIZE_FAILED = 'the storage backend refused to expand the volume (simulated)';
+const sameQuantity = (a: string, b: string | undefined): boolean => b !== undefined && compareQuantities(a, b) === 0;
 const key = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 
 /** Names of the claims a pod mounts. */
@@ -186,7 +187,7 @@ export class StorageActor {
     if (request === undefined || capacity === undefined || compareQuantities(request, capacity) !== 1) return clean();
     const now = this.opts.timers.now();
     let expansion = this.expansions.get(k);
-    if (expansion?.target !== request) this.expansions.set(k, (expansion = { target: request, since: now }));
+    if (expansion === undefined || compareQuantities(expansion.target, request) !== 0) this.expansions.set(k, (expansion = { target: request, since: now }));
     const behavior = this.opts.config.classes[claim.spec.storageClassName ?? ''] ?? {};
     const due = expansion.since + (behavior.expansionSeconds ?? this.opts.config.expansionSeconds) * 1000;
     const since = toTimestamp(expansion.since);
@@ -228,13 +229,13 @@ export class StorageActor {
     if (deepEqual(status, claim.status ?? {})) return;
     const written = await this.opts.client.updateStatus(Resources.persistentVolumeClaims, { ...claim, status } as PersistentVolumeClaim);
     const capacity = claimCapacity(written);
-    if (capacity !== undefined && capacity !== claimCapacity(claim) && claim.spec.volumeName) await this.resizeVolume(claim.spec.volumeName, capacity);
+    if (capacity !== undefined && !sameQuantity(capacity, claimCapacity(claim)) && claim.spec.volumeName) await this.resizeVolume(claim.spec.volumeName, capacity);
   }
 
   /** The PersistentVolume follows its claim's capacity. */
   private async resizeVolume(name: string, capacity: string): Promise<void> {
-    const pv = await this.opts.client.get<KubeObject & { spec: { capacity?: Record<string, string> } }>(Resources.persistentVolumes, undefined, name);
-    if (pv.spec.capacity?.storage === capacity) return;
+    const pv = await this.opts.client.get<KubeObject & { spec: { capacity?: Record<string, Quantity> } }>(Resources.persistentVolumes, undefined, name);
+    if (sameQuantity(capacity, quantityText(pv.spec.capacity?.storage))) return;
     await this.opts.client.update(Resources.persistentVolumes, { ...pv, spec: { ...pv.spec, capacity: { ...pv.spec.capacity, storage: capacity } } });
   }
 }
