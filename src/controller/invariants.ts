@@ -8,7 +8,8 @@ import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/ty
 import { claimNamesForOrdinal, isClaimOwnerUpToDate } from './claim-identity.js';
 import { isBrokenPod } from './enforced-rolling-update.js';
 import { identityMatches, storageMatches } from './identity.js';
-import { observedPods } from './replica-index.js';
+import { mergeAscending } from './merge.js';
+import { observedPods, ReplicaIndex } from './replica-index.js';
 import type { Action, ObservedState, Plan } from './plan-types.js';
 import { isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
@@ -70,29 +71,19 @@ export function unavailableOrdinals(set: StatefulSet, pods: readonly Pod[], now:
 interface World {
   set: StatefulSet;
   strategy: EffectiveStrategy;
-  byOrdinal: Map<number, Pod>;
+  /** The set's pods as the planner saw them: the controller's index, or one built from the pods listed. */
+  index: ReplicaIndex;
   updateRevision: string;
   now: Instant;
 }
 
-/** checkPlan's checkers each need the world of one (observed, plan); built once for the latest call. */
-let lastWorld: { observed: ObservedState; plan: Plan; now: Instant; features: Features; world: World } | undefined;
-
 function world(observed: ObservedState, plan: Plan, now: Instant, features: Features): World {
-  const l = lastWorld;
-  if (l !== undefined && l.observed === observed && l.plan === plan && l.now === now && l.features === features) return l.world;
-  const built = buildWorld(observed, plan, now, features);
-  lastWorld = { observed, plan, now, features, world: built };
-  return built;
-}
-
-function buildWorld(observed: ObservedState, plan: Plan, now: Instant, features: Features): World {
   const set = observed.set;
-  const byOrdinal = new Map<number, Pod>();
-  for (const p of ownPods(set, observedPods(observed))) byOrdinal.set(podOrdinal(p), p);
-  return { set, strategy: effectiveStrategy(set, features), byOrdinal, updateRevision: plan.status.updateRevision ?? '', now };
+  const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods));
+  return { set, strategy: effectiveStrategy(set, features), index, updateRevision: plan.status.updateRevision ?? '', now };
 }
 
+const podAt = (w: World, ordinal: number): Pod | undefined => w.index.member(ordinal)?.pod;
 const inRange = (w: World, ordinal: number): boolean => ordinal >= startOrdinal(w.set) && ordinal - startOrdinal(w.set) < slotCountOf(w.set);
 const healthy = (w: World, p: Pod | undefined): boolean =>
   p !== undefined && !isTerminating(p) && isRunningAndAvailable(p, minReadySecondsOf(w.set), w.now);
@@ -101,6 +92,15 @@ const replaceable = (w: World, ordinal: number, p: Pod | undefined): boolean =>
 /** EnforcedRollingUpdate goes past a broken old pod below the partition (it cannot replace it). */
 const brokenOld = (w: World, p: Pod | undefined): boolean =>
   p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && podRevision(p) !== w.updateRevision && !isTerminating(p) && isBrokenPod(p, progressDeadlineSecondsOf(w.set), w.now);
+
+/**
+ * Ordinals in [lo, hi) holding a pod that is not healthy, ascending: the index's classes name the candidates (a
+ * pod outside them is Running, Ready, available and not terminating), and `healthy` judges each from the pod.
+ */
+function* unhealthyPods(w: World, lo: number, hi: number): Generator<number> {
+  const late = w.index.notYetAvailable(w.now).filter((o) => o >= lo && o < hi);
+  for (const o of mergeAscending(w.index.down.ascending(lo, hi), late)) if (!healthy(w, podAt(w, o))) yield o;
+}
 
 const deletes = (plan: Plan): Delete[] => plan.actions.filter((a): a is Delete => a.kind === 'deletePod');
 const creates = (plan: Plan): Create[] => plan.actions.filter((a): a is Create => a.kind === 'createPod');
@@ -112,15 +112,18 @@ const creates = (plan: Plan): Create[] => plan.actions.filter((a): a is Create =
  */
 export function orderedReadyInvariant(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   const w = world(observed, plan, now, features);
-  if (isParallel(w.set) || w.strategy.kind === 'Recreate' && [...w.byOrdinal.values()].some((p) => podRevision(p) !== w.updateRevision)) return [];
+  const mixed = w.index.ordinals.size + w.index.unslottedMembers().length > w.index.onRevision(w.updateRevision).size;
+  if (isParallel(w.set) || (w.strategy.kind === 'Recreate' && mixed)) return [];
   const created = creates(plan).map((c) => c.ordinal);
   const limit = w.strategy.together ? w.strategy.maxUnavailable : 1;
   const out = created.length > limit ? [`OrderedReady created ${created.length} pods in one sync (at most ${limit})`] : [];
   const batch = new Set(created);
   for (const o of created) {
-    for (let lower = startOrdinal(w.set); lower < o; lower++) {
-      const p = w.byOrdinal.get(lower);
-      if (healthy(w, p) || replaceable(w, lower, p) || brokenOld(w, p) || (w.strategy.together && batch.has(lower))) continue;
+    const start = startOrdinal(w.set);
+    const gap = w.index.ordinals.firstGap(start, o);
+    for (const lower of mergeAscending(gap === undefined ? [] : [gap], unhealthyPods(w, start, o))) {
+      const p = podAt(w, lower);
+      if (replaceable(w, lower, p) || brokenOld(w, p) || (w.strategy.together && batch.has(lower))) continue;
       out.push(`OrderedReady created ordinal ${o} while ordinal ${lower} is not Running, Ready and available`);
       break;
     }
@@ -139,18 +142,15 @@ export function partitionRespected(observed: ObservedState, plan: Plan, features
 
 /** In-range slots unavailable before the sync (EnforcedRollingUpdate: replaceable old pods excluded). */
 function unavailableBefore(w: World): number {
-  let present = 0;
-  let down = 0;
-  for (const [o, p] of w.byOrdinal) {
-    if (!inRange(w, o)) continue;
-    present++;
-    if (!healthy(w, p) && !replaceable(w, o, p)) down++;
-  }
-  return slotCountOf(w.set) - present + down;
+  const start = startOrdinal(w.set);
+  const end = start + slotCountOf(w.set);
+  let down = end - start - w.index.ordinals.count(start, end);
+  for (const o of unhealthyPods(w, start, end)) if (!replaceable(w, o, podAt(w, o))) down++;
+  return down;
 }
 
 function deletionWorld(set: StatefulSet, strategy: EffectiveStrategy, pods: readonly Pod[], now: Instant): World {
-  return { set, strategy, byOrdinal: new Map(ownPods(set, pods).map((p) => [podOrdinal(p), p])), updateRevision: set.status?.updateRevision ?? '', now };
+  return { set, strategy, index: ReplicaIndex.of(set, ownPods(set, pods)), updateRevision: set.status?.updateRevision ?? '', now };
 }
 
 /**
@@ -162,30 +162,36 @@ export function maxUnavailableBudget(observed: ObservedState, plan: Plan, now: I
   const w = world(observed, plan, now, features);
   const updates = deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced');
   if (w.strategy.kind === 'RollingUpdate' && w.strategy.legacy) return updates.length > 1 ? [`legacy rolling update deleted ${updates.length} pods in one sync`] : [];
-  const madeUnavailable = updates.filter((d) => inRange(w, d.ordinal) && healthy(w, w.byOrdinal.get(d.ordinal))).length;
+  const madeUnavailable = updates.filter((d) => inRange(w, d.ordinal) && healthy(w, podAt(w, d.ordinal))).length;
   const budget = Math.max(0, w.strategy.maxUnavailable - unavailableBefore(w));
   return madeUnavailable > budget ? [`update deleted ${madeUnavailable} available pods with a budget of ${budget} (maxUnavailable ${w.strategy.maxUnavailable})`] : [];
 }
 
 /** Recreate: no pod is created while a pod of another revision exists. */
 export function recreateNoMixedRevisions(observed: ObservedState, plan: Plan, features: Features): string[] {
-  if (effectiveStrategy(observed.set, features).kind !== 'Recreate') return [];
+  if (effectiveStrategy(observed.set, features).kind !== 'Recreate' || creates(plan).length === 0) return [];
   const updateRevision = plan.status.updateRevision ?? '';
-  const old = observedPods(observed).filter((p) => parentNameAndOrdinal(p.metadata.name).parent === observed.set.metadata.name && podRevision(p) !== updateRevision);
-  return old.length > 0 && creates(plan).length > 0 ? [`Recreate created ${creates(plan).map((c) => c.pod.metadata.name).join(', ')} while ${old.length} old pods exist`] : [];
+  const old = ownPods(observed.set, observedPods(observed)).filter((p) => podRevision(p) !== updateRevision);
+  return old.length > 0 ? [`Recreate created ${creates(plan).map((c) => c.pod.metadata.name).join(', ')} while ${old.length} old pods exist`] : [];
 }
 
 /** EnforcedRollingUpdate never deletes a lower ordinal while the highest new-revision pod is unavailable. */
 export function enforcedHaltRespected(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   const w = world(observed, plan, now, features);
   if (w.strategy.kind !== 'EnforcedRollingUpdate') return [];
-  const newest = [...w.byOrdinal.entries()]
-    .filter(([o, p]) => inRange(w, o) && podRevision(p) === w.updateRevision && !isTerminating(p))
-    .sort(([a], [b]) => b - a)[0];
-  if (newest === undefined || healthy(w, newest[1])) return [];
+  const start = startOrdinal(w.set);
+  let newest: number | undefined;
+  for (const o of w.index.onRevision(w.updateRevision).descending(start, start + slotCountOf(w.set))) {
+    if (!isTerminating(podAt(w, o) as Pod)) {
+      newest = o;
+      break;
+    }
+  }
+  const pod = newest === undefined ? undefined : podAt(w, newest);
+  if (newest === undefined || pod === undefined || healthy(w, pod)) return [];
   return deletes(plan)
-    .filter((d) => (d.cause === 'update' || d.cause === 'forced') && d.ordinal < newest[0])
-    .map((d) => `deleted ${d.name} while the highest new-revision pod ${nameOf(newest[1])} is unavailable`);
+    .filter((d) => (d.cause === 'update' || d.cause === 'forced') && d.ordinal < newest)
+    .map((d) => `deleted ${d.name} while the highest new-revision pod ${nameOf(pod)} is unavailable`);
 }
 
 /** Every plan-level checker. */

@@ -78,6 +78,10 @@ export class ReplicaIndex {
   /** Terminating, or not Running and Ready. */
   private readonly downSet = new OrdinalSet();
   private readonly notRunningReadySet = new OrdinalSet();
+  /** Phase Pending. */
+  private readonly pendingSet = new OrdinalSet();
+  /** Phase Failed or Succeeded (replaced by the replica pass). */
+  private readonly finishedSet = new OrdinalSet();
   /** Identity, storage or claim owner references to repair. */
   private readonly repairSet = new OrdinalSet();
   private readonly byRevision = new Map<string, OrdinalSet>();
@@ -194,6 +198,16 @@ export class ReplicaIndex {
     return this.downSet;
   }
 
+  /** Phase Pending. */
+  get pending(): OrdinalSet {
+    return this.pendingSet;
+  }
+
+  /** Phase Failed or Succeeded. */
+  get finished(): OrdinalSet {
+    return this.finishedSet;
+  }
+
   /** Not Running and Ready (terminating or not). */
   get notRunningReady(): OrdinalSet {
     return this.notRunningReadySet;
@@ -236,12 +250,16 @@ export class ReplicaIndex {
     return this.progress.latest();
   }
 
+  private classes(): OrdinalSet[] {
+    return [this.all, this.terminatingSet, this.downSet, this.notRunningReadySet, this.pendingSet, this.finishedSet, this.repairSet];
+  }
+
   private clearClasses(): void {
     this.members.clear();
     this.shadowed = [];
     this.released.clear();
     this.unslotted.clear();
-    for (const s of [this.all, this.terminatingSet, this.downSet, this.notRunningReadySet, this.repairSet]) s.clear();
+    for (const s of this.classes()) s.clear();
     this.byRevision.clear();
     this.availability.clear();
     this.progress.clear();
@@ -308,6 +326,8 @@ export class ReplicaIndex {
     this.terminatingSet.set(o, f.terminating);
     this.downSet.set(o, f.terminating || !f.runningReady);
     this.notRunningReadySet.set(o, !f.runningReady);
+    this.pendingSet.set(o, f.phase === 'Pending');
+    this.finishedSet.set(o, f.phase === 'Failed' || f.phase === 'Succeeded');
     this.repairSet.set(o, !this.healthyIdentity(f));
     let rev = this.byRevision.get(f.revision);
     if (rev === undefined) this.byRevision.set(f.revision, (rev = new OrdinalSet()));
@@ -320,7 +340,7 @@ export class ReplicaIndex {
 
   private unclassifyMember(f: PodFacts): void {
     const o = f.ordinal;
-    for (const s of [this.all, this.terminatingSet, this.downSet, this.notRunningReadySet, this.repairSet]) s.delete(o);
+    for (const s of this.classes()) s.delete(o);
     const rev = this.byRevision.get(f.revision);
     rev?.delete(o);
     if (rev !== undefined && rev.size === 0) this.byRevision.delete(f.revision);

@@ -12,6 +12,7 @@ import { skippedBrokenPodEvent } from './event-texts.js';
 import { podName } from './identity.js';
 import type { Blocker, PlannedEvent } from './plan-types.js';
 import { ordinalOverflow, ordinalOverflowEvent } from './ordinal-range.js';
+import { claimTemplates } from './claim-identity.js';
 import { mergeAscending } from './merge.js';
 import { firstMissingIndex, missingIndices } from './replicas.js';
 import { createReplica, processReplica, type ReplicaOutcome } from './process-replica.js';
@@ -114,7 +115,11 @@ function needingPass(ctx: SyncContext): Generator<number> {
 // upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica, monotonic=false))
 function parallelPass(ctx: SyncContext): PassResult {
   const result = emptyPass();
-  for (const i of needingPass(ctx)) {
+  // without the OrderedReady gate, a pod needs the pass only to be replaced, to get its missing claims or
+  // to be repaired; every other one (Running or not) is left as it is
+  const { slots } = ctx;
+  const pending = claimTemplates(ctx.set).length > 0 ? slots.ascending(slots.index.pending) : [];
+  for (const i of mergeAscending(slots.ascending(slots.index.finished), pending, slots.ascending(slots.index.needsRepair))) {
     const out = processReplica(ctx, i, ctx.slots.pod(i) as Pod);
     record(result, i, out);
     if (out.stop?.kind === 'claimDeleting') result.blockers.push(out.stop);

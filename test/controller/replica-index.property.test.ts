@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { toTimestamp, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
 import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { ObservedState } from '../../src/controller/plan-types.js';
+import { isRunningAndAvailable, isRunningAndReady, isTerminating, podRevision } from '../../src/controller/pod-state.js';
 import { ReplicaIndex } from '../../src/controller/replica-index.js';
 import { checkProperty } from '../property-seed.js';
 import { features, newSet, podFor, revisionOf, SECOND, T0, withImage, withStatus, type SetOptions } from './fixtures.js';
@@ -80,6 +81,19 @@ function claimOf(set: StatefulSet, ordinal: number, owned: boolean): PersistentV
   };
 }
 
+/** The index's classes say of each pod what the pod predicates of pod-state.ts say. */
+function assertClassesFollowPods(index: ReplicaIndex, set: StatefulSet, now: number): void {
+  const mrs = set.spec.minReadySeconds ?? 0;
+  const late = new Set(index.notYetAvailable(now));
+  for (const o of index.ordinals.ascending()) {
+    const pod = index.member(o)?.pod as Pod;
+    assert.equal(index.down.has(o), isTerminating(pod) || !isRunningAndReady(pod), `down ${o}`);
+    assert.equal(index.terminating.has(o), isTerminating(pod), `terminating ${o}`);
+    assert.equal(late.has(o), isRunningAndReady(pod) && !isRunningAndAvailable(pod, mrs, now), `not yet available ${o}`);
+    assert.ok(index.onRevision(podRevision(pod)).has(o), `revision ${o}`);
+  }
+}
+
 const isOurs = (set: StatefulSet, p: Pod): boolean => p.metadata.ownerReferences?.some((r) => r.controller === true && r.uid === set.metadata.uid) === true;
 const isOrphan = (p: Pod): boolean => !p.metadata.ownerReferences?.some((r) => r.controller === true);
 
@@ -143,6 +157,7 @@ describe('the replica index kept from deltas', () => {
           const all = [...pods.values()].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
           const listed: ObservedState = { set: v2, pods: all.filter((p) => isOurs(v2, p) || isOrphan(p)), claims: [...claims.values()], revisions };
           const kept: ObservedState = { set: v2, pods: all.filter(isOrphan), claims: [], revisions, replicas: incremental };
+          assertClassesFollowPods(incremental.forSet(v2), v2, now);
           const fresh = planStatefulSet(listed, now, features);
           const fromIndex = planStatefulSet(kept, now, features);
           assert.deepEqual(fromIndex, fresh, `after ${JSON.stringify(e)} at ${toTimestamp(now)}`);
