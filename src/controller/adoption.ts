@@ -1,7 +1,7 @@
 // Which pods and revisions the set acts on: owned objects that still match,
 // orphans to adopt, owned pods to release. The writes themselves are batch-0 actions.
 
-import { requirementMatches, selectorRequirements, type Labels } from '../api/labels.js';
+import type { Labels } from '../api/labels.js';
 import type { ControllerRevision, KubeObject, Pod, StatefulSet } from '../api/types.js';
 import type { Action, ObservedState } from './plan-types.js';
 import { ReplicaIndex } from './replica-index.js';
@@ -25,17 +25,6 @@ function ownership(obj: KubeObject, set: StatefulSet): Ownership {
 
 const isDeleting = (set: StatefulSet): boolean => Boolean(set.metadata.deletionTimestamp);
 
-/** The set's selector compiled once per sync; a nil or invalid selector matches nothing (as selectorMatches). */
-function selectorOf(set: StatefulSet): (labels: Labels) => boolean {
-  try {
-    const reqs = selectorRequirements(set.spec.selector);
-    if (reqs === null) return () => false;
-    return (labels) => reqs.every((r) => requirementMatches(r, labels));
-  } catch {
-    return () => false;
-  }
-}
-
 const byName = (a: Pod, b: Pod): number => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0);
 
 /**
@@ -49,8 +38,7 @@ export function claimPods(set: StatefulSet, observed: ObservedState): { replicas
   const given = observed.replicas;
   const owned = given?.forSet(set) ?? ReplicaIndex.of(set, observed.pods.filter((p) => ownership(p, set) === 'ours'), observed.claims);
   if (isDeleting(set)) return { replicas: owned, actions: [] };
-  const selects = selectorOf(set);
-  const adopted = observed.pods.filter((p) => ownership(p, set) === 'orphan' && selects(p.metadata.labels) && isMemberOf(set, p) && !isTerminating(p));
+  const adopted = observed.pods.filter((p) => ownership(p, set) === 'orphan' && owned.selects(p.metadata.labels) && isMemberOf(set, p) && !isTerminating(p));
   const released = owned.releasable().map((f) => f.pod);
   const actions = [...adopted.map((pod): Action => ({ kind: 'adoptPod', batch: 0, pod })), ...released.map((pod): Action => ({ kind: 'releasePod', batch: 0, pod }))];
   // in the pods' name order, as upstream walks them
@@ -62,8 +50,7 @@ export function claimPods(set: StatefulSet, observed: ObservedState): { replicas
 
 /** Revisions: owned ones, and orphans matching the selector (adopted unless the set is being deleted). */
 // upstream: stateful_set.go adoptOrphanRevisions + history ListControllerRevisions
-export function claimRevisions(set: StatefulSet, revisions: readonly ControllerRevision[]): Claimed['revisions'] {
-  const selects = selectorOf(set);
+export function claimRevisions(set: StatefulSet, revisions: readonly ControllerRevision[], selects: (labels: Labels | undefined) => boolean): Claimed['revisions'] {
   return revisions.filter((r) => {
     const owner = ownership(r, set);
     return owner === 'ours' || (owner === 'orphan' && !isDeleting(set) && selects(r.metadata.labels));
@@ -76,7 +63,7 @@ export function adoptRevisionActions(set: StatefulSet, claimed: readonly Control
 
 export function claimObjects(set: StatefulSet, observed: ObservedState): Claimed {
   const claimedPods = claimPods(set, observed);
-  const claimedRevisions = claimRevisions(set, observed.revisions);
+  const claimedRevisions = claimRevisions(set, observed.revisions, (labels) => claimedPods.replicas.selects(labels));
   return {
     replicas: claimedPods.replicas,
     revisions: claimedRevisions,

@@ -36,14 +36,11 @@ function shapeKey(set: StatefulSet): string {
 }
 
 /** The set's selector compiled once per shape; a nil or invalid selector matches nothing (as selectorMatches). */
-function selects(set: StatefulSet): (pod: Pod) => boolean {
+function selects(set: StatefulSet): (labels: Readonly<Record<string, string>> | undefined) => boolean {
   try {
     const reqs = selectorRequirements(set.spec.selector);
     if (reqs === null) return () => false;
-    return (pod) => {
-      const labels = pod.metadata.labels ?? {};
-      return reqs.every((r) => requirementMatches(r, labels));
-    };
+    return (labels) => reqs.every((r) => requirementMatches(r, labels ?? {}));
   } catch {
     return () => false;
   }
@@ -53,7 +50,7 @@ interface Shape {
   key: string;
   set: StatefulSet;
   minReadySeconds: number;
-  matches: (pod: Pod) => boolean;
+  matches: (labels: Readonly<Record<string, string>> | undefined) => boolean;
 }
 
 export class ReplicaIndex {
@@ -85,6 +82,8 @@ export class ReplicaIndex {
   /** Identity, storage or claim owner references to repair. */
   private readonly repairSet = new OrdinalSet();
   private readonly byRevision = new Map<string, OrdinalSet>();
+  /** Not Running and Ready and not terminating, by revision (the down pods a rolling update may replace). */
+  private readonly notReadyByRevision = new Map<string, OrdinalSet>();
   /** Running and Ready, by when it is (or was) first available (minReadySeconds > 0). */
   private readonly availability = new TimedSet();
   /** The latest creation or Ready transition of each member (apps/v1's progress mark). */
@@ -150,6 +149,11 @@ export class ReplicaIndex {
   }
 
   // --- queries ---
+
+  /** The set's selector, compiled once per shape: whether it selects these labels. */
+  selects(labels: Readonly<Record<string, string>> | undefined): boolean {
+    return this.shape?.matches(labels) ?? false;
+  }
 
   get claimsByName(): ReadonlyMap<string, PersistentVolumeClaim> {
     return this.claims;
@@ -223,6 +227,11 @@ export class ReplicaIndex {
     return this.byRevision.get(revision) ?? EMPTY;
   }
 
+  /** Ordinals of the pods labelled with `revision` that are not Running and Ready and not terminating. */
+  notReadyOn(revision: string): OrdinalSet {
+    return this.notReadyByRevision.get(revision) ?? EMPTY;
+  }
+
   /** The revisions some pod is on (live revisions for the history). */
   revisions(): string[] {
     return [...this.byRevision.keys()];
@@ -261,6 +270,7 @@ export class ReplicaIndex {
     this.unslotted.clear();
     for (const s of this.classes()) s.clear();
     this.byRevision.clear();
+    this.notReadyByRevision.clear();
     this.availability.clear();
     this.progress.clear();
   }
@@ -268,7 +278,7 @@ export class ReplicaIndex {
   private classify(f: PodFacts): void {
     const shape = this.shape as Shape;
     // upstream ClaimPods: the selector and isMemberOf (the name's parent); the ordinal matters only for a slot
-    if (f.parent !== (shape.set.metadata.name ?? '') || !shape.matches(f.pod)) {
+    if (f.parent !== (shape.set.metadata.name ?? '') || !shape.matches(f.pod.metadata.labels)) {
       this.released.set(f.name, f);
       return;
     }
@@ -329,9 +339,8 @@ export class ReplicaIndex {
     this.pendingSet.set(o, f.phase === 'Pending');
     this.finishedSet.set(o, f.phase === 'Failed' || f.phase === 'Succeeded');
     this.repairSet.set(o, !this.healthyIdentity(f));
-    let rev = this.byRevision.get(f.revision);
-    if (rev === undefined) this.byRevision.set(f.revision, (rev = new OrdinalSet()));
-    rev.add(o);
+    addTo(this.byRevision, f.revision, o);
+    if (!f.runningReady && !f.terminating) addTo(this.notReadyByRevision, f.revision, o);
     const mrs = shape.minReadySeconds;
     if (mrs > 0 && f.runningReady) this.availability.set(o, availableAt(f, mrs) ?? Number.POSITIVE_INFINITY);
     const progress = Math.max(finite(f.created), finite(f.ready ? f.readySince : undefined));
@@ -341,9 +350,8 @@ export class ReplicaIndex {
   private unclassifyMember(f: PodFacts): void {
     const o = f.ordinal;
     for (const s of this.classes()) s.delete(o);
-    const rev = this.byRevision.get(f.revision);
-    rev?.delete(o);
-    if (rev !== undefined && rev.size === 0) this.byRevision.delete(f.revision);
+    removeFrom(this.byRevision, f.revision, o);
+    removeFrom(this.notReadyByRevision, f.revision, o);
     this.availability.set(o, undefined);
     this.progress.set(o, undefined);
   }
@@ -366,6 +374,18 @@ export class ReplicaIndex {
 }
 
 const EMPTY = new OrdinalSet();
+
+function addTo(sets: Map<string, OrdinalSet>, key: string, o: number): void {
+  let set = sets.get(key);
+  if (set === undefined) sets.set(key, (set = new OrdinalSet()));
+  set.add(o);
+}
+
+function removeFrom(sets: Map<string, OrdinalSet>, key: string, o: number): void {
+  const set = sets.get(key);
+  set?.delete(o);
+  if (set !== undefined && set.size === 0) sets.delete(key);
+}
 
 /** Every pod an observed state holds: the set's index, if given, and the pods listed (orphans, then). */
 export function observedPods(observed: { pods: readonly Pod[]; replicas?: ReplicaIndex }): Pod[] {

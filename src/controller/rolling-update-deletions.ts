@@ -10,7 +10,7 @@ import { updateBudget, type UpdateBudget } from './update-budget.js';
 import type { Blocker } from './plan-types.js';
 import { isTerminating } from './pod-state.js';
 import { missingDescending, missingIndices } from './replicas.js';
-import { isStale, oldCount, staleCount, staleDescending } from './update-range.js';
+import { oldCount, staleCount, staleDescending, staleDownDescending } from './update-range.js';
 
 export interface Candidate {
   index: number;
@@ -100,7 +100,7 @@ export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
     victims = topStale(ctx, budget.remaining);
   } else {
     // every stale pod that is down, then stale available ones within budget, each top-down
-    const phase1 = downIndicesDescending(ctx, ctx.strategy.partition).filter((i) => isStale(ctx, i));
+    const phase1 = staleDownDescending(ctx);
     victims = [...phase1.map((i) => candidate(ctx, i)), ...topStale(ctx, budget.remaining, new Set(phase1))];
   }
   return { victims, blockers: remainingBlockers(ctx, victims, budget), unavailablePods: budget.unavailable };

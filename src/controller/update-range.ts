@@ -3,7 +3,7 @@
 
 import { replicaClaims } from './claim-updates.js';
 import { mergeDescending } from './merge.js';
-import { needsUpdate, type SyncContext } from './sync-context.js';
+import { alsoDown, needsUpdate, type SyncContext } from './sync-context.js';
 
 /** InPlace: ordinals on the update revision whose claims are not (so the replica still moves). */
 export function laggingOrdinals(ctx: SyncContext): number[] {
@@ -57,4 +57,23 @@ export function staleCount(ctx: SyncContext, from: number, to = ctx.slots.count)
 export function isStale(ctx: SyncContext, i: number): boolean {
   const f = ctx.slots.facts(i);
   return f !== undefined && !f.terminating && needsUpdate(ctx, f.pod);
+}
+
+/**
+ * Indices of the update range whose replica still moves and is unavailable, highest first (#137666's
+ * phase 1): not Running and Ready on an old revision (the index keeps those by revision), and what the time
+ * or the claims add (alsoDown, a short list), and lagging replicas that are down.
+ */
+export function staleDownDescending(ctx: SyncContext): number[] {
+  const { slots } = ctx;
+  const lo = slots.start + ctx.strategy.partition;
+  const hi = slots.start + slots.count;
+  const index = slots.index;
+  const old = index.revisions().filter((r) => r !== ctx.updateRevision).map((r) => index.notReadyOn(r).descending(lo, hi));
+  // plus (InPlace) replicas on the update revision whose claims lag and whose pod is down
+  const lagging = laggingOrdinals(ctx).filter((o) => index.down.has(o));
+  const extra = [...new Set([...alsoDown(ctx), ...lagging])].filter((o) => o >= lo && o < hi).sort((a, b) => b - a);
+  const out: number[] = [];
+  for (const o of mergeDescending(...old, extra)) if (isStale(ctx, o - slots.start)) out.push(o - slots.start);
+  return out;
 }

@@ -108,10 +108,18 @@ export function revisionRaw(rev: ControllerRevision): string {
   return raw;
 }
 
-/** JSON.parse(raw), remembering that the parsed object encodes back to `raw` (Go encoding is canonical). */
+/** Raw revision data → its parsed object (deep-frozen: every candidate revision of one template shares it). */
+const parsedRaws = new Map<string, unknown>();
+const PARSED_RAWS_MAX = 4096;
+
+/** JSON.parse(raw), once per raw text, remembering that the parsed object encodes back to `raw` (Go encoding is canonical). */
 function parsedData(raw: string): unknown {
-  const data: unknown = JSON.parse(raw);
+  const known = parsedRaws.get(raw);
+  if (known !== undefined) return known;
+  const data: unknown = deepFreeze(JSON.parse(raw));
   if (typeof data === 'object' && data !== null) dataRaw.set(data, raw);
+  if (parsedRaws.size >= PARSED_RAWS_MAX) parsedRaws.clear();
+  parsedRaws.set(raw, data);
   return data;
 }
 
