@@ -27,6 +27,8 @@ export interface InformerOptions {
   random: () => number;
   backoff?: BackoffPolicy;
   logger?: Logger;
+  /** Every failed list of a reflector, before it retries (see ReflectorOptions.onListError). */
+  onListError?: (err: unknown) => void;
 }
 
 /** What expectations need from a cache: the objects, and how far the watch has come. */

@@ -28,6 +28,8 @@ export interface ReflectorOptions<T> {
   /** Reconnect backoff (client-go's reflector: 800 ms doubling to 30 s, jitter 1.0). */
   backoff?: BackoffPolicy;
   logger?: Logger;
+  /** Called with every failed list before the retry (client-go's WatchErrorHandler): a one-shot reader stops on it. */
+  onListError?: (err: unknown) => void;
 }
 
 // upstream: client-go/tools/cache/reflector.go ListAndWatch
@@ -85,6 +87,7 @@ export class Reflector<T extends KubeObject> {
     } catch (err) {
       if (!this.current(epoch)) return;
       this.log.warn({ resource: resource.plural, namespace, err: String(err) }, 'list failed; retrying');
+      this.opts.onListError?.(err);
       this.retry(epoch, 'relist');
     }
   }

@@ -148,6 +148,22 @@ describe('informer: recovering the stream', () => {
     assert.equal(informer.hasSynced(), true);
   });
 
+  it('hands every failed list to onListError, with the error, before it retries', async () => {
+    const clock = createVirtualClock();
+    const cluster = new FakeCluster();
+    const seen: unknown[] = [];
+    const informer = new Informer<Pod>({ client: cluster, resource: Resources.pods, timers: clock, random: () => 0.5, onListError: (err) => seen.push(err) });
+    const boom = new ApiError('boom', 500, 'InternalError');
+    cluster.failNext('list', boom);
+    informer.start();
+    await clock.settle();
+    assert.deepEqual(seen, [boom]);
+    await clock.run({ until: 10_000 });
+    assert.equal(informer.hasSynced(), true);
+    assert.equal(seen.length, 1, 'a list that succeeds is not reported');
+    informer.stop();
+  });
+
   it('stops cleanly: no timers, no watch, no more handler calls', async () => {
     const { cluster, informer, clock, log } = setup();
     informer.start();

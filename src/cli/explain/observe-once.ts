@@ -2,14 +2,14 @@
 // of the set's namespace and the runtime's `observe` picks what the controller would pick, so `why` and
 // `plan` see exactly what a sync would see (there is no second builder to drift from the controller's).
 
-import { Resources, type ClusterClient } from '../../api/client.js';
+import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { isForbidden } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../../api/types.js';
 import type { ObservedState } from '../../controller/plan-types.js';
 import type { Timers } from '../../runtime/clock.js';
 import { Informer } from '../../runtime/informer.js';
-import { noopLogger, type Logger } from '../../runtime/logging-port.js';
+import { noopLogger } from '../../runtime/logging-port.js';
 import { observe } from '../../runtime/observe.js';
 
 export class ObserveError extends Error {
@@ -17,18 +17,14 @@ export class ObserveError extends Error {
 }
 
 /**
- * A logger that turns the reflector's first "list failed; retrying" into a rejection: a reflector retries
- * forever, but a command should report the error (Forbidden, NotFound, no connection) and stop. The
- * reflector logs `String(err)`; the class name in front of the message is noise to a user.
+ * A list error handler that turns a reflector's first failed list into a rejection: a reflector retries
+ * forever, but a command should report the error (Forbidden, NotFound, no connection) and stop. The class
+ * name in front of the message is noise to a user.
  */
-export function failFast(reject: (e: Error) => void): Logger {
-  return {
-    ...noopLogger,
-    warn: (fields, msg) => {
-      if (!msg?.startsWith('list failed')) return;
-      const cause = String(fields['err']).replace(/^[A-Za-z]*Error: /, '');
-      reject(new ObserveError(`cannot list ${String(fields['resource'])}: ${cause}`));
-    },
+export function failFast(resource: string, reject: (e: Error) => void): (err: unknown) => void {
+  return (err) => {
+    const cause = (err instanceof Error ? err.message : String(err)).replace(/^[A-Za-z]*Error: /, '');
+    reject(new ObserveError(`cannot list ${resource}: ${cause}`));
   };
 }
 
@@ -56,14 +52,15 @@ export async function observeOnce(client: ClusterClient, timers: Timers, set: St
   let fail: (e: Error) => void = () => {};
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});
-  const common = { client, timers, namespaces: [namespace], random: () => 0.5, logger: failFast((e) => fail(e)) };
+  const common = { client, timers, namespaces: [namespace], random: () => 0.5, logger: noopLogger };
   const { namespaces: _, ...clusterScoped } = common;
+  const reading = (resource: Resource) => ({ resource, onListError: failFast(resource.plural, (e) => fail(e)) });
   const caches = {
-    pods: new Informer<Pod>({ ...common, resource: Resources.pods }),
-    claims: new Informer<PersistentVolumeClaim>({ ...common, resource: Resources.persistentVolumeClaims }),
-    revisions: new Informer<ControllerRevision>({ ...common, resource: Resources.controllerRevisions }),
+    pods: new Informer<Pod>({ ...common, ...reading(Resources.pods) }),
+    claims: new Informer<PersistentVolumeClaim>({ ...common, ...reading(Resources.persistentVolumeClaims) }),
+    revisions: new Informer<ControllerRevision>({ ...common, ...reading(Resources.controllerRevisions) }),
     // only an InPlace set's claims depend on their StorageClass, and only then is the cluster-wide read needed
-    ...((await readsStorageClasses(client, set)) ? { storageClasses: new Informer<StorageClass>({ ...clusterScoped, resource: Resources.storageClasses }) } : {}),
+    ...((await readsStorageClasses(client, set)) ? { storageClasses: new Informer<StorageClass>({ ...clusterScoped, ...reading(Resources.storageClasses) }) } : {}),
   };
   const all = [caches.pods, caches.claims, caches.revisions, ...(caches.storageClasses ? [caches.storageClasses] : [])] as Informer<KubeObject>[];
   try {

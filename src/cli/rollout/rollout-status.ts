@@ -129,11 +129,11 @@ class StatusWatch {
   ) {
     this.ns = args.set.metadata.namespace ?? 'default';
     this.name = args.set.metadata.name ?? '';
-    const logger = failFast((e) => this.fail(e));
-    const common = { client, timers: clock, namespaces: [this.ns], random: () => 0.5, logger };
+    const common = { client, timers: clock, namespaces: [this.ns], random: () => 0.5 };
+    const reading = (resource: Resource) => ({ resource, onListError: failFast(resource.plural, (e) => this.fail(e)) });
     const selector = labelSelectorOf(args.set);
-    this.sets = new Informer<StatefulSet>({ ...common, resource: args.resource });
-    this.pods = new Informer<Pod>({ ...common, resource: Resources.pods, ...(selector ? { labelSelector: selector } : {}) });
+    this.sets = new Informer<StatefulSet>({ ...common, ...reading(args.resource) });
+    this.pods = new Informer<Pod>({ ...common, ...reading(Resources.pods), ...(selector ? { labelSelector: selector } : {}) });
     this.screen = args.live ? liveScreen(io) : undefined;
   }
 
