@@ -1,7 +1,7 @@
-// One sync's pod decisions in upstream's order (stateful_set_control.go updateStatefulSet), as a fold over
-// phases: EnforcedRollingUpdate's guards, Recreate's delete-and-wait, the replica pass, condemned claims and
-// scale-down, then the strategy's update deletions. Each phase returns data (PhaseResult); planSync numbers
-// their writes into batches and stops where upstream's sync returns.
+// One sync's pod decisions in upstream's order (stateful_set_control.go updateStatefulSet), read top to
+// bottom in planSync: EnforcedRollingUpdate's guards, Recreate's delete-and-wait, the replica pass,
+// condemned claims and scale-down, the strategy's update, then (InPlace) the claims. Each phase returns data
+// (PhaseResult); planSync numbers their writes into batches and returns where upstream's sync returns.
 
 import { fromTimestamp, type Instant, type Pod } from '../api/types.js';
 import { BatchWriter, type Item } from './batches.js';
@@ -42,8 +42,8 @@ interface PhaseResult {
   work: Work[];
   blockers: Blocker[];
   events: PlannedEvent[];
-  /** Where upstream's sync returns: no later phase runs ('sync'), or only the update phase is skipped ('update'). */
-  stop?: 'sync' | 'update';
+  /** Upstream's sync returns here: no later phase runs. */
+  returns?: true;
   facts?: Partial<SyncFacts>;
 }
 
@@ -54,46 +54,45 @@ export interface SyncBody extends SyncFacts {
   events: PlannedEvent[];
 }
 
-type Phase = (ctx: SyncContext, body: SyncBody) => PhaseResult;
-
 const result = (r: Partial<PhaseResult>): PhaseResult => ({ work: [], blockers: [], events: [], ...r });
 
 /** EnforcedRollingUpdate: the safety halt and the broken pods the partition holds back. */
-const enforcedGuards: Phase = (ctx) => {
+function enforcedGuards(ctx: SyncContext): PhaseResult {
   if (ctx.strategy.kind !== 'EnforcedRollingUpdate') return result({});
   const halt = checkSafetyHalt(ctx);
   const halting = haltBlocker(ctx, halt);
   const held = brokenBelowPartition(ctx);
   const blockers = [...(halting ? [halting] : []), ...(held.blocker ? [held.blocker] : [])];
   return result({ blockers, facts: { halt, ...(held.failsAt !== undefined ? { wakeAt: held.failsAt } : {}) } });
-};
+}
 
 /** Recreate: while old pods exist, delete them and do nothing else this sync. */
 // upstream: stateful_set_control.go recreateDeleteAndWait
-const recreatePhase: Phase = (ctx) => {
+function recreatePhase(ctx: SyncContext): PhaseResult {
   if (ctx.strategy.kind !== 'Recreate') return result({});
   const decision = planRecreate(ctx);
   if (decision.proceed) return result({ facts: { recreate: decision } });
-  return result({ work: [{ order: 'slowStart', items: decision.deletions }], blockers: decision.blockers, stop: 'sync', facts: { recreate: decision } });
-};
+  return result({ work: [{ order: 'slowStart', items: decision.deletions }], blockers: decision.blockers, returns: true, facts: { recreate: decision } });
+}
 
 // upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica))
-const replicasPhase: Phase = (ctx) => {
+function replicasPhase(ctx: SyncContext): PhaseResult & { holdsUpdate: boolean } {
   const pass = replicaPass(ctx);
-  // EnforcedRollingUpdate deletes condemned pods without waiting for the replica pass
-  const stop = !pass.stopped ? undefined : ctx.strategy.kind === 'EnforcedRollingUpdate' ? 'update' : 'sync';
-  return result({ work: [{ order: 'policy', items: pass.items }], blockers: pass.blockers, events: pass.events, ...(stop ? { stop } : {}) });
-};
+  // an OrderedReady pass that stopped ends the sync; EnforcedRollingUpdate deletes condemned pods without
+  // waiting for it, and only its update waits
+  const enforced = ctx.strategy.kind === 'EnforcedRollingUpdate';
+  return { ...result({ work: [{ order: 'policy', items: pass.items }], blockers: pass.blockers, events: pass.events, ...(pass.stopped && !enforced ? { returns: true as const } : {}) }), holdsUpdate: pass.stopped };
+}
 
 // upstream: stateful_set_control.go updateStatefulSet (fixPodClaim and processCondemned over condemned)
-const condemnedPhase: Phase = (ctx) => {
+function condemnedPhase(ctx: SyncContext): PhaseResult {
   const condemned = condemnedPass(ctx, slotUnavailability(ctx).firstUnavailable);
   const work: Work[] = [
     { order: 'policy', items: condemned.claimItems },
     { order: 'policy', items: condemned.deleteItems },
   ];
-  return result({ work, blockers: condemned.blockers, events: condemned.events, ...(condemned.stopped ? { stop: 'sync' as const } : {}) });
-};
+  return result({ work, blockers: condemned.blockers, events: condemned.events, ...(condemned.stopped ? { returns: true as const } : {}) });
+}
 
 const stuckSeconds = (pod: Pod, now: Instant): number => {
   const since = stuckSince(pod);
@@ -152,9 +151,9 @@ function restartForClaims(ctx: SyncContext, pod: Pod, claims: ReplicaClaims): Ac
   return { kind: 'deletePod', batch: 0, name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', ordinal: podOrdinal(pod), cause: 'update' };
 }
 
-const claimsPhase: Phase = (ctx, body) => {
+function claimsPhase(ctx: SyncContext, known: readonly Blocker[]): PhaseResult {
   if (!ctx.inPlace) return result({});
-  const reported = new Set(body.blockers.flatMap((b) => (b.kind === 'claimResizing' || b.kind === 'claimResizeFailed' ? [b.pod] : [])));
+  const reported = new Set(known.flatMap((b) => (b.kind === 'claimResizing' || b.kind === 'claimResizeFailed' ? [b.pod] : [])));
   const out = { items: [] as Item[], blockers: [] as Blocker[] };
   let wakeAt: Instant | undefined;
   for (const i of ctx.slots.indices()) {
@@ -170,7 +169,7 @@ const claimsPhase: Phase = (ctx, body) => {
   }
   const facts = wakeAt === undefined ? {} : { facts: { wakeAt } };
   return result({ work: [{ order: 'slowStart', items: out.items }], blockers: out.blockers, ...facts });
-};
+}
 
 /** Update deletions, one batch each in order; the status already counts them out of currentReplicas. */
 function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult {
@@ -185,7 +184,7 @@ function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult 
 }
 
 /** The strategy's update phase (upstream §4.1 dispatch). */
-const updatePhase: Phase = (ctx, facts) => {
+function updatePhase(ctx: SyncContext, halt: HaltCheck): PhaseResult {
   switch (ctx.strategy.kind) {
     case 'OnDelete': {
       const outdated = oldCount(ctx, 0);
@@ -196,43 +195,50 @@ const updatePhase: Phase = (ctx, facts) => {
       // or label are moved like a rolling update, one at a time, and none is deleted
       return oldCount(ctx, 0) > 0 || staleCount(ctx, 0) > 0 ? deleteVictims(ctx, planMaxUnavailableUpdate(ctx)) : result({});
     case 'EnforcedRollingUpdate':
-      return deleteVictims(ctx, planEnforcedUpdate(ctx, facts.halt));
+      return deleteVictims(ctx, planEnforcedUpdate(ctx, halt));
     case 'RollingUpdate':
       return deleteVictims(ctx, ctx.strategy.legacy ? planLegacyUpdate(ctx) : planMaxUnavailableUpdate(ctx));
   }
 };
 
-const PHASES: readonly { name: string; run: Phase }[] = [
-  { name: 'guards', run: enforcedGuards },
-  { name: 'recreate', run: recreatePhase },
-  { name: 'replicas', run: replicasPhase },
-  { name: 'condemned', run: condemnedPhase },
-  { name: 'update', run: updatePhase },
-  { name: 'claims', run: claimsPhase },
-];
+/** The writes, blockers, events and facts of the phases run so far, in order. */
+class SyncFold {
+  private readonly writer = new BatchWriter(1);
+  readonly body: SyncBody = { actions: this.writer.actions, blockers: [], events: [], halt: {}, forced: [] };
+
+  constructor(private readonly monotonic: boolean) {}
+
+  /** Adds a phase's result; true when upstream's sync returns there. */
+  add(r: PhaseResult): boolean {
+    for (const w of r.work) {
+      if (w.order === 'policy') this.writer.runForAll(w.items, this.monotonic);
+      else if (w.order === 'sequential') this.writer.sequential(w.items);
+      else this.writer.slowStart(w.items);
+    }
+    this.body.blockers.push(...r.blockers);
+    this.body.events.push(...r.events);
+    const { wakeAt, ...facts } = r.facts ?? {};
+    Object.assign(this.body, facts);
+    const wake = earliest(this.body.wakeAt, wakeAt);
+    if (wake !== undefined) this.body.wakeAt = wake;
+    return r.returns === true;
+  }
+}
 
 // upstream: stateful_set_control.go updateStatefulSet
 export function planSync(ctx: SyncContext): SyncBody {
-  const writer = new BatchWriter(1);
-  const body: SyncBody = { actions: writer.actions, blockers: [], events: [], halt: {}, forced: [] };
-  let updateHeld = false;
-  for (const phase of PHASES) {
-    if (phase.name === 'update' && updateHeld) continue;
-    const r = phase.run(ctx, body);
-    for (const w of r.work) {
-      if (w.order === 'policy') writer.runForAll(w.items, ctx.monotonic);
-      else if (w.order === 'sequential') writer.sequential(w.items);
-      else writer.slowStart(w.items);
-    }
-    body.blockers.push(...r.blockers);
-    body.events.push(...r.events);
-    const { wakeAt, ...facts } = r.facts ?? {};
-    Object.assign(body, facts);
-    const wake = earliest(body.wakeAt, wakeAt);
-    if (wake !== undefined) body.wakeAt = wake;
-    if (r.stop === 'sync') break;
-    updateHeld ||= r.stop === 'update';
-  }
-  body.events.push(...body.blockers.flatMap((b) => claimBlockedEvent(ctx.set, b) ?? []));
-  return body;
+  const fold = new SyncFold(ctx.monotonic);
+  const body = fold.body;
+  const done = (): SyncBody => {
+    body.events.push(...body.blockers.flatMap((b) => claimBlockedEvent(ctx.set, b) ?? []));
+    return body;
+  };
+  fold.add(enforcedGuards(ctx));
+  if (fold.add(recreatePhase(ctx))) return done();
+  const replicas = replicasPhase(ctx);
+  if (fold.add(replicas)) return done();
+  if (fold.add(condemnedPhase(ctx))) return done();
+  if (!replicas.holdsUpdate) fold.add(updatePhase(ctx, body.halt));
+  fold.add(claimsPhase(ctx, body.blockers));
+  return done();
 }
