@@ -91,6 +91,17 @@ export default tseslint.config(
     files: ['test/**', 'bench/**', 'scripts/**'],
     rules: { 'max-lines-per-function': 'off', 'max-lines': ['warn', { max: 700 }] },
   },
+  // Type-aware checks: every switch over an Action, Blocker or other union handles every member (a new kind
+  // does not compile into a silent default), and no promise is left floating (its rejection unobserved).
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: false }],
+      // node:test's describe/it return promises the runner awaits itself
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'before', 'after', 'beforeEach', 'afterEach', 'suite'] }] }],
+    },
+  },
   { files: ['src/**'], rules: ambientTime },
   ...EXEMPT,
   ...layerBlocks,

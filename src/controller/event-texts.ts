@@ -46,7 +46,12 @@ function outcomeEvents(action: Action, set: string): OutcomeEvents | undefined {
       };
     case 'relabelPod':
       return podEvents('update', action.name, set);
-    default:
+    case 'createRevision':
+    case 'updateRevision':
+    case 'deleteRevision':
+    case 'adoptRevision':
+    case 'adoptPod':
+    case 'releasePod':
       return undefined;
   }
 }

@@ -164,7 +164,9 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
       return void model.expects.push({ t: r.t, index: r.index, ok: r.ok, message: r.message });
     case 'failure':
       return void model.failures.push({ t: r.t, index: r.index, message: r.message });
-    default:
+    // the controller's writes and the summary are read elsewhere (the summary by buildModel)
+    case 'action':
+    case 'summary':
       return;
   }
 }
@@ -200,7 +202,10 @@ function addClaim(rows: Map<string, OpenRow>, r: ClaimRecord): void {
       if (open !== undefined) Object.assign(open, { end: r.t, outcome: r.event });
       if (r.event === 'ResizeFailed') row.markers.push({ t: r.t, kind: 'warning', label: `${r.name}: resize to ${r.request ?? '?'} failed` });
       return;
-    default:
+    // a claim's life outside an expansion draws nothing
+    case 'Created':
+    case 'Bound':
+    case 'Deleted':
       return;
   }
 }

@@ -20,17 +20,30 @@ export function expectAction(
   written: KubeObject | undefined,
   namespace?: string,
 ): void {
-  switch (action.kind) {
-    case 'deletePod':
-      exp.expectDeletion(key, caches.pods, { namespace, name: action.name, uid: action.uid });
-      return;
-    case 'deleteRevision':
-      exp.expectDeletion(key, caches.revisions, { namespace, name: action.name });
-      return;
-  }
+  if (action.kind === 'deletePod') return exp.expectDeletion(key, caches.pods, { namespace, name: action.name, uid: action.uid });
+  if (action.kind === 'deleteRevision') return exp.expectDeletion(key, caches.revisions, { namespace, name: action.name });
   if (written === undefined) return;
-  const source = action.kind.endsWith('Pod') ? caches.pods : action.kind.endsWith('Claim') ? caches.claims : caches.revisions;
-  exp.expectWrite(key, source, written);
+  exp.expectWrite(key, cacheOf(caches, action.kind), written);
+}
+
+/** The cache that sees the object an action writes. */
+function cacheOf(caches: Caches, kind: Exclude<Action['kind'], 'deletePod' | 'deleteRevision'>): Caches[keyof Omit<Caches, 'storageClasses'>] {
+  switch (kind) {
+    case 'createPod':
+    case 'updatePod':
+    case 'relabelPod':
+    case 'adoptPod':
+    case 'releasePod':
+      return caches.pods;
+    case 'createClaim':
+    case 'updateClaim':
+    case 'patchClaim':
+      return caches.claims;
+    case 'createRevision':
+    case 'updateRevision':
+    case 'adoptRevision':
+      return caches.revisions;
+  }
 }
 
 /** Planned events first, then each attempted action's outcome event (Successful<Verb> or Failed<Verb>), in plan order. */

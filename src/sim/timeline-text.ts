@@ -145,7 +145,12 @@ export class TextTimeline {
         return formatRecordText(r);
       case 'summary':
         return formatSummaryText(r, this.failures);
-      default:
+      case 'pod':
+      case 'status':
+      case 'event':
+      case 'claim':
+      case 'waiting':
+      case 'violation':
         return formatRecordText(r);
     }
   }
@@ -177,7 +182,14 @@ export class TextTimeline {
         if (prev !== undefined) this.docs.set(key, withImage(prev, step.container, step.image));
         return undefined;
       }
-      default:
+      case 'delete':
+        this.docs.delete(keyOf(resourceFor(step.target.apiVersion, step.target.kind), step.target.namespace, step.target.name));
+        return undefined;
+      case 'deletePod':
+      case 'advance':
+      case 'waitFor':
+      case 'expect':
+      case 'restartController':
         return undefined;
     }
   }

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import type { Features } from '../../src/api/features.js';
-import { toTimestamp, type ControllerRevision, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
+import { Labels, toTimestamp, type ControllerRevision, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
 import { checkPlan, noDuplicateOrdinal } from '../../src/controller/invariants.js';
 import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { Action, ObservedState, Plan } from '../../src/controller/plan-types.js';
@@ -72,7 +72,8 @@ export class Harness {
       const blocked = failedBatch !== undefined && a.batch > failedBatch && a.kind !== 'deleteRevision';
       if (blocked) continue;
       if (fail(a)) {
-        failedBatch ??= a.batch;
+        // as the executor: a failure that does not stop the sync leaves later batches running
+        if (a.continuesOnFailure !== true) failedBatch ??= a.batch;
         continue;
       }
       this.apply(a);
@@ -109,6 +110,20 @@ export class Harness {
       case 'adoptPod':
       case 'releasePod':
         return this.setOwner(a.pod, a.kind === 'adoptPod');
+      case 'relabelPod': {
+        const live = this.pods.get(a.name);
+        if (live) live.metadata.labels = { ...live.metadata.labels, [Labels.revisionHash]: a.revision };
+        return;
+      }
+      case 'patchClaim': {
+        // server-side apply of the fields the controller owns onto the live claim
+        const live = this.claims.get(a.name);
+        if (!live) return;
+        const spec = { ...live.spec, ...a.claim.spec, resources: { ...live.spec.resources, ...a.claim.spec.resources } };
+        const metadata = { ...live.metadata, labels: { ...live.metadata.labels, ...a.claim.metadata.labels }, annotations: { ...live.metadata.annotations, ...a.claim.metadata.annotations } };
+        this.claims.set(a.name, { ...live, metadata, spec });
+        return;
+      }
     }
   }
 

@@ -251,6 +251,7 @@ async function runStep(client: KubeClient, ns: string, observer: NamespaceObserv
     case 'expect':
       return;
     case 'apply':
+    case 'delete':
     case 'restartController':
       throw new Error(`step ${step.kind} is not supported on the real API server here`);
   }

@@ -109,9 +109,13 @@ function encodeValue(v: unknown): string {
     case 'object':
       if (Array.isArray(v)) return `[${v.map(encodeValue).join(',')}]`;
       return encodeObject(v as Record<string, unknown>);
-    default:
-      throw new TypeError(`json: unsupported type: ${typeof v}`);
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+    case 'undefined':
+      break;
   }
+  throw new TypeError(`json: unsupported type: ${typeof v}`);
 }
 
 /**

@@ -66,7 +66,10 @@ export function actionNote(a: Action): { pod: string; note: string } | undefined
       return { pod: nameOf(a.pod), note: 'next: adopt' };
     case 'releasePod':
       return { pod: nameOf(a.pod), note: 'next: release' };
-    default:
+    case 'createRevision':
+    case 'updateRevision':
+    case 'adoptRevision':
+    case 'deleteRevision':
       return undefined;
   }
 }

@@ -77,7 +77,15 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return b.pods.map((pod) => ({ pod, note: 'Recreate: waiting for it to be gone' }));
     case 'partition':
       return heldBack(ctx);
-    default:
+    // set-wide: no pod of its own
+    case 'invalidSpec':
+    case 'internalError':
+    case 'featureDisabled':
+    case 'setDeleting':
+    case 'progressDeadlineExceeded':
+    case 'workCapped':
+    case 'ordinalOverflow':
+    case 'onDeleteStrategy':
       return [];
   }
 }

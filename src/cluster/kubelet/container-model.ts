@@ -31,7 +31,7 @@ export function containerStateAt(plan: ContainerPlan, t0: Instant, t: Instant): 
       return crashStateAt(startAt, t);
     case 'NotReadyAfter':
       return { kind: 'running', startedAt: startAt, ready: t < startAt + (plan.readyForMs ?? 0) };
-    default:
+    case 'Normal':
       return { kind: 'running', startedAt: startAt, ready: true };
   }
 }
