@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { BENCH_CASES, scaled } from '../../sim/bench/cases.js';
-import { checkGoals, formatGoals } from '../../sim/bench/goals.js';
+import { checkGoals, checkSyncGoals, formatGoals } from '../../sim/bench/goals.js';
 import type { BenchResult } from '../../sim/bench/measure.js';
 import { formatStartup, measureStartup } from './bench-startup.js';
 
@@ -78,8 +78,11 @@ export async function benchCommand(opts: BenchOptions): Promise<number> {
   process.stdout.write(`${formatBench(results)}\n`);
   process.stdout.write('(planner CPU: process.cpuUsage around every planStatefulSet call; process CPU: the whole process during the rollout, including the simulated API server and kubelet)\n');
   process.stdout.write(`${formatStartup(measureStartup())}\n`);
+  const { formatSyncCosts, measureSyncCosts } = await import('../../sim/bench/sync-cost.js');
+  const syncCosts = measureSyncCosts();
+  process.stdout.write(`${formatSyncCosts(syncCosts)}\n`);
   // scaled-down cases are not the sizes the goals name
-  const goals = scale > 1 ? '' : formatGoals(checkGoals(results));
+  const goals = scale > 1 ? formatGoals(checkSyncGoals(syncCosts)) : formatGoals([...checkGoals(results), ...checkSyncGoals(syncCosts)]);
   if (goals !== '') process.stdout.write(`\ngoals (growth compares the rollouts' whole-process CPU; linear is 2× per doubling):\n${goals}\n`);
   return results.every((r) => r.converged && r.violations === 0) ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 // and the 1,000 × 10 rollout's wall time and memory. A goal whose cases did not run is left out.
 
 import type { BenchResult } from './measure.js';
+import type { SyncCost } from './sync-cost.js';
 
 export interface GoalCheck {
   label: string;
@@ -53,6 +54,18 @@ export function checkGoals(list: readonly BenchResult[]): GoalCheck[] {
     ...bounded(manySets, 'wall time, rollout, many-sets', (x) => x.wallSecondsRollout, { unit: 's', max: 10, strict: true }),
     ...bounded(manySets, 'peak RSS, many-sets', (x) => (x.peakRssMiB * 1024 * 1024) / 1e6, { unit: 'MB', max: 300, strict: true, digits: 0 }),
     ...bounded(results.get('one-set'), 'planner CPU / pod replaced, one-set', (x) => x.plannerCpuMsPerPodReplaced * 1000, { unit: 'µs', max: 50, digits: 0 }),
+  ];
+}
+
+/** A no-op sync costs the same whatever the set's size: its cost follows what changed, not the replicas. */
+export function checkSyncGoals(costs: readonly SyncCost[]): GoalCheck[] {
+  const small = costs.find((c) => c.replicas === 100);
+  const large = costs.find((c) => c.replicas === 10000);
+  if (small === undefined || large === undefined) return [];
+  const x = large.noopMicros / small.noopMicros;
+  return [
+    { label: 'no-op sync, 10,000 replicas / 100 replicas', figure: `${x.toFixed(2)}×`, goal: '≤ 2×', met: x <= 2 },
+    { label: 'no-op sync, 10,000 replicas', figure: `${large.noopMicros.toFixed(0)} µs`, goal: '< 50 µs', met: large.noopMicros < 50 },
   ];
 }
 
