@@ -61,6 +61,8 @@ export class Slots {
 
   private readCondemned(): Pod[] {
     const { index, start, count } = this;
+    // the common case: every pod in range, none shadowed
+    if (index.ordinals.size === this.existing && index.shadowedMembers().length === 0) return [];
     const out: PodFacts[] = [];
     for (const o of index.ordinals.descending(start + count)) out.push(index.member(o) as PodFacts);
     for (const o of index.ordinals.descending(Number.NEGATIVE_INFINITY, start)) out.push(index.member(o) as PodFacts);

@@ -113,15 +113,28 @@ export function inconsistentStatus(stored: StatefulSetStatus | undefined, next: 
   );
 }
 
-const conditionKey = (c: Condition): string =>
-  JSON.stringify([c.type, c.status, c.reason ?? '', c.message ?? '', c.lastTransitionTime ?? '', c.lastUpdateTime ?? '']);
+const sameCondition = (a: Condition, b: Condition): boolean =>
+  a.type === b.type &&
+  a.status === b.status &&
+  (a.reason ?? '') === (b.reason ?? '') &&
+  (a.message ?? '') === (b.message ?? '') &&
+  (a.lastTransitionTime ?? '') === (b.lastTransitionTime ?? '') &&
+  (a.lastUpdateTime ?? '') === (b.lastUpdateTime ?? '');
 
 const list = (c: readonly Condition[] | undefined): Condition[] => (Array.isArray(c) ? c.filter((x) => x !== null && typeof x === 'object') : []);
 
+/** The same conditions in any order (a set has a handful: each is looked for among the others). */
 export function conditionsEqual(a: readonly Condition[] | undefined, b: readonly Condition[] | undefined): boolean {
-  const x = list(a).map(conditionKey).sort();
-  const y = list(b).map(conditionKey).sort();
-  return x.length === y.length && x.every((k, i) => k === y[i]);
+  const x = list(a);
+  const y = list(b);
+  if (x.length !== y.length) return false;
+  const unmatched = [...y];
+  return x.every((c) => {
+    const k = unmatched.findIndex((d) => sameCondition(c, d));
+    if (k < 0) return false;
+    unmatched.splice(k, 1);
+    return true;
+  });
 }
 
 /**
