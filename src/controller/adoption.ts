@@ -2,7 +2,8 @@
 // orphans to adopt, owned pods to release. The writes themselves are batch-0 actions.
 
 import type { Labels } from '../api/labels.js';
-import type { ControllerRevision, KubeObject, Pod, StatefulSet } from '../api/types.js';
+import { ownershipOf } from '../api/controller-ref.js';
+import type { ControllerRevision, Pod, StatefulSet } from '../api/types.js';
 import type { Action, ObservedState } from './plan-types.js';
 import { ReplicaIndex } from './replica-index.js';
 import { isMemberOf, isTerminating } from './pod-state.js';
@@ -13,14 +14,6 @@ export interface Claimed {
   /** Revisions of the set (owned, or orphans matching its selector). */
   revisions: ControllerRevision[];
   actions: Action[];
-}
-
-type Ownership = 'ours' | 'orphan' | 'other';
-
-function ownership(obj: KubeObject, set: StatefulSet): Ownership {
-  const ref = obj.metadata.ownerReferences?.find((r) => r.controller === true);
-  if (ref === undefined) return 'orphan';
-  return ref.uid === set.metadata.uid ? 'ours' : 'other';
 }
 
 const isDeleting = (set: StatefulSet): boolean => Boolean(set.metadata.deletionTimestamp);
@@ -36,9 +29,9 @@ const byName = (a: Pod, b: Pod): number => ((a.metadata.name ?? '') < (b.metadat
 // upstream: pkg/controller/controller_ref_manager.go PodControllerRefManager.ClaimPods
 export function claimPods(set: StatefulSet, observed: ObservedState): { replicas: ReplicaIndex; actions: Action[] } {
   const given = observed.replicas;
-  const owned = given?.forSet(set) ?? ReplicaIndex.of(set, observed.pods.filter((p) => ownership(p, set) === 'ours'), observed.claims);
+  const owned = given?.forSet(set) ?? ReplicaIndex.of(set, observed.pods.filter((p) => ownershipOf(p, set) === 'ours'), observed.claims);
   if (isDeleting(set)) return { replicas: owned, actions: [] };
-  const adopted = observed.pods.filter((p) => ownership(p, set) === 'orphan' && owned.selects(p.metadata.labels) && isMemberOf(set, p) && !isTerminating(p));
+  const adopted = observed.pods.filter((p) => ownershipOf(p, set) === 'orphan' && owned.selects(p.metadata.labels) && isMemberOf(set, p) && !isTerminating(p));
   const released = owned.releasable().map((f) => f.pod);
   const actions = [...adopted.map((pod): Action => ({ kind: 'adoptPod', batch: 0, pod })), ...released.map((pod): Action => ({ kind: 'releasePod', batch: 0, pod }))];
   // in the pods' name order, as upstream walks them
@@ -52,13 +45,13 @@ export function claimPods(set: StatefulSet, observed: ObservedState): { replicas
 // upstream: stateful_set.go adoptOrphanRevisions + history ListControllerRevisions
 export function claimRevisions(set: StatefulSet, revisions: readonly ControllerRevision[], selects: (labels: Labels | undefined) => boolean): Claimed['revisions'] {
   return revisions.filter((r) => {
-    const owner = ownership(r, set);
+    const owner = ownershipOf(r, set);
     return owner === 'ours' || (owner === 'orphan' && !isDeleting(set) && selects(r.metadata.labels));
   });
 }
 
 export function adoptRevisionActions(set: StatefulSet, claimed: readonly ControllerRevision[]): Action[] {
-  return claimed.filter((r) => ownership(r, set) === 'orphan').map((revision): Action => ({ kind: 'adoptRevision', batch: 0, revision }));
+  return claimed.filter((r) => ownershipOf(r, set) === 'orphan').map((revision): Action => ({ kind: 'adoptRevision', batch: 0, revision }));
 }
 
 export function claimObjects(set: StatefulSet, observed: ObservedState): Claimed {

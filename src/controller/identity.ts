@@ -1,27 +1,18 @@
 // Pod identity and stable storage: how a pod for an ordinal is built,
 // and how an existing pod is checked and repaired. Pure: every function returns a new object.
 
-import { Labels, type OwnerReference, type Pod, type StatefulSet, type Volume } from '../api/types.js';
+import { controllerRefTo } from '../api/controller-ref.js';
+import { Labels, type Pod, type StatefulSet, type Volume } from '../api/types.js';
 import { claimNameFor, claimTemplates } from './claim-identity.js';
 import { parentNameAndOrdinal } from './pod-state.js';
 import { partitionOf } from '../api/intstr.js';
-import { setTypeOf, startOrdinal } from './spec.js';
+import { startOrdinal } from './spec.js';
 
 // upstream: stateful_set_utils.go getPodName
 export function podName(set: StatefulSet, ordinal: number): string {
   return `${set.metadata.name ?? ''}-${ordinal}`;
 }
 
-/** The controller reference a pod of `set` carries (NewControllerRef). */
-export function setControllerRef(set: StatefulSet): OwnerReference {
-  return {
-    ...setTypeOf(set),
-    name: set.metadata.name ?? '',
-    uid: set.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
 
 /** Pod name label, index label, namespace and name for the ordinal in the pod's own name. */
 // upstream: stateful_set_utils.go updateIdentity
@@ -71,7 +62,7 @@ export function newStatefulSetPod(set: StatefulSet, ordinal: number): Pod {
       labels: { ...meta.labels },
       ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
       ...(meta.finalizers ? { finalizers: [...meta.finalizers] } : {}),
-      ownerReferences: [setControllerRef(set)],
+      ownerReferences: [controllerRefTo(set)],
     },
     spec: { ...template.spec, hostname: name },
   };

@@ -13,6 +13,7 @@ import {
   revisionRaw,
 } from '../api/revision/hash.js';
 import { nextRevision, sortRevisions } from '../api/revision/order.js';
+import { ownershipOf } from '../api/controller-ref.js';
 import type { ControllerRevision, StatefulSet } from '../api/types.js';
 import type { Action } from './plan-types.js';
 
@@ -33,8 +34,7 @@ interface Choice {
 
 /** The revisions upstream's ListControllerRevisions keeps: controlled by the set, or by no controller. */
 export function isOwnedRevision(set: StatefulSet, rev: ControllerRevision): boolean {
-  const ref = rev.metadata.ownerReferences?.find((r) => r.controller === true);
-  return ref === undefined || ref.uid === set.metadata.uid;
+  return ownershipOf(rev, set) !== 'other';
 }
 
 /**

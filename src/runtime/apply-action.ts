@@ -44,11 +44,11 @@ export async function applyAction(action: Action, client: ClusterClient, ctx: Ac
         Resources.controllerRevisions,
         ns,
         action.revision.metadata.name ?? '',
-        adoptPatch(action.revision, ctx.set, ctx.resource),
+        adoptPatch(action.revision, ctx.set),
       );
     case 'adoptPod':
       await ctx.canAdopt();
-      return client.patch(Resources.pods, ns, action.pod.metadata.name ?? '', adoptPatch(action.pod, ctx.set, ctx.resource));
+      return client.patch(Resources.pods, ns, action.pod.metadata.name ?? '', adoptPatch(action.pod, ctx.set));
     case 'releasePod':
       return client.patch(Resources.pods, ns, action.pod.metadata.name ?? '', releasePatch(action.pod, ctx.set));
     case 'createClaim':

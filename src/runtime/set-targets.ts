@@ -3,7 +3,7 @@
 // a native and a CRD set of the same name stay apart) and owner-reference resolution.
 
 import { apiVersionOf, Resources, type Resource } from '../api/client.js';
-import type { KubeObject, OwnerReference, StatefulSet } from '../api/types.js';
+import type { OwnerReference, StatefulSet } from '../api/types.js';
 import type { Informer } from './informer.js';
 
 export type ControllerTarget = 'crd' | 'native' | 'both';
@@ -27,11 +27,7 @@ export function resourcesFor(target: ControllerTarget): Resource[] {
   return [Resources.statefulSets, Resources.ordinalStatefulSets];
 }
 
-/** The controller reference of an object (the owner with `controller: true`), if any. */
-// upstream: apimachinery/pkg/apis/meta/v1/controller_ref.go GetControllerOf
-export function controllerRefOf(obj: KubeObject): OwnerReference | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
-}
+export { controllerRefOf } from '../api/controller-ref.js';
 
 export class SetTargets {
   constructor(readonly all: readonly SetTarget[]) {}

@@ -2,7 +2,8 @@
 // package's getPatch/newRevision/ApplyRevision): same data bytes, same hash, same name, so a set moved
 // between the two controllers keeps its revisions and its pods.
 
-import { APPS_V1, Labels, type ControllerRevision, type OwnerReference, type StatefulSet } from '../types.js';
+import { controllerRefTo } from '../controller-ref.js';
+import { APPS_V1, Labels, type ControllerRevision, type StatefulSet } from '../types.js';
 import { fnv1_32, utf8Bytes } from './fnv.js';
 import { goJsonEncode } from './go-json.js';
 
@@ -123,16 +124,6 @@ function parsedData(raw: string): unknown {
   return data;
 }
 
-function controllerRef(set: StatefulSet): OwnerReference {
-  return {
-    apiVersion: set.apiVersion ?? APPS_V1,
-    kind: set.kind ?? 'StatefulSet',
-    name: set.metadata.name ?? '',
-    uid: set.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
 
 /**
  * A new (unsaved) revision of `set`: labels = template labels + hash label, the set's annotations, a
@@ -147,7 +138,7 @@ export function newRevision(set: StatefulSet, revision: number, collisionCount?:
     name: revisionName(set.metadata.name ?? '', hash),
     labels: { ...(set.spec.template.metadata?.labels ?? {}), [Labels.controllerHash]: hash },
     annotations: { ...(set.metadata.annotations ?? {}) },
-    ownerReferences: [controllerRef(set)],
+    ownerReferences: [controllerRefTo(set)],
   };
   if (set.metadata.namespace !== undefined) metadata.namespace = set.metadata.namespace;
   return { apiVersion: APPS_V1, kind: 'ControllerRevision', metadata, data: parsedData(raw), revision };
