@@ -4,11 +4,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import { claimCapacity, Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
+import { claimCapacity, Labels, type PersistentVolumeClaim, type StatefulSet } from '../../src/api/types.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import type { TimelineRecord } from '../../src/sim/timeline.js';
-import { claimTemplates, dbSet, storageClass } from './claim-scenario.js';
+import { claimTemplates, dbSet, runDbScenario, storageClass } from './claim-scenario.js';
 
 const scenario = (opts: { policy?: string; maxUnavailable?: number; change: string; className?: string }) => `kind: Scenario
 cluster: {storage: {expansionSeconds: 10, classes: {slow: {expansion: Offline}}}}
@@ -26,18 +26,7 @@ steps:
 const grown = (image?: string) =>
   `{${image ? `template: {spec: {containers: [{name: c, image: "${image}"}]}}, ` : ''}volumeClaimTemplates: ${claimTemplates('2Gi', 'standard')}}`;
 
-async function run(opts: Parameters<typeof scenario>[0]) {
-  const sim = new Simulation(parseScenario(scenario(opts)));
-  await sim.start();
-  await sim.runSteps();
-  const user = sim.world.user;
-  const claims = (await user.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, 'default')).items;
-  const pods = (await user.list<Pod>(Resources.pods, 'default')).items;
-  const set = await user.get<StatefulSet>(Resources.ordinalStatefulSets, 'default', 'db');
-  const records: TimelineRecord[] = sim.records;
-  await sim.finish();
-  return { sim, claims, pods, set, records };
-}
+const run = (opts: Parameters<typeof scenario>[0]) => runDbScenario(scenario(opts));
 
 /** The controller's writes to claims and pods after the template change, in order: `verb resource/name`. */
 const writes = (records: TimelineRecord[]) =>
@@ -45,8 +34,8 @@ const writes = (records: TimelineRecord[]) =>
 
 describe('volumeClaimUpdatePolicy: InPlace', () => {
   it('grows every claim highest ordinal first, one replica at a time, and relabels the pods it does not need to replace', async () => {
-    const { sim, claims, pods, set, records } = await run({ change: grown() });
-    assert.equal(sim.failed, false, JSON.stringify(records.filter((r) => r.type === 'failure')));
+    const { failed, claims, pods, set, records } = await run({ change: grown() });
+    assert.equal(failed, false, JSON.stringify(records.filter((r) => r.type === 'failure')));
     assert.deepEqual(claims.map((c) => [c.metadata.name, c.spec.resources?.requests?.storage, claimCapacity(c)]).sort(), [
       ['data-db-0', '2Gi', '2Gi'],
       ['data-db-1', '2Gi', '2Gi'],

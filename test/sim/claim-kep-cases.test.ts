@@ -4,12 +4,9 @@
 // planner decided replace-or-relabel by the pod template alone and never held a pod's creation on its claims.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Resources } from '../../src/api/client.js';
-import { ClaimAnnotations, claimCapacity, Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
-import { parseScenario } from '../../src/sim/scenario.js';
-import { Simulation } from '../../src/sim/simulation.js';
+import { ClaimAnnotations, claimCapacity, Labels, type PersistentVolumeClaim } from '../../src/api/types.js';
 import type { TimelineRecord } from '../../src/sim/timeline.js';
-import { claimTemplates, dbSet, growTemplate, storageClass, type DbSetOptions } from './claim-scenario.js';
+import { claimTemplates, dbSet, growTemplate, runDbScenario, storageClass, type DbSetOptions } from './claim-scenario.js';
 
 const CLUSTER = 'cluster: {podStartSeconds: 2, storage: {expansionSeconds: 5, classes: {slow: {expansion: Offline}}}}';
 
@@ -28,19 +25,7 @@ steps:
 ${steps.join('\n')}
 `;
 
-async function run(text: string) {
-  const sim = new Simulation(parseScenario(text));
-  await sim.start();
-  await sim.runSteps();
-  const user = sim.world.user;
-  const claims = (await user.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, 'default')).items;
-  const pods = (await user.list<Pod>(Resources.pods, 'default')).items;
-  const set = await user.get<StatefulSet>(Resources.ordinalStatefulSets, 'default', 'db');
-  const records: TimelineRecord[] = sim.records;
-  const failed = sim.failed;
-  await sim.finish();
-  return { failed, claims, pods, set, records };
-}
+const run = runDbScenario;
 
 const converge = '  - waitFor: Converged\n    timeoutSeconds: 300';
 const deleted = (records: readonly TimelineRecord[]) => records.flatMap((r) => (r.type === 'pod' && r.event === 'Deleted' ? [r.name] : []));

@@ -1,5 +1,11 @@
 // Scenario pieces for the claim template tests: the set `db` with one claim template `data` (1Gi), the
-// StorageClasses beside it, and the template edits, written once for every test that runs them.
+// StorageClasses beside it, the template edits, and running it, written once for every test that runs them.
+
+import { Resources } from '../../src/api/client.js';
+import type { PersistentVolumeClaim, Pod, StatefulSet } from '../../src/api/types.js';
+import { parseScenario } from '../../src/sim/scenario.js';
+import { Simulation } from '../../src/sim/simulation.js';
+import type { TimelineRecord } from '../../src/sim/timeline.js';
 
 /** A StorageClass object line for a scenario's `objects` list. */
 export const storageClass = (name: string, allowVolumeExpansion: boolean): string =>
@@ -46,3 +52,18 @@ export function dbSet(o: DbSetOptions): string {
 /** A step that edits `db`'s claim template to `storage`. */
 export const growTemplate = (storage: string, className?: string): string =>
   `  - patch: {kind: StatefulSet, name: db, merge: {spec: {volumeClaimTemplates: ${claimTemplates(storage, className)}}}}`;
+
+/** Runs a scenario text to its end; what the claim tests look at afterwards: the claims, pods and set `db`, the records. */
+export async function runDbScenario(text: string) {
+  const sim = new Simulation(parseScenario(text));
+  await sim.start();
+  await sim.runSteps();
+  const user = sim.world.user;
+  const claims = (await user.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, 'default')).items;
+  const pods = (await user.list<Pod>(Resources.pods, 'default')).items;
+  const set = await user.get<StatefulSet>(Resources.ordinalStatefulSets, 'default', 'db');
+  const records: TimelineRecord[] = sim.records;
+  const failed = sim.failed;
+  await sim.finish();
+  return { failed, claims, pods, set, records };
+}
