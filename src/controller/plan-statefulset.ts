@@ -18,18 +18,20 @@ import { planRevisions, type RevisionPlan } from './revisions.js';
 import { statusChanged } from './status-counters.js';
 import { effectiveStrategy } from './effective-strategy.js';
 import { planSync, type SyncBody } from './update-statefulset.js';
+import { PlannerCache } from './planner-cache.js';
 import { crashPlan, invalidPlan, specIssues } from './validity.js';
 
 /** How soon to look again after a claim blocked a pod (upstream returns an error, i.e. a rate-limited retry). */
 const CLAIM_RETRY_MS = 1000;
 
-function buildContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features): SyncContext {
+function buildContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features, cache: PlannerCache): SyncContext {
   const set = observed.set;
   const slots = slotsOf(set, claimed.replicas);
   return newSyncContext({
     set,
-    currentSet: appliedRevision(set, revisions.currentRevision),
-    updateSet: appliedRevision(set, revisions.updateRevision),
+    currentSet: appliedRevision(set, revisions.currentRevision, cache.revisions),
+    updateSet: appliedRevision(set, revisions.updateRevision, cache.revisions),
+    cache,
     currentRevision: revisions.currentRevision.metadata.name ?? '',
     updateRevision: revisions.updateRevision.metadata.name ?? '',
     now,
@@ -97,11 +99,11 @@ function deletingPlan(ctx: SyncContext, claimed: Claimed, revisions: RevisionPla
 const isDeleting = (set: StatefulSet): boolean => Boolean(set.metadata.deletionTimestamp);
 
 // upstream: stateful_set_control.go UpdateStatefulSet / performUpdate
-function planValid(observed: ObservedState, now: Instant, features: Features): Plan {
+function planValid(observed: ObservedState, now: Instant, features: Features, cache: PlannerCache): Plan {
   const set = observed.set;
   const claimed = claimObjects(set, observed);
-  const revisions = planRevisions(set, claimed.revisions, features);
-  const ctx = buildContext(observed, claimed, revisions, now, features);
+  const revisions = planRevisions(set, claimed.revisions, features, cache.revisions);
+  const ctx = buildContext(observed, claimed, revisions, now, features, cache);
   // adoption and the revision write come before upstream's UpdateStatefulSet: a failure there ends the sync
   const first = [...claimed.actions, ...revisions.actions].map((a): Action => ({ ...a, endsSyncOnFailure: true }));
   const last = planHistoryTruncation(set, claimed.revisions, claimed.replicas.liveRevisions(), revisions.currentRevision, revisions.updateRevision);
@@ -114,11 +116,11 @@ function planValid(observed: ObservedState, now: Instant, features: Features): P
  * `invalidSpec` blocker (and a FailedValidation event) with no pod actions; an exception is a bug in the
  * planner and yields an `internalError` blocker (with its stack) that the runtime logs, counts and retries.
  */
-export function planStatefulSet(observed: ObservedState, now: Instant, features: Features): Plan {
+export function planStatefulSet(observed: ObservedState, now: Instant, features: Features, cache = new PlannerCache()): Plan {
   try {
-    const issues = specIssues(observed.set, features);
+    const issues = specIssues(observed.set, features, cache);
     if (issues.length > 0) return invalidPlan(observed.set, now, issues);
-    return planValid(observed, now, features);
+    return planValid(observed, now, features, cache);
   } catch (error) {
     return crashPlan(observed, error);
   }

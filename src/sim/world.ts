@@ -7,7 +7,7 @@ import type { Features } from '../api/features.js';
 import { createKubelet, type Kubelet } from '../cluster/kubelet/index.js';
 import { StorageActor } from '../cluster/storage/storage-actor.js';
 import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
-import { createStatefulSetController, defaultPlanner } from '../runtime/statefulset-controller-factory.js';
+import { createStatefulSetController, newPlanner } from '../runtime/statefulset-controller-factory.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/event-recorder.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
@@ -58,7 +58,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const metrics = createControllerMetrics();
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
-  const planner = checkedPlanner(hooks.planner ?? defaultPlanner, hooks.onPlanViolation);
+  const planner = checkedPlanner(hooks.planner ?? newPlanner(), hooks.onPlanViolation);
   let controller: Controller | undefined;
   let generation = 0;
   return {
