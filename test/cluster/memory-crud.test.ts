@@ -138,6 +138,26 @@ describe('memory cluster reads and writes', () => {
     assert.equal(snap.resources['nodes']!.length, 1);
     assert.equal(snap.resourceVersion, '2');
   });
+
+  it('restore() stores a snapshot as it is, reports each object as a create, and never hands out a restored UID', async () => {
+    const source = newEnv();
+    await source.cluster.create(CR, revision('a'));
+    await source.cluster.create(Resources.pods, pod('web-0'));
+    const stored = await source.cluster.updateStatus(Resources.pods, { ...(await source.cluster.get<Pod>(Resources.pods, 'default', 'web-0')), status: { phase: 'Running' } });
+    const { cluster } = newEnv();
+    const records: WriteRecord[] = [];
+    cluster.onWrite((r) => records.push(r));
+    cluster.restore(source.cluster.snapshot(), 'restore');
+    const restored = await cluster.get<Pod>(Resources.pods, 'default', 'web-0');
+    assert.deepEqual({ ...restored.metadata, resourceVersion: undefined }, { ...stored.metadata, resourceVersion: undefined });
+    assert.deepEqual(restored.status, { phase: 'Running' });
+    assert.deepEqual(records.map((r) => `${r.actor} ${r.verb} ${r.resource.plural}/${r.name} ${r.change}`), ['restore create controllerrevisions/a ADDED', 'restore create pods/web-0 ADDED']);
+    // The new cluster's UIDs start where the source's did: a create skips the ones restored.
+    const created = await cluster.create(CR, revision('b'));
+    assert.ok(![restored.metadata.uid, (await cluster.get(CR, 'default', 'a')).metadata.uid].includes(created.metadata.uid));
+    assert.throws(() => cluster.restore(source.cluster.snapshot()), /controllerrevisions.apps "a" already exists/);
+    assert.throws(() => newEnv().cluster.restore({ resourceVersion: '1', resources: { widgets: [] } }), /cannot restore widgets/);
+  });
 });
 
 function seq(values: number[]): () => number {

@@ -2,6 +2,7 @@
 // validation on write, as kube-apiserver runs them. Invalid writes
 // throw InvalidError (422) with the API server's message.
 
+import { cloneJson } from '../../api/validation/json.js';
 import { Resources, type Resource } from '../../api/client.js';
 import { InvalidError, type FieldIssue } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
@@ -34,7 +35,7 @@ export function invalid(res: Resource, name: string, issues: FieldIssue[]): Inva
 export function admitCreate(res: Resource, obj: KubeObject, features: Features): KubeObject {
   if (isStatefulSetResource(res)) return admitStatefulSetCreate(res, obj as StatefulSet, features);
   if (isPodResource(res)) return preparePodForCreate(obj as Pod);
-  const out = structuredClone(obj);
+  const out = cloneJson(obj);
   if ('spec' in out) out.metadata.generation = 1;
   if (hasStatusSubresource(res)) {
     delete out['status'];
@@ -60,7 +61,7 @@ export function admitUpdate(res: Resource, next: KubeObject, prev: KubeObject, m
     if (issues.length > 0) throw invalid(res, pod.metadata.name ?? '', issues);
     return pod;
   }
-  const out = structuredClone(next);
+  const out = cloneJson(next);
   if ('spec' in out || 'spec' in prev) {
     const changed = !jsonEqual(withoutMetaAndStatus(out), withoutMetaAndStatus(prev));
     out.metadata.generation = (prev.metadata.generation ?? 1) + (changed ? 1 : 0);
