@@ -3,9 +3,9 @@
 // seen at any instant since the set first converged (`maxUnavailableObserved`). Initial creation is not
 // counted: every ordinal starts without a pod, which says nothing about a rollout's budget.
 
-import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, StatefulSet } from '../api/types.js';
 import { unavailableOrdinals } from '../controller/invariants.js';
-import { convergence } from './converged.js';
+import { convergence, podList, type PodsOfSet } from './converged.js';
 
 interface SetTrack {
   converged: boolean;
@@ -28,7 +28,7 @@ export class SetTracker {
    * Re-evaluates one set (undefined: it was deleted). `unavailable` is unavailableOrdinals(set, pods, now),
    * when the caller keeps it incrementally.
    */
-  update(key: string, set: StatefulSet | undefined, pods: readonly Pod[], now: Instant, unavailable?: () => number): void {
+  update(key: string, set: StatefulSet | undefined, pods: PodsOfSet, now: Instant, unavailable?: () => number): void {
     const before = this.tracks.get(key);
     if (before && !before.converged) this.notConverged--;
     if (!set) {
@@ -40,7 +40,7 @@ export class SetTracker {
     const track: SetTrack = { converged: c.converged, reason: c.reason, maxUnavailable: before?.maxUnavailable };
     if (c.converged && track.maxUnavailable === undefined) track.maxUnavailable = 0;
     if (track.maxUnavailable !== undefined) {
-      track.maxUnavailable = Math.max(track.maxUnavailable, unavailable ? unavailable() : unavailableOrdinals(set, pods, now));
+      track.maxUnavailable = Math.max(track.maxUnavailable, unavailable ? unavailable() : unavailableOrdinals(set, podList(pods), now));
     }
     if (!track.converged) this.notConverged++;
     this.tracks.set(key, track);
