@@ -57,7 +57,8 @@ export function withoutServerFields(o: unknown): unknown {
   return { ...rest, metadata };
 }
 
-function setPath(target: Obj, path: string, value: unknown): void {
+/** Sets a dotted path under `target`, making the objects on the way. */
+export function setPath(target: Obj, path: string, value: unknown): void {
   const keys = path.split('.');
   if (keys.some((k) => k === '')) throw new ManifestScenarioError(`--set ${path}: not a dotted path such as spec.updateStrategy.rollingUpdate.maxUnavailable`);
   let at = target;
@@ -99,7 +100,8 @@ export function describeChange(c: ManifestChange): string {
  * changed objects as `apply` steps between two waits for convergence. Throws ManifestScenarioError.
  */
 export function scenarioFromManifests(name: string, manifests: readonly unknown[], change: ManifestChange, timing: ManifestTiming = {}): Obj {
-  const objects = manifests.map(withoutServerFields).filter((o): o is Obj => isObj(o));
+  // Copies: the fields set below must not reach the caller's manifests.
+  const objects = manifests.map((m) => structuredClone(withoutServerFields(m))).filter((o): o is Obj => isObj(o));
   for (const o of objects) if (isStatefulSet(o)) for (const s of change.initial ?? []) setPath(o, s.path, s.value);
   const skipped = objects.filter((o) => resourceFor(String(o.apiVersion), String(o.kind)) === undefined);
   if (skipped.length > 0) throw new ManifestScenarioError(`the simulator cannot create ${skipped.map((o) => `${String(o.apiVersion)} ${String(o.kind)}`).join(', ')}: leave them out of the manifests`);
