@@ -3,11 +3,15 @@
 // strategy and for candidate settings. Seeded: the same inputs give the same forecast.
 
 import type { Seconds } from '../cluster/kubelet/config.js';
-import { runScenario, type RunResult } from './runner.js';
-import { scenarioFromDocument } from './scenario.js';
-import { scenarioFromManifests, type ManifestChange } from './scenario-from-manifests.js';
-import type { TimelineRecord } from './timeline.js';
 import type { Candidate } from './forecast-candidates.js';
+import { defaultWorkers, runForecastJobs } from './forecast-pool.js';
+import { runForecastJob, type ForecastSetup, type RunForecast, type RunJob } from './forecast-run.js';
+import type { ManifestChange } from './scenario-from-manifests.js';
+import type { StartState } from './simulation.js';
+import { createdState, withSetFields } from './start-state.js';
+import type { TimelineRecord } from './timeline.js';
+
+export type { Batch, RunForecast } from './forecast-run.js';
 
 export interface ForecastInput {
   /** Shown in the scenario's name. */
@@ -20,23 +24,13 @@ export interface ForecastInput {
   runs: number;
   seed: number;
   candidates: Candidate[];
-}
-
-export interface Batch {
-  /** Seconds after the change. */
-  at: number;
-  deleted: string[];
-  created: string[];
-}
-
-export interface RunForecast {
-  seed: number;
-  /** Seconds from the change to convergence; undefined when the run did not converge. */
-  seconds?: number;
-  lowestAvailable: { replicas: number; at: number };
-  batches: Batch[];
-  /** updatedAt[k]: seconds after the change when `status.updatedReplicas` first reached k (index 0 is 0). */
-  updatedAt: number[];
+  /** Where every run starts (a live set's objects as observed); default: the manifests once created. */
+  from?: StartState;
+  /**
+   * Worker threads (default: one per core, for a forecast that replaces enough pods to pay for starting
+   * them); 1 runs everything in this thread. The forecast is the same either way.
+   */
+  workers?: number;
 }
 
 export interface CandidateForecast {
@@ -50,8 +44,8 @@ export interface CandidateForecast {
   lowestAvailable: { replicas: number; at: number };
   /** The run whose duration is the median (its batches describe the rollout). */
   median: RunForecast;
-  /** That run's records, for the HTML report. */
-  medianRecords: TimelineRecord[];
+  /** That run's records, for the HTML report (the run is made again, the same). */
+  medianRecords(): Promise<TimelineRecord[]>;
   /** Every run, by seed. */
   runs: RunForecast[];
 }
@@ -59,47 +53,13 @@ export interface CandidateForecast {
 export const percentile = (sorted: readonly number[], p: number): number | undefined =>
   sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
-/** What one run says: from the first change step (index 1) to convergence. */
-function summarize(seed: number, result: RunResult): RunForecast {
-  const changeIndex = result.records.findIndex((r) => r.type === 'step' && r.index === 1);
-  const change = result.records[changeIndex]?.t ?? 0;
-  const convergedAt = result.summary.converged && result.exitCode === 0 ? result.summary.convergedAt : null;
-  let lowest = { replicas: Infinity, at: 0 };
-  const batches = new Map<number, Batch>();
-  const updatedAt = [0];
-  // From the change step on, in record order: records at the same instant before it belong to the set's creation.
-  for (const r of result.records.slice(Math.max(0, changeIndex))) {
-    if (r.type === 'status' && (r.status.availableReplicas ?? 0) < lowest.replicas) lowest = { replicas: r.status.availableReplicas ?? 0, at: r.t - change };
-    // Counted once the status names the new revision: before that, updatedReplicas counts the old one.
-    if (r.type === 'status' && r.generation !== null && r.status.observedGeneration === r.generation) {
-      while (updatedAt.length <= (r.status.updatedReplicas ?? 0)) updatedAt.push(r.t - change);
-    }
-    if (r.type === 'action' && r.resource === 'pods' && (r.verb === 'create' || r.verb === 'delete')) {
-      const batch = batches.get(r.t) ?? { at: r.t - change, deleted: [], created: [] };
-      (r.verb === 'delete' ? batch.deleted : batch.created).push(r.name);
-      batches.set(r.t, batch);
-    }
-  }
-  // No status write after the change: availability stayed what the summary reports.
-  if (lowest.replicas === Infinity) lowest = { replicas: Math.min(...Object.values(result.summary.sets).map((s) => s?.availableReplicas ?? 0)), at: 0 };
-  return { seed, ...(convergedAt !== null ? { seconds: convergedAt - change } : {}), lowestAvailable: lowest, batches: [...batches.values()], updatedAt };
-}
-
-async function forecastCandidate(input: ForecastInput, candidate: Candidate): Promise<CandidateForecast> {
-  const change: ManifestChange =
-    candidate.note === undefined ? { ...input.change, set: [...input.change.set, ...candidate.set] } : { ...input.change, initial: candidate.set };
-  const runs: Array<{ run: RunForecast; records: TimelineRecord[] }> = [];
-  for (let i = 0; i < input.runs; i++) {
-    const seed = input.seed + i;
-    const doc = { ...scenarioFromManifests(input.name, input.manifests, change, { podStartSeconds: input.start, podTerminationSeconds: input.termination }), seed };
-    const result = await runScenario(scenarioFromDocument(doc, `forecast of ${input.name} (${candidate.label})`));
-    runs.push({ run: summarize(seed, result), records: result.records });
-  }
-  const durations = runs.flatMap((r) => (r.run.seconds !== undefined ? [r.run.seconds] : [])).sort((a, b) => a - b);
-  const byDuration = [...runs].sort((a, b) => (a.run.seconds ?? Infinity) - (b.run.seconds ?? Infinity));
+/** One setting's forecast from its runs (in seed order). */
+function candidateForecast(setup: ForecastSetup, index: number, candidate: Candidate, runs: RunForecast[]): CandidateForecast {
+  const durations = runs.flatMap((r) => (r.seconds !== undefined ? [r.seconds] : [])).sort((a, b) => a - b);
+  const byDuration = [...runs].sort((a, b) => (a.seconds ?? Infinity) - (b.seconds ?? Infinity));
   const median = byDuration[Math.floor((byDuration.length - 1) / 2)] ?? runs[0];
   if (median === undefined) throw new Error('a forecast needs at least one run');
-  const lowest = runs.reduce((low, r) => (r.run.lowestAvailable.replicas < low.replicas ? r.run.lowestAvailable : low), { replicas: Infinity, at: 0 });
+  const lowest = runs.reduce((low, r) => (r.lowestAvailable.replicas < low.replicas ? r.lowestAvailable : low), { replicas: Infinity, at: 0 });
   const stats = { p5: percentile(durations, 5), p50: percentile(durations, 50), p95: percentile(durations, 95) };
   return {
     label: candidate.label,
@@ -107,9 +67,9 @@ async function forecastCandidate(input: ForecastInput, candidate: Candidate): Pr
     converged: durations.length,
     ...Object.fromEntries(Object.entries(stats).filter(([, v]) => v !== undefined)),
     lowestAvailable: lowest,
-    median: median.run,
-    medianRecords: median.records,
-    runs: runs.map((r) => r.run),
+    median,
+    medianRecords: async () => (await runForecastJob(setup, { candidate: index, seed: median.seed }, true)).records,
+    runs,
   };
 }
 
@@ -123,9 +83,32 @@ export function remainingAfter(runs: readonly RunForecast[], updated: number): n
     .sort((a, b) => a - b);
 }
 
-/** The current setting first, then each candidate. */
+/** Pods a forecast's runs replace, about, from which worker threads (each starting in a few tenths of a second) pay. */
+const WORKERS_MIN_PODS = 1000;
+
+/**
+ * The current setting first, then each candidate. Every run starts from the same start state (made once when
+ * not given); a candidate that cannot be applied to the live set (its note) starts from the set recreated with it.
+ */
 export async function forecastRollout(input: ForecastInput): Promise<CandidateForecast[]> {
-  const out: CandidateForecast[] = [];
-  for (const candidate of [{ label: 'current', set: [] }, ...input.candidates]) out.push(await forecastCandidate(input, candidate));
-  return out;
+  const timing = { podStartSeconds: input.start, podTerminationSeconds: input.termination };
+  const base = input.from ?? (await createdState(input.name, input.manifests, timing));
+  const candidates: Candidate[] = [{ label: 'current', set: [] }, ...input.candidates];
+  const starts: StartState[] = [base];
+  const setup: ForecastSetup = {
+    name: input.name,
+    manifests: input.manifests,
+    timing,
+    starts,
+    candidates: candidates.map((c) => {
+      if (c.note === undefined) return { label: c.label, change: { ...input.change, set: [...input.change.set, ...c.set] }, start: 0 };
+      starts.push(withSetFields(base, c.set));
+      return { label: c.label, change: { ...input.change, initial: c.set }, start: starts.length - 1 };
+    }),
+  };
+  const jobs: RunJob[] = candidates.flatMap((_, candidate) => Array.from({ length: input.runs }, (_, i) => ({ candidate, seed: input.seed + i })));
+  const pods = base.snapshot.resources['pods']?.length ?? 0;
+  const workers = input.workers ?? (jobs.length * Math.max(1, pods) >= WORKERS_MIN_PODS ? defaultWorkers() : 1);
+  const runs = await runForecastJobs(setup, jobs, workers);
+  return candidates.map((c, i) => candidateForecast(setup, i, c, runs.slice(i * input.runs, (i + 1) * input.runs)));
 }

@@ -88,6 +88,14 @@ describe('forecast', () => {
     assert.match(io.err, /uses OnDelete: the controller replaces a pod only when you delete it/);
   });
 
+  it('a set that never converges when created: one line, exit 1', async () => {
+    const slow = join(dir, 'slow.yaml');
+    writeFileSync(slow, readFileSync(MANIFEST, 'utf8').replace('spec:\n  replicas', 'spec:\n  minReadySeconds: 864000\n  replicas'));
+    const io = bufferIO();
+    assert.equal(await forecastManifestCommand(slow, { image: [{ container: 'app', image: 'app:2' }] }, io), 1);
+    assert.match(io.err, /^error: slow\.yaml does not converge when created on the simulated cluster: web: pod web-0 is not available\n$/);
+  });
+
   it('live: learns the start and termination times from the set\'s pods and the controller\'s events', async () => {
     const w = await startWorld(setYaml({ replicas: 3 }), 'cluster: {podStartSeconds: 4, podTerminationSeconds: 2}\n');
     assert.ok(await converge(w));
@@ -106,5 +114,21 @@ describe('forecast', () => {
     // second the timestamps cannot tell.
     const { p5 = 0, p95 = 0 } = data.settings[0] ?? {};
     assert.ok(p5 <= 18 && 18 <= p95 && p5 >= 15 && p95 <= 21, `${p5}–${p95}`);
+  });
+
+  it('live: every run starts from the pods as the cluster holds them, not from the set created anew', async () => {
+    const w = await startWorld(setYaml({ replicas: 3, spec: '      updateStrategy: {rollingUpdate: {partition: 2}}\n' }), 'cluster: {podStartSeconds: 4, podTerminationSeconds: 2}\n');
+    assert.ok(await converge(w));
+    // A canary: only web-2 runs app:2, below the partition web-0 and web-1 keep app:1.
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', { spec: { template: { spec: { containers: [{ name: 'app', image: 'app:2' }] } } } });
+    assert.ok(await converge(w));
+    take(w);
+    const code = await forecastCommand(w.deps, 'web', { set: [{ path: 'spec.updateStrategy.rollingUpdate.partition', value: 0 }], runs: 2, candidates: false, output: 'json' });
+    const { out, err } = take(w);
+    assert.equal(code, 0, err);
+    const [current] = (JSON.parse(out) as { settings: Setting[] }).settings;
+    // Releasing the partition replaces the two canary-less pods, one after the other (a set created anew
+    // from the manifest would run app:2 everywhere, with nothing to replace).
+    assert.deepEqual(current?.median.batches.map((b) => [...b.deleted, ...b.created.map((c) => `+${c}`)]), [['web-1'], ['+web-1'], ['web-0'], ['+web-0']]);
   });
 });
