@@ -73,7 +73,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
     metrics,
     apiCalls,
     async startController() {
-      const events = createEventRecorder({ client: controllerClient, clock });
+      const events = createEventRecorder({ client: controllerClient, clock, onDropped: (type) => metrics.eventDropped(type) });
       events.onRecord(hooks.onEvent);
       controller = createStatefulSetController({
         client: controllerClient,
