@@ -6,9 +6,9 @@ import { cloneJson } from '../../api/validation/json.js';
 import { Resources, type Resource } from '../../api/client.js';
 import { InvalidError, type FieldIssue } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
-import type { KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
+import type { KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../../api/types.js';
 import { formatInvalid } from '../../api/validation/index.js';
-import { admitClaimUpdate } from './claim-admission.js';
+import { admitClaimUpdate, withDefaultClass } from './claim-admission.js';
 import { jsonEqual } from './equality.js';
 import { isPodResource } from './deletion.js';
 import { preparePodForCreate, preparePodForUpdate, validatePodUpdate } from './pod-admission.js';
@@ -31,11 +31,11 @@ export function invalid(res: Resource, name: string, issues: FieldIssue[]): Inva
   return new InvalidError(formatInvalid(res.kind, res.group, name, issues), issues);
 }
 
-/** Runs defaulting, the create strategy and validation; returns the object to store. */
-export function admitCreate(res: Resource, obj: KubeObject, features: Features): KubeObject {
+/** Runs defaulting, the create strategy and validation; returns the object to store. `classes`: the StorageClasses stored. */
+export function admitCreate(res: Resource, obj: KubeObject, features: Features, classes: () => StorageClass[]): KubeObject {
   if (isStatefulSetResource(res)) return admitStatefulSetCreate(res, obj as StatefulSet, features);
   if (isPodResource(res)) return preparePodForCreate(obj as Pod);
-  const out = cloneJson(obj);
+  const out = qualifiedResource(res) === 'persistentvolumeclaims' ? withDefaultClass(cloneJson(obj) as PersistentVolumeClaim, classes()) : cloneJson(obj);
   if ('spec' in out) out.metadata.generation = 1;
   if (hasStatusSubresource(res)) {
     delete out['status'];

@@ -7,7 +7,7 @@ import { Resources, type DeleteOptions, type ListOptions, type ListResult, type 
 import { ApiError, ConflictError } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
 import { parseSelectorString } from '../../api/labels.js';
-import { toTimestamp, type KubeObject, type OwnerReference, type Pod } from '../../api/types.js';
+import { toTimestamp, type KubeObject, type OwnerReference, type Pod, type StorageClass } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
 import { admitCreate, admitUpdate, hasStatusSubresource, invalid, type WriteMode } from './admission.js';
 import { CommitLog, type WriteContext } from './commit-log.js';
@@ -98,7 +98,7 @@ export class ApiServer {
     for (const k of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) delete meta[k];
     meta.uid = this.freeUid();
     meta.creationTimestamp = toTimestamp(this.config.timers.now());
-    const admitted = admitCreate(res, draft, this.config.features);
+    const admitted = admitCreate(res, draft, this.config.features, () => this.store.list(Resources.storageClasses) as StorageClass[]);
     const used = this.store.count(res);
     if (used >= this.config.maxObjects) throw quotaExceeded(res, requestedName, OBJECT_QUOTA_NAME, used, this.config.maxObjects);
     return this.commits.put({ actor, verb: 'create', res }, admitted, false);
