@@ -21,6 +21,8 @@ export interface ForecastInput {
   change: ManifestChange;
   start: Seconds;
   termination: Seconds;
+  /** How long a claim's expansion takes (default: the simulated storage's). */
+  expansion?: Seconds;
   runs: number;
   seed: number;
   candidates: Candidate[];
@@ -91,7 +93,7 @@ const WORKERS_MIN_PODS = 1000;
  * not given); a candidate that cannot be applied to the live set (its note) starts from the set recreated with it.
  */
 export async function forecastRollout(input: ForecastInput): Promise<CandidateForecast[]> {
-  const timing = { podStartSeconds: input.start, podTerminationSeconds: input.termination };
+  const timing = { podStartSeconds: input.start, podTerminationSeconds: input.termination, ...(input.expansion !== undefined ? { expansionSeconds: input.expansion } : {}) };
   const base = input.from ?? (await createdState(input.name, input.manifests, timing));
   const candidates: Candidate[] = [{ label: 'current', set: [] }, ...input.candidates];
   const starts: StartState[] = [base];

@@ -25,8 +25,7 @@ import { ownedBy } from '../rollout/rollout-status.js';
 import { collect, parseImage, parseSet, secondsList, wholeNumber } from '../explain/change-flags.js';
 import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
 import { learnLiveDurations } from '../explain/live-durations.js';
-import { observedStart } from '../explain/observed-start.js';
-import type { StartState } from '../../sim/simulation.js';
+import { observedStart, type ObservedStart } from '../explain/observed-start.js';
 
 export interface ForecastOptions {
   image?: Array<{ container: string; image: string }>;
@@ -70,7 +69,7 @@ async function forecastSet(
   opts: ForecastOptions,
   replacements: unknown[],
   io: CommandIO,
-  from?: StartState,
+  observed?: ObservedStart,
 ): Promise<number> {
   const change: ManifestChange = {
     images: opts.image ?? [],
@@ -99,7 +98,8 @@ async function forecastSet(
       runs,
       seed,
       candidates,
-      ...(from ? { from } : {}),
+      ...(observed ? { from: observed.from } : {}),
+      ...(observed?.expansion ? { expansion: { samples: observed.expansion.samples } } : {}),
     });
   } catch (e) {
     if (!(e instanceof StartStateError)) throw e;
@@ -142,8 +142,8 @@ export function forecastCommand(deps: CommandDeps, name: string, opts: ForecastO
       const replacements = opts.filename !== undefined ? readManifestFile(opts.filename) : [];
       const live = { ...set, apiVersion: apiVersionOf(resource), kind: 'StatefulSet' };
       // Every run starts from the set as the cluster holds it.
-      const from = await observedStart(deps.client, resource, live, pods, deps.timers.now());
-      return forecastSet(qualifiedName(resource, set.metadata.name ?? ''), set, [live], durations, opts, replacements, deps.io, from);
+      const observed = await observedStart(deps.client, resource, live, pods, deps.timers.now());
+      return forecastSet(qualifiedName(resource, set.metadata.name ?? ''), set, [live], durations, opts, replacements, deps.io, observed);
     }),
   );
 }
