@@ -1,6 +1,7 @@
 // A rollout forecast: the same planner and controller on the simulated cluster, many times, with each pod's
 // start and termination drawn from durations learned on the cluster (or given), for the set's current
-// strategy and for candidate settings. Seeded: the same inputs give the same forecast.
+// strategy and for candidate settings. Every run starts from the set as it is (start-state.ts), and the runs
+// are spread over worker threads (forecast-pool.ts). Seeded: the same inputs give the same forecast.
 
 import type { Seconds } from '../cluster/kubelet/config.js';
 import type { Candidate } from './forecast-candidates.js';
