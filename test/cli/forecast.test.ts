@@ -9,7 +9,7 @@ import { Resources } from '../../src/api/client.js';
 import { forecastCommand, forecastManifestCommand, type ForecastOptions } from '../../src/cli/commands/forecast.js';
 import { bufferIO } from '../../src/cli/explain/io.js';
 import { parse } from 'yaml';
-import { claimTemplates, dbSet, storageClass } from '../sim/claim-scenario.js';
+import { claimTemplates, dbManifest, dbSet, storageClass } from '../sim/claim-scenario.js';
 import { converge, setYaml, startWorld, take } from './world.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ordinal-forecast-'));
@@ -137,7 +137,7 @@ describe('forecast', () => {
   it('a claim-template change, offline and live: the claims grow (the live set\'s at the pace its claims\' Events show)', async () => {
     const grown = parse(claimTemplates('2Gi', 'standard'));
     const manifest = join(dir, 'db.yaml');
-    writeFileSync(manifest, `${dbSet({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace', className: 'standard' }).replace(/^ {2}- /, '').replace(/^ {4}/gm, '')}\n`);
+    writeFileSync(manifest, dbManifest({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace', className: 'standard' }));
     const offline = bufferIO();
     assert.equal(await forecastManifestCommand(manifest, { set: [{ path: 'spec.volumeClaimTemplates', value: grown }], runs: 2, candidates: false, output: 'json' }, offline), 0, offline.err);
     const [manifestForecast] = (JSON.parse(offline.out) as { settings: Setting[] }).settings;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { simulateCommand, type SimulateOptions } from '../../src/cli/commands/simulate.js';
+import { dbManifest } from '../sim/claim-scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ordinal-simulate-manifests-'));
 
@@ -81,20 +82,7 @@ describe('simulate on plain manifests', () => {
   });
 
   it('a claim-template change grows the claims: the manifests get simulated storage and expandable classes', async () => {
-    const db = (size: string, className?: string) => `apiVersion: apps.ordinal.dev/v1
-kind: StatefulSet
-metadata: {name: db}
-spec:
-  replicas: 2
-  volumeClaimUpdatePolicy: InPlace
-  selector: {matchLabels: {app: db}}
-  template:
-    metadata: {labels: {app: db}}
-    spec: {containers: [{name: postgres, image: "postgres:17"}]}
-  volumeClaimTemplates:
-  - metadata: {name: data}
-    spec: {accessModes: [ReadWriteOnce], ${className ? `storageClassName: ${className}, ` : ''}resources: {requests: {storage: ${size}}}}
-`;
+    const db = (size: string, className?: string) => dbManifest({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace', ...(className ? { className } : {}) }, size);
     for (const className of [undefined, 'fast']) {
       const manifest = file(`db-${className ?? 'default'}.yaml`, db('10Gi', className));
       const grown = (parse(db('20Gi', className)) as { spec: { volumeClaimTemplates: unknown } }).spec.volumeClaimTemplates;
