@@ -1,6 +1,7 @@
-// Runs a forecast's jobs on worker threads, one job at a time per worker, each handed the next job as it
-// finishes one; results come back in job order, so the forecast is the same whatever the number of workers
-// or the order they finish in. One worker or one job: runs them here, in this thread.
+// Runs a forecast's jobs on `threads` threads: this one and worker threads, each taking the next job as it
+// finishes one (a worker is handed two at a time, so it never waits for this thread to hand it the next);
+// results come back in job order, so the forecast is the same whatever the number of threads or the order
+// they finish in.
 
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +12,8 @@ import { FORECAST_WORKER, type FromWorker, type ToWorker } from './forecast-work
 /** Set by the single-file bundle (scripts/bundle.mjs), whose own entry serves as the worker. */
 declare const ORDINAL_BUNDLE: boolean | undefined;
 
-/** Workers to use by default: one per core. */
-export const defaultWorkers = (): number => availableParallelism();
+/** Threads to use by default: one per core. */
+export const defaultThreads = (): number => availableParallelism();
 
 /** A worker running forecast-worker.ts: from source through tsx, from dist/, or the bundle itself. */
 function startWorker(): Worker {
@@ -28,42 +29,49 @@ function startWorker(): Worker {
   return new Worker(new URL('./forecast-worker.js', here), { workerData: FORECAST_WORKER });
 }
 
-/** Every job's run, in the order of `jobs`. */
-export async function runForecastJobs(setup: ForecastSetup, jobs: readonly RunJob[], workers: number): Promise<RunForecast[]> {
-  const threads = Math.min(Math.max(1, Math.floor(workers)), jobs.length);
-  if (threads <= 1) {
-    const out: RunForecast[] = [];
-    for (const job of jobs) out.push((await runForecastJob(setup, job)).run);
-    return out;
-  }
+/** Jobs a worker holds at once: the one it runs and the next. */
+const PREFETCH = 2;
+
+/** Every job's run, in the order of `jobs`; `threads` counts this one. */
+export async function runForecastJobs(setup: ForecastSetup, jobs: readonly RunJob[], threads: number): Promise<RunForecast[]> {
   const results: RunForecast[] = new Array<RunForecast>(jobs.length);
-  const pool = Array.from({ length: threads }, startWorker);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let next = 0;
-      let done = 0;
-      const send = (w: Worker) => {
-        if (next >= jobs.length) return;
-        const id = next++;
-        w.postMessage({ type: 'run', id, job: jobs[id]! } satisfies ToWorker);
-      };
-      for (const w of pool) {
+  let next = 0;
+  const take = (): number | undefined => (next < jobs.length ? next++ : undefined);
+  const workers = Array.from({ length: Math.min(Math.max(1, Math.floor(threads)), jobs.length) - 1 }, startWorker);
+  const served = workers.map(
+    (w) =>
+      new Promise<void>((resolve, reject) => {
+        let held = 0;
+        const feed = () => {
+          while (held < PREFETCH) {
+            const id = take();
+            if (id === undefined) break;
+            held++;
+            w.postMessage({ type: 'run', id, job: jobs[id]! } satisfies ToWorker);
+          }
+          if (held === 0) resolve();
+        };
         w.on('message', (m: FromWorker) => {
           if (m.type === 'failed') return reject(new Error(`forecast run ${m.id} failed: ${m.message}`));
           results[m.id] = m.run;
-          if (++done === jobs.length) resolve();
-          else send(w);
+          held--;
+          feed();
         });
         w.on('error', reject);
         w.on('exit', (code) => {
-          if (done < jobs.length) reject(new Error(`a forecast worker stopped (exit code ${code}) with runs left`));
+          if (held > 0) reject(new Error(`a forecast worker stopped (exit code ${code}) with runs left`));
         });
         w.postMessage({ type: 'setup', setup } satisfies ToWorker);
-        send(w);
-      }
-    });
+        feed();
+      }),
+  );
+  const here = async () => {
+    for (let id = take(); id !== undefined; id = take()) results[id] = (await runForecastJob(setup, jobs[id]!)).run;
+  };
+  try {
+    await Promise.all([here(), ...served]);
   } finally {
-    await Promise.all(pool.map((w) => w.terminate()));
+    await Promise.all(workers.map((w) => w.terminate()));
   }
   return results;
 }

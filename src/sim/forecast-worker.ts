@@ -1,5 +1,5 @@
-// A forecast's worker thread: gets the setup once, then runs one job at a time as the pool hands them out
-// (forecast-pool.ts). Loaded as a worker's entry (or, in the single-file bundle, by its entry), it serves
+// A forecast's worker thread: gets the setup once, then runs the jobs the pool hands it (forecast-pool.ts), one
+// at a time in the order they came. Loaded as a worker's entry (or, in the single-file bundle, by its entry), it serves
 // only when started as a forecast worker.
 
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
@@ -13,17 +13,22 @@ export type FromWorker = { type: 'done'; id: number; run: RunForecast } | { type
 
 function serve(port: MessagePort): void {
   let setup: ForecastSetup | undefined;
+  let queue = Promise.resolve();
   port.on('message', (m: ToWorker) => {
     if (m.type === 'setup') {
       setup = m.setup;
       return;
     }
     const reply = (r: FromWorker) => port.postMessage(r);
-    if (setup === undefined) return reply({ type: 'failed', id: m.id, message: 'forecast worker: a job before the setup' });
-    runForecastJob(setup, m.job).then(
-      ({ run }) => reply({ type: 'done', id: m.id, run }),
-      (e: unknown) => reply({ type: 'failed', id: m.id, message: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
-    );
+    const job = async (s: ForecastSetup | undefined): Promise<void> => {
+      if (s === undefined) return reply({ type: 'failed', id: m.id, message: 'forecast worker: a job before the setup' });
+      try {
+        reply({ type: 'done', id: m.id, run: (await runForecastJob(s, m.job)).run });
+      } catch (e) {
+        reply({ type: 'failed', id: m.id, message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      }
+    };
+    queue = queue.then(() => job(setup));
   });
 }
 

@@ -1,11 +1,12 @@
 // A rollout forecast: the same planner and controller on the simulated cluster, many times, with each pod's
 // start and termination drawn from durations learned on the cluster (or given), for the set's current
 // strategy and for candidate settings. Every run starts from the set as it is (start-state.ts), and the runs
-// are spread over worker threads (forecast-pool.ts). Seeded: the same inputs give the same forecast.
+// are shared by this thread and worker threads (forecast-pool.ts). Seeded: the same inputs give the same
+// forecast.
 
 import type { Seconds } from '../cluster/kubelet/config.js';
 import type { Candidate } from './forecast-candidates.js';
-import { defaultWorkers, runForecastJobs } from './forecast-pool.js';
+import { defaultThreads, runForecastJobs } from './forecast-pool.js';
 import { runForecastJob, type ForecastSetup, type RunForecast, type RunJob } from './forecast-run.js';
 import type { ManifestChange } from './scenario-from-manifests.js';
 import type { StartState } from './simulation.js';
@@ -30,10 +31,10 @@ export interface ForecastInput {
   /** Where every run starts (a live set's objects as observed); default: the manifests once created. */
   from?: StartState;
   /**
-   * Worker threads (default: one per core, for a forecast that replaces enough pods to pay for starting
-   * them); 1 runs everything in this thread. The forecast is the same either way.
+   * Threads the runs share, this one included (default: one per core, for a forecast that replaces enough
+   * pods to pay for starting worker threads); 1 runs everything in this thread. The forecast is the same either way.
    */
-  workers?: number;
+  threads?: number;
 }
 
 export interface CandidateForecast {
@@ -111,7 +112,7 @@ export async function forecastRollout(input: ForecastInput): Promise<CandidateFo
   };
   const jobs: RunJob[] = candidates.flatMap((_, candidate) => Array.from({ length: input.runs }, (_, i) => ({ candidate, seed: input.seed + i })));
   const pods = base.snapshot.resources['pods']?.length ?? 0;
-  const workers = input.workers ?? (jobs.length * Math.max(1, pods) >= WORKERS_MIN_PODS ? defaultWorkers() : 1);
-  const runs = await runForecastJobs(setup, jobs, workers);
+  const threads = input.threads ?? (jobs.length * Math.max(1, pods) >= WORKERS_MIN_PODS ? defaultThreads() : 1);
+  const runs = await runForecastJobs(setup, jobs, threads);
   return candidates.map((c, i) => candidateForecast(setup, i, c, runs.slice(i * input.runs, (i + 1) * input.runs)));
 }

@@ -1,4 +1,4 @@
-// The forecast's runs: each starts from the set as it is (no run creates it), and worker threads give the
+// The forecast's runs: each starts from the set as it is (no run creates it), and several threads give the
 // same forecast as one thread, whatever order they finish in.
 
 import { describe, it } from 'node:test';
@@ -33,7 +33,7 @@ const plain = (results: CandidateForecast[]) => results.map(({ medianRecords: _r
 
 describe('forecast runs', () => {
   it('start from the set as it is: no run creates it, and the change comes at t=0', async () => {
-    const [current] = await forecastRollout({ ...input, candidates: [], workers: 1 });
+    const [current] = await forecastRollout({ ...input, candidates: [], threads: 1 });
     assert.equal(current?.converged, 6);
     const records = (await current?.medianRecords()) ?? [];
     const change = records.findIndex((r) => r.type === 'step' && r.index === 1);
@@ -43,9 +43,9 @@ describe('forecast runs', () => {
     assert.equal(created.length, 5, 'only the pods the rollout replaces are created');
   });
 
-  it('on two worker threads, the same forecast as on one', async () => {
-    const one = await forecastRollout({ ...input, workers: 1 });
-    const two = await forecastRollout({ ...input, workers: 2 });
+  it('on two threads (this one and a worker), the same forecast as on one', async () => {
+    const one = await forecastRollout({ ...input, threads: 1 });
+    const two = await forecastRollout({ ...input, threads: 2 });
     assert.deepEqual(plain(two), plain(one));
     assert.deepEqual(one.map((c) => c.label), ['current', 'maxUnavailable 2', 'podManagementPolicy Parallel']);
     assert.deepEqual(one[0]?.runs.map((r) => r.seed), [3, 4, 5, 6, 7, 8]);
