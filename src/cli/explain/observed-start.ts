@@ -10,8 +10,8 @@ import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import type { StartState } from '../../sim/simulation.js';
 import { setHistory } from '../rollout/rollout-history.js';
 
-/** The cluster's StorageClasses; none when the user may not list them (the simulation then has the defaults). */
-export async function storageClassesOf(client: ClusterClient): Promise<KubeObject[]> {
+/** The cluster's StorageClasses; none when the user may not list them (the simulated API server then refuses to grow a claim, for want of its class). */
+async function storageClassesOf(client: ClusterClient): Promise<KubeObject[]> {
   try {
     return (await client.list(Resources.storageClasses, undefined)).items;
   } catch (e) {
