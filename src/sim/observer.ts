@@ -6,6 +6,7 @@ import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import type { PersistentVolumeClaim, Pod } from '../api/types.js';
 import { claimEvents, claimSizes } from './claim-lifecycle.js';
+import { podList } from './converged.js';
 import { podOrdinal, podRevision } from '../controller/pod-state.js';
 import type { WriteRecord } from '../cluster/memory/index.js';
 import { lifecycleEvents, podView, waitingOf } from './pod-lifecycle.js';
@@ -57,7 +58,7 @@ function observeSet(deps: ObserverDeps, w: WriteRecord): void {
     deps.emit(statusRecord(secondsSince(deps.start, w.at), ns, w.name, generation, entry.set.status ?? { replicas: 0 }));
   }
   const set = entry?.set;
-  deps.tracker.update(key, set, set ? deps.state.podsOf(key) : [], w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
+  deps.tracker.update(key, set, deps.state.podsIn(key), w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
 }
 
 function observePod(deps: ObserverDeps, w: WriteRecord): void {
@@ -76,8 +77,8 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
   if (waiting !== undefined && waiting.reason !== waitingOf(change.prev)?.reason) deps.emit(waitingRecord(t, { ...who, ...waiting }));
   for (const key of new Set([change.prevSet, change.nextSet])) {
     if (!key) continue;
-    const pods = deps.state.podsOf(key);
-    if (change.prev === undefined && deps.state.hasSharedOrdinal(key)) for (const f of checkPods(pods)) deps.violation(f, w.at);
+    const pods = deps.state.podsIn(key);
+    if (change.prev === undefined && deps.state.hasSharedOrdinal(key)) for (const f of checkPods(podList(pods))) deps.violation(f, w.at);
     const set = deps.state.sets.get(key)?.set;
     deps.tracker.update(key, set, pods, w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
   }

@@ -35,6 +35,7 @@ export function displayName(namespace: string, name: string): string {
   return namespace === 'default' ? name : `${namespace}/${name}`;
 }
 
+const NO_PODS: ReadonlyMap<string, Pod> = new Map();
 const ORDINAL_NAME = /^(.*)-([0-9]+)$/;
 
 export class SimState {
@@ -45,7 +46,8 @@ export class SimState {
   /** How many times each pod name (`namespace/name`) was removed from the API. */
   readonly removals = new Map<string, number>();
   private readonly podSet = new Map<string, string | undefined>();
-  private readonly bySet = new Map<string, Set<string>>();
+  /** Per set: its pods by key, in the order they joined it. */
+  private readonly bySet = new Map<string, Map<string, Pod>>();
   private readonly availability = new Map<string, OrdinalAvailability>();
   /** Per set: pods per `namespace/parent/ordinal` (noDuplicateOrdinal's key), and how many keys have two or more. */
   private readonly ordinals = new Map<string, { pods: Map<string, number>; shared: number }>();
@@ -91,12 +93,12 @@ export class SimState {
         this.availability.get(prevSet)?.apply(key, undefined);
         this.countOrdinal(prevSet, pod, -1);
       }
-      if (nextSet) {
-        this.index(nextSet).add(key);
-        this.countOrdinal(nextSet, pod, 1);
-      }
+      if (nextSet) this.countOrdinal(nextSet, pod, 1);
     }
-    if (nextSet) this.availability.get(nextSet)?.apply(key, pod);
+    if (nextSet) {
+      this.index(nextSet).set(key, pod);
+      this.availability.get(nextSet)?.apply(key, pod);
+    }
     if (removed) this.podSet.delete(key);
     else this.podSet.set(key, nextSet);
     return { key, prev, next: removed ? undefined : pod, prevSet, nextSet };
@@ -130,27 +132,27 @@ export class SimState {
       a = new OrdinalAvailability();
       this.availability.set(key, a);
     }
-    const members = (): Iterable<[string, Pod]> => [...(this.bySet.get(key) ?? [])].flatMap((k) => (this.pods.has(k) ? [[k, this.pods.get(k)!] as [string, Pod]] : []));
+    const members = (): Iterable<[string, Pod]> => this.bySet.get(key) ?? [];
     return a.unavailableOrdinals(set, members, now);
   }
 
-  private index(set: string): Set<string> {
-    let keys = this.bySet.get(set);
-    if (!keys) {
-      keys = new Set();
-      this.bySet.set(set, keys);
+  private index(set: string): Map<string, Pod> {
+    let pods = this.bySet.get(set);
+    if (!pods) {
+      pods = new Map();
+      this.bySet.set(set, pods);
     }
-    return keys;
+    return pods;
   }
 
   /** Pods of a set, in the order they joined it (deterministic: writes arrive in resourceVersion order). */
   podsOf(key: string): Pod[] {
-    const out: Pod[] = [];
-    for (const k of this.bySet.get(key) ?? []) {
-      const pod = this.pods.get(k);
-      if (pod) out.push(pod);
-    }
-    return out;
+    return [...this.podsIn(key).values()];
+  }
+
+  /** The same, as the live map (by pod key) that the state keeps: no copy. */
+  podsIn(key: string): ReadonlyMap<string, Pod> {
+    return this.bySet.get(key) ?? NO_PODS;
   }
 
   /** The set a pod belongs to: its controller ownerRef, else a set named like the pod's prefix. */
