@@ -144,6 +144,8 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
     progressed: hasProgressed(stored, counters, podWrites),
     ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: () => latestOf(ctx.slots.index.lastProgress(), lastPodProgress(extra)) }),
     ...(halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
+    // A set's first revision started no rollout: its creation is a scale from nothing.
+    updateRevisionCreated: ctx.revisions.size > 1 ? fromTimestamp(ctx.revisions.get(ctx.updateRevision)?.metadata.creationTimestamp) : undefined,
   });
   const features = featureConditions(ctx, progress.conditions);
   const events = [...progress.events];
