@@ -172,6 +172,21 @@ export interface StorageClass extends KubeObject {
 // upstream: plugin/pkg/admission/storage/persistentvolume/resize
 export const classAllowsExpansion = (cls: StorageClass | undefined): boolean => cls?.allowVolumeExpansion === true;
 
+/** policy/v1 PodDisruptionBudget; the simulator keeps its status. */
+export interface PodDisruptionBudget extends KubeObject {
+  spec: { minAvailable?: IntOrString; maxUnavailable?: IntOrString; selector?: LabelSelector; unhealthyPodEvictionPolicy?: string; [key: string]: unknown };
+  status?: {
+    observedGeneration?: number;
+    /** Pods the API server's eviction handler evicted that the disruption controller has not yet seen deleted, by name. */
+    disruptedPods?: Record<string, string>;
+    disruptionsAllowed: number;
+    currentHealthy: number;
+    desiredHealthy: number;
+    expectedPods: number;
+    conditions?: Condition[];
+  };
+}
+
 export interface RollingUpdateStatefulSetStrategy {
   partition?: number;
   maxUnavailable?: IntOrString;
