@@ -172,7 +172,7 @@ export interface StorageClass extends KubeObject {
 // upstream: plugin/pkg/admission/storage/persistentvolume/resize
 export const classAllowsExpansion = (cls: StorageClass | undefined): boolean => cls?.allowVolumeExpansion === true;
 
-/** policy/v1 PodDisruptionBudget; the simulator keeps its status. */
+/** policy/v1 PodDisruptionBudget: what an update deletion checks under rollingUpdate.respectPodDisruptionBudgets; the simulator keeps its status. */
 export interface PodDisruptionBudget extends KubeObject {
   spec: { minAvailable?: IntOrString; maxUnavailable?: IntOrString; selector?: LabelSelector; unhealthyPodEvictionPolicy?: string; [key: string]: unknown };
   status?: {
@@ -192,6 +192,8 @@ export interface RollingUpdateStatefulSetStrategy {
   maxUnavailable?: IntOrString;
   /** Ordinal extension (apps.ordinal.dev/v1): how a batch of deleted pods is recreated under OrderedReady. */
   batchStartPolicy?: 'Ordered' | 'Together';
+  /** Ordinal extension: an update deletion waits while it would breach a PodDisruptionBudget selecting the pod. */
+  respectPodDisruptionBudgets?: boolean;
 }
 
 /** Ordinal extension: the first KEP-3541 design. */

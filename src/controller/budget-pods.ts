@@ -1,5 +1,6 @@
 // Which pods a PodDisruptionBudget selects (as the eviction handler looks budgets up) and which of them
-// kube-controller-manager's disruption controller counts as healthy.
+// kube-controller-manager's disruption controller counts as healthy; shared by the planner's budget check
+// (disruption-budget.ts) and the simulated disruption controller.
 
 import { requirementMatches, selectorRequirements } from '../api/labels.js';
 import { fromTimestamp, type Instant, type Pod, type PodDisruptionBudget } from '../api/types.js';

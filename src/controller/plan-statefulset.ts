@@ -40,6 +40,7 @@ function buildContext(observed: ObservedState, claimed: Claimed, revisions: Revi
     slots,
     claims: slots.index.claimsByName,
     storageClasses: observed.storageClasses,
+    disruptionBudgets: observed.disruptionBudgets,
     revisions: claimed.revisions,
   });
 }

@@ -1,10 +1,12 @@
 // Invariants the simulator checks while a scenario runs, using the planner's own named
 // checkers (src/controller/invariants.ts): every plan the controller computes is checked against the
 // state it saw, and every pod the controller deletes is judged against the world as the simulator sees
-// it. One check of our own: under OnDelete the controller never deletes a healthy in-range pod.
+// it. Checks of our own: under OnDelete the controller never deletes a healthy in-range pod, and with
+// rollingUpdate.respectPodDisruptionBudgets no update deletion takes a PodDisruptionBudget below its desiredHealthy.
 
 import type { Features } from '../api/features.js';
-import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
+import { budgetSelects } from '../controller/budget-pods.js';
 import {
   checkDeletion,
   enforcedHaltRespected,
@@ -15,7 +17,7 @@ import {
   recreateNoMixedRevisions,
 } from '../controller/invariants.js';
 import type { ObservedState, Plan } from '../controller/plan-types.js';
-import { podOrdinal } from '../controller/pod-state.js';
+import { isPodReady, isTerminating, podOrdinal, podRevision } from '../controller/pod-state.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { rangeOf } from './converged.js';
 
@@ -70,4 +72,32 @@ export function checkControllerDelete(set: StatefulSet, before: readonly Pod[], 
 /** Two pods with one ordinal of one set. */
 export function checkPods(pods: readonly Pod[]): Found[] {
   return named('noDuplicateOrdinal', noDuplicateOrdinal(pods));
+}
+
+/**
+ * The controller deleted `victim` of `set`, which respects PodDisruptionBudgets, to update it: a breach when a
+ * budget selecting it (of `budgets`, its namespace's) has, without it, fewer healthy pods (Ready, not
+ * terminating, of `pods`, the namespace's just before) than its status' desiredHealthy. A scale-down deletion
+ * (outside the replica range) or one of a pod already on the update revision is not an update deletion.
+ */
+export function checkBudgetBreach(set: StatefulSet, budgets: readonly PodDisruptionBudget[], pods: readonly Pod[], victim: Pod): Found[] {
+  if (set.spec.updateStrategy?.rollingUpdate?.respectPodDisruptionBudgets !== true) return [];
+  const { start, replicas } = rangeOf(set);
+  const ordinal = podOrdinal(victim);
+  const updated = set.status?.updateRevision !== undefined && podRevision(victim) === set.status.updateRevision;
+  if (ordinal < start || ordinal >= start + replicas || updated || !isPodReady(victim) || isTerminating(victim)) return [];
+  const out: Found[] = [];
+  for (const budget of budgets) {
+    const selects = budgetSelects(budget);
+    const desired = budget.status?.desiredHealthy;
+    if (desired === undefined || !selects(victim.metadata.labels)) continue;
+    const healthy = pods.filter((p) => selects(p.metadata.labels) && isPodReady(p) && !isTerminating(p)).length;
+    if (healthy - 1 < desired) {
+      out.push({
+        invariant: 'podDisruptionBudget',
+        message: `${set.metadata.name}: controller deleted ${victim.metadata.name} although PodDisruptionBudget ${budget.metadata.name} then has ${healthy - 1} healthy pods, below its desiredHealthy ${desired}`,
+      });
+    }
+  }
+  return out;
 }

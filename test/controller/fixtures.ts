@@ -19,6 +19,7 @@ export interface SetOptions {
   partition?: number;
   maxUnavailable?: IntOrString;
   batchStartPolicy?: 'Ordered' | 'Together';
+  respectPodDisruptionBudgets?: boolean;
   minReadySeconds?: number;
   start?: number;
   /** One volumeClaimTemplate `data` (default true, as upstream's newStatefulSet). */
@@ -43,6 +44,7 @@ function strategyOf(opts: SetOptions): StatefulSet['spec']['updateStrategy'] {
   if (opts.partition !== undefined) rollingUpdate.partition = opts.partition;
   if (opts.maxUnavailable !== undefined) rollingUpdate.maxUnavailable = opts.maxUnavailable;
   if (opts.batchStartPolicy !== undefined) rollingUpdate.batchStartPolicy = opts.batchStartPolicy;
+  if (opts.respectPodDisruptionBudgets !== undefined) rollingUpdate.respectPodDisruptionBudgets = opts.respectPodDisruptionBudgets;
   return { type, rollingUpdate };
 }
 

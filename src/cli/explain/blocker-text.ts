@@ -143,6 +143,18 @@ function invalidSpec(b: Of<'invalidSpec'>): string {
   return `the spec is invalid, so the controller creates and deletes nothing until it is fixed: ${shown.join('; ')}${more}`;
 }
 
+function disruptionBudget(b: Of<'podDisruptionBudget'>): string {
+  const more = b.count > b.pods.length ? ` and ${b.count - b.pods.length} more` : '';
+  const who = `${b.pods.join(', ')}${more}`;
+  if (b.stale) return `${who} ${b.count === 1 ? 'waits' : 'wait'}: PodDisruptionBudget ${b.budget} has no status for its current spec yet, and allows no disruption until the disruption controller writes one`;
+  const counts = `(${b.currentHealthy} healthy, ${b.desiredHealthy} desired)`;
+  const deleted = `${who} ${b.count === 1 ? 'is' : 'are'} not deleted`;
+  if (b.expectedPods > 0 && b.desiredHealthy >= b.expectedPods) {
+    return `${deleted}: PodDisruptionBudget ${b.budget} wants all ${b.expectedPods} of its pods healthy ${counts}, so it never allows a disruption; lower its minAvailable or raise its maxUnavailable`;
+  }
+  return `${deleted}: PodDisruptionBudget ${b.budget} allows ${b.disruptionsAllowed} more ${b.disruptionsAllowed === 1 ? 'disruption' : 'disruptions'} ${counts}; the rollout waits for its pods to become healthy`;
+}
+
 const internalError = (b: Of<'internalError'>): string =>
   `internal error in the planner: ${b.message}; this is a bug in Ordinal, please report it with the log line`;
 
@@ -187,6 +199,7 @@ const SENTENCES: Sentences = {
     `${b.uncreatable} ${b.uncreatable === 1 ? 'replica' : 'replicas'} can never be created (lower spec.ordinals.start or spec.replicas)`,
   onDeleteStrategy: (b) =>
     `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
+  podDisruptionBudget: disruptionBudget,
   podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,
 };
 
