@@ -5,12 +5,15 @@
 // deleted is no longer healthy here, whether or not the disruption controller has seen it yet), and a budget
 // whose status is older than its spec allows nothing, as the eviction handler answers.
 
-import type { Instant, Pod } from '../api/types.js';
+import type { Instant, Pod, StatefulSet } from '../api/types.js';
 import { MAX_LISTED_PODS } from './blockers.js';
 import { budgetSelects, isBudgetHealthy, type Matcher } from './budget-pods.js';
 import type { Blocker, ObservedDisruptionBudget } from './plan-types.js';
 import { isPodReady, isTerminating, podPhase } from './pod-state.js';
 import type { SyncContext } from './sync-context.js';
+
+/** Whether the set's update deletions wait on PodDisruptionBudgets (rollingUpdate.respectPodDisruptionBudgets). */
+export const respectsBudgets = (set: StatefulSet): boolean => set.spec.updateStrategy?.rollingUpdate?.respectPodDisruptionBudgets === true;
 
 /** A pod the eviction handler lets go without looking at budgets: finished, Pending or already terminating. */
 // upstream: pkg/registry/core/pod/storage/eviction.go canIgnorePDB
@@ -26,9 +29,10 @@ interface Budget {
   desired: number;
   expected: number;
   alwaysAllowUnhealthy: boolean;
-  /** Pods it refused this sync (bounded), and how many. */
+  /** Pods it refused this sync (bounded), how many, and whether one of them was not Ready. */
   blocked: string[];
   blockedCount: number;
+  blockedUnready: boolean;
 }
 
 function budgetOf({ budget, pods }: ObservedDisruptionBudget, now: Instant): Budget {
@@ -47,6 +51,7 @@ function budgetOf({ budget, pods }: ObservedDisruptionBudget, now: Instant): Bud
     alwaysAllowUnhealthy: budget.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow',
     blocked: [],
     blockedCount: 0,
+    blockedUnready: false,
   };
 }
 
@@ -59,7 +64,7 @@ export class DisruptionLedger {
 
   /** The ledger of a RollingUpdate that respects budgets; undefined when the set does not ask for it. */
   static of(ctx: SyncContext): DisruptionLedger | undefined {
-    if (ctx.strategy.kind !== 'RollingUpdate' || ctx.set.spec.updateStrategy?.rollingUpdate?.respectPodDisruptionBudgets !== true) return undefined;
+    if (ctx.strategy.kind !== 'RollingUpdate' || !respectsBudgets(ctx.set)) return undefined;
     return new DisruptionLedger((ctx.disruptionBudgets ?? []).map((b) => budgetOf(b, ctx.now)));
   }
 
@@ -75,6 +80,7 @@ export class DisruptionLedger {
     for (const b of refusing) {
       if (b.blocked.length < MAX_LISTED_PODS) b.blocked.push(pod.metadata.name ?? '');
       b.blockedCount++;
+      b.blockedUnready ||= !ready;
     }
     if (refusing.length > 0) return false;
     for (const b of selecting) {
@@ -99,6 +105,7 @@ export class DisruptionLedger {
         desiredHealthy: b.desired,
         expectedPods: b.expected,
         stale: b.stale,
+        unready: b.blockedUnready,
       }));
   }
 }

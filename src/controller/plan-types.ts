@@ -162,7 +162,8 @@ export type Blocker =
   /**
    * respectPodDisruptionBudgets: deleting these pods would breach the PodDisruptionBudget `budget` (its eviction
    * would be refused); `disruptionsAllowed` and `currentHealthy` as the planner counted them now, `desiredHealthy`
-   * and `expectedPods` from its status; `stale`: its status is older than its spec; `count` exact, `pods` bounded.
+   * and `expectedPods` from its status; `stale`: its status is older than its spec; `unready`: a held pod is not
+   * Ready (IfHealthyBudget lets it go only while the budget is met); `count` exact, `pods` bounded.
    */
   | {
       kind: 'podDisruptionBudget';
@@ -174,6 +175,7 @@ export type Blocker =
       desiredHealthy: number;
       expectedPods: number;
       stale: boolean;
+      unready: boolean;
     }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
   | { kind: 'podCreating'; pod: string; ordinal: number };

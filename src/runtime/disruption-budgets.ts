@@ -5,17 +5,17 @@
 import { controllerRefOf } from '../api/controller-ref.js';
 import type { Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
 import { budgetSelects } from '../controller/budget-pods.js';
+import { respectsBudgets } from '../controller/disruption-budget.js';
 import type { ObservedDisruptionBudget } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
 import type { SetTargets } from './set-targets.js';
-
-export const respectsBudgets = (set: StatefulSet): boolean => set.spec.updateStrategy?.rollingUpdate?.respectPodDisruptionBudgets === true;
 
 /** The budgets of the set's namespace that select one of its pods, in name order, each with the pods it selects. */
 export function budgetsOf(set: StatefulSet, budgets: Informer<PodDisruptionBudget>, pods: Informer<Pod>): ObservedDisruptionBudget[] {
   const ns = set.metadata.namespace ?? '';
   const own = (p: Pod): boolean => controllerRefOf(p)?.uid === set.metadata.uid;
   const out: ObservedDisruptionBudget[] = [];
+  // the cache lists by name
   for (const budget of budgets.list(ns)) {
     const selects = budgetSelects(budget);
     const selected = pods.list(ns, (p) => selects(p.metadata.labels));

@@ -7,6 +7,7 @@
 import type { Features } from '../api/features.js';
 import type { Instant, Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
 import { budgetSelects } from '../controller/budget-pods.js';
+import { respectsBudgets } from '../controller/disruption-budget.js';
 import {
   checkDeletion,
   enforcedHaltRespected,
@@ -81,7 +82,7 @@ export function checkPods(pods: readonly Pod[]): Found[] {
  * (outside the replica range) or one of a pod already on the update revision is not an update deletion.
  */
 export function checkBudgetBreach(set: StatefulSet, budgets: readonly PodDisruptionBudget[], pods: readonly Pod[], victim: Pod): Found[] {
-  if (set.spec.updateStrategy?.rollingUpdate?.respectPodDisruptionBudgets !== true) return [];
+  if (!respectsBudgets(set)) return [];
   const { start, replicas } = rangeOf(set);
   const ordinal = podOrdinal(victim);
   const updated = set.status?.updateRevision !== undefined && podRevision(victim) === set.status.updateRevision;

@@ -59,7 +59,7 @@ describe('respectPodDisruptionBudgets: maxUnavailable 3 under a budget allowing 
       const plan = firstUpdateSync(5, respecting({ policy }), [oneAllowed()]);
       assert.deepEqual(deleted(plan), [4]);
       assert.deepEqual(budgetBlockers(plan), [
-        { kind: 'podDisruptionBudget', budget: 'web-pdb', pods: ['web-3'], count: 1, disruptionsAllowed: 0, currentHealthy: 4, desiredHealthy: 4, expectedPods: 5, stale: false },
+        { kind: 'podDisruptionBudget', budget: 'web-pdb', pods: ['web-3'], count: 1, disruptionsAllowed: 0, currentHealthy: 4, desiredHealthy: 4, expectedPods: 5, stale: false, unready: false },
       ]);
       assert.ok(!plan.blockers.some((b) => b.kind === 'budgetExhausted'), 'maxUnavailable is not what holds the rollout');
     });
@@ -130,7 +130,9 @@ describe('respectPodDisruptionBudgets: several budgets, unhealthy pods', () => {
   it('Parallel: a stale pod that is not Ready waits while the budget is not met, unless it says AlwaysAllow', () => {
     const short = { status: { disruptionsAllowed: 0, currentHealthy: 3, desiredHealthy: 4 } };
     const states = { 2: { ready: false }, 1: { ready: false } };
-    assert.deepEqual(deleted(firstUpdateSync(5, respecting({ policy: 'Parallel' }), [budget(short)], states)), []);
+    const held = firstUpdateSync(5, respecting({ policy: 'Parallel' }), [budget(short)], states);
+    assert.deepEqual(deleted(held), []);
+    assert.deepEqual(budgetBlockers(held).map((b) => [b.pods, b.unready]), [[['web-2', 'web-1', 'web-4'], true]]);
     assert.deepEqual(deleted(firstUpdateSync(5, respecting({ policy: 'Parallel' }), [budget({ ...short, unhealthyPodEvictionPolicy: 'AlwaysAllow' })], states)), [2, 1]);
   });
 });

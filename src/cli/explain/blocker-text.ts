@@ -152,7 +152,9 @@ function disruptionBudget(b: Of<'podDisruptionBudget'>): string {
   if (b.expectedPods > 0 && b.desiredHealthy >= b.expectedPods) {
     return `${deleted}: PodDisruptionBudget ${b.budget} wants all ${b.expectedPods} of its pods healthy ${counts}, so it never allows a disruption; lower its minAvailable or raise its maxUnavailable`;
   }
-  return `${deleted}: PodDisruptionBudget ${b.budget} allows ${b.disruptionsAllowed} more ${b.disruptionsAllowed === 1 ? 'disruption' : 'disruptions'} ${counts}; the rollout waits for its pods to become healthy`;
+  const allows = `${deleted}: PodDisruptionBudget ${b.budget} allows ${b.disruptionsAllowed} more ${b.disruptionsAllowed === 1 ? 'disruption' : 'disruptions'} ${counts}`;
+  if (b.unready) return `${allows}; a pod that is not Ready goes only while the budget has its desired healthy pods (set unhealthyPodEvictionPolicy: AlwaysAllow on the budget to let the rollout replace it)`;
+  return `${allows}; the rollout waits for its pods to become healthy`;
 }
 
 const internalError = (b: Of<'internalError'>): string =>

@@ -9,7 +9,7 @@ import type { Instant, KubeEvent, KubeObject, PersistentVolumeClaim, Pod, Statef
 import { claimOrdinal, claimTemplates } from '../../controller/claim-identity.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import type { StartState } from '../../sim/simulation.js';
-import { respectsBudgets } from '../../runtime/disruption-budgets.js';
+import { respectsBudgets } from '../../controller/disruption-budget.js';
 import { setHistory } from '../rollout/rollout-history.js';
 
 /** The cluster's StorageClasses; none when the user may not list them (the simulated API server then refuses to grow a claim, for want of its class). */
