@@ -60,7 +60,7 @@ export interface ObjectRef {
 export type WaitTarget =
   | { kind: 'allConverged' }
   | { kind: 'pod'; ref: ObjectRef; condition: 'Ready' | 'Deleted' }
-  | { kind: 'statefulset'; ref: ObjectRef; condition: 'Converged' | 'ProgressDeadlineExceeded' };
+  | { kind: 'statefulset'; ref: ObjectRef; condition: 'Converged' | 'ProgressDeadlineExceeded' | 'RolloutAborted' };
 
 export interface PodExpectation {
   /** `update` / `current` compare with the set's status revisions; anything else is a revision name. */
