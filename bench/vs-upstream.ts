@@ -14,17 +14,19 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Resources } from '../src/api/client.js';
+import { Resources, type ClusterClient } from '../src/api/client.js';
+import type { KubeEvent } from '../src/api/types.js';
 import { closeSession, createNamespace, deleteNamespace, openSession } from '../test/e2e/cluster-session.js';
 import { startControlPlane, type ControlPlane } from '../test/e2e/control-plane.js';
 import { controllerArgs, ControllerProcess } from '../test/e2e/controller-process.js';
 import { IMAGE, SET_NAME, type Story } from '../test/e2e/differential-stories.js';
 import { runStory, type Trace } from '../test/e2e/differential-trace.js';
 import { startIsolatedKcm } from '../test/e2e/isolated-kcm.js';
-import { parseAuditLog, requestsOf, summarise, userAgents, type RequestSummary } from './upstream/audit.js';
+import { parseAuditLog, receivedBetween, requestsOf, summarise, userAgents, type AuditEvent, type RequestSummary } from './upstream/audit.js';
 import { readyToAction } from './upstream/latency.js';
 import { cpuMs, peakRssMiB } from './upstream/proc.js';
-import { figuresOf, goalsOf, printTable, type ControllerRun, type StoryRun } from './upstream/table.js';
+import { runScaleStory, SCALE_STORIES, type PhaseRun, type ScaleStory } from './upstream/scale-stories.js';
+import { figuresOf, goalsOf, printScaleTable, printTable, scaleGoalsOf, type ControllerRun, type ScaleRun, type StoryRun } from './upstream/table.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -132,8 +134,54 @@ async function phase(cp: ControlPlane, label: string, stories: Story[], idleSeco
   }
 }
 
-function attachRequests(run: ControllerRun, auditText: string, matches: (ua: string) => boolean): void {
-  const events = parseAuditLog(auditText);
+/** One story at scale under a controller of its own (so its peak RSS is the story's), the helpers beside it. */
+interface ScalePhaseResult {
+  phases: PhaseRun[];
+  namespace: string;
+  peakRssMiB: number;
+  events: Record<string, { objects: number; occurrences: number }>;
+}
+
+async function scalePhase(cp: ControlPlane, label: string, story: ScaleStory, start: () => Promise<Owner>): Promise<ScalePhaseResult> {
+  const { client } = openSession(cp);
+  const helpers = await startIsolatedKcm(cp, ['garbage-collector-controller', 'persistentvolumeclaim-protection-controller']);
+  const owner = await start();
+  const namespace = await createNamespace(client, `bench-${label}-${story.name}`.slice(0, 40));
+  try {
+    const phases = await runScaleStory(cp.kubeconfigPath, namespace, story, () => cpuMs(owner.pid));
+    for (const p of phases) progress(`${label} ${story.name} ${p.phase}: ${p.pods} pods created in ${((p.to - p.from) / 1000).toFixed(1)} s, ${p.cpuMs.toFixed(0)} ms CPU`);
+    // Events still queued when the sets converged are written after: they count with the last phase.
+    await new Promise((r) => setTimeout(r, 5000));
+    const events = await eventsByReason(client, namespace);
+    progress(`${label} ${story.name} Events by reason (objects, occurrences): ${Object.entries(events).map(([r, e]) => `${r} ${e.objects}, ${e.occurrences}`).join('; ')}`);
+    return { phases, namespace, peakRssMiB: peakRssMiB(owner.pid), events };
+  } finally {
+    await owner.stop();
+    await helpers.stop();
+    await deleteNamespace(client, namespace);
+  }
+}
+
+/** The namespace's Events by reason: how many objects, and the occurrences their counts add up to. */
+async function eventsByReason(client: ClusterClient, namespace: string): Promise<Record<string, { objects: number; occurrences: number }>> {
+  const out: Record<string, { objects: number; occurrences: number }> = {};
+  for (const e of (await client.list<KubeEvent>(Resources.events, namespace)).items) {
+    const key = e.reason ?? '';
+    const entry = (out[key] ??= { objects: 0, occurrences: 0 });
+    entry.objects++;
+    entry.occurrences += e.count ?? 1;
+  }
+  return out;
+}
+
+/** Each phase's requests: those received from its start until the next phase's (the last: until the end). */
+function scaleRun(story: string, run: ScalePhaseResult, audit: readonly AuditEvent[], matches: (ua: string) => boolean): ScaleRun {
+  const requests = requestsOf(audit, matches, new Set([run.namespace]));
+  const phases = run.phases.map((p, i) => ({ ...p, requests: summarise(receivedBetween(requests, p.from, run.phases[i + 1]?.from ?? Infinity)) }));
+  return { story, phases, peakRssMiB: run.peakRssMiB, events: run.events };
+}
+
+function attachRequests(run: ControllerRun, events: readonly AuditEvent[], matches: (ua: string) => boolean): void {
   for (const s of run.stories) run.requests.set(s.story, summarise(requestsOf(events, matches, new Set([s.namespace]))));
 }
 
@@ -157,28 +205,44 @@ async function main(): Promise<void> {
   const idleSeconds = Number(values['idle-seconds']);
   if (!(idleSeconds > 0)) die(`--idle-seconds must be a positive number, not ${values['idle-seconds']}`);
   const wanted = values.stories?.split(',');
-  const unknown = wanted?.filter((w) => !STORIES.some((s) => s.name === w));
-  if (unknown?.length) die(`unknown stories: ${unknown.join(', ')} (known: ${STORIES.map((s) => s.name).join(', ')})`);
+  const known = [...STORIES, ...SCALE_STORIES].map((s) => s.name);
+  const unknown = wanted?.filter((w) => !known.includes(w));
+  if (unknown?.length) die(`unknown stories: ${unknown.join(', ')} (known: ${known.join(', ')})`);
   const stories = STORIES.filter((s) => !wanted || wanted.includes(s.name));
+  const scaleStories = SCALE_STORIES.filter((s) => !wanted || wanted.includes(s.name));
   ensureBuilt(ordinalDir);
 
   const started = Date.now();
   progress('starting etcd and kube-apiserver with an audit log');
   const cp = await startControlPlane(binDir, ['--audit']);
   try {
-    const upstream = await phase(cp, 'kcm', stories, idleSeconds, () => startUpstream(cp));
-    const ordinal = await phase(cp, 'ord', stories, idleSeconds, () => startOrdinal(cp, ordinalDir, values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof'])));
-    const audit = readFileSync(join(cp.dir, 'audit.log'), 'utf8');
-    attachRequests(upstream, audit, UPSTREAM_AGENT);
-    attachRequests(ordinal, audit, ORDINAL_AGENT);
-    const empty = [upstream, ordinal].filter((r) => [...r.requests.values()].every((q: RequestSummary) => q.requests === 0));
-    if (empty.length > 0) {
-      const agents = [...userAgents(parseAuditLog(audit))].map(([ua, n]) => `${ua} ×${n}`).join('\n  ');
-      die(`no request of ${empty.map((r) => r.label).join(' or ')} found in the audit log; its user agents:\n  ${agents}`);
+    const startOrd = () => startOrdinal(cp, ordinalDir, values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']));
+    const upstream = stories.length > 0 ? await phase(cp, 'kcm', stories, idleSeconds, () => startUpstream(cp)) : undefined;
+    const ordinal = stories.length > 0 ? await phase(cp, 'ord', stories, idleSeconds, startOrd) : undefined;
+    const scaled: Array<{ story: string; upstream: ScalePhaseResult; ordinal: ScalePhaseResult }> = [];
+    for (const story of scaleStories) {
+      scaled.push({ story: story.name, upstream: await scalePhase(cp, 'kcm', story, () => startUpstream(cp)), ordinal: await scalePhase(cp, 'ord', story, startOrd) });
     }
-    const goals = goalsOf(upstream, ordinal, CPU_STORY);
-    if (values.json) process.stdout.write(`${JSON.stringify({ upstream: plain(upstream), ordinal: plain(ordinal), goals })}\n`);
-    else printTable(upstream, ordinal, goals, (line) => process.stdout.write(`${line}\n`));
+    const audit = parseAuditLog(readFileSync(join(cp.dir, 'audit.log'), 'utf8'));
+    const runs = [upstream, ordinal].filter((r): r is ControllerRun => r !== undefined);
+    if (upstream && ordinal) {
+      attachRequests(upstream, audit, UPSTREAM_AGENT);
+      attachRequests(ordinal, audit, ORDINAL_AGENT);
+    }
+    const scale = scaled.map((s) => ({ upstream: scaleRun(s.story, s.upstream, audit, UPSTREAM_AGENT), ordinal: scaleRun(s.story, s.ordinal, audit, ORDINAL_AGENT) }));
+    const empty = [...runs.filter((r) => [...r.requests.values()].every((q: RequestSummary) => q.requests === 0)).map((r) => r.label), ...scale.flatMap((s) => [s.upstream, s.ordinal]).filter((r) => r.phases.every((p) => p.requests.requests === 0)).map((r) => r.story)];
+    if (empty.length > 0) {
+      const agents = [...userAgents(audit)].map(([ua, n]) => `${ua} ×${n}`).join('\n  ');
+      die(`no request of ${empty.join(' or ')} found in the audit log; its user agents:\n  ${agents}`);
+    }
+    const goals = upstream && ordinal ? goalsOf(upstream, ordinal, CPU_STORY) : [];
+    if (values.json) {
+      const scaleJson = scale.map((s) => ({ story: s.upstream.story, upstream: s.upstream, ordinal: s.ordinal, goals: scaleGoalsOf(s.upstream, s.ordinal) }));
+      process.stdout.write(`${JSON.stringify({ ...(upstream && ordinal ? { upstream: plain(upstream), ordinal: plain(ordinal), goals } : {}), scale: scaleJson })}\n`);
+    } else {
+      if (upstream && ordinal) printTable(upstream, ordinal, goals, (line) => process.stdout.write(`${line}\n`));
+      if (scale.length > 0) printScaleTable(scale, (line) => process.stdout.write(`${line}\n`));
+    }
     progress(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     closeSession();

@@ -18,12 +18,17 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
 // No top-level await (CommonJS has none): the entry mirrors src/cli/main.ts; runProgram reports every
 // failure itself (exit 1), so the promise it returns never rejects.
+// The file is also its own forecast worker (src/sim/forecast-pool.ts starts it with that workerData).
 const entry = `
 import { basename } from 'node:path';
+import { workerData } from 'node:worker_threads';
 import { buildProgram } from './src/cli/program.ts';
 import { runProgram } from './src/cli/top-level.ts';
-const invokedAs = basename(process.argv[1] ?? 'kubectl-ordinal').replace(/\\.(c?js|ts)$/, '');
-void runProgram(buildProgram(invokedAs === 'ordinal' ? 'ordinal' : 'kubectl ordinal'), process.argv);
+if (workerData === 'ordinal-forecast-worker') void import('./src/sim/forecast-worker.ts');
+else {
+  const invokedAs = basename(process.argv[1] ?? 'kubectl-ordinal').replace(/\\.(c?js|ts)$/, '');
+  void runProgram(buildProgram(invokedAs === 'ordinal' ? 'ordinal' : 'kubectl ordinal'), process.argv);
+}
 `;
 
 // import.meta.url has no CommonJS meaning: point it at the bundle file itself (defined in the banner).
@@ -39,7 +44,10 @@ const result = await build({
   // The demo's scenario travels inside the file: the plugin has no examples/ beside it.
   define: {
     'import.meta.url': '__ordinal_import_meta_url',
+    // only the source tree (through tsx) resolves modules by import.meta.resolve
+    'import.meta.resolve': 'undefined',
     ORDINAL_VERSION: JSON.stringify(version),
+    ORDINAL_BUNDLE: 'true',
     ORDINAL_DEMO_SCENARIO: JSON.stringify(readFileSync(join(root, 'examples', 'demo.yaml'), 'utf8')),
   },
   banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },

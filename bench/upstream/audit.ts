@@ -5,6 +5,8 @@
 export interface AuditEvent {
   auditID: string;
   stage: string;
+  /** RFC 3339 with microseconds. */
+  requestReceivedTimestamp?: string;
   verb: string;
   userAgent?: string;
   objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string; apiGroup?: string };
@@ -64,6 +66,14 @@ export function requestsOf(events: readonly AuditEvent[], matches: (userAgent: s
     }
   }
   return out;
+}
+
+/** The requests received in [from, to) (epoch ms). */
+export function receivedBetween(requests: readonly AuditEvent[], from: number, to: number): AuditEvent[] {
+  return requests.filter((e) => {
+    const at = Date.parse(e.requestReceivedTimestamp ?? '');
+    return at >= from && at < to;
+  });
 }
 
 export function summarise(requests: readonly AuditEvent[]): RequestSummary {

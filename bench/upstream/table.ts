@@ -2,6 +2,7 @@
 // Ordinal / upstream, and each goal of the efficiency work with "met" or "NOT MET".
 import type { RequestSummary } from './audit.js';
 import { percentile } from './latency.js';
+import type { PhaseRun } from './scale-stories.js';
 
 export interface StoryRun {
   story: string;
@@ -126,4 +127,74 @@ export function printTable(upstream: ControllerRun, ordinal: ControllerRun, goal
 
 function round(x: number): string {
   return Number.isInteger(x) ? String(x) : x.toFixed(2);
+}
+
+/** One story at scale under one controller, in its own controller process. */
+export interface ScaleRun {
+  story: string;
+  /** Per phase: its run and the controller's requests received during it. */
+  phases: Array<PhaseRun & { requests: RequestSummary }>;
+  peakRssMiB: number;
+  /** The namespace's Events at the end, by reason: objects, and the occurrences their counts add up to. */
+  events: Record<string, { objects: number; occurrences: number }>;
+}
+
+export interface ScaleFigures {
+  phase: string;
+  pods: number;
+  cpuPerPodMs: number;
+  wallSeconds: number;
+  eventWrites: number;
+  requests: number;
+}
+
+export function scaleFiguresOf(run: ScaleRun): ScaleFigures[] {
+  return run.phases.map((p) => ({
+    phase: p.phase,
+    pods: p.pods,
+    cpuPerPodMs: p.cpuMs / Math.max(1, p.pods),
+    wallSeconds: (p.to - p.from) / 1000,
+    eventWrites: p.requests.eventCreates + p.requests.eventUpdates,
+    requests: p.requests.requests,
+  }));
+}
+
+/** The issue's goals at scale: CPU per pod and wall time ≤ 1.0× upstream's, peak RSS ≤ upstream's. */
+export function scaleGoalsOf(upstream: ScaleRun, ordinal: ScaleRun): Goal[] {
+  const u = scaleFiguresOf(upstream);
+  const o = scaleFiguresOf(ordinal);
+  const per = u.flatMap((uf, i) => {
+    const of = o[i];
+    if (of === undefined) return [];
+    const at = `${upstream.story} ${uf.phase}`;
+    return [
+      { goal: `CPU per pod ≤ 1.0×, ${at}`, upstream: uf.cpuPerPodMs, ordinal: of.cpuPerPodMs, met: of.cpuPerPodMs <= uf.cpuPerPodMs },
+      { goal: `wall time ≤ 1.0×, ${at}`, upstream: uf.wallSeconds, ordinal: of.wallSeconds, met: of.wallSeconds <= uf.wallSeconds },
+    ];
+  });
+  return [...per, { goal: `peak RSS ≤ upstream, ${upstream.story}`, upstream: upstream.peakRssMiB, ordinal: ordinal.peakRssMiB, met: ordinal.peakRssMiB <= upstream.peakRssMiB }];
+}
+
+const ratioText = (o: number, u: number): string => (u > 0 ? `${(o / u).toFixed(2)}×` : '—');
+
+export function printScaleTable(runs: ReadonlyArray<{ upstream: ScaleRun; ordinal: ScaleRun }>, print: (line: string) => void): void {
+  print('| story | phase | pods | CPU per pod, ms (upstream / Ordinal) | ratio | wall time, s | ratio | Event writes | requests | peak RSS, MiB | ratio |');
+  print('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const { upstream, ordinal } of runs) {
+    const u = scaleFiguresOf(upstream);
+    const o = scaleFiguresOf(ordinal);
+    u.forEach((uf, i) => {
+      const of = o[i];
+      if (of === undefined) return;
+      const rss = i === 0 ? [`${upstream.peakRssMiB.toFixed(0)} / ${ordinal.peakRssMiB.toFixed(0)}`, ratioText(ordinal.peakRssMiB, upstream.peakRssMiB)] : ['', ''];
+      print(
+        `| ${upstream.story} | ${uf.phase} | ${uf.pods} / ${of.pods} | ${uf.cpuPerPodMs.toFixed(1)} / ${of.cpuPerPodMs.toFixed(1)} | ${ratioText(of.cpuPerPodMs, uf.cpuPerPodMs)} | ` +
+          `${uf.wallSeconds.toFixed(1)} / ${of.wallSeconds.toFixed(1)} | ${ratioText(of.wallSeconds, uf.wallSeconds)} | ${uf.eventWrites} / ${of.eventWrites} | ${uf.requests} / ${of.requests} | ${rss[0]} | ${rss[1]} |`,
+      );
+    });
+  }
+  print('');
+  print('| goal | upstream | Ordinal | |');
+  print('| --- | ---: | ---: | --- |');
+  for (const { upstream, ordinal } of runs) for (const g of scaleGoalsOf(upstream, ordinal)) print(`| ${g.goal} | ${round(g.upstream)} | ${round(g.ordinal)} | ${g.met ? 'met' : 'NOT MET'} |`);
 }

@@ -348,18 +348,12 @@ export function toTimestamp(t: Instant): string {
   return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-// The planner reads the same few timestamps of every pod on every sync; Date.parse was a tenth of its CPU.
-const parsedTimestamps = new Map<string, Instant | undefined>();
-const PARSED_TIMESTAMPS_MAX = 1 << 16;
-
-/** Parses an RFC 3339 timestamp; undefined for a missing or unparsable value. */
+/**
+ * Parses an RFC 3339 timestamp; undefined for a missing or unparsable value. (A pod's timestamps are parsed
+ * once per pod object, in its facts: pod-facts.ts.)
+ */
 export function fromTimestamp(s: string | undefined | null): Instant | undefined {
   if (!s) return undefined;
-  const known = parsedTimestamps.get(s);
-  if (known !== undefined || parsedTimestamps.has(s)) return known;
   const t = Date.parse(s);
-  const out = Number.isNaN(t) ? undefined : t;
-  if (parsedTimestamps.size >= PARSED_TIMESTAMPS_MAX) parsedTimestamps.clear();
-  parsedTimestamps.set(s, out);
-  return out;
+  return Number.isNaN(t) ? undefined : t;
 }

@@ -53,6 +53,6 @@ function load(flags: KubeFlags): KubeConfig {
 /** Loads the kubeconfig and builds the client; throws KubeContextError for an unusable kubeconfig or context. */
 export function connect(flags: KubeFlags, timers: Timers): KubeContext {
   const kc = load(flags);
-  const bucket = createTokenBucket({ qps: 50, burst: 100, clock: timers });
-  return { client: new RestClient(createConnection(kc), bucket, tuning(flags), timers, realRandom), namespace: namespaceOf(kc, flags.namespace) };
+  const budget = () => createTokenBucket({ qps: 50, burst: 100, clock: timers });
+  return { client: new RestClient(createConnection(kc), budget, tuning(flags), timers, realRandom), namespace: namespaceOf(kc, flags.namespace) };
 }

@@ -19,19 +19,29 @@ import { planAbort, type AbortDecision, type Rollback } from './rollback.js';
 import { statusChanged } from './status-counters.js';
 import { effectiveStrategy } from './effective-strategy.js';
 import { planSync, type SyncBody } from './update-statefulset.js';
+import { PlannerCache } from './planner-cache.js';
 import { crashPlan, invalidPlan, specIssues } from './validity.js';
 
 /** How soon to look again after a claim blocked a pod (upstream returns an error, i.e. a rate-limited retry). */
 const CLAIM_RETRY_MS = 1000;
 
 /** The sync's context: pods move from `current` to `update` (during a rollback both are its target). */
-function buildContext(observed: ObservedState, claimed: Claimed, revisions: { current: ControllerRevision; update: ControllerRevision }, now: Instant, features: Features, rollback?: Rollback): SyncContext {
+function buildContext(
+  observed: ObservedState,
+  claimed: Claimed,
+  revisions: { current: ControllerRevision; update: ControllerRevision },
+  now: Instant,
+  features: Features,
+  cache: PlannerCache,
+  rollback?: Rollback,
+): SyncContext {
   const set = observed.set;
   const slots = slotsOf(set, claimed.replicas);
   return newSyncContext({
     set,
-    currentSet: appliedRevision(set, revisions.current),
-    updateSet: appliedRevision(set, revisions.update),
+    currentSet: appliedRevision(set, revisions.current, cache.revisions),
+    updateSet: appliedRevision(set, revisions.update, cache.revisions),
+    cache,
     currentRevision: revisions.current.metadata.name ?? '',
     updateRevision: revisions.update.metadata.name ?? '',
     now,
@@ -46,12 +56,12 @@ function buildContext(observed: ObservedState, claimed: Claimed, revisions: { cu
 }
 
 /** The context of the sync, and what onFailure: Rollback decided (rollback.ts). */
-function syncContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features): { ctx: SyncContext; abort: AbortDecision } {
-  const base = buildContext(observed, claimed, { current: revisions.currentRevision, update: revisions.updateRevision }, now, features);
+function syncContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features, cache: PlannerCache): { ctx: SyncContext; abort: AbortDecision } {
+  const base = buildContext(observed, claimed, { current: revisions.currentRevision, update: revisions.updateRevision }, now, features, cache);
   const abort = planAbort(base, claimed.revisions);
   if (abort.kind !== 'rollingBack') return { ctx: base, abort };
   const target = abort.targetRevision;
-  return { ctx: buildContext(observed, claimed, { current: target, update: target }, now, features, abort.rollback), abort };
+  return { ctx: buildContext(observed, claimed, { current: target, update: target }, now, features, cache, abort.rollback), abort };
 }
 
 function retryAt(blockers: readonly Blocker[], now: Instant): Instant | undefined {
@@ -117,11 +127,11 @@ function keptRevisions(set: StatefulSet, claimed: Claimed): Set<string> {
 }
 
 // upstream: stateful_set_control.go UpdateStatefulSet / performUpdate
-function planValid(observed: ObservedState, now: Instant, features: Features): Plan {
+function planValid(observed: ObservedState, now: Instant, features: Features, cache: PlannerCache): Plan {
   const set = observed.set;
   const claimed = claimObjects(set, observed);
-  const revisions = planRevisions(set, claimed.revisions, features);
-  const { ctx, abort } = syncContext(observed, claimed, revisions, now, features);
+  const revisions = planRevisions(set, claimed.revisions, features, cache.revisions);
+  const { ctx, abort } = syncContext(observed, claimed, revisions, now, features, cache);
   // adoption and the revision write come before upstream's UpdateStatefulSet: a failure there ends the sync
   const first = [...claimed.actions, ...revisions.actions].map((a): Action => ({ ...a, endsSyncOnFailure: true }));
   const current = abort.kind === 'rollingBack' ? abort.targetRevision : revisions.currentRevision;
@@ -135,11 +145,11 @@ function planValid(observed: ObservedState, now: Instant, features: Features): P
  * `invalidSpec` blocker (and a FailedValidation event) with no pod actions; an exception is a bug in the
  * planner and yields an `internalError` blocker (with its stack) that the runtime logs, counts and retries.
  */
-export function planStatefulSet(observed: ObservedState, now: Instant, features: Features): Plan {
+export function planStatefulSet(observed: ObservedState, now: Instant, features: Features, cache = new PlannerCache()): Plan {
   try {
-    const issues = specIssues(observed.set, features);
+    const issues = specIssues(observed.set, features, cache);
     if (issues.length > 0) return invalidPlan(observed.set, now, issues);
-    return planValid(observed, now, features);
+    return planValid(observed, now, features, cache);
   } catch (error) {
     return crashPlan(observed, error);
   }

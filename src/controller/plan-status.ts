@@ -160,6 +160,8 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
     ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: () => latestOf(ctx.slots.index.lastProgress(), lastPodProgress(extra)) }),
     // a rollback that halts (its own pods fail too) stays RolloutAborted; the safetyHalt blocker says where
     ...(aborted ? { aborted } : halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
+    // A set's first revision started no rollout: its creation is a scale from nothing.
+    updateRevisionCreated: ctx.revisions.size > 1 ? fromTimestamp(ctx.revisions.get(ctx.updateRevision)?.metadata.creationTimestamp) : undefined,
   });
   const features = featureConditions(ctx, progress.conditions);
   const events = [...progress.events];

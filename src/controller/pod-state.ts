@@ -14,27 +14,12 @@ export interface ParentAndOrdinal {
 }
 
 /**
- * Parsed names, memoised: every sync and every simulator check parses every pod name of a set, so a
- * 1,000-pod rollout parsed millions of names. A pure function of the string; results are frozen because
- * callers share them. Cleared when full, so memory stays bounded.
+ * Go's regexp `(.*)-([0-9]+)$` and strconv.ParseInt(…, 10, 32) on the pod name. The planner reads a pod's
+ * parsed name from its facts (pod-facts.ts), worked out once per pod object by the controller's own cache.
  */
-const parsedNames = new Map<string, Readonly<ParentAndOrdinal>>();
-const PARSED_NAMES_MAX = 1 << 16;
-
-/** Go's regexp `(.*)-([0-9]+)$` and strconv.ParseInt(…, 10, 32) on the pod name. */
 // upstream: stateful_set_utils.go getParentNameAndOrdinal
-export function parentNameAndOrdinal(name: string | undefined): Readonly<ParentAndOrdinal> {
-  const key = name ?? '';
-  const known = parsedNames.get(key);
-  if (known !== undefined) return known;
-  if (parsedNames.size >= PARSED_NAMES_MAX) parsedNames.clear();
-  const parsed = Object.freeze(parseName(key));
-  parsedNames.set(key, parsed);
-  return parsed;
-}
-
-function parseName(name: string): ParentAndOrdinal {
-  const m = statefulPodName.exec(name);
+export function parentNameAndOrdinal(name: string | undefined): ParentAndOrdinal {
+  const m = statefulPodName.exec(name ?? '');
   if (m === null) return { parent: '', ordinal: -1 };
   const digits = m[2] ?? '';
   const n = Number(digits);

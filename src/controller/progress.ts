@@ -38,6 +38,11 @@ export interface ProgressInput {
   halted?: { pod: string; reason: string };
   /** onFailure: Rollback is bringing the pods back: the condition's message, and whether the abort starts now. */
   aborted?: { message: string; started: boolean };
+  /**
+   * When the update revision's ControllerRevision was created, when the set has others (undefined for its
+   * first revision, or one created this sync).
+   */
+  updateRevisionCreated?: Instant | undefined;
 }
 
 export interface ProgressResult {
@@ -53,17 +58,18 @@ export interface ProgressResult {
 
 const setLabel = (set: StatefulSet): string => set.metadata.name ?? '';
 
-/** How the in-progress message of a rollout to the update revision starts. */
-const rolloutPrefix = (input: ProgressInput): string => `${input.strategy} to revision ${input.next.updateRevision ?? ''}:`;
-
 /**
- * A rollout (not a scale) is under way: the revisions differ, or the previous in-progress condition was this
- * rollout's — upstream promotes currentRevision once the pods are updated and Ready, and the rollout goes on
- * until they are available too (minReadySeconds).
+ * A rollout (not a scale) is under way: the revisions differ, or Progressing went True no later than the
+ * update revision was made — upstream promotes currentRevision once the pods are updated and Ready, and the
+ * rollout goes on until they are available too (minReadySeconds). A scale started after the rollout ended
+ * turned Progressing True after that. (A rollback to a revision kept in history reuses its object, and
+ * revisionHistoryLimit 0 leaves the update revision alone once promoted: their minReadySeconds tail reads
+ * as a scale.)
  */
 function isRollout(input: ProgressInput, previous: Condition | undefined): boolean {
   if (input.next.currentRevision !== input.next.updateRevision) return true;
-  return previous?.status === 'True' && (previous.message ?? '').startsWith(rolloutPrefix(input));
+  const since = previous?.status === 'True' && isInProgressReason(previous.reason) ? fromTimestamp(previous.lastTransitionTime) : undefined;
+  return since !== undefined && input.updateRevisionCreated !== undefined && input.updateRevisionCreated >= since;
 }
 
 function inProgressMessage(input: ProgressInput, previous: Condition | undefined): string {

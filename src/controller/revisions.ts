@@ -11,6 +11,7 @@ import {
   newRevision,
   revisionName,
   revisionRaw,
+  RevisionMemo,
 } from '../api/revision/hash.js';
 import { nextRevision, sortRevisions } from '../api/revision/order.js';
 import { ownershipOf } from '../api/controller-ref.js';
@@ -41,12 +42,12 @@ export function isOwnedRevision(set: StatefulSet, rev: ControllerRevision): bool
  * The newest revision is equal to the candidate → reuse it; an older one is → roll back by re-numbering it
  * to the candidate's number. `owned` must be sorted.
  */
-function reuseOrRollback(owned: ControllerRevision[], candidate: ControllerRevision, collisionCount: number): Choice | undefined {
-  const equal = owned.filter((r) => equalRevision(r, candidate));
+function reuseOrRollback(owned: ControllerRevision[], candidate: ControllerRevision, collisionCount: number, memo: RevisionMemo): Choice | undefined {
+  const equal = owned.filter((r) => equalRevision(r, candidate, memo));
   const lastEqual = equal[equal.length - 1];
   const newest = owned[owned.length - 1];
   if (lastEqual === undefined || newest === undefined) return undefined;
-  if (equalRevision(newest, lastEqual)) return { revision: newest, collisionCount, actions: [] };
+  if (equalRevision(newest, lastEqual, memo)) return { revision: newest, collisionCount, actions: [] };
   const renumbered: ControllerRevision = { ...structuredClone(lastEqual), revision: candidate.revision };
   return { revision: renumbered, collisionCount, actions: [{ kind: 'updateRevision', batch: 0, revision: renumbered }] };
 }
@@ -58,14 +59,14 @@ function reuseOrRollback(owned: ControllerRevision[], candidate: ControllerRevis
  * collisionCount, as upstream does. (Upstream caches the answer per set generation; this is pure and cheap.)
  */
 // upstream: stateful_set_control.go setMatchesLatestExistingRevision
-function matchesNewest(set: StatefulSet, candidate: ControllerRevision, newest: ControllerRevision, features: Features): boolean {
+function matchesNewest(set: StatefulSet, candidate: ControllerRevision, newest: ControllerRevision, features: Features, memo: RevisionMemo): boolean {
   if (!features.StatefulSetSemanticRevisionComparison) return false;
   // a revision without claim templates restores none, so it "matches" any claim templates: a set switched to
   // volumeClaimUpdatePolicy InPlace would keep its old revision and never compare its claims with the template
   if (carriesClaimTemplates(candidate) !== carriesClaimTemplates(newest)) return false;
   try {
     const restored = defaultStatefulSet(applyRevision(set, newest), features);
-    return equalRevision(candidate, newRevision(restored, -1));
+    return equalRevision(candidate, newRevision(restored, -1, undefined, memo), memo);
   } catch {
     return false; // upstream: an ApplyRevision or encoding error means "no match"
   }
@@ -80,14 +81,14 @@ const nextCount = (n: number): number => (n === INT32_MAX ? -(2 ** 31) : n + 1);
  * a name taken by identical data is reused. `all` includes revisions owned by others.
  */
 // upstream: pkg/controller/history controller_history.go realHistory.CreateControllerRevision
-function createOrReuse(set: StatefulSet, all: readonly ControllerRevision[], candidate: ControllerRevision, collisionCount: number): Choice {
-  const raw = revisionRaw(candidate);
+function createOrReuse(set: StatefulSet, all: readonly ControllerRevision[], candidate: ControllerRevision, collisionCount: number, memo: RevisionMemo): Choice {
+  const raw = revisionRaw(candidate, memo);
   const byName = new Map(all.map((r) => [r.metadata.name, r]));
   let count = collisionCount;
   for (let tries = 0; tries <= all.length + 16; tries++, count = nextCount(count)) {
-    const name = revisionName(set.metadata.name ?? '', hashControllerRevision(raw, count));
+    const name = revisionName(set.metadata.name ?? '', hashControllerRevision(raw, count, memo));
     const existing = byName.get(name);
-    if (existing !== undefined && revisionRaw(existing) === raw) return { revision: existing, collisionCount: count, actions: [] };
+    if (existing !== undefined && revisionRaw(existing, memo) === raw) return { revision: existing, collisionCount: count, actions: [] };
     if (existing === undefined) {
       const revision: ControllerRevision = { ...candidate, metadata: { ...candidate.metadata, name } };
       return { revision, collisionCount: count, actions: [{ kind: 'createRevision', batch: 0, revision }] };
@@ -105,16 +106,16 @@ function createOrReuse(set: StatefulSet, all: readonly ControllerRevision[], can
  * Throws only if no free name exists (a pathological history).
  */
 // upstream: stateful_set_control.go getStatefulSetRevisions
-export function planRevisions(set: StatefulSet, revisions: ControllerRevision[], features: Features): RevisionPlan {
+export function planRevisions(set: StatefulSet, revisions: ControllerRevision[], features: Features, memo = new RevisionMemo()): RevisionPlan {
   const owned = sortRevisions(revisions.filter((r) => isOwnedRevision(set, r)));
   const stored = set.status?.collisionCount ?? 0;
-  const candidate = newRevision(set, nextRevision(owned), stored);
+  const candidate = newRevision(set, nextRevision(owned), stored, memo);
   const newest = owned[owned.length - 1];
   const chosen =
-    reuseOrRollback(owned, candidate, stored) ??
-    (newest !== undefined && matchesNewest(set, candidate, newest, features)
+    reuseOrRollback(owned, candidate, stored, memo) ??
+    (newest !== undefined && matchesNewest(set, candidate, newest, features, memo)
       ? { revision: newest, collisionCount: stored, actions: [] }
-      : createOrReuse(set, revisions, candidate, stored));
+      : createOrReuse(set, revisions, candidate, stored, memo));
   const currentName = set.status?.currentRevision;
   const current = (currentName && owned.find((r) => r.metadata.name === currentName)) || chosen.revision;
   return {

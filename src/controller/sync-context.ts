@@ -11,6 +11,7 @@ import { isParallel, minReadySecondsOf } from './spec.js';
 import { claimsAvailable, replicaClaims, type ReplicaClaims } from './claim-updates.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
 import type { Rollback } from './rollback.js';
+import type { PlannerCache } from './planner-cache.js';
 
 export interface SyncContext {
   /** The live set. */
@@ -41,6 +42,8 @@ export interface SyncContext {
   rollback?: Rollback;
   /** What several phases of one sync ask for, worked out once (see `slotUnavailability`). */
   memo: SyncMemo;
+  /** What the planner remembers between syncs (its caller's). */
+  cache: PlannerCache;
 }
 
 /**
@@ -90,7 +93,7 @@ export function setAtRevision(ctx: SyncContext, revision: string): StatefulSet |
   if (revision === ctx.updateRevision) return ctx.updateSet;
   if (revision === ctx.currentRevision) return ctx.currentSet;
   const rev = ctx.revisions.get(revision);
-  return rev === undefined ? undefined : appliedRevision(ctx.set, rev);
+  return rev === undefined ? undefined : appliedRevision(ctx.set, rev, ctx.cache.revisions);
 }
 
 export const isOld = (ctx: SyncContext, pod: Pod): boolean => podRevision(pod) !== ctx.updateRevision;

@@ -14,6 +14,7 @@ import { asObject } from '../api/validation/values.js';
 import { conditionsOf, ConditionType, findCondition, Reason, setCondition } from './conditions.js';
 import { EventReason } from './event-texts.js';
 import type { ObservedState, Plan, PlanMetrics, PlannedEvent } from './plan-types.js';
+import { PlannerCache } from './planner-cache.js';
 import { inconsistentStatus, conditionsEqual } from './status-counters.js';
 
 const fieldOf = (set: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => asObject(v)?.[k], set);
@@ -34,15 +35,13 @@ const UPDATE_TOLERATED: { path: RegExp; tolerated: (set: unknown) => boolean }[]
  * maxUnavailable) is not a validity question for a stored object — a disabled gate means upstream's
  * fallback (effective-strategy.ts) — so the rules are evaluated with every gate on.
  */
-export function specIssues(set: unknown, _features: Features): FieldIssue[] {
+export function specIssues(set: unknown, _features: Features, cache = new PlannerCache()): FieldIssue[] {
   if (typeof set !== 'object' || set === null) return computeIssues(set);
-  let issues = checkedSets.get(set);
-  if (issues === undefined) checkedSets.set(set, (issues = computeIssues(set)));
+  // every sync validates its set; observed sets are never mutated, so once per set object is enough
+  let issues = cache.validated.get(set);
+  if (issues === undefined) cache.validated.set(set, (issues = computeIssues(set)));
   return [...issues];
 }
-
-/** Every sync validates its set; observed sets are never mutated, so once per set object is enough. */
-const checkedSets = new WeakMap<object, FieldIssue[]>();
 
 function computeIssues(set: unknown): FieldIssue[] {
   // kube-apiserver validates apps/v1 sets after defaulting their pod template; a CRD stores the template

@@ -1,7 +1,9 @@
 // Kubernetes Events through the ClusterClient, sent as client-go's recorder sends them: its EventCorrelator
 // (event-correlator.ts) combines similar events, turns repeats into `count` patches and drops what its spam
-// filter stops. Timestamps and names come from the injected clock and a counter, so a simulated run writes
-// identical Events every time.
+// filter stops. Recording never waits: an event joins the writes under way, at most `maxPending` of them (as
+// client-go's broadcaster queues at most 1,000 and drops what comes beyond), through a client that should
+// have a request budget of its own, so that Events never delay a pod or status write. Timestamps and names
+// come from the injected clock and a counter, so a simulated run writes identical Events every time.
 
 import { apiVersionOf, Resources, type ClusterClient, type Resource } from '../api/client.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';
@@ -35,12 +37,16 @@ export interface EventRecorderOptions {
   logger?: Logger;
   /** Distinct events remembered for aggregation (client-go: 4096). */
   cacheSize?: number;
+  /** Events recorded but not yet written beyond which new ones are dropped (default 1,000, client-go's maxQueuedEvents). */
+  maxPending?: number;
+  /** Called for each event dropped because `maxPending` were waiting. */
+  onDropped?: (type: EventType) => void;
 }
 
 export interface EventRecorder {
   /**
-   * Records an event about `ref`. Resolves once written (or at once when the spam filter drops it); never
-   * rejects (failures are logged).
+   * Records an event about `ref`. Resolves once written (or at once when the spam filter or a full queue
+   * drops it); never rejects (failures are logged).
    */
   event(ref: ObjectReference, type: EventType, reason: string, message: string): Promise<void>;
   /** Calls `listener` synchronously for every event written (not for dropped ones); returns an unsubscribe function. */
@@ -73,6 +79,8 @@ export function createEventRecorder(opts: EventRecorderOptions): EventRecorder {
 }
 
 const MAX_NAME_RETRIES = 3;
+// upstream: client-go/tools/record/event.go maxQueuedEvents
+const MAX_PENDING = 1000;
 
 // upstream: client-go/tools/record/event.go recordToSink
 class Recorder implements EventRecorder {
@@ -95,6 +103,11 @@ class Recorder implements EventRecorder {
   }
 
   event(ref: ObjectReference, type: EventType, reason: string, message: string): Promise<void> {
+    // upstream: the broadcaster's ActionOrDrop, before the correlator sees the event
+    if (this.inFlight.size >= (this.opts.maxPending ?? MAX_PENDING)) {
+      this.opts.onDropped?.(type);
+      return Promise.resolve();
+    }
     const now = this.opts.clock.now();
     const host = this.opts.host ?? '';
     const c = this.correlator.correlate({

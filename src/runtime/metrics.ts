@@ -29,6 +29,8 @@ export interface ControllerMetrics {
   observeReconcile(result: ReconcileResult, seconds: number): void;
   /** A sync ended in an internal error, i.e. a bug (also counted as an `error` reconcile). */
   observeInternalError(): void;
+  /** An Event of `type` (Normal, Warning) was dropped: too many were waiting to be written. */
+  eventDropped(type: string): void;
   /** InPlace: the controller grew `claim`'s request to `request` at `at` (a resize it now follows). */
   claimResizeStarted(set: StatefulSet, claim: string, request: string, at: Instant): void;
   /** A claim seen by the informer: a resize the controller started completes (capacity reached) or fails. */
@@ -84,6 +86,12 @@ function build(registry: Registry) {
     // controller-runtime's controller_runtime_reconcile_panics_total: a recovered bug, not a failed API call
     panics: new Counter({ name: 'ordinal_reconcile_panics_total', help: 'StatefulSet syncs that ended in an internal error (a bug in Ordinal)', registers }),
     reconcileDuration: histogram('ordinal_reconcile_duration_seconds', 'Duration of one StatefulSet sync', [], RECONCILE_BUCKETS),
+    eventsDropped: new Counter({
+      name: 'ordinal_events_dropped_total',
+      help: 'Events not written because too many were waiting to be (client-go drops them alike), by type',
+      labelNames: ['type'],
+      registers,
+    }),
   };
 }
 
@@ -203,6 +211,10 @@ class PromControllerMetrics implements ControllerMetrics {
 
   observeInternalError(): void {
     this.m.panics.inc();
+  }
+
+  eventDropped(type: string): void {
+    this.m.eventsDropped.inc({ type });
   }
 
   forgetSet(namespace: string, name: string): void {

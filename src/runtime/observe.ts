@@ -63,40 +63,49 @@ const claimPrefixes = (set: StatefulSet): string[] =>
   (set.spec.volumeClaimTemplates ?? []).map((t) => `${t.metadata.name ?? ''}-${set.metadata.name ?? ''}-`);
 
 /**
- * Cached objects are never mutated, so the defaulted copy of one cached set is reused by every sync until
- * the set changes: the planner's memoised revision work (api/revision/hash.ts) is keyed by its identity.
+ * Defaulted copies of observed sets, kept by one controller (never module state). Cached objects are never
+ * mutated, so the defaulted copy of one cached set is reused by every sync until the set changes: the
+ * planner's memoised revision work (api/revision/hash.ts) is keyed by its identity. A status write makes a new
+ * cached object with the same spec: its defaulted spec is the previous one's (same UID, same spec text), so
+ * the template keeps its identity and the planner's template memo hits.
  */
-const defaultedSets = new WeakMap<StatefulSet, { features: Features; set: StatefulSet }>();
+export class SetDefaults {
+  private readonly bySet = new WeakMap<StatefulSet, { features: Features; set: StatefulSet }>();
+  private readonly byUid = new Map<string, { features: Features; specJson: string; spec: StatefulSet['spec'] }>();
 
-/**
- * A status write makes a new cached object with the same spec: its defaulted spec is the previous one's
- * (same UID, same spec text), so the template keeps its identity and the planner's template memo hits.
- */
-const defaultedSpecs = new Map<string, { features: Features; specJson: string; spec: StatefulSet['spec'] }>();
-const DEFAULTED_SPECS_MAX = 1 << 14;
+  of(stored: StatefulSet, features: Features): StatefulSet {
+    const known = this.bySet.get(stored);
+    if (known !== undefined && known.features === features) return known.set;
+    const set = this.reuseSpec(stored, features) ?? defaultStatefulSet(stored, features);
+    this.bySet.set(stored, { features, set });
+    return set;
+  }
 
-function defaulted(stored: StatefulSet, features: Features): StatefulSet {
-  const known = defaultedSets.get(stored);
-  if (known !== undefined && known.features === features) return known.set;
-  const set = reuseSpec(stored, features) ?? defaultStatefulSet(stored, features);
-  defaultedSets.set(stored, { features, set });
-  return set;
+  /** Drops what is kept for a set that is gone. */
+  forget(uid: string | undefined): void {
+    if (uid !== undefined) this.byUid.delete(uid);
+  }
+
+  private reuseSpec(stored: StatefulSet, features: Features): StatefulSet | undefined {
+    const uid = stored.metadata?.uid;
+    if (typeof uid !== 'string' || uid === '') return undefined;
+    const specJson = JSON.stringify(stored.spec ?? null);
+    const prev = this.byUid.get(uid);
+    if (prev !== undefined && prev.features === features && prev.specJson === specJson) {
+      // defaulting changes only the spec; the rest is copied as defaultStatefulSet copies it (key order kept)
+      const out = cloneJson({ ...stored, spec: null });
+      return Object.assign(out, { spec: prev.spec }) as StatefulSet;
+    }
+    const set = defaultStatefulSet(stored, features);
+    this.byUid.set(uid, { features, specJson, spec: set.spec });
+    return set;
+  }
 }
 
-function reuseSpec(stored: StatefulSet, features: Features): StatefulSet | undefined {
-  const uid = stored.metadata?.uid;
-  if (typeof uid !== 'string' || uid === '') return undefined;
-  const specJson = JSON.stringify(stored.spec ?? null);
-  const prev = defaultedSpecs.get(uid);
-  if (prev !== undefined && prev.features === features && prev.specJson === specJson) {
-    // defaulting changes only the spec; the rest is copied as defaultStatefulSet copies it (key order kept)
-    const out = cloneJson({ ...stored, spec: null });
-    return Object.assign(out, { spec: prev.spec }) as StatefulSet;
-  }
-  const set = defaultStatefulSet(stored, features);
-  if (defaultedSpecs.size >= DEFAULTED_SPECS_MAX) defaultedSpecs.clear();
-  defaultedSpecs.set(uid, { features, specJson, spec: set.spec });
-  return set;
+/** What a controller keeps between syncs to observe a set cheaply: its defaulted copies and replica indexes. */
+export interface ObserveMemo {
+  defaults: SetDefaults;
+  indexes?: ReplicaIndexes;
 }
 
 /**
@@ -105,8 +114,9 @@ function reuseSpec(stored: StatefulSet, features: Features): StatefulSet | undef
  * apps/v1 and apps.ordinal.dev/v1 and moving a set between them would roll its pods. Idempotent on apps/v1.
  */
 // upstream: stateful_set.go sync (getPodsForStatefulSet, ListControllerRevisions, the PVC lister)
-export function observe(stored: StatefulSet, caches: Caches, features: Features = defaultFeatures(), indexes?: ReplicaIndexes): ObservedState {
-  const set = defaulted(stored, features);
+export function observe(stored: StatefulSet, caches: Caches, features: Features = defaultFeatures(), memo: ObserveMemo = { defaults: new SetDefaults() }): ObservedState {
+  const set = memo.defaults.of(stored, features);
+  const indexes = memo.indexes;
   const ns = set.metadata.namespace ?? '';
   const prefixes = claimPrefixes(set);
   // with the controller's indexes, the set's own pods and claims are its index; the pods listed are the orphans

@@ -11,10 +11,9 @@ import { applyPlan, type ExecutionResult } from './executor.js';
 import type { Expectations } from './expectations.js';
 import type { Logger } from './logging-port.js';
 import type { ControllerMetrics } from './metrics.js';
-import { observe, type Caches } from './observe.js';
+import { observe, type Caches, type ObserveMemo } from './observe.js';
 import type { Planner } from './planner-port.js';
 import type { SetKey, SetTargets } from './set-targets.js';
-import type { ReplicaIndexes } from './replica-indexes.js';
 import { settleStatus } from './settle-status.js';
 import { writeStatus } from './set-status-writer.js';
 import { expectAction, recordSyncEvents, recordSyncMetrics } from './sync-effects.js';
@@ -38,8 +37,8 @@ export interface SyncDeps {
   planner: Planner;
   targets: SetTargets;
   caches: Caches;
-  /** The sets' replica indexes, kept from the informers' deltas. */
-  indexes?: ReplicaIndexes;
+  /** What the controller keeps between syncs: defaulted sets, and the replica indexes kept from the informers' deltas. */
+  memo?: ObserveMemo;
   expectations: Expectations;
   metrics: ControllerMetrics;
   events: EventRecorder;
@@ -63,7 +62,7 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     return until === undefined ? { kind: 'waiting' } : { kind: 'waiting', until };
   }
   const now = deps.clock.now();
-  const observed = observe(set, deps.caches, deps.features, deps.indexes);
+  const observed = observe(set, deps.caches, deps.features, deps.memo);
   const plan = deps.planner.plan(observed, now, deps.features);
   const result = await applyPlan(plan, deps.client, {
     set,

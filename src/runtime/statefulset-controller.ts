@@ -12,7 +12,7 @@ import { Expectations, type ObservedChange } from './expectations.js';
 import { Informer } from './informer.js';
 import { noopLogger, type Logger } from './logging-port.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
-import type { Caches } from './observe.js';
+import { SetDefaults, type Caches } from './observe.js';
 import { ReplicaIndexes } from './replica-indexes.js';
 import type { Planner } from './planner-port.js';
 import { keysForClaim, keysForStorageClass } from './claim-handlers.js';
@@ -49,6 +49,7 @@ export class StatefulSetController {
   private readonly targets: SetTargets;
   private readonly caches: Caches;
   private readonly indexes: ReplicaIndexes;
+  private readonly defaults = new SetDefaults();
   private readonly expectations: Expectations;
   /** Keys skipped for unobserved writes, in the order they first waited (the order they are rechecked). */
   private readonly waiting = new Map<string, number>();
@@ -135,8 +136,8 @@ export class StatefulSetController {
 
   private syncDeps(): SyncDeps {
     const { client, timers, features, planner, metrics, events } = this.deps;
-    const { targets, caches, indexes, expectations, log } = this;
-    return { client, clock: timers, features, planner, metrics, events, targets, caches, indexes, expectations, logger: log };
+    const { targets, caches, indexes, defaults, expectations, log } = this;
+    return { client, clock: timers, features, planner, metrics, events, targets, caches, memo: { defaults, indexes }, expectations, logger: log };
   }
 
   private async worker(): Promise<void> {
@@ -233,6 +234,7 @@ export class StatefulSetController {
       const key = (s: StatefulSet) => [targets.keyOf(t, s.metadata.namespace, s.metadata.name)];
       const gone = (s: StatefulSet) => {
         this.indexes.forget(s);
+        this.defaults.forget(s.metadata.uid);
         return key(s);
       };
       on(t.informer, { add: key, update: (_a, b) => key(b), del: gone });

@@ -27,7 +27,14 @@ export function effectivePartition(set: StatefulSet): number {
   return type === 'RollingUpdate' || type === 'EnforcedRollingUpdate' ? partitionOf(set) : 0;
 }
 
-export function convergence(set: StatefulSet, pods: readonly Pod[], now: Instant): Convergence {
+/** A set's pods: a list, or a map by pod key (the simulator's own index, read without a copy). */
+export type PodsOfSet = readonly Pod[] | ReadonlyMap<string, Pod>;
+const isList = (pods: PodsOfSet): pods is readonly Pod[] => Array.isArray(pods);
+export const podList = (pods: PodsOfSet): readonly Pod[] => (isList(pods) ? pods : [...pods.values()]);
+
+export function convergence(set: StatefulSet, podsOfSet: PodsOfSet, now: Instant): Convergence {
+  const pods = isList(podsOfSet) ? podsOfSet : podsOfSet.values();
+  const count = isList(podsOfSet) ? podsOfSet.length : podsOfSet.size;
   const status = set.status;
   const name = set.metadata.name ?? '';
   if (!status || status.observedGeneration !== set.metadata.generation) {
@@ -35,7 +42,7 @@ export function convergence(set: StatefulSet, pods: readonly Pod[], now: Instant
   }
   if (!status.updateRevision) return NOT(`${name}: no status.updateRevision yet`);
   const { start, replicas } = rangeOf(set);
-  if (pods.length < replicas) return NOT(`${name}: ${pods.length} of ${replicas} pods exist`);
+  if (count < replicas) return NOT(`${name}: ${count} of ${replicas} pods exist`);
   const counts = { update: 0, current: 0 };
   const seen = new Set<number>();
   for (const pod of pods) {

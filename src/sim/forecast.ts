@@ -1,13 +1,19 @@
 // A rollout forecast: the same planner and controller on the simulated cluster, many times, with each pod's
 // start and termination drawn from durations learned on the cluster (or given), for the set's current
-// strategy and for candidate settings. Seeded: the same inputs give the same forecast.
+// strategy and for candidate settings. Every run starts from the set as it is (start-state.ts), and the runs
+// are shared by this thread and worker threads (forecast-pool.ts). Seeded: the same inputs give the same
+// forecast.
 
 import type { Seconds } from '../cluster/kubelet/config.js';
-import { runScenario, type RunResult } from './runner.js';
-import { scenarioFromDocument } from './scenario.js';
-import { scenarioFromManifests, type ManifestChange } from './scenario-from-manifests.js';
-import type { TimelineRecord } from './timeline.js';
 import type { Candidate } from './forecast-candidates.js';
+import { defaultThreads, runForecastJobs } from './forecast-pool.js';
+import { runForecastJob, type ForecastSetup, type RunForecast, type RunJob } from './forecast-run.js';
+import type { ManifestChange } from './scenario-from-manifests.js';
+import type { StartState } from './simulation.js';
+import { createdState, withSetFields } from './start-state.js';
+import type { TimelineRecord } from './timeline.js';
+
+export type { Batch, RunForecast } from './forecast-run.js';
 
 export interface ForecastInput {
   /** Shown in the scenario's name. */
@@ -17,26 +23,18 @@ export interface ForecastInput {
   change: ManifestChange;
   start: Seconds;
   termination: Seconds;
+  /** How long a claim's expansion takes (default: the simulated storage's). */
+  expansion?: Seconds;
   runs: number;
   seed: number;
   candidates: Candidate[];
-}
-
-export interface Batch {
-  /** Seconds after the change. */
-  at: number;
-  deleted: string[];
-  created: string[];
-}
-
-export interface RunForecast {
-  seed: number;
-  /** Seconds from the change to convergence; undefined when the run did not converge. */
-  seconds?: number;
-  lowestAvailable: { replicas: number; at: number };
-  batches: Batch[];
-  /** updatedAt[k]: seconds after the change when `status.updatedReplicas` first reached k (index 0 is 0). */
-  updatedAt: number[];
+  /** Where every run starts (a live set's objects as observed); default: the manifests once created. */
+  from?: StartState;
+  /**
+   * Threads the runs share, this one included (default: one per core, for a forecast that replaces enough
+   * pods to pay for starting worker threads); 1 runs everything in this thread. The forecast is the same either way.
+   */
+  threads?: number;
 }
 
 export interface CandidateForecast {
@@ -50,8 +48,8 @@ export interface CandidateForecast {
   lowestAvailable: { replicas: number; at: number };
   /** The converged run whose duration is P50 (its batches describe the rollout); the first run when none converged. */
   median: RunForecast;
-  /** That run's records, for the HTML report. */
-  medianRecords: TimelineRecord[];
+  /** That run's records, for the HTML report (the run is made again, the same). */
+  medianRecords(): Promise<TimelineRecord[]>;
   /** Every run, by seed. */
   runs: RunForecast[];
 }
@@ -61,54 +59,14 @@ const percentileIndex = (n: number, p: number): number => Math.min(n - 1, Math.m
 
 export const percentile = (sorted: readonly number[], p: number): number | undefined => (sorted.length === 0 ? undefined : sorted[percentileIndex(sorted.length, p)]);
 
-/**
- * What one run says, from the first change step (index 1): its duration and lowest availability are those of
- * the set's rollout as the simulator measured it (rollout-tracker.ts, the same figures the report of the run
- * shows); a change that rolled nothing took no time.
- */
-function summarize(seed: number, result: RunResult): RunForecast {
-  const changeIndex = result.records.findIndex((r) => r.type === 'step' && r.index === 1);
-  const change = result.records[changeIndex]?.t ?? 0;
-  const ok = result.summary.converged && result.exitCode === 0;
-  const rollout = result.summary.rollouts.find((r) => r.startedAt >= change);
-  const batches = new Map<number, Batch>();
-  const updatedAt = [0];
-  // From the change step on, in record order: records at the same instant before it belong to the set's creation.
-  for (const r of result.records.slice(Math.max(0, changeIndex))) {
-    // Counted once the status names the new revision: before that, updatedReplicas counts the old one.
-    if (r.type === 'status' && r.generation !== null && r.status.observedGeneration === r.generation) {
-      while (updatedAt.length <= (r.status.updatedReplicas ?? 0)) updatedAt.push(r.t - change);
-    }
-    if (r.type === 'action' && r.resource === 'pods' && (r.verb === 'create' || r.verb === 'delete')) {
-      const batch = batches.get(r.t) ?? { at: r.t - change, deleted: [], created: [] };
-      (r.verb === 'delete' ? batch.deleted : batch.created).push(r.name);
-      batches.set(r.t, batch);
-    }
-  }
-  const seconds = rollout === undefined ? (ok ? 0 : undefined) : ok && rollout.convergedAt !== null ? rollout.convergedAt - rollout.startedAt : undefined;
-  // No rollout: availability stayed what the summary reports.
-  const lowestAvailable = rollout
-    ? { replicas: rollout.lowestAvailable.replicas, at: rollout.lowestAvailable.at - change }
-    : { replicas: Math.min(...Object.values(result.summary.sets).map((s) => s?.availableReplicas ?? 0)), at: 0 };
-  return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...batches.values()], updatedAt };
-}
-
-async function forecastCandidate(input: ForecastInput, candidate: Candidate): Promise<CandidateForecast> {
-  const change: ManifestChange =
-    candidate.note === undefined ? { ...input.change, set: [...input.change.set, ...candidate.set] } : { ...input.change, initial: candidate.set };
-  const runs: Array<{ run: RunForecast; records: TimelineRecord[] }> = [];
-  for (let i = 0; i < input.runs; i++) {
-    const seed = input.seed + i;
-    const doc = { ...scenarioFromManifests(input.name, input.manifests, change, { podStartSeconds: input.start, podTerminationSeconds: input.termination }), seed };
-    const result = await runScenario(scenarioFromDocument(doc, `forecast of ${input.name} (${candidate.label})`));
-    runs.push({ run: summarize(seed, result), records: result.records });
-  }
-  const converged = runs.filter((r) => r.run.seconds !== undefined).sort((a, b) => (a.run.seconds ?? 0) - (b.run.seconds ?? 0));
-  const durations = converged.map((r) => r.run.seconds ?? 0);
+/** One setting's forecast from its runs (in seed order). */
+function candidateForecast(setup: ForecastSetup, index: number, candidate: Candidate, runs: RunForecast[]): CandidateForecast {
+  const converged = runs.filter((r) => r.seconds !== undefined).sort((a, b) => (a.seconds ?? 0) - (b.seconds ?? 0));
+  const durations = converged.map((r) => r.seconds ?? 0);
   // The run at P50 itself, so that the report of "the median run" shows the table's P50.
   const median = converged[percentileIndex(converged.length, 50)] ?? runs[0];
   if (median === undefined) throw new Error('a forecast needs at least one run');
-  const lowest = runs.reduce((low, r) => (r.run.lowestAvailable.replicas < low.replicas ? r.run.lowestAvailable : low), { replicas: Infinity, at: 0 });
+  const lowest = runs.reduce((low, r) => (r.lowestAvailable.replicas < low.replicas ? r.lowestAvailable : low), { replicas: Infinity, at: 0 });
   const stats = { p5: percentile(durations, 5), p50: percentile(durations, 50), p95: percentile(durations, 95) };
   return {
     label: candidate.label,
@@ -116,9 +74,9 @@ async function forecastCandidate(input: ForecastInput, candidate: Candidate): Pr
     converged: durations.length,
     ...Object.fromEntries(Object.entries(stats).filter(([, v]) => v !== undefined)),
     lowestAvailable: lowest,
-    median: median.run,
-    medianRecords: median.records,
-    runs: runs.map((r) => r.run),
+    median,
+    medianRecords: async () => (await runForecastJob(setup, { candidate: index, seed: median.seed }, true)).records,
+    runs,
   };
 }
 
@@ -132,9 +90,32 @@ export function remainingAfter(runs: readonly RunForecast[], updated: number): n
     .sort((a, b) => a - b);
 }
 
-/** The current setting first, then each candidate. */
+/** Pods a forecast's runs replace, about, from which worker threads (each starting in a few tenths of a second) pay. */
+const WORKERS_MIN_PODS = 1000;
+
+/**
+ * The current setting first, then each candidate. Every run starts from the same start state (made once when
+ * not given); a candidate that cannot be applied to the live set (its note) starts from the set recreated with it.
+ */
 export async function forecastRollout(input: ForecastInput): Promise<CandidateForecast[]> {
-  const out: CandidateForecast[] = [];
-  for (const candidate of [{ label: 'current', set: [] }, ...input.candidates]) out.push(await forecastCandidate(input, candidate));
-  return out;
+  const timing = { podStartSeconds: input.start, podTerminationSeconds: input.termination, ...(input.expansion !== undefined ? { expansionSeconds: input.expansion } : {}) };
+  const base = input.from ?? (await createdState(input.name, input.manifests, timing));
+  const candidates: Candidate[] = [{ label: 'current', set: [] }, ...input.candidates];
+  const starts: StartState[] = [base];
+  const setup: ForecastSetup = {
+    name: input.name,
+    manifests: input.manifests,
+    timing,
+    starts,
+    candidates: candidates.map((c) => {
+      if (c.note === undefined) return { label: c.label, change: { ...input.change, set: [...input.change.set, ...c.set] }, start: 0 };
+      starts.push(withSetFields(base, c.set));
+      return { label: c.label, change: { ...input.change, initial: c.set }, start: starts.length - 1 };
+    }),
+  };
+  const jobs: RunJob[] = candidates.flatMap((_, candidate) => Array.from({ length: input.runs }, (_, i) => ({ candidate, seed: input.seed + i })));
+  const pods = base.snapshot.resources['pods']?.length ?? 0;
+  const threads = input.threads ?? (jobs.length * Math.max(1, pods) >= WORKERS_MIN_PODS ? defaultThreads() : 1);
+  const runs = await runForecastJobs(setup, jobs, threads);
+  return candidates.map((c, i) => candidateForecast(setup, i, c, runs.slice(i * input.runs, (i + 1) * input.runs)));
 }

@@ -44,7 +44,7 @@ function readySince(pod: Pod): number | undefined {
 }
 
 /** A duration measured between whole-second timestamps, as samples around it (see the header). */
-const wholeSecondSamples = (seconds: number): number[] => [seconds - 0.5, seconds, seconds + 0.5].filter((s) => s >= 0);
+export const wholeSecondSamples = (seconds: number): number[] => [seconds - 0.5, seconds, seconds + 0.5].filter((s) => s >= 0);
 
 function startSamples(pods: readonly Pod[]): LearnedSeconds {
   const measured: number[] = [];

@@ -6,6 +6,7 @@ import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import type { PersistentVolumeClaim, Pod } from '../api/types.js';
 import { claimEvents, claimSizes } from './claim-lifecycle.js';
+import { podList } from './converged.js';
 import { podOrdinal, podRevision } from '../controller/pod-state.js';
 import type { WriteRecord } from '../cluster/memory/index.js';
 import { lifecycleEvents, podView, waitingOf } from './pod-lifecycle.js';
@@ -38,11 +39,14 @@ function observeClaim(deps: ObserverDeps, w: WriteRecord): void {
   const key = `${ns}/${w.name}`;
   const prev = deps.state.claims.get(key);
   const next = w.change === 'DELETED' ? undefined : claim;
-  if (next === undefined) deps.state.claims.delete(key);
-  else deps.state.claims.set(key, next);
+  const owner = deps.state.applyClaim(ns, w.name, next);
+  // InPlace: an expanding claim makes its replica unavailable
+  const set = owner && deps.state.sets.get(owner.key)?.set;
+  if (owner && set?.spec.volumeClaimUpdatePolicy === 'InPlace') {
+    deps.tracker.update(owner.key, set, deps.state.podsIn(owner.key), w.at, () => deps.state.unavailableOrdinals(owner.key, set, w.at));
+  }
   const events = claimEvents(prev, next);
   if (events.length === 0) return;
-  const owner = deps.state.claimOwner(ns, w.name);
   const t = secondsSince(deps.start, w.at);
   for (const event of events) deps.emit(claimRecord(t, { namespace: ns, name: w.name, set: owner?.set ?? null, ordinal: owner?.ordinal ?? null, event, ...claimSizes(claim) }));
 }
@@ -57,7 +61,7 @@ function observeSet(deps: ObserverDeps, w: WriteRecord): void {
     deps.emit(statusRecord(secondsSince(deps.start, w.at), ns, w.name, generation, entry.set.status ?? { replicas: 0 }));
   }
   const set = entry?.set;
-  deps.tracker.update(key, set, set ? deps.state.podsOf(key) : [], w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
+  deps.tracker.update(key, set, deps.state.podsIn(key), w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
 }
 
 function observePod(deps: ObserverDeps, w: WriteRecord): void {
@@ -76,8 +80,8 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
   if (waiting !== undefined && waiting.reason !== waitingOf(change.prev)?.reason) deps.emit(waitingRecord(t, { ...who, ...waiting }));
   for (const key of new Set([change.prevSet, change.nextSet])) {
     if (!key) continue;
-    const pods = deps.state.podsOf(key);
-    if (change.prev === undefined && deps.state.hasSharedOrdinal(key)) for (const f of checkPods(pods)) deps.violation(f, w.at);
+    const pods = deps.state.podsIn(key);
+    if (change.prev === undefined && deps.state.hasSharedOrdinal(key)) for (const f of checkPods(podList(pods))) deps.violation(f, w.at);
     const set = deps.state.sets.get(key)?.set;
     deps.tracker.update(key, set, pods, w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
   }
@@ -92,5 +96,5 @@ function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   if (!victim || !set || victim.metadata.deletionTimestamp) return;
   const owner = setKey!;
   const unavailable = deps.state.hasSharedOrdinal(owner) ? undefined : () => deps.state.unavailableOrdinals(owner, set, w.at);
-  for (const f of checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable)) deps.violation(f, w.at);
+  for (const f of checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable, deps.state.claimHeld(owner, set, w.at))) deps.violation(f, w.at);
 }

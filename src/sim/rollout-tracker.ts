@@ -7,9 +7,10 @@
 // the text timeline, the demo, the HTML report and the forecast all read these, so they measure a rollout
 // one way.
 
-import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, StatefulSet } from '../api/types.js';
 import { isRollingBack } from '../controller/rollback.js';
 import { slotCountOf } from '../controller/spec.js';
+import type { PodsOfSet } from './converged.js';
 import { secondsSince, type RolloutSummary } from './timeline.js';
 
 interface OpenRollout {
@@ -30,10 +31,10 @@ interface OpenRollout {
   created: number;
 }
 
-const uids = (pods: readonly Pod[]): Set<string> => new Set(pods.map((p) => p.metadata.uid ?? ''));
+const uids = (pods: PodsOfSet): Set<string> => new Set(Array.from(pods.values(), (p) => p.metadata.uid ?? ''));
 
 /** Pods gone since the change, and pods there now that were not. */
-function countPods(r: OpenRollout, pods: readonly Pod[]): void {
+function countPods(r: OpenRollout, pods: PodsOfSet): void {
   const after = uids(pods);
   r.deleted = [...r.before].filter((uid) => !after.has(uid)).length;
   r.created = [...after].filter((uid) => !r.before.has(uid)).length;
@@ -48,7 +49,7 @@ export class RolloutTracker {
    * A write touched the set `key` (or one of its pods). `converged` is the set's Converged now; `unavailable`
    * its unavailableOrdinals, called only while a rollout of the set is open.
    */
-  update(key: string, set: StatefulSet, pods: readonly Pod[], now: Instant, converged: boolean, unavailable: () => number): void {
+  update(key: string, set: StatefulSet, pods: PodsOfSet, now: Instant, converged: boolean, unavailable: () => number): void {
     const generation = set.metadata.generation ?? 0;
     const seen = this.generations.get(key);
     this.generations.set(key, generation);
@@ -69,7 +70,7 @@ export class RolloutTracker {
     this.open.delete(key);
   }
 
-  private begin(key: string, set: StatefulSet, pods: readonly Pod[], now: Instant, generation: number): void {
+  private begin(key: string, set: StatefulSet, pods: PodsOfSet, now: Instant, generation: number): void {
     const previous = this.open.get(key);
     if (previous !== undefined) this.close(key, previous, pods, (x) => (x.replacedAt = now));
     const of = slotCountOf(set);
@@ -89,14 +90,14 @@ export class RolloutTracker {
     this.all.push(r);
   }
 
-  private close(key: string, r: OpenRollout, pods: readonly Pod[], mark: (r: OpenRollout) => void): void {
+  private close(key: string, r: OpenRollout, pods: PodsOfSet, mark: (r: OpenRollout) => void): void {
     mark(r);
     countPods(r, pods);
     this.open.delete(key);
   }
 
   /** Every rollout so far, in the order they started (`podsOf`: a set's pods now, for those still open); times in seconds since `epoch`. */
-  summaries(epoch: Instant, podsOf: (key: string) => readonly Pod[]): RolloutSummary[] {
+  summaries(epoch: Instant, podsOf: (key: string) => PodsOfSet): RolloutSummary[] {
     for (const r of this.open.values()) countPods(r, podsOf(r.key));
     const t = (at: Instant | undefined) => (at === undefined ? null : secondsSince(epoch, at));
     return this.all.map((r) => ({

@@ -81,7 +81,7 @@ function parseStorage(v: unknown, path: string, issues: Issues): StorageConfig |
   noUnknownKeys(obj, STORAGE_KEYS, path, issues);
   const config: StorageConfig = {
     bindSeconds: optional(obj, 'bindSeconds', path, issues, seconds) ?? 0,
-    expansionSeconds: optional(obj, 'expansionSeconds', path, issues, seconds) ?? 10,
+    expansionSeconds: optional(obj, 'expansionSeconds', path, issues, secondsOrSamples) ?? 10,
     classes: {},
   };
   const classes = optional(obj, 'classes', path, issues, objectField) ?? {};

@@ -23,6 +23,8 @@ export interface ManifestChange {
 export interface ManifestTiming {
   podStartSeconds?: Seconds;
   podTerminationSeconds?: Seconds;
+  /** How long a claim's expansion takes, when the sets have claim templates (default: the simulator's, 10 s). */
+  expansionSeconds?: Seconds;
 }
 
 type Obj = Record<string, unknown>;
@@ -58,7 +60,8 @@ export function withoutServerFields(o: unknown): unknown {
   return { ...rest, metadata };
 }
 
-function setPath(target: Obj, path: string, value: unknown): void {
+/** Sets a dotted path under `target`, making the objects on the way. */
+export function setPath(target: Obj, path: string, value: unknown): void {
   const keys = path.split('.');
   if (keys.some((k) => k === '')) throw new ManifestScenarioError(`--set ${path}: not a dotted path such as spec.updateStrategy.rollingUpdate.maxUnavailable`);
   let at = target;
@@ -86,6 +89,40 @@ function setImage(set: Obj & { spec: Obj }, container: string, image: string): b
 const containerList = (sets: Array<Obj & { metadata: Obj; spec: Obj }>): string =>
   sets.map((set) => `${String(set.metadata.name)} has ${containersOf(set).map((c) => String(c.name)).join(', ') || 'no container'}`).join('; ');
 
+/** The classes a set's claim templates ask for; `undefined` for a template that names none (the default class). */
+function claimClassNames(set: Obj & { spec: Obj }): Array<string | undefined> {
+  const templates = Array.isArray(set.spec.volumeClaimTemplates) ? (set.spec.volumeClaimTemplates as unknown[]) : [];
+  return templates.map((t) => {
+    const name = isObj(t) && isObj(t.spec) ? t.spec.storageClassName : undefined;
+    return typeof name === 'string' ? name : undefined;
+  });
+}
+
+/** What a cluster marks its default StorageClass with. */
+export const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
+/** The default class the simulation adds when the manifests have none. */
+export const SIMULATED_DEFAULT_CLASS = 'simulated-default';
+
+/**
+ * StorageClasses the claims need and the manifests do not define, each allowing expansion: one per class
+ * named, and a default one when a template names none and no class in the manifests is the default.
+ */
+function missingClasses(objects: readonly Obj[], wanted: ReadonlyArray<string | undefined>): Obj[] {
+  const defined = objects.filter((o) => o.kind === 'StorageClass' && isObj(o.metadata));
+  const names = new Set(defined.map((o) => String((o.metadata as Obj).name)));
+  const hasDefault = defined.some((o) => isObj((o.metadata as Obj).annotations) && ((o.metadata as Obj).annotations as Obj)[DEFAULT_CLASS_ANNOTATION] === 'true');
+  const missing = [...new Set(wanted.filter((n): n is string => n !== undefined && n !== '' && !names.has(n)))];
+  const storageClass = (name: string, annotations?: Obj): Obj => ({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name, ...(annotations ? { annotations } : {}) },
+    provisioner: 'simulated',
+    allowVolumeExpansion: true,
+  });
+  const needsDefault = wanted.includes(undefined) && !hasDefault && !names.has(SIMULATED_DEFAULT_CLASS);
+  return [...missing.map((n) => storageClass(n)), ...(needsDefault ? [storageClass(SIMULATED_DEFAULT_CLASS, { [DEFAULT_CLASS_ANNOTATION]: 'true' })] : [])];
+}
+
 const hasChange = (c: ManifestChange) => c.images.length > 0 || c.replicas !== undefined || c.set.length > 0 || c.replacements.length > 0;
 
 /** What the change does, in words (the scenario's name). */
@@ -104,7 +141,8 @@ export function describeChange(c: ManifestChange): string {
  * changed objects as `apply` steps between two waits for convergence. Throws ManifestScenarioError.
  */
 export function scenarioFromManifests(name: string, manifests: readonly unknown[], change: ManifestChange, timing: ManifestTiming = {}): Obj {
-  const objects = manifests.map(withoutServerFields).filter((o): o is Obj => isObj(o));
+  // Copies: the fields set below must not reach the caller's manifests.
+  const objects = manifests.map((m) => structuredClone(withoutServerFields(m))).filter((o): o is Obj => isObj(o));
   for (const o of objects) if (isStatefulSet(o)) for (const s of change.initial ?? []) setPath(o, s.path, s.value);
   const skipped = objects.filter((o) => resourceFor(String(o.apiVersion), String(o.kind)) === undefined);
   if (skipped.length > 0) throw new ManifestScenarioError(`the simulator cannot create ${skipped.map((o) => `${String(o.apiVersion)} ${String(o.kind)}`).join(', ')}: leave them out of the manifests`);
@@ -129,6 +167,12 @@ export function scenarioFromManifests(name: string, manifests: readonly unknown[
   const cluster: Obj = {};
   if (timing.podStartSeconds !== undefined) cluster.podStartSeconds = timing.podStartSeconds;
   if (timing.podTerminationSeconds !== undefined) cluster.podTerminationSeconds = timing.podTerminationSeconds;
+  // Claims need storage to bind and grow, and a class that lets them grow.
+  const classNames = [...byKey.values()].filter(isStatefulSet).flatMap(claimClassNames);
+  if (classNames.length > 0) {
+    cluster.storage = timing.expansionSeconds !== undefined ? { expansionSeconds: timing.expansionSeconds } : {};
+    objects.unshift(...missingClasses(objects, classNames));
+  }
   const wait = { waitFor: 'Converged', timeoutSeconds: WAIT_SECONDS };
   const steps: Obj[] = [wait];
   if (hasChange(change)) steps.push(...[...changed].map((key) => ({ apply: byKey.get(key) })), wait);

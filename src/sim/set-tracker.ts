@@ -4,9 +4,9 @@
 // counted: every ordinal starts without a pod, which says nothing about a rollout's budget. It also keeps
 // the run's rollouts (rollout-tracker.ts).
 
-import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, StatefulSet } from '../api/types.js';
 import { unavailableOrdinals } from '../controller/invariants.js';
-import { convergence } from './converged.js';
+import { convergence, podList, type PodsOfSet } from './converged.js';
 import { RolloutTracker } from './rollout-tracker.js';
 
 interface SetTrack {
@@ -31,7 +31,7 @@ export class SetTracker {
    * Re-evaluates one set (undefined: it was deleted). `unavailable` is unavailableOrdinals(set, pods, now),
    * when the caller keeps it incrementally.
    */
-  update(key: string, set: StatefulSet | undefined, pods: readonly Pod[], now: Instant, unavailable?: () => number): void {
+  update(key: string, set: StatefulSet | undefined, pods: PodsOfSet, now: Instant, unavailable?: () => number): void {
     const before = this.tracks.get(key);
     if (before && !before.converged) this.notConverged--;
     if (!set) {
@@ -42,7 +42,7 @@ export class SetTracker {
     }
     const c = convergence(set, pods, now);
     const track: SetTrack = { converged: c.converged, reason: c.reason, maxUnavailable: before?.maxUnavailable };
-    const unavailableNow = unavailable ?? (() => unavailableOrdinals(set, pods, now));
+    const unavailableNow = unavailable ?? (() => unavailableOrdinals(set, podList(pods), now));
     if (c.converged && track.maxUnavailable === undefined) track.maxUnavailable = 0;
     if (track.maxUnavailable !== undefined) track.maxUnavailable = Math.max(track.maxUnavailable, unavailableNow());
     this.rollouts.update(key, set, pods, now, c.converged, unavailableNow);

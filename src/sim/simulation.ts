@@ -4,6 +4,7 @@
 
 import type { Features } from '../api/features.js';
 import type { Instant } from '../api/types.js';
+import type { MemorySnapshot } from '../cluster/memory/index.js';
 import type { RecordedEvent } from '../runtime/event-recorder.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { actionSet } from './action-set.js';
@@ -11,6 +12,7 @@ import type { ExpectContext } from './expect.js';
 import { metricsSummary } from './metrics-summary.js';
 import { observeWrite, type ObserverDeps } from './observer.js';
 import type { SentWrite } from './recording-client.js';
+import type { Found } from './violations.js';
 import { scenarioFeatures } from './scenario.js';
 import type { Scenario } from './scenario-types.js';
 import { SetTracker } from './set-tracker.js';
@@ -30,12 +32,33 @@ export interface SimulationOptions {
   progressEveryMs?: number;
   /** Replaces the real planner (the benchmark wraps it to measure its CPU time). */
   planner?: Planner;
+  /** Start from these objects as they are, at this instant, instead of creating the scenario's objects. */
+  start?: StartState;
+  /**
+   * Check every plan against the planner's invariants (default true). A forecast, which reports no
+   * violations, turns it off: the checks walk every pod of the set on every sync.
+   */
+  checkPlans?: boolean;
 }
+
+/**
+ * Where a run starts: a cluster's objects as they were at `at` (pods, claims, revisions and sets with their
+ * status). Virtual time starts there and the records count from there.
+ */
+export interface StartState {
+  at: Instant;
+  snapshot: MemorySnapshot;
+}
+
+/** Who wrote a start state's objects, in the write stream. */
+const RESTORE_ACTOR = 'restore';
 
 export class Simulation {
   readonly features: Features;
   readonly state = new SimState();
-  readonly tracker = new SetTracker(SIM_EPOCH);
+  readonly tracker: SetTracker;
+  /** The instant records count from: SIM_EPOCH, or the start state's. */
+  readonly origin: Instant;
   readonly world: World;
   readonly records: tl.TimelineRecord[] = [];
   readonly events: tl.EventRecord[] = [];
@@ -51,18 +74,20 @@ export class Simulation {
     private readonly opts: SimulationOptions = {},
   ) {
     this.features = scenarioFeatures(scenario);
-    this.endAt = SIM_EPOCH + Math.round(scenario.endSeconds * 1000);
+    this.origin = opts.start?.at ?? SIM_EPOCH;
+    this.tracker = new SetTracker(this.origin);
+    this.endAt = this.origin + Math.round(scenario.endSeconds * 1000);
     this.world = buildWorld(scenario, this.features, {
       onSend: (w) => this.onSend(w),
       onEvent: (e) => this.onEvent(e),
-      onPlanViolation: (found, at) => found.forEach((f) => this.violation(f.invariant, f.message, at)),
+      ...(opts.checkPlans !== false ? { onPlanViolation: (found: Found[], at: Instant) => found.forEach((f) => this.violation(f.invariant, f.message, at)) } : {}),
       ...(opts.planner ? { planner: opts.planner } : {}),
-    });
+    }, this.origin);
     const observer: ObserverDeps = {
       state: this.state,
       tracker: this.tracker,
       features: this.features,
-      start: SIM_EPOCH,
+      start: this.origin,
       controllerActor: CONTROLLER_ACTOR,
       emit: (r) => this.emit(r),
       violation: (f, at) => this.violation(f.invariant, f.message, at),
@@ -71,7 +96,7 @@ export class Simulation {
   }
 
   now = (): Instant => this.world.clock.now();
-  t = (): number => tl.secondsSince(SIM_EPOCH, this.now());
+  t = (): number => tl.secondsSince(this.origin, this.now());
 
   emit(record: tl.TimelineRecord): void {
     if (this.opts.keepRecords !== false) this.records.push(record);
@@ -79,7 +104,7 @@ export class Simulation {
   }
 
   private violation(invariant: string, message: string, at: Instant): void {
-    const v: tl.Violation = { t: tl.secondsSince(SIM_EPOCH, at), invariant, message };
+    const v: tl.Violation = { t: tl.secondsSince(this.origin, at), invariant, message };
     this.violations.push(v);
     this.emit(tl.violationRecord(v));
   }
@@ -93,7 +118,7 @@ export class Simulation {
 
   private onEvent(e: RecordedEvent): void {
     const involvedObject = { kind: e.involvedObject.kind ?? '', name: e.involvedObject.name ?? '' };
-    const record = tl.eventRecord(tl.secondsSince(SIM_EPOCH, e.at), { namespace: e.namespace, involvedObject, eventType: e.type, reason: e.reason, message: e.message });
+    const record = tl.eventRecord(tl.secondsSince(this.origin, e.at), { namespace: e.namespace, involvedObject, eventType: e.type, reason: e.reason, message: e.message });
     this.events.push(record);
     this.emit(record);
   }
@@ -137,10 +162,12 @@ export class Simulation {
   }
 
   async start(): Promise<void> {
+    if (this.opts.start) this.world.cluster.restore(this.opts.start.snapshot, RESTORE_ACTOR);
     await this.world.cluster.addNode(NODE_NAME);
     await this.world.kubelet.start();
     this.world.storage?.start();
     await this.world.startController();
+    if (this.opts.start) return;
     for (const [i, { resource, object }] of this.scenario.objects.entries()) {
       try {
         await this.world.user.create(resource, structuredClone(object));
@@ -188,12 +215,12 @@ export class Simulation {
     const since = this.tracker.allConvergedSince;
     const summary = tl.summaryRecord({
       converged: this.tracker.allConverged(),
-      convergedAt: since === null ? null : tl.secondsSince(SIM_EPOCH, since),
+      convergedAt: since === null ? null : tl.secondsSince(this.origin, since),
       endedAt: this.t(),
       sets,
       metrics,
       violations: this.violations,
-      rollouts: this.tracker.rollouts.summaries(SIM_EPOCH, (key) => this.state.podsOf(key)),
+      rollouts: this.tracker.rollouts.summaries(this.origin, (key) => this.state.podsIn(key)),
     });
     this.emit(summary);
     return summary;

@@ -56,10 +56,19 @@ export function checkedPlanner(base: Planner, report: (found: Found[], now: Inst
 
 /**
  * The controller asked to delete `victim`; `before` is the set's pods just before the deletion, and
- * `unavailable` (optional) their unavailableOrdinals, when no two of them share an ordinal.
+ * `unavailable` (optional) their unavailableOrdinals, when no two of them share an ordinal; `held` the
+ * ordinals whose claims keep the replica unavailable (InPlace).
  */
-export function checkControllerDelete(set: StatefulSet, before: readonly Pod[], victim: Pod, now: Instant, features: Features, unavailable?: () => number): Found[] {
-  const out = named('checkDeletion', checkDeletion(set, before, victim, now, features, unavailable)).map((f) => ({ ...f, message: `${set.metadata.name}: ${f.message}` }));
+export function checkControllerDelete(
+  set: StatefulSet,
+  before: readonly Pod[],
+  victim: Pod,
+  now: Instant,
+  features: Features,
+  unavailable?: () => number,
+  held?: ReadonlySet<number>,
+): Found[] {
+  const out = named('checkDeletion', checkDeletion(set, before, victim, now, features, unavailable, held)).map((f) => ({ ...f, message: `${set.metadata.name}: ${f.message}` }));
   const { start, replicas } = rangeOf(set);
   const ordinal = podOrdinal(victim);
   const healthy = victim.status?.phase !== 'Failed' && victim.status?.phase !== 'Succeeded';

@@ -4,10 +4,11 @@
 
 import type { ClusterClient } from '../api/client.js';
 import type { Features } from '../api/features.js';
+import type { Instant } from '../api/types.js';
 import { createKubelet, type Kubelet } from '../cluster/kubelet/index.js';
 import { StorageActor } from '../cluster/storage/storage-actor.js';
 import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
-import { createStatefulSetController, defaultPlanner } from '../runtime/statefulset-controller-factory.js';
+import { createStatefulSetController, newPlanner } from '../runtime/statefulset-controller-factory.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/event-recorder.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
@@ -28,8 +29,8 @@ export interface WorldHooks {
   onEvent(event: RecordedEvent): void;
   /** Replaces the real planner (the benchmark wraps it to measure its CPU time). */
   planner?: Planner;
-  /** Invariant violations in a plan the controller computed. */
-  onPlanViolation(found: Found[], now: number): void;
+  /** Invariant violations in a plan the controller computed; undefined: plans are not checked. */
+  onPlanViolation?: (found: Found[], now: number) => void;
 }
 
 export interface World {
@@ -48,17 +49,19 @@ export interface World {
 
 type Controller = ReturnType<typeof createStatefulSetController>;
 
-export function buildWorld(scenario: Scenario, features: Features, hooks: WorldHooks): World {
-  const clock = createVirtualClock({ start: SIM_EPOCH, stepBudget: 50_000_000 });
+/** `start`: the instant virtual time starts at (default SIM_EPOCH). */
+export function buildWorld(scenario: Scenario, features: Features, hooks: WorldHooks, start: Instant = SIM_EPOCH): World {
+  const clock = createVirtualClock({ start, stepBudget: 50_000_000 });
   const { maxObjects } = scenario.cluster;
   const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}) });
   const kubelet = createKubelet({ client: cluster.client('kubelet'), timers: clock, nodeName: NODE_NAME, config: { ...scenario.cluster, seed: scenario.seed } });
   const { storage: storageConfig } = scenario.cluster;
-  const storage = storageConfig && new StorageActor({ client: cluster.client('storage'), timers: clock, random: randomFor(scenario.seed, 'storage'), config: storageConfig });
+  const storage = storageConfig && new StorageActor({ client: cluster.client('storage'), timers: clock, random: randomFor(scenario.seed, 'storage'), config: { ...storageConfig, seed: scenario.seed } });
   const metrics = createControllerMetrics();
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
-  const planner = checkedPlanner(hooks.planner ?? defaultPlanner, hooks.onPlanViolation);
+  const base = hooks.planner ?? newPlanner();
+  const planner = hooks.onPlanViolation ? checkedPlanner(base, hooks.onPlanViolation) : base;
   let controller: Controller | undefined;
   let generation = 0;
   return {
@@ -70,7 +73,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
     metrics,
     apiCalls,
     async startController() {
-      const events = createEventRecorder({ client: controllerClient, clock });
+      const events = createEventRecorder({ client: controllerClient, clock, onDropped: (type) => metrics.eventDropped(type) });
       events.onRecord(hooks.onEvent);
       controller = createStatefulSetController({
         client: controllerClient,

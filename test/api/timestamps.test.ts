@@ -1,5 +1,4 @@
-// fromTimestamp / toTimestamp: RFC 3339 in and out; parsed values are remembered, so a second read of the
-// same text (valid or not) must give the same answer as the first.
+// fromTimestamp / toTimestamp: RFC 3339 in and out, the same answer however often asked.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

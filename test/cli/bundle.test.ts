@@ -42,5 +42,12 @@ describe('npm run bundle', () => {
     const status = run('rollout', 'status', 'web', '--kubeconfig', join(dir, 'missing-kubeconfig'));
     assert.equal(status.status, 1);
     assert.match(status.stderr, /^error: cannot load kubeconfig: /);
+
+    // Enough runs for worker threads, which the bundle starts on itself.
+    const wide = join(dir, 'wide.yaml');
+    writeFileSync(wide, 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web}\nspec: {replicas: 25, podManagementPolicy: Parallel, updateStrategy: {rollingUpdate: {maxUnavailable: 25}}, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}\n');
+    const forecast = run('forecast', '-f', wide, '--image', 'c=j', '--runs', '40', '--no-candidates', '-o', 'json');
+    assert.equal(forecast.status, 0, forecast.stderr);
+    assert.equal((JSON.parse(forecast.stdout) as { settings: Array<{ converged: number }> }).settings[0]?.converged, 40);
   });
 });

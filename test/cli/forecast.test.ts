@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { Resources } from '../../src/api/client.js';
 import { forecastCommand, forecastManifestCommand, type ForecastOptions } from '../../src/cli/commands/forecast.js';
 import { bufferIO } from '../../src/cli/explain/io.js';
+import { parse } from 'yaml';
+import { claimTemplates, dbManifest, dbSet, storageClass } from '../sim/claim-scenario.js';
 import { converge, setYaml, startWorld, take } from './world.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ordinal-forecast-'));
@@ -124,6 +126,14 @@ describe('forecast', () => {
     assert.ok(Math.abs(p50 - actual) <= 2, `forecast p50 ${p50} s, the rollout took ${actual} s`);
   });
 
+  it('a set that never converges when created: one line, exit 1', async () => {
+    const slow = join(dir, 'slow.yaml');
+    writeFileSync(slow, readFileSync(MANIFEST, 'utf8').replace('spec:\n  replicas', 'spec:\n  minReadySeconds: 864000\n  replicas'));
+    const io = bufferIO();
+    assert.equal(await forecastManifestCommand(slow, { image: [{ container: 'app', image: 'app:2' }] }, io), 1);
+    assert.match(io.err, /^error: slow\.yaml does not converge when created on the simulated cluster: web: pod web-0 is not available\n$/);
+  });
+
   it('live: learns the start and termination times from the set\'s pods and the controller\'s events', async () => {
     const w = await startWorld(setYaml({ replicas: 3 }), 'cluster: {podStartSeconds: 4, podTerminationSeconds: 2}\n');
     assert.ok(await converge(w));
@@ -142,5 +152,48 @@ describe('forecast', () => {
     // second the timestamps cannot tell.
     const { p5 = 0, p95 = 0 } = data.settings[0] ?? {};
     assert.ok(p5 <= 18 && 18 <= p95 && p5 >= 15 && p95 <= 21, `${p5}–${p95}`);
+  });
+
+  it('live: every run starts from the pods as the cluster holds them, not from the set created anew', async () => {
+    const w = await startWorld(setYaml({ replicas: 3, spec: '      updateStrategy: {rollingUpdate: {partition: 2}}\n' }), 'cluster: {podStartSeconds: 4, podTerminationSeconds: 2}\n');
+    assert.ok(await converge(w));
+    // A canary: only web-2 runs app:2, below the partition web-0 and web-1 keep app:1.
+    await w.sim.world.user.patch(Resources.statefulSets, 'default', 'web', { spec: { template: { spec: { containers: [{ name: 'app', image: 'app:2' }] } } } });
+    assert.ok(await converge(w));
+    take(w);
+    const code = await forecastCommand(w.deps, 'web', { set: [{ path: 'spec.updateStrategy.rollingUpdate.partition', value: 0 }], runs: 2, candidates: false, output: 'json' });
+    const { out, err } = take(w);
+    assert.equal(code, 0, err);
+    const [current] = (JSON.parse(out) as { settings: Setting[] }).settings;
+    // Releasing the partition replaces the two canary-less pods, one after the other (a set created anew
+    // from the manifest would run app:2 everywhere, with nothing to replace).
+    assert.deepEqual(current?.median.batches.map((b) => [...b.deleted, ...b.created.map((c) => `+${c}`)]), [['web-1'], ['+web-1'], ['web-0'], ['+web-0']]);
+  });
+
+  it('a claim-template change, offline and live: the claims grow (the live set\'s at the pace its claims\' Events show)', async () => {
+    const grown = parse(claimTemplates('2Gi', 'standard'));
+    const manifest = join(dir, 'db.yaml');
+    writeFileSync(manifest, dbManifest({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace', className: 'standard' }));
+    const offline = bufferIO();
+    assert.equal(await forecastManifestCommand(manifest, { set: [{ path: 'spec.volumeClaimTemplates', value: grown }], runs: 2, candidates: false, output: 'json' }, offline), 0, offline.err);
+    const [manifestForecast] = (JSON.parse(offline.out) as { settings: Setting[] }).settings;
+    // Two claims one after the other, each the simulated storage's 10 s.
+    assert.equal(manifestForecast?.converged, 2);
+    assert.equal(manifestForecast?.p50, 20);
+
+    const w = await startWorld(`${storageClass('standard', true)}\n${dbSet({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace', className: 'standard' })}\n`, 'cluster: {podStartSeconds: 2, storage: {}}\n');
+    assert.ok(await converge(w));
+    // What a CSI resizer records: data-db-0 took 30 s to grow, once.
+    for (const [reason, at] of [['Resizing', '2026-01-01T00:00:10Z'], ['VolumeResizeSuccessful', '2026-01-01T00:00:40Z']] as const) {
+      await w.sim.world.user.create(Resources.events, { apiVersion: 'v1', kind: 'Event', metadata: { name: `data-db-0.${reason}`, namespace: 'default' }, involvedObject: { kind: 'PersistentVolumeClaim', name: 'data-db-0', namespace: 'default' }, reason, firstTimestamp: at, lastTimestamp: at });
+    }
+    take(w);
+    const code = await forecastCommand(w.deps, 'db', { set: [{ path: 'spec.volumeClaimTemplates', value: grown }], podStartSeconds: [2], runs: 3, candidates: false, output: 'json' });
+    const { out, err } = take(w);
+    assert.equal(code, 0, err);
+    const [live] = (JSON.parse(out) as { settings: Setting[] }).settings;
+    assert.equal(live?.converged, 3);
+    // Two claims one after the other, each 30 s give or take the half second the timestamps cannot tell.
+    assert.ok((live?.p5 ?? 0) >= 59 && (live?.p95 ?? 0) <= 61, `${live?.p5}–${live?.p95}`);
   });
 });

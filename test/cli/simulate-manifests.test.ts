@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { simulateCommand, type SimulateOptions } from '../../src/cli/commands/simulate.js';
+import { dbManifest } from '../sim/claim-scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ordinal-simulate-manifests-'));
 
@@ -79,6 +80,26 @@ describe('simulate on plain manifests', () => {
     const ran = await run(LIVE, { filename: next, replicas: 2 });
     assert.equal(ran.code, 0, ran.err);
     assert.match(ran.out, /web: replicas=2 ready=2 available=2 current=2 updated=2/);
+  });
+
+  it('a claim-template change grows the claims: the manifests get simulated storage and expandable classes', async () => {
+    const db = (size: string, className?: string) => dbManifest({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace', ...(className ? { className } : {}) }, size);
+    for (const className of [undefined, 'fast']) {
+      const manifest = file(`db-${className ?? 'default'}.yaml`, db('10Gi', className));
+      const grown = (parse(db('20Gi', className)) as { spec: { volumeClaimTemplates: unknown } }).spec.volumeClaimTemplates;
+      const r = await run(manifest, { set: [{ path: 'spec.volumeClaimTemplates', value: grown }], format: 'jsonl' });
+      assert.equal(r.code, 0, r.err);
+      const records = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const resized = records.filter((x) => x.type === 'claim' && x.event === 'Resized').map((x) => x.name);
+      assert.deepEqual(resized, ['data-db-1', 'data-db-0'], `${className ?? 'no class'}: both claims grow, highest ordinal first`);
+      assert.equal(records.at(-1)?.converged, true);
+    }
+    const printed = parse((await run(file('db-print.yaml', db('10Gi')), { replicas: 3, printScenario: true })).out) as { cluster: unknown; objects: Array<{ kind: string; metadata: { name: string; annotations?: unknown } }> };
+    assert.deepEqual(printed.cluster, { storage: {} });
+    assert.deepEqual(printed.objects.map((o) => [o.kind, o.metadata.name, o.metadata.annotations]), [
+      ['StorageClass', 'simulated-default', { 'storageclass.kubernetes.io/is-default-class': 'true' }],
+      ['StatefulSet', 'db', undefined],
+    ]);
   });
 
   it('exit 2 with one line for manifests it cannot use, and for change flags on a scenario file', async () => {

@@ -118,6 +118,24 @@ describe('simulated kubelet deletion and reliability', () => {
     assert.deepEqual([ready?.status, ready?.lastTransitionTime], ['False', '2026-01-01T00:00:31Z']);
   });
 
+  it('takes over a running pod as it is: a container started at another instant than its plan is not restarted', async () => {
+    const env = newEnv();
+    const first = kubeletFor(env, { podStartSeconds: 0 });
+    await first.start();
+    await env.cluster.create(Resources.pods, pod('p'));
+    await env.clock.advance(60_000);
+    first.stop();
+    const before = await env.cluster.get<Pod>(Resources.pods, 'default', 'p');
+    assert.equal(before.status?.containerStatuses?.[0]?.state?.running?.startedAt, '2026-01-01T00:00:00Z');
+    // A kubelet whose plan starts the container 90 s after the pod's startTime, 30 s from now, had it not started.
+    const writes: WriteRecord[] = [];
+    env.cluster.onWrite((w) => writes.push(w));
+    await kubeletFor(env, { podStartSeconds: 90 }).start();
+    await env.clock.advance(120_000);
+    assert.deepEqual(writes, []);
+    assert.deepEqual((await env.cluster.get<Pod>(Resources.pods, 'default', 'p')).status, before.status);
+  });
+
   it('stop() cancels every timer it owns', async () => {
     const env = newEnv();
     const kubelet = kubeletFor(env, { podStartSeconds: 100 });

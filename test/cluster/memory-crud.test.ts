@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { isNotFound } from '../../src/api/errors.js';
-import type { Pod } from '../../src/api/types.js';
+import type { KubeObject, PersistentVolumeClaim, Pod } from '../../src/api/types.js';
 import type { WriteRecord } from '../../src/cluster/memory/index.js';
 import { CR, newEnv, pod, revision } from './helpers.js';
 
@@ -138,9 +138,60 @@ describe('memory cluster reads and writes', () => {
     assert.equal(snap.resources['nodes']!.length, 1);
     assert.equal(snap.resourceVersion, '2');
   });
+
+  it('restore() stores a snapshot as it is, reports each object as a create, and never hands out a restored UID', async () => {
+    const source = newEnv();
+    await source.cluster.create(CR, revision('a'));
+    await source.cluster.create(Resources.pods, pod('web-0'));
+    const stored = await source.cluster.updateStatus(Resources.pods, { ...(await source.cluster.get<Pod>(Resources.pods, 'default', 'web-0')), status: { phase: 'Running' } });
+    const { cluster } = newEnv();
+    const records: WriteRecord[] = [];
+    cluster.onWrite((r) => records.push(r));
+    cluster.restore(source.cluster.snapshot(), 'restore');
+    const restored = await cluster.get<Pod>(Resources.pods, 'default', 'web-0');
+    assert.deepEqual({ ...restored.metadata, resourceVersion: undefined }, { ...stored.metadata, resourceVersion: undefined });
+    assert.deepEqual(restored.status, { phase: 'Running' });
+    assert.deepEqual(records.map((r) => `${r.actor} ${r.verb} ${r.resource.plural}/${r.name} ${r.change}`), ['restore create controllerrevisions/a ADDED', 'restore create pods/web-0 ADDED']);
+    // The new cluster's UIDs start where the source's did: a create skips the ones restored.
+    const created = await cluster.create(CR, revision('b'));
+    assert.ok(![restored.metadata.uid, (await cluster.get(CR, 'default', 'a')).metadata.uid].includes(created.metadata.uid));
+    assert.throws(() => cluster.restore(source.cluster.snapshot()), /controllerrevisions.apps "a" already exists/);
+    assert.throws(() => newEnv().cluster.restore({ resourceVersion: '1', resources: { widgets: [] } }), /cannot restore widgets/);
+  });
 });
 
 function seq(values: number[]): () => number {
   let i = 0;
   return () => values[i++ % values.length]!;
 }
+
+describe('memory cluster claim admission', () => {
+  const sc = (name: string, created: string, isDefault: boolean) => ({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name, creationTimestamp: created, ...(isDefault ? { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } : {}) },
+    provisioner: 'p',
+  });
+  const claim = (name: string, storageClassName?: string | null) => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name, namespace: 'default' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...(storageClassName !== undefined ? { storageClassName } : {}) },
+  });
+  const classOf = (c: KubeObject) => (c as PersistentVolumeClaim).spec.storageClassName;
+
+  it('gives a claim without a class the default StorageClass (the newest, then the first by name); "" asks for none', async () => {
+    const { cluster } = newEnv();
+    assert.equal(classOf(await cluster.create(Resources.persistentVolumeClaims, claim('before'))), undefined, 'no default class yet');
+    cluster.restore({
+      resourceVersion: '0',
+      resources: {
+        'storageclasses.storage.k8s.io': [sc('old', '2025-01-01T00:00:00Z', true), sc('zeta', '2025-06-01T00:00:00Z', true), sc('alpha', '2025-06-01T00:00:00Z', true), sc('plain', '2026-01-01T00:00:00Z', false)],
+      },
+    });
+    assert.equal(classOf(await cluster.create(Resources.persistentVolumeClaims, claim('none'))), 'alpha');
+    assert.equal(classOf(await cluster.create(Resources.persistentVolumeClaims, claim('null', null))), 'alpha');
+    assert.equal(classOf(await cluster.create(Resources.persistentVolumeClaims, claim('empty', ''))), '');
+    assert.equal(classOf(await cluster.create(Resources.persistentVolumeClaims, claim('named', 'plain'))), 'plain');
+  });
+});

@@ -4,11 +4,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
+import { isNotFound } from '../../src/api/errors.js';
 import { claimCapacity, type KubeObject, type PersistentVolumeClaim } from '../../src/api/types.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { compareQuantities } from '../../src/api/validation/quantity.js';
+import { StorageActor } from '../../src/cluster/storage/storage-actor.js';
 import { dbSet, growTemplate, storageClass } from '../sim/claim-scenario.js';
+import { newEnv } from './helpers.js';
 
 const scenario = (className: string, steps: string) => `kind: Scenario
 cluster:
@@ -116,5 +119,32 @@ describe('the simulated storage', () => {
     assert.deepEqual(volumes.map((v) => compareQuantities(v.spec.capacity.storage, '2Gi')), [0, 0]);
     const patched = await run('standard', `${grow('data-db-0', String(3 * 2 ** 30))}\n  - advance: 21`);
     assert.deepEqual([compareQuantities(capacity(patched.claims.get('data-db-0')) ?? '', '3Gi'), conditions(patched.claims.get('data-db-0'))], [0, []]);
+  });
+
+  it('grows a claim restored without its PersistentVolume (a live claim a forecast starts from)', async () => {
+    const env = newEnv();
+    env.cluster.restore({
+      resourceVersion: '0',
+      resources: {
+        'storageclasses.storage.k8s.io': [{ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'standard' }, allowVolumeExpansion: true } as KubeObject],
+        persistentvolumeclaims: [
+          {
+            apiVersion: 'v1',
+            kind: 'PersistentVolumeClaim',
+            metadata: { name: 'data-db-0', namespace: 'default', uid: 'c0' },
+            spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'standard', volumeName: 'pvc-on-the-real-cluster', resources: { requests: { storage: '1Gi' } } },
+            status: { phase: 'Bound', capacity: { storage: '1Gi' } },
+          } as KubeObject,
+        ],
+      },
+    });
+    const errors: unknown[] = [];
+    const actor = new StorageActor({ client: env.cluster.client('storage'), timers: env.clock, random: () => 0, config: { bindSeconds: 0, expansionSeconds: 5, classes: {} }, onError: (e) => errors.push(e) });
+    actor.start();
+    await env.cluster.patch(Resources.persistentVolumeClaims, 'default', 'data-db-0', { spec: { resources: { requests: { storage: '2Gi' } } } });
+    await env.clock.advance(10_000);
+    actor.stop();
+    assert.equal(capacity(await env.cluster.get<PersistentVolumeClaim>(Resources.persistentVolumeClaims, 'default', 'data-db-0')), '2Gi');
+    assert.deepEqual(errors.filter(isNotFound), [], 'no volume to find, and none looked for');
   });
 });

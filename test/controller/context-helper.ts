@@ -5,6 +5,7 @@ import type { Instant, Pod, StatefulSet } from '../../src/api/types.js';
 import { newSyncContext, type SyncContext } from '../../src/controller/sync-context.js';
 import { partitionPods } from '../../src/controller/replicas.js';
 import { effectiveStrategy } from '../../src/controller/effective-strategy.js';
+import { PlannerCache } from '../../src/controller/planner-cache.js';
 import { features, revisionName, T0 } from './fixtures.js';
 
 export function contextFor(set: StatefulSet, pods: Pod[], opts: { updateRevision?: string; now?: Instant } = {}): SyncContext {
@@ -19,5 +20,6 @@ export function contextFor(set: StatefulSet, pods: Pod[], opts: { updateRevision
     strategy: effectiveStrategy(set, features),
     slots: partitionPods(set, pods),
     claims: [],
+    cache: new PlannerCache(),
   });
 }

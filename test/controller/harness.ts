@@ -85,7 +85,13 @@ export class Harness {
   private apply(a: Action): void {
     this.applied.push(a);
     switch (a.kind) {
-      case 'createRevision':
+      case 'createRevision': {
+        // The API server stamps a created object's creationTimestamp.
+        const revision = this.owned(structuredClone(a.revision));
+        revision.metadata.creationTimestamp = toTimestamp(this.now);
+        this.revisions.set(a.revision.metadata.name ?? '', revision);
+        return;
+      }
       case 'updateRevision':
       case 'adoptRevision':
         this.revisions.set(a.revision.metadata.name ?? '', this.owned(structuredClone(a.revision)));

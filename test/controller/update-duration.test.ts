@@ -51,6 +51,20 @@ describe('update duration', () => {
     assert.match(progressing?.message ?? '', /^RollingUpdate to revision \S+: 2 of 2 pods updated, [01] available$/);
   });
 
+  it('knows the rollout from its revisions, not from the text the condition says', () => {
+    const h = new Harness(newSet(2, { minReadySeconds: 30, claims: false }), { autoReady: true });
+    h.converge();
+    h.setImage('app:v2');
+    let plans = run(h, 1);
+    while (plans.at(-1)?.plan.status.currentRevision !== plans.at(-1)?.plan.status.updateRevision) plans = run(h, 1);
+    // Another writer (or an older Ordinal) left a message of its own on the condition.
+    const progressing = h.set.status?.conditions?.find((c) => c.type === 'Progressing');
+    assert.ok(progressing !== undefined && (h.set.status?.availableReplicas ?? 0) < 2);
+    progressing.message = 'rolling';
+    const next = h.sync().status.conditions?.find((c) => c.type === 'Progressing');
+    assert.match(next?.message ?? '', /^RollingUpdate to revision \S+: 2 of 2 pods updated, [01] available$/);
+  });
+
   it('is not reported for a scale', () => {
     const h = new Harness(newSet(2, { minReadySeconds: 30, claims: false }), { autoReady: true });
     h.converge();

@@ -8,6 +8,7 @@ import { AlreadyExistsError, ApiError, ConflictError, InvalidError, NotFoundErro
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
 import { TransportError } from '../../src/cluster/kube/transport.js';
 import type { KubeObject } from '../../src/api/types.js';
+import { createEventRecorder, objectReference } from '../../src/runtime/event-recorder.js';
 import { createManualTimers, drive, type ManualTimers } from './manual-timers.js';
 import { sendJson, sendStatus, startFakeApiServer, TOKEN, type FakeApiServer } from './fake-apiserver.js';
 
@@ -227,6 +228,29 @@ describe('createKubeClient rate limit', () => {
       const all = Promise.all([1, 2, 3, 4].map(() => client.get(Resources.pods, 'ns', 'web-0')));
       await drive(timers, all);
       assert.deepEqual(timers.scheduled.map((s) => s.delay), [500, 1000], 'two go at once, then one per 500 ms');
+      client.close();
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('Events through withOwnBudget() have a budget of their own: a flood of them does not delay a pod write', async () => {
+    const api = await startFakeApiServer();
+    try {
+      api.handle((req, res) => sendJson(res, 201, req.path.endsWith('/events') ? { metadata: { name: 'e', namespace: 'ns' } } : pod('web-0')));
+      const timers = createManualTimers();
+      const client = createKubeClient({ kubeconfig: api.kubeconfig, qps: 2, burst: 2, timers, random: () => 0 });
+      const recorder = createEventRecorder({ client: client.withOwnBudget(), clock: timers });
+      const set = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web', namespace: 'ns', uid: 'u' } };
+      for (let i = 0; i < 40; i++) void recorder.event(objectReference(set, Resources.statefulSets), 'Normal', 'SuccessfulCreate', `create Pod web-${i} in StatefulSet web successful`);
+      // The Events take their budget's two tokens and wait for more; the pod write waits for none: no timer
+      // fires here, so a pod write that needed a token would never be sent.
+      const waited = new Promise((_, reject) => setTimeout(() => reject(new Error('the pod write waited for a token')), 5000));
+      await Promise.race([client.create(Resources.pods, pod('web-0')), waited]);
+      assert.equal(api.requests.filter((r) => r.path.endsWith('/pods')).length, 1);
+      assert.equal(timers.now(), 1_000_000, 'no time had to pass for the pod write');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(api.requests.filter((r) => r.path.endsWith('/events')).length, 2, 'the Events within their own burst went out; the rest wait their turn');
       client.close();
     } finally {
       await api.close();

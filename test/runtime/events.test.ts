@@ -2,8 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import type { KubeEvent, StatefulSet } from '../../src/api/types.js';
+import type { KubeEvent, KubeObject, StatefulSet } from '../../src/api/types.js';
 import { createEventRecorder, objectReference, type RecordedEvent } from '../../src/runtime/event-recorder.js';
+import { createControllerMetrics } from '../../src/runtime/metrics.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 import { FakeCluster } from './fake-cluster.js';
 
@@ -20,6 +21,27 @@ function setup(component?: string) {
 }
 
 describe('event recorder', () => {
+  it('drops what comes beyond 1,000 events waiting to be written, and counts each drop by type', async () => {
+    const clock = createVirtualClock({ start: T0 });
+    // An API server that never answers a create: every Event written stays pending.
+    const stalled = new (class extends FakeCluster {
+      override create<T extends KubeObject>(): Promise<T> {
+        return new Promise<T>(() => {});
+      }
+    })();
+    const metrics = createControllerMetrics();
+    const recorded: string[] = [];
+    const recorder = createEventRecorder({ client: stalled, clock, onDropped: (type) => metrics.eventDropped(type) });
+    recorder.onRecord((e) => recorded.push(e.message));
+    for (let i = 0; i < 1000; i++) void recorder.event({ ...ref, name: `web-${i}` }, 'Normal', 'SuccessfulCreate', `create Pod web-${i} in StatefulSet web successful`);
+    void recorder.event(ref, 'Warning', 'FailedCreate', 'create Pod web-0 in StatefulSet web failed error: quota');
+    void recorder.event(ref, 'Normal', 'SuccessfulDelete', 'delete Pod web-1 in StatefulSet web successful');
+    assert.equal(recorded.length, 1000, 'the ones beyond were not recorded');
+    const dropped = (await metrics.registry.getSingleMetric('ordinal_events_dropped_total')?.get())?.values.map((v) => [v.labels['type'], v.value]);
+    assert.deepEqual(dropped, [['Warning', 1], ['Normal', 1]]);
+  });
+
+
   it('references the involved object with the apiVersion and kind of its resource', () => {
     assert.deepEqual(ref, { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: 'prod', name: 'web', uid: 'u-web', resourceVersion: '7' });
     assert.equal(objectReference(set, Resources.ordinalStatefulSets).apiVersion, 'apps.ordinal.dev/v1');

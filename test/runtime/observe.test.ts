@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../../src/api/types.js';
 import type { Informer } from '../../src/runtime/informer.js';
 import { ObjectCache } from '../../src/runtime/object-cache.js';
-import { observe } from '../../src/runtime/observe.js';
+import { observe, SetDefaults } from '../../src/runtime/observe.js';
 import { defaultStatefulSet } from '../../src/api/defaults.js';
 import { defaultFeatures } from '../../src/api/features.js';
 
@@ -48,14 +48,15 @@ describe('observe reads the set\'s objects from the controller index', () => {
     } as unknown as StatefulSet;
     const caches = { pods: cacheOf<Pod>([]), revisions: cacheOf<ControllerRevision>([]), claims: cacheOf<PersistentVolumeClaim>([]) };
     const features = defaultFeatures();
-    const first = observe(base, caches, features).set;
+    const memo = { defaults: new SetDefaults() };
+    const first = observe(base, caches, features, memo).set;
     const statusWritten = structuredClone({ ...base, metadata: { ...base.metadata, resourceVersion: '6' }, status: { replicas: 3 } }) as StatefulSet;
-    const second = observe(statusWritten, caches, features).set;
+    const second = observe(statusWritten, caches, features, memo).set;
     assert.equal(second.spec, first.spec, 'the same defaulted spec object');
     assert.deepEqual(second, defaultStatefulSet(statusWritten, features));
     assert.deepEqual(Object.keys(second), Object.keys(defaultStatefulSet(statusWritten, features)));
     const scaled = structuredClone({ ...statusWritten, spec: { ...statusWritten.spec, replicas: 4 } }) as StatefulSet;
-    const third = observe(scaled, caches, features).set;
+    const third = observe(scaled, caches, features, memo).set;
     assert.notEqual(third.spec, first.spec);
     assert.equal(third.spec.replicas, 4);
     assert.deepEqual(third, defaultStatefulSet(scaled, features));

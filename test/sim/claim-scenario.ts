@@ -32,11 +32,11 @@ export interface DbSetOptions {
 export const claimTemplates = (storage: string, className?: string): string =>
   `[{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], ${className ? `storageClassName: ${className}, ` : ''}resources: {requests: {storage: ${storage}}}}}]`;
 
-/** The apps.ordinal.dev/v1 StatefulSet `db` as an `objects` item, its claims 1Gi. */
-export function dbSet(o: DbSetOptions): string {
+/** The fields of the apps.ordinal.dev/v1 StatefulSet `db`'s spec, one per line, its claims `storage` (default 1Gi). */
+function dbSpec(o: DbSetOptions, storage = o.storage ?? '1Gi'): string[] {
   const rolling = o.maxUnavailable === undefined ? [] : [`updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: ${o.maxUnavailable}${o.partition === undefined ? '' : `, partition: ${o.partition}`}}}`];
   const strategy = o.updateStrategy === undefined ? rolling : [`updateStrategy: ${o.updateStrategy}`];
-  const fields = [
+  return [
     `replicas: ${o.replicas}`,
     ...(o.minReadySeconds === undefined ? [] : [`minReadySeconds: ${o.minReadySeconds}`]),
     ...(o.podManagementPolicy ? [`podManagementPolicy: ${o.podManagementPolicy}`] : []),
@@ -44,9 +44,18 @@ export function dbSet(o: DbSetOptions): string {
     ...strategy,
     'selector: {matchLabels: {app: db}}',
     'template: {metadata: {labels: {app: db}}, spec: {containers: [{name: c, image: "db:1"}]}}',
-    `volumeClaimTemplates: ${claimTemplates(o.storage ?? '1Gi', o.className)}`,
+    `volumeClaimTemplates: ${claimTemplates(storage, o.className)}`,
   ];
-  return ['  - apiVersion: apps.ordinal.dev/v1', '    kind: StatefulSet', '    metadata: {name: db}', '    spec:', ...fields.map((f) => `      ${f}`)].join('\n');
+}
+
+/** The apps.ordinal.dev/v1 StatefulSet `db` as an `objects` item. */
+export function dbSet(o: DbSetOptions): string {
+  return ['  - apiVersion: apps.ordinal.dev/v1', '    kind: StatefulSet', '    metadata: {name: db}', '    spec:', ...dbSpec(o).map((f) => `      ${f}`)].join('\n');
+}
+
+/** The same set as a manifest of its own (what `kubectl apply -f` takes), its claims `storage`. */
+export function dbManifest(o: DbSetOptions, storage = o.storage ?? '1Gi'): string {
+  return ['apiVersion: apps.ordinal.dev/v1', 'kind: StatefulSet', 'metadata: {name: db}', 'spec:', ...dbSpec(o, storage).map((f) => `  ${f}`), ''].join('\n');
 }
 
 /** A step that edits `db`'s claim template to `storage`. */

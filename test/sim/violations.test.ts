@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultFeatures } from '../../src/api/features.js';
 import type { ObservedState, Plan } from '../../src/controller/plan-types.js';
-import { defaultPlanner } from '../../src/runtime/statefulset-controller-factory.js';
+import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { SetTracker } from '../../src/sim/set-tracker.js';
 import { checkControllerDelete, checkControllerWrite, checkPods, checkedPlanner, type Found } from '../../src/sim/violations.js';
 import { T0, convergedStatus, pod, set } from './fixtures.js';
@@ -65,7 +65,7 @@ describe('checkedPlanner', () => {
       metrics: { maxUnavailable: 5, unavailabilityViolation: false, forcedReplacements: 0, safetyHalt: false, enforcedRollingUpdateStarted: false },
     };
     const reported: Found[] = [];
-    const planner = checkedPlanner({ ...defaultPlanner, plan: () => bad }, (found) => reported.push(...found));
+    const planner = checkedPlanner({ ...newPlanner(), plan: () => bad }, (found) => reported.push(...found));
     assert.equal(planner.plan(observed, T0, features), bad);
     assert.deepEqual(reported.map((f) => f.invariant), ['partitionRespected']);
     assert.match(reported[0]!.message, /^web: update deletion of web-0 below partition 3/);

@@ -23,34 +23,43 @@ export function safeEncodeString(s: string): string {
 
 /** FNV-1 of the raw data, then of collisionCount's decimal digits when given; safe-encoded. */
 // upstream: pkg/controller/history controller_history.go HashControllerRevision
-export function hashControllerRevision(raw: string, collisionCount?: number): string {
-  let sum = rawSum(raw);
+export function hashControllerRevision(raw: string, collisionCount?: number, memo = new RevisionMemo()): string {
+  let sum = rawSum(raw, memo);
   if (collisionCount !== undefined) sum = fnv1_32(utf8Bytes(String(Math.trunc(collisionCount))), sum);
   return safeEncodeString(String(sum));
 }
 
-/*
- * Memoisation (the planner stays pure). Every sync of every set hashes its template, encodes its
- * revisions and restores them onto the set; these caches make that once per object. They are keyed by
- * object identity (WeakMaps) or by content (the raw-data sums), so a hit returns exactly what recomputing
- * would — provided, as everywhere in Ordinal, that stored and observed objects are never mutated.
- */
-const rawSums = new Map<string, number>();
-const RAW_SUMS_MAX = 4096;
-/** Template object → its revision data (raw Go JSON). */
-const templateRaw = new WeakMap<object, string>();
-/** Revision data object → its raw Go JSON (revision data parsed from a known raw is registered here). */
-const dataRaw = new WeakMap<object, string>();
-/** Spec object → revision data object → the restored spec (deep-frozen: callers share it). */
-const appliedSpecs = new WeakMap<object, WeakMap<object, StatefulSet['spec']>>();
+const BOUNDED_MAX = 4096;
 
-function rawSum(raw: string): number {
-  const known = rawSums.get(raw);
-  if (known !== undefined) return known;
-  if (rawSums.size >= RAW_SUMS_MAX) rawSums.clear();
-  const sum = fnv1_32(utf8Bytes(raw));
-  rawSums.set(raw, sum);
-  return sum;
+/**
+ * Memoisation of one owner (a controller instance, one planner call; never module state, so the planner
+ * stays a pure function of its inputs). Every sync of every set hashes its template, encodes its revisions
+ * and restores them onto the set; this makes that once per object. It is keyed by object identity (WeakMaps)
+ * or by content (the raw-data sums), so a hit returns exactly what recomputing would — provided, as
+ * everywhere in Ordinal, that stored and observed objects are never mutated.
+ */
+export class RevisionMemo {
+  /** Raw data → its FNV sum. */
+  readonly rawSums = new Map<string, number>();
+  /** Template object → its revision data (raw Go JSON). */
+  readonly templateRaw = new WeakMap<object, string>();
+  /** Revision data object → its raw Go JSON (revision data parsed from a known raw is registered here). */
+  readonly dataRaw = new WeakMap<object, string>();
+  /** Raw revision data → its parsed object (deep-frozen: every candidate revision of one template shares it). */
+  readonly parsedRaws = new Map<string, unknown>();
+  /** Spec object → revision data object → the restored spec (deep-frozen: callers share it). */
+  readonly appliedSpecs = new WeakMap<object, WeakMap<object, StatefulSet['spec']>>();
+}
+
+/** A bounded memo: cleared when full, so memory stays bounded. */
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  if (map.size >= BOUNDED_MAX) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+function rawSum(raw: string, memo: RevisionMemo): number {
+  return memo.rawSums.get(raw) ?? remember(memo.rawSums, raw, fnv1_32(utf8Bytes(raw)));
 }
 
 /** `<set name cut to 223 bytes>-<hash>`, so the name stays within 253 characters (names are ASCII). */
@@ -67,7 +76,7 @@ export function revisionName(setName: string, hash: string): string {
  * upstream's data, and so upstream's revision names.
  */
 // upstream: stateful_set_utils.go getPatch
-export function revisionData(set: StatefulSet): string {
+export function revisionData(set: StatefulSet, memo = new RevisionMemo()): string {
   const template: unknown = set.spec?.template;
   if (template === null || typeof template !== 'object' || Array.isArray(template)) {
     throw new TypeError(`statefulset ${set.metadata?.name ?? ''}: spec.template is not an object`);
@@ -75,10 +84,10 @@ export function revisionData(set: StatefulSet): string {
   if (set.spec.volumeClaimUpdatePolicy === 'InPlace') {
     return goJsonEncode({ spec: { template: { ...template, $patch: 'replace' }, volumeClaimTemplates: set.spec.volumeClaimTemplates ?? [] } });
   }
-  const known = templateRaw.get(template);
+  const known = memo.templateRaw.get(template);
   if (known !== undefined) return known;
   const raw = goJsonEncode({ spec: { template: { ...template, $patch: 'replace' } } });
-  templateRaw.set(template, raw);
+  memo.templateRaw.set(template, raw);
   return raw;
 }
 
@@ -98,30 +107,24 @@ function safeParse(raw: string): unknown {
 }
 
 /** The raw JSON bytes of a revision's data: a string is taken as stored text, anything else is Go-encoded. */
-export function revisionRaw(rev: ControllerRevision): string {
+export function revisionRaw(rev: ControllerRevision, memo = new RevisionMemo()): string {
   const data = rev.data;
   if (data === undefined) return '';
   if (typeof data !== 'object' || data === null) return typeof data === 'string' ? data : goJsonEncode(data);
-  const known = dataRaw.get(data);
+  const known = memo.dataRaw.get(data);
   if (known !== undefined) return known;
   const raw = goJsonEncode(data);
-  dataRaw.set(data, raw);
+  memo.dataRaw.set(data, raw);
   return raw;
 }
 
-/** Raw revision data → its parsed object (deep-frozen: every candidate revision of one template shares it). */
-const parsedRaws = new Map<string, unknown>();
-const PARSED_RAWS_MAX = 4096;
-
 /** JSON.parse(raw), once per raw text, remembering that the parsed object encodes back to `raw` (Go encoding is canonical). */
-function parsedData(raw: string): unknown {
-  const known = parsedRaws.get(raw);
+function parsedData(raw: string, memo: RevisionMemo): unknown {
+  const known = memo.parsedRaws.get(raw);
   if (known !== undefined) return known;
   const data: unknown = deepFreeze(JSON.parse(raw));
-  if (typeof data === 'object' && data !== null) dataRaw.set(data, raw);
-  if (parsedRaws.size >= PARSED_RAWS_MAX) parsedRaws.clear();
-  parsedRaws.set(raw, data);
-  return data;
+  if (typeof data === 'object' && data !== null) memo.dataRaw.set(data, raw);
+  return remember(memo.parsedRaws, raw, data);
 }
 
 
@@ -131,9 +134,9 @@ function parsedData(raw: string): unknown {
  * only when it is given (upstream passes nil only when reconstructing a revision for comparison).
  */
 // upstream: stateful_set_utils.go newRevision + pkg/controller/history NewControllerRevision
-export function newRevision(set: StatefulSet, revision: number, collisionCount?: number): ControllerRevision {
-  const raw = revisionData(set);
-  const hash = hashControllerRevision(raw, collisionCount);
+export function newRevision(set: StatefulSet, revision: number, collisionCount?: number, memo = new RevisionMemo()): ControllerRevision {
+  const raw = revisionData(set, memo);
+  const hash = hashControllerRevision(raw, collisionCount, memo);
   const metadata: ControllerRevision['metadata'] = {
     name: revisionName(set.metadata.name ?? '', hash),
     labels: { ...(set.spec.template.metadata?.labels ?? {}), [Labels.controllerHash]: hash },
@@ -141,7 +144,7 @@ export function newRevision(set: StatefulSet, revision: number, collisionCount?:
     ownerReferences: [controllerRefTo(set)],
   };
   if (set.metadata.namespace !== undefined) metadata.namespace = set.metadata.namespace;
-  return { apiVersion: APPS_V1, kind: 'ControllerRevision', metadata, data: parsedData(raw), revision };
+  return { apiVersion: APPS_V1, kind: 'ControllerRevision', metadata, data: parsedData(raw, memo), revision };
 }
 
 const INT32_MIN = -(2 ** 31);
@@ -161,11 +164,11 @@ function parsedHashLabel(rev: ControllerRevision): number | undefined {
  * safe-encoded labels rarely parse); otherwise equal iff their raw data bytes are identical.
  */
 // upstream: pkg/controller/history controller_history.go EqualRevision
-export function equalRevision(a: ControllerRevision, b: ControllerRevision): boolean {
+export function equalRevision(a: ControllerRevision, b: ControllerRevision, memo = new RevisionMemo()): boolean {
   const ha = parsedHashLabel(a);
   const hb = parsedHashLabel(b);
   if (ha !== undefined && hb !== undefined && ha !== hb) return false;
-  return revisionRaw(a) === revisionRaw(b);
+  return revisionRaw(a, memo) === revisionRaw(b, memo);
 }
 
 type JsonObject = Record<string, unknown>;
@@ -220,11 +223,11 @@ export function applyRevision(set: StatefulSet, rev: ControllerRevision): Statef
  * set's defaulted spec object while its spec is unchanged, so status writes, which make a new set object,
  * still hit; metadata and status are the set's own.
  */
-export function appliedRevision(set: StatefulSet, rev: ControllerRevision): StatefulSet {
+export function appliedRevision(set: StatefulSet, rev: ControllerRevision, memo: RevisionMemo): StatefulSet {
   const data: unknown = rev.data;
   if (typeof data !== 'object' || data === null) return applyRevision(set, rev);
-  let bySpec = appliedSpecs.get(set.spec);
-  if (bySpec === undefined) appliedSpecs.set(set.spec, (bySpec = new WeakMap()));
+  let bySpec = memo.appliedSpecs.get(set.spec);
+  if (bySpec === undefined) memo.appliedSpecs.set(set.spec, (bySpec = new WeakMap()));
   let spec = bySpec.get(data);
   if (spec === undefined) {
     spec = deepFreeze(applyRevision(set, rev).spec);

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { BENCH_CASES, scaled } from '../../sim/bench/cases.js';
 import { checkGoals, checkSyncGoals, formatGoals } from '../../sim/bench/goals.js';
 import type { BenchResult } from '../../sim/bench/measure.js';
+import { checkForecastGoals, FORECAST_CASES, forecastRatios, formatForecastBench, runForecastCase, type ForecastResult } from './bench-forecast.js';
 import { formatStartup, measureStartup } from './bench-startup.js';
 
 export interface BenchOptions {
@@ -20,11 +21,11 @@ export interface BenchOptions {
 /** The `ordinal` executable (from src/cli/commands or dist/cli/commands alike). */
 const BIN = fileURLToPath(new URL('../../../bin/ordinal.js', import.meta.url));
 
-function runChild(name: string, scale: number, extra: string[]): BenchResult {
+function runChild<R>(name: string, scale: number, extra: string[]): R {
   const args = [...process.execArgv, BIN, 'bench', '--case', name, '--scale', String(scale), '--json', ...extra];
   const res = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 << 20 });
   if (res.status !== 0) throw new Error(`bench case ${name} failed (exit ${res.status})`);
-  return JSON.parse(res.stdout.trim().split('\n').pop() ?? '') as BenchResult;
+  return JSON.parse(res.stdout.trim().split('\n').pop() ?? '') as R;
 }
 
 const f = (x: number, digits = 2): string => x.toFixed(digits);
@@ -55,12 +56,15 @@ export async function benchCommand(opts: BenchOptions): Promise<number> {
   const scale = Number(opts.scale ?? '1');
   const namespaces = opts.namespaces === undefined ? undefined : Math.max(1, Number(opts.namespaces));
   const wanted = opts.case === undefined ? undefined : new Set(opts.case.split(',').map((n) => n.trim()));
-  const unknown = [...(wanted ?? [])].filter((n) => !BENCH_CASES.some((c) => c.name === n));
+  const known = [...BENCH_CASES, ...FORECAST_CASES].map((c) => c.name);
+  const unknown = [...(wanted ?? [])].filter((n) => !known.includes(n));
   const cases = BENCH_CASES.filter((c) => wanted === undefined || wanted.has(c.name))
     .map((c) => scaled(c, scale))
     .map((c) => (namespaces === undefined ? c : { ...c, namespaces }));
-  if (cases.length === 0 || unknown.length > 0) {
-    process.stderr.write(`--case: unknown bench case ${unknown.join(', ') || opts.case} (known: ${BENCH_CASES.map((c) => c.name).join(', ')})\n`);
+  // the forecast cases have no smaller version: they run at their size or not at all
+  const forecastCases = FORECAST_CASES.filter((c) => (wanted === undefined && scale <= 1) || wanted?.has(c.name));
+  if (cases.length + forecastCases.length === 0 || unknown.length > 0) {
+    process.stderr.write(`--case: unknown bench case ${unknown.join(', ') || opts.case} (known: ${known.join(', ')})\n`);
     return 2;
   }
   if (opts.json) {
@@ -68,21 +72,30 @@ export async function benchCommand(opts: BenchOptions): Promise<number> {
     const { runBenchCase } = await import('../../sim/bench/measure.js');
     const progress = (line: string) => void process.stderr.write(`  ${line}\n`);
     for (const c of cases) process.stdout.write(`${JSON.stringify(await runBenchCase(c, progress))}\n`);
+    for (const c of forecastCases) process.stdout.write(`${JSON.stringify(await runForecastCase(c))}\n`);
     return 0;
   }
   const results: BenchResult[] = [];
   for (const c of cases) {
     process.stderr.write(`running ${c.description}${scale > 1 ? ` (scaled down ${scale}×)` : ''} ...\n`);
-    results.push(runChild(c.name, scale, opts.namespaces === undefined ? [] : ['--namespaces', opts.namespaces]));
+    results.push(runChild<BenchResult>(c.name, scale, opts.namespaces === undefined ? [] : ['--namespaces', opts.namespaces]));
   }
-  process.stdout.write(`${formatBench(results)}\n`);
-  process.stdout.write('(planner CPU: process.cpuUsage around every planStatefulSet call; process CPU: the whole process during the rollout, including the simulated API server and kubelet)\n');
+  const forecasts: ForecastResult[] = [];
+  for (const c of forecastCases) {
+    process.stderr.write(`running ${c.description} ...\n`);
+    forecasts.push(runChild<ForecastResult>(c.name, 1, []));
+  }
+  if (results.length > 0) {
+    process.stdout.write(`${formatBench(results)}\n`);
+    process.stdout.write('(planner CPU: process.cpuUsage around every planStatefulSet call; process CPU: the whole process during the rollout, including the simulated API server and kubelet)\n');
+  }
+  if (forecasts.length > 0) process.stdout.write(`${formatForecastBench(forecasts)}\n${forecastRatios(forecasts).join('\n')}\n`);
   process.stdout.write(`${formatStartup(measureStartup())}\n`);
   const { formatSyncCosts, measureSyncCosts } = await import('../../sim/bench/sync-cost.js');
   const syncCosts = measureSyncCosts();
   process.stdout.write(`${formatSyncCosts(syncCosts)}\n`);
   // scaled-down cases are not the sizes the goals name
-  const goals = scale > 1 ? formatGoals(checkSyncGoals(syncCosts)) : formatGoals([...checkGoals(results), ...checkSyncGoals(syncCosts)]);
+  const goals = scale > 1 ? formatGoals(checkSyncGoals(syncCosts)) : formatGoals([...checkGoals(results), ...checkForecastGoals(forecasts), ...checkSyncGoals(syncCosts)]);
   if (goals !== '') process.stdout.write(`\ngoals (growth compares the rollouts' whole-process CPU; linear is 2× per doubling):\n${goals}\n`);
   return results.every((r) => r.converged && r.violations === 0) ? 0 : 1;
 }
@@ -90,8 +103,8 @@ export async function benchCommand(opts: BenchOptions): Promise<number> {
 export function register(program: Command): void {
   program
     .command('bench')
-    .description('benchmark simulated rollouts (1 set × 1,000 / 2,000 / 5,000 / 10,000 replicas; 100 and 1,000 sets × 10) against their goals')
-    .option('--case <names>', `run only these cases, comma-separated (${BENCH_CASES.map((c) => c.name).join(', ')})`)
+    .description('benchmark simulated rollouts (1 set × 1,000 / 2,000 / 5,000 / 10,000 replicas; 100 and 1,000 sets × 10) and forecasts (100, 300, 1,000 replicas) against their goals')
+    .option('--case <names>', `run only these cases, comma-separated (${[...BENCH_CASES, ...FORECAST_CASES].map((c) => c.name).join(', ')})`)
     .option('--scale <n>', 'divide the number of pods by n (quick runs)', '1')
     .option('--namespaces <n>', 'spread the sets over n namespaces (default: 1 for one-set, 100 for many-sets)')
     .option('--json', 'print one JSON result per case, in this process')

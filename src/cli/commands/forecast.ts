@@ -25,6 +25,7 @@ import { ownedBy } from '../rollout/rollout-status.js';
 import { collect, parseImage, parseSet, secondsList, wholeNumber } from '../explain/change-flags.js';
 import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
 import { learnLiveDurations } from '../explain/live-durations.js';
+import { observedStart, type ObservedStart } from '../explain/observed-start.js';
 
 export interface ForecastOptions {
   image?: Array<{ container: string; image: string }>;
@@ -68,6 +69,7 @@ async function forecastSet(
   opts: ForecastOptions,
   replacements: unknown[],
   io: CommandIO,
+  observed?: ObservedStart,
 ): Promise<number> {
   const change: ManifestChange = {
     images: opts.image ?? [],
@@ -81,17 +83,35 @@ async function forecastSet(
   if (set.spec.updateStrategy?.type === 'OnDelete') throw new ForecastInputError(`${subject} uses OnDelete: the controller replaces a pod only when you delete it, so there is no rollout to forecast`);
   if (durations.start.samples.length === 0) throw new ForecastInputError(`${subject} has no Ready pod to learn start times from: give --pod-start-seconds`);
   // Loaded only now: the simulation brings in prom-client.
-  const { forecastRollout } = await import('../../sim/forecast.js');
+  const [{ forecastRollout }, { StartStateError }] = await Promise.all([import('../../sim/forecast.js'), import('../../sim/start-state.js')]);
   const candidates = opts.candidates === false ? [] : opts.candidate?.length ? opts.candidate.map((c) => parseCandidate(c, set)) : defaultCandidates(set);
   const runs = opts.runs ?? 20;
   const seed = opts.seed ?? 1;
-  const results = await forecastRollout({ name: subject, manifests, change, start: { samples: durations.start.samples }, termination: { samples: durations.termination.samples }, runs, seed, candidates });
+  let results;
+  try {
+    results = await forecastRollout({
+      name: subject,
+      manifests,
+      change,
+      start: { samples: durations.start.samples },
+      termination: { samples: durations.termination.samples },
+      runs,
+      seed,
+      candidates,
+      ...(observed ? { from: observed.from } : {}),
+      ...(observed?.expansion ? { expansion: { samples: observed.expansion.samples } } : {}),
+    });
+  } catch (e) {
+    if (!(e instanceof StartStateError)) throw e;
+    io.stderr(`error: ${e.message}\n`);
+    return 1;
+  }
   const view: ForecastView = { subject, change: describeChange(change), replicas: change.replicas ?? set.spec.replicas ?? 1, runs, seed, ...durations, results };
   if (opts.output === 'json' || opts.output === 'yaml') io.stdout(structured(forecastData(view), opts.output));
   else io.stdout(renderForecast(view));
   if (opts.report !== undefined) {
     const { renderReport } = await import('../../report/index.js');
-    writeFileSync(opts.report, renderReport(results[0]?.medianRecords ?? [], { title: `Forecast for ${subject}: ${view.change} (median run)` }));
+    writeFileSync(opts.report, renderReport((await results[0]?.medianRecords()) ?? [], { title: `Forecast for ${subject}: ${view.change} (median run)` }));
     io.stderr(`report of the median run written to ${opts.report}\n`);
   }
   return results[0]?.converged ? 0 : 1;
@@ -121,7 +141,9 @@ export function forecastCommand(deps: CommandDeps, name: string, opts: ForecastO
       };
       const replacements = opts.filename !== undefined ? readManifestFile(opts.filename) : [];
       const live = { ...set, apiVersion: apiVersionOf(resource), kind: 'StatefulSet' };
-      return forecastSet(qualifiedName(resource, set.metadata.name ?? ''), set, [live], durations, opts, replacements, deps.io);
+      // Every run starts from the set as the cluster holds it.
+      const observed = await observedStart(deps.client, resource, live, pods, deps.timers.now());
+      return forecastSet(qualifiedName(resource, set.metadata.name ?? ''), set, [live], durations, opts, replacements, deps.io, observed);
     }),
   );
 }

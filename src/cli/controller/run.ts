@@ -83,7 +83,15 @@ class ControllerProcess {
 
   private buildController(): StatefulSetController {
     const { config, client, timers, log } = this;
-    const events = createEventRecorder({ client, clock: timers, component: 'ordinal-controller', host: this.deps.hostname, logger: log });
+    // Events have a request budget of their own: they never hold up a pod or status write.
+    const events = createEventRecorder({
+      client: client.withOwnBudget(),
+      clock: timers,
+      component: 'ordinal-controller',
+      host: this.deps.hostname,
+      logger: log,
+      onDropped: (type) => this.metrics.eventDropped(type),
+    });
     return createStatefulSetController({
       client,
       timers,

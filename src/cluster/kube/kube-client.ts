@@ -60,6 +60,11 @@ export const DEFAULT_TUNING: KubeClientTuning = {
 export interface KubeClient extends ClusterClient {
   /** The API server URL in use (for logs). */
   readonly server: string;
+  /**
+   * A client on the same connection with a request budget of its own (the same QPS and burst): what it
+   * sends (Events) never waits for this client's tokens, nor makes this client's requests wait.
+   */
+  withOwnBudget(): KubeClient;
   close(): void;
 }
 
@@ -67,6 +72,6 @@ export interface KubeClient extends ClusterClient {
 export function createKubeClient(opts: KubeClientOptions): KubeClient {
   const conn = createConnection(loadKubeConfig(opts.kubeconfig, opts.context));
   const tuning: KubeClientTuning = { ...DEFAULT_TUNING, ...opts.tuning };
-  const bucket = createTokenBucket({ qps: opts.qps ?? 20, burst: opts.burst ?? 30, clock: opts.timers });
-  return new RestClient(conn, bucket, tuning, opts.timers, opts.random, opts.logger);
+  const budget = () => createTokenBucket({ qps: opts.qps ?? 20, burst: opts.burst ?? 30, clock: opts.timers });
+  return new RestClient(conn, budget, tuning, opts.timers, opts.random, opts.logger);
 }

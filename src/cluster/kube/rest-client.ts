@@ -41,16 +41,23 @@ const dryRunQuery = (opts: WriteOptions | undefined): string => (opts?.dryRun ? 
 
 export class RestClient implements KubeClient {
   private readonly transport: TransportOptions;
+  private readonly bucket: TokenBucket;
 
   constructor(
     private readonly conn: Connection,
-    private readonly bucket: TokenBucket,
+    /** A fresh request budget (client-side QPS and burst), for this client and each withOwnBudget(). */
+    private readonly budget: () => TokenBucket,
     private readonly tuning: KubeClientTuning,
     private readonly timers: Timers,
     private readonly random: () => number,
     private readonly logger?: KubeLogger,
   ) {
     this.transport = { userAgent: tuning.userAgent, requestTimeoutMs: tuning.requestTimeoutMs };
+    this.bucket = budget();
+  }
+
+  withOwnBudget(): KubeClient {
+    return new RestClient(this.conn, this.budget, this.tuning, this.timers, this.random, this.logger);
   }
 
   get server(): string {

@@ -8,7 +8,7 @@ import { isAlreadyExists, isConflict, isNotFound } from '../../api/errors.js';
 import { fromTimestamp, type Instant, type Pod } from '../../api/types.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
 import { deepEqual } from '../../api/validation/json.js';
-import { podPlans, terminationDelayMs, type KubeletConfig } from './config.js';
+import { podPlans, terminationDelayMs, type ContainerPlan, type KubeletConfig } from './config.js';
 import { containerStateAt, nextChangeAt } from './container-model.js';
 import { lifecycleTransitions, type PodLifecycleListener } from './lifecycle.js';
 import { PodSource } from './pod-source.js';
@@ -55,6 +55,23 @@ const RETRY_MS = 1000;
 const isTerminal = (pod: Pod): boolean => pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
 
 const newer = (a: Pod, b: Pod): boolean => Number(a.metadata.resourceVersion ?? 0) >= Number(b.metadata.resourceVersion ?? 0);
+
+/**
+ * The pod's container plans, except that a container its status reports running since an instant this
+ * kubelet's plan would not have started it keeps that start: a kubelet taking over a running pod (one
+ * restored from a snapshot or observed on a cluster) does not restart its containers. A status this
+ * kubelet wrote always matches its plan, so its own pods are unaffected.
+ */
+function takenOverPlans(config: KubeletConfig, pod: Pod, t0: Instant): ContainerPlan[] {
+  const statuses = pod.status?.containerStatuses ?? [];
+  return podPlans(config, pod).map((plan) => {
+    if (plan.behavior !== 'Normal' && plan.behavior !== 'NotReadyAfter') return plan;
+    const started = fromTimestamp(statuses.find((s) => s.name === plan.name && s.image === plan.image)?.state?.running?.startedAt);
+    // The status holds whole seconds (toTimestamp): the plan's own start, written, reads back truncated.
+    if (started === undefined || started === Math.floor((t0 + plan.startMs) / 1000) * 1000) return plan;
+    return { ...plan, startMs: Math.max(0, started - t0) };
+  });
+}
 
 export function createKubelet(opts: KubeletOptions): Kubelet {
   return new SimulatedKubelet(opts);
@@ -170,7 +187,7 @@ class SimulatedKubelet implements Kubelet {
     }
     const now = this.opts.timers.now();
     const t0 = (t.t0 ??= fromTimestamp(t.pod.status?.startTime) ?? now);
-    const plans = podPlans(this.opts.config, t.pod);
+    const plans = takenOverPlans(this.opts.config, t.pod, t0);
     const wakes = plans.map((p) => nextChangeAt(p, t0, now)).filter((w): w is Instant => w !== undefined);
     this.wakeAt(t, wakes.length > 0 ? Math.min(...wakes) : undefined);
     if (!deepEqual(t.pod.status, this.render(t.pod, t0))) this.write(t, t0);
@@ -178,7 +195,7 @@ class SimulatedKubelet implements Kubelet {
 
   private render(pod: Pod, t0: Instant) {
     const now = this.opts.timers.now();
-    const views = podPlans(this.opts.config, pod).map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
+    const views = takenOverPlans(this.opts.config, pod, t0).map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
     return renderPodStatus(pod, views, t0, now);
   }
 

@@ -2,12 +2,13 @@
 // with a schema), defaulting, status/generation handling and validation on write, as kube-apiserver runs
 // them. Invalid writes throw InvalidError (422) with the API server's message.
 
+import { cloneJson } from '../../api/validation/json.js';
 import { Resources, type Resource } from '../../api/client.js';
 import { InvalidError, type FieldIssue } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
-import type { KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
+import type { KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../../api/types.js';
 import { checkKnownFields, formatInvalid } from '../../api/validation/index.js';
-import { admitClaimUpdate } from './claim-admission.js';
+import { admitClaimUpdate, withDefaultClass } from './claim-admission.js';
 import { jsonEqual } from './equality.js';
 import { isPodResource } from './deletion.js';
 import { preparePodForCreate, preparePodForUpdate, validatePodUpdate } from './pod-admission.js';
@@ -30,12 +31,12 @@ export function invalid(res: Resource, name: string, issues: FieldIssue[]): Inva
   return new InvalidError(formatInvalid(res.kind, res.group, name, issues), issues);
 }
 
-/** Runs defaulting, the create strategy and validation; returns the object to store. */
-export function admitCreate(res: Resource, obj: KubeObject, features: Features): KubeObject {
+/** Runs defaulting, the create strategy and validation; returns the object to store. `classes`: the StorageClasses stored. */
+export function admitCreate(res: Resource, obj: KubeObject, features: Features, classes: () => StorageClass[]): KubeObject {
   if (isStatefulSetResource(res)) return admitStatefulSetCreate(res, obj as StatefulSet, features);
   if (isPodResource(res)) return preparePodForCreate(obj as Pod);
   checkKnownFields(res, obj);
-  const out = structuredClone(obj);
+  const out = qualifiedResource(res) === 'persistentvolumeclaims' ? withDefaultClass(cloneJson(obj) as PersistentVolumeClaim, classes()) : cloneJson(obj);
   if ('spec' in out) out.metadata.generation = 1;
   if (qualifiedResource(res) === 'persistentvolumeclaims') defaultClaimSpec(out as PersistentVolumeClaim);
   if (hasStatusSubresource(res)) {
@@ -63,7 +64,7 @@ export function admitUpdate(res: Resource, next: KubeObject, prev: KubeObject, m
     if (issues.length > 0) throw invalid(res, pod.metadata.name ?? '', issues);
     return pod;
   }
-  const out = structuredClone(next);
+  const out = cloneJson(next);
   if ('spec' in out || 'spec' in prev) {
     const changed = !jsonEqual(withoutMetaAndStatus(out), withoutMetaAndStatus(prev));
     out.metadata.generation = (prev.metadata.generation ?? 1) + (changed ? 1 : 0);

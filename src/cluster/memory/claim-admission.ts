@@ -6,7 +6,7 @@
 
 import { Resources } from '../../api/client.js';
 import { ApiError, InvalidError, type FieldIssue } from '../../api/errors.js';
-import { claimCapacity, claimRequest, classAllowsExpansion, type PersistentVolumeClaim, type StorageClass } from '../../api/types.js';
+import { claimCapacity, claimRequest, classAllowsExpansion, fromTimestamp, type PersistentVolumeClaim, type StorageClass } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { formatInvalid } from '../../api/validation/index.js';
 import { compareQuantities } from '../../api/validation/quantity.js';
@@ -14,6 +14,23 @@ import { compareQuantities } from '../../api/validation/quantity.js';
 const SPEC_IMMUTABLE = 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
 const RESIZE_FORBIDDEN = 'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize';
 
+
+const DEFAULT_CLASS_ANNOTATIONS = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];
+const isDefaultClass = (c: StorageClass): boolean => DEFAULT_CLASS_ANNOTATIONS.some((a) => c.metadata.annotations?.[a] === 'true');
+
+/**
+ * A claim created without a class (no storageClassName at all: "" asks for none) gets the cluster's default
+ * StorageClass: the newest of those annotated as default, the first by name among equally new ones.
+ */
+// upstream: plugin/pkg/admission/storage/storageclass/setdefault (Admit) and pkg/volume/util GetDefaultClass
+export function withDefaultClass(claim: PersistentVolumeClaim, classes: readonly StorageClass[]): PersistentVolumeClaim {
+  const spec = claim.spec as PersistentVolumeClaim['spec'] | undefined;
+  if (spec === undefined || (spec.storageClassName !== undefined && spec.storageClassName !== null)) return claim;
+  if (claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] !== undefined) return claim;
+  const created = (c: StorageClass) => fromTimestamp(c.metadata.creationTimestamp) ?? 0;
+  const [chosen] = classes.filter(isDefaultClass).sort((a, b) => created(b) - created(a) || ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+  return chosen === undefined ? claim : { ...claim, spec: { ...spec, storageClassName: chosen.metadata.name ?? '' } };
+}
 
 /** The spec without what a bound claim may change, and with the volume name binding sets. */
 function fixedSpec(c: PersistentVolumeClaim, bound: boolean, volumeName: unknown): Record<string, unknown> {

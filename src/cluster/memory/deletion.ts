@@ -2,6 +2,7 @@
 // deletion or pending finalizers), remove it now, or nothing. Mirrors the generic registry's
 // `BeforeDelete` plus the pod strategy's `CheckGracefulDelete`.
 
+import { cloneJson } from '../../api/validation/json.js';
 import type { DeleteOptions, Resource } from '../../api/client.js';
 import { fromTimestamp, toTimestamp, type Instant, type KubeObject, type Pod } from '../../api/types.js';
 
@@ -31,7 +32,7 @@ export function planDeletion(res: Resource, obj: KubeObject, opts: DeleteOptions
   if (obj.metadata.deletionTimestamp !== undefined) return planRepeatedDeletion(res, obj, opts);
   const grace = isPodResource(res) ? podGracePeriodSeconds(obj as Pod, opts) : 0;
   if (grace === 0 && !hasFinalizers(obj)) return { kind: 'remove' };
-  const object = structuredClone(obj);
+  const object = cloneJson(obj);
   object.metadata.deletionTimestamp = toTimestamp(now + grace * 1000);
   object.metadata.deletionGracePeriodSeconds = grace;
   return { kind: 'mark', object };
@@ -44,7 +45,7 @@ function planRepeatedDeletion(res: Resource, obj: KubeObject, opts: DeleteOption
   const requested = opts.gracePeriodSeconds;
   if (!isPodResource(res) || requested === undefined || requested >= current) return { kind: 'noop' };
   const shortened = Math.max(0, requested);
-  const object = structuredClone(obj);
+  const object = cloneJson(obj);
   const markedAt = (fromTimestamp(obj.metadata.deletionTimestamp) ?? 0) - current * 1000;
   object.metadata.deletionTimestamp = toTimestamp(markedAt + shortened * 1000);
   object.metadata.deletionGracePeriodSeconds = shortened;

@@ -7,6 +7,7 @@
 // object without managedFields (on kube-apiserver they belong to their creator's Update entry: either way
 // an apply never removes them). managedFields itself is not shown on objects.
 
+import { cloneJson } from '../../api/validation/json.js';
 import type { KubeObject } from '../../api/types.js';
 
 type Json = unknown;
@@ -37,7 +38,7 @@ export function leafPaths(obj: Json, prefix: string[] = [], out = new Map<Path, 
 
 /** `live` with `applied` merged in: maps by key, anything else replaced. */
 function merge(live: Json, applied: Json): Json {
-  if (!isMap(live) || !isMap(applied)) return structuredClone(applied);
+  if (!isMap(live) || !isMap(applied)) return cloneJson(applied);
   const out: JsonMap = { ...live };
   for (const [k, v] of Object.entries(applied)) out[k] = merge(live[k], v);
   return out;

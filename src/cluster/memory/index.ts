@@ -1,12 +1,14 @@
 // createMemoryCluster: the in-memory API server behind the `ClusterClient` port, for the simulator and
 // tests. Time comes only from the injected Timers and randomness only from the injected `random`.
 
-import { Resources } from '../../api/client.js';
+import { cloneJson } from '../../api/validation/json.js';
+import { Resources, type Resource } from '../../api/client.js';
 import { isAlreadyExists } from '../../api/errors.js';
 import type { Timers } from '../../runtime/clock.js';
 import { ClientView } from './client-view.js';
 import { FaultInjector } from './faults.js';
 import { defaultRandom } from './name-source.js';
+import { qualifiedResource } from './messages.js';
 import { ApiServer } from './server.js';
 import type { FaultConfig, MemoryCluster, MemoryClusterClient, MemoryClusterOptions, MemorySnapshot, WriteListener } from './memory-types.js';
 
@@ -17,6 +19,9 @@ export const ADMIN_ACTOR = 'admin';
 
 /** Objects of one resource the in-memory API server stores unless told otherwise (MemoryClusterOptions.maxObjects). */
 export const DEFAULT_MAX_OBJECTS = 10_000;
+
+/** Resources by the snapshot's key (`plural` or `plural.group`). */
+const KNOWN_RESOURCES = new Map<string, Resource>(Object.values(Resources).map((r) => [qualifiedResource(r), r]));
 
 export function createMemoryCluster(opts: MemoryClusterOptions): MemoryCluster {
   const random = opts.random ?? defaultRandom();
@@ -52,9 +57,18 @@ class InMemoryCluster extends ClientView implements MemoryCluster {
     const resources: MemorySnapshot['resources'] = {};
     for (const res of this.server.store.knownResources()) {
       const items = this.server.store.list(res);
-      if (items.length > 0) resources[res.group ? `${res.plural}.${res.group}` : res.plural] = structuredClone(items);
+      if (items.length > 0) resources[qualifiedResource(res)] = cloneJson(items);
     }
     return { resourceVersion: String(this.server.store.currentRevision()), resources };
+  }
+
+  restore(snapshot: MemorySnapshot, actor = ADMIN_ACTOR): void {
+    const objects = Object.entries(snapshot.resources).flatMap(([key, items]) => {
+      const res = KNOWN_RESOURCES.get(key);
+      if (res === undefined) throw new Error(`cannot restore ${key}: not a resource the in-memory API server knows`);
+      return items.map((object) => ({ res, object }));
+    });
+    this.server.restore(actor, objects);
   }
 
   async addNode(name: string): Promise<void> {

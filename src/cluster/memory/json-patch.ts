@@ -2,7 +2,7 @@
 // be applied (a `test` that fails, a path that is not there) rejects the whole patch.
 
 import type { JsonPatchOperation } from '../../api/client.js';
-import { deepEqual } from '../../api/validation/json.js';
+import { cloneJson, deepEqual } from '../../api/validation/json.js';
 
 type Json = unknown;
 type JsonObject = { [key: string]: Json };
@@ -72,11 +72,11 @@ function remove(doc: Json, pointer: string): Json {
 /** Returns the patched copy; `doc` is not mutated. Throws JsonPatchError. */
 // upstream: github.com/evanphx/json-patch (what kube-apiserver applies for application/json-patch+json)
 export function applyJsonPatch(doc: Json, ops: readonly JsonPatchOperation[]): Json {
-  const out = structuredClone(doc);
+  const out = cloneJson(doc);
   for (const op of ops) {
     switch (op.op) {
       case 'add':
-        add(out, op.path, structuredClone(op.value));
+        add(out, op.path, cloneJson(op.value));
         break;
       case 'remove':
         remove(out, op.path);
@@ -84,13 +84,13 @@ export function applyJsonPatch(doc: Json, ops: readonly JsonPatchOperation[]): J
       case 'replace':
         get(out, op.path);
         remove(out, op.path);
-        add(out, op.path, structuredClone(op.value));
+        add(out, op.path, cloneJson(op.value));
         break;
       case 'move':
         add(out, op.path, remove(out, op.from));
         break;
       case 'copy':
-        add(out, op.path, structuredClone(get(out, op.from)));
+        add(out, op.path, cloneJson(get(out, op.from)));
         break;
       case 'test':
         if (!deepEqual(get(out, op.path), op.value)) throw new JsonPatchError(`test failed at "${op.path}"`);

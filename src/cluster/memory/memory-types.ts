@@ -95,6 +95,12 @@ export interface MemoryCluster extends MemoryClusterClient {
   onWrite(listener: WriteListener): () => void;
   /** Deep copy of everything stored, in a stable order. */
   snapshot(): MemorySnapshot;
+  /**
+   * Stores a snapshot's objects as they are (uids, timestamps and status kept; new resourceVersions), without
+   * admission, reported to write listeners as creates by `actor`. Before any watch starts, a cluster then
+   * begins where the snapshot was taken. Throws for an unknown resource or an object that exists.
+   */
+  restore(snapshot: MemorySnapshot, actor?: string): void;
   /** Registers a Node object (cluster-scoped) as a kubelet would. */
   addNode(name: string): Promise<void>;
   /** Forced 410: forgets all watch history, so any resume from an older resourceVersion gets Gone. */

@@ -1,6 +1,7 @@
 // Pod registry rules the simulation depends on: defaulting on every write, the initial Pending status,
 // spec immutability on update (scheduling goes through a Binding), and the Binding itself.
 
+import { cloneJson } from '../../api/validation/json.js';
 import type { FieldIssue } from '../../api/errors.js';
 import { defaultPodSpec } from '../../api/pod-defaults.js';
 import { toTimestamp, type Instant, type Pod, type PodCondition, type PodSpec } from '../../api/types.js';
@@ -13,7 +14,7 @@ const IMMUTABLE_SPEC_DETAIL =
 
 // upstream: pkg/registry/core/pod/strategy.go PrepareForCreate
 export function preparePodForCreate(pod: Pod): Pod {
-  const out = structuredClone(pod);
+  const out = cloneJson(pod);
   out.spec = defaultPodSpec(out.spec ?? { containers: [] });
   out.metadata.generation = 1;
   out.status = { phase: 'Pending', qosClass: qosClassOf(out.spec) };
@@ -21,7 +22,7 @@ export function preparePodForCreate(pod: Pod): Pod {
 }
 
 export function preparePodForUpdate(next: Pod, prev: Pod): Pod {
-  const out = structuredClone(next);
+  const out = cloneJson(next);
   out.spec = defaultPodSpec(out.spec ?? { containers: [] });
   const changed = !jsonEqual(out.spec, prev.spec);
   out.metadata.generation = (prev.metadata.generation ?? 1) + (changed ? 1 : 0);
@@ -59,7 +60,7 @@ function qosClassOf(spec: PodSpec): string {
 // upstream: pkg/registry/core/pod/storage/storage.go setPodNodeAndMetadata
 /** The pod after a Binding to `nodeName`: spec.nodeName set and PodScheduled=True. */
 export function bindPod(pod: Pod, nodeName: string, now: Instant): Pod {
-  const out = structuredClone(pod);
+  const out = cloneJson(pod);
   out.spec.nodeName = nodeName;
   const scheduled: PodCondition = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: toTimestamp(now) };
   const conditions = out.status?.conditions ?? [];

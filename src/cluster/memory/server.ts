@@ -2,11 +2,12 @@
 // the request semantics of kube-apiserver (preconditions, status subresource, graceful deletion).
 // Requests run synchronously; client views wrap them in promises and attribute them to an actor.
 
+import { cloneJson } from '../../api/validation/json.js';
 import { Resources, type DeleteOptions, type JsonPatchOperation, type ListOptions, type ListResult, type Resource, type WatchHandle, type WatchHandlers } from '../../api/client.js';
 import { ApiError, ConflictError } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
 import { parseSelectorString } from '../../api/labels.js';
-import { toTimestamp, type KubeObject, type OwnerReference, type Pod } from '../../api/types.js';
+import { toTimestamp, type KubeObject, type OwnerReference, type Pod, type StorageClass } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
 import { admitCreate, admitUpdate, hasStatusSubresource, invalid, type WriteMode } from './admission.js';
 import { CommitLog, type WriteContext } from './commit-log.js';
@@ -64,7 +65,7 @@ export class ApiServer {
   }
 
   get(res: Resource, namespace: string | undefined, name: string): KubeObject {
-    return structuredClone(this.mustGet(res, namespace, name));
+    return cloneJson(this.mustGet(res, namespace, name));
   }
 
   list(res: Resource, namespace: string | undefined, opts: ListOptions = {}): ListResult<KubeObject> {
@@ -77,13 +78,13 @@ export class ApiServer {
     const items = this.store
       .list(res, res.namespaced ? namespace : undefined)
       .filter((o) => matches(o.metadata.labels ?? {}))
-      .map((o) => structuredClone(o));
+      .map((o) => cloneJson(o));
     return { items, resourceVersion: String(this.store.currentRevision()) };
   }
 
   create(actor: string, res: Resource, obj: KubeObject): KubeObject {
     if (isBindingResource(res)) return this.bind(actor, res, obj);
-    const draft = structuredClone(obj);
+    const draft = cloneJson(obj);
     draft.metadata = { ...draft.metadata };
     const meta = draft.metadata;
     if (res.namespaced) meta.namespace = meta.namespace || 'default';
@@ -96,9 +97,9 @@ export class ApiServer {
     }
     if (this.store.get(res, meta.namespace, meta.name)) throw alreadyExists(res, meta.name);
     for (const k of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) delete meta[k];
-    meta.uid = this.names.nextUid();
+    meta.uid = this.freeUid();
     meta.creationTimestamp = toTimestamp(this.config.timers.now());
-    const admitted = admitCreate(res, draft, this.config.features);
+    const admitted = admitCreate(res, draft, this.config.features, () => this.store.list(Resources.storageClasses) as StorageClass[]);
     const used = this.store.count(res);
     if (used >= this.config.maxObjects) throw quotaExceeded(res, requestedName, OBJECT_QUOTA_NAME, used, this.config.maxObjects);
     return this.commits.put({ actor, verb: 'create', res }, admitted, false);
@@ -114,9 +115,9 @@ export class ApiServer {
     const { resourceVersion, uid } = obj.metadata;
     if (resourceVersion && resourceVersion !== prev.metadata.resourceVersion) throw staleConflict(res, name);
     if (uid && uid !== prev.metadata.uid) throw uidConflict(res, name, uid, prev.metadata.uid);
-    const next = mode === 'status' ? { ...structuredClone(prev), status: structuredClone(obj['status']) } : this.carryOver(res, obj, prev);
+    const next = mode === 'status' ? { ...cloneJson(prev), status: cloneJson(obj['status']) } : this.carryOver(res, obj, prev);
     const admitted = admitUpdate(res, next, prev, mode, this.config.features, (r, ns, n) => this.store.get(r, ns, n));
-    if (dryRun) return structuredClone(sameStoredObject(admitted, prev) ? prev : admitted);
+    if (dryRun) return cloneJson(sameStoredObject(admitted, prev) ? prev : admitted);
     const ctx: WriteContext = { actor, verb, res };
     if (isReadyForRemoval(admitted)) return this.commits.remove(ctx, admitted);
     if (sameStoredObject(admitted, prev)) return this.commits.unchanged(ctx, prev);
@@ -201,7 +202,7 @@ export class ApiServer {
 
   /** The request's object with the server-owned fields of `prev` (and prev's status when /status exists). */
   private carryOver(res: Resource, obj: KubeObject, prev: KubeObject): KubeObject {
-    const next = structuredClone(obj);
+    const next = cloneJson(obj);
     const keep = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'];
     next.metadata = { ...next.metadata };
     for (const k of keep) {
@@ -210,7 +211,7 @@ export class ApiServer {
     }
     if (hasStatusSubresource(res)) {
       if (prev['status'] === undefined) delete next['status'];
-      else next['status'] = structuredClone(prev['status']);
+      else next['status'] = cloneJson(prev['status']);
     }
     if (prev.metadata.deletionTimestamp !== undefined) this.checkFinalizers(res, next, prev);
     return next;
@@ -239,7 +240,30 @@ export class ApiServer {
     if (pod.metadata.deletionTimestamp) throw refuse(`pod ${name} is being deleted, cannot be assigned to a host`);
     if (pod.spec.nodeName) throw refuse(`pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
     this.commits.put({ actor, verb: 'update', res: Resources.pods }, bindPod(pod, node, this.config.timers.now()), true);
-    return { ...structuredClone(binding), metadata: { ...binding.metadata, namespace } };
+    return { ...cloneJson(binding), metadata: { ...binding.metadata, namespace } };
+  }
+
+  /**
+   * Stores objects as they are (uid, timestamps, status and all), without admission, each with a new
+   * resourceVersion: a cluster that starts where another one, or an observed one, was.
+   */
+  restore(actor: string, objects: ReadonlyArray<{ res: Resource; object: KubeObject }>): void {
+    for (const { res, object } of objects) {
+      const name = object.metadata?.name ?? '';
+      const namespace = res.namespaced ? object.metadata.namespace || 'default' : undefined;
+      if (this.store.get(res, namespace, name)) throw alreadyExists(res, name);
+      const stored = cloneJson(object);
+      stored.metadata = { ...stored.metadata, ...(namespace !== undefined ? { namespace } : {}) };
+      this.commits.put({ actor, verb: 'create', res }, stored, false);
+    }
+  }
+
+  /** The next UID no stored object has (restored objects keep theirs). */
+  private freeUid(): string {
+    for (;;) {
+      const uid = this.names.nextUid();
+      if (!this.store.hasUid(uid)) return uid;
+    }
   }
 
   private freeName(res: Resource, namespace: string | undefined, prefix: string): string {
@@ -260,7 +284,7 @@ export class ApiServer {
   }
 
   private setOwners(res: Resource, obj: KubeObject, owners: OwnerReference[]): void {
-    const next = structuredClone(obj);
+    const next = cloneJson(obj);
     if (owners.length > 0) next.metadata.ownerReferences = owners;
     else delete next.metadata.ownerReferences;
     this.replace(GC_ACTOR, 'patch', res, next, 'main');

@@ -8,12 +8,13 @@
 // injected Timers'.
 
 import { Resources, type ClusterClient, type Resource, type WatchEvent } from '../../api/client.js';
-import { isAlreadyExists } from '../../api/errors.js';
+import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { claimCapacity, claimRequest, fromTimestamp, toTimestamp, type Instant, type KubeObject, type PersistentVolumeClaim, type PersistentVolumeClaimCondition, type Pod, type Quantity } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { compareQuantities, quantityText } from '../../api/validation/quantity.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
 import { Reflector } from '../../runtime/reflector.js';
+import { drawSeconds, type Seconds } from '../kubelet/config.js';
 
 export const EXPANSION_MODES = ['Online', 'Offline', 'Fails'] as const;
 export type ExpansionMode = (typeof EXPANSION_MODES)[number];
@@ -26,10 +27,15 @@ export interface StorageClassBehavior {
 export interface StorageConfig {
   /** Seconds from a claim's creation to its binding (default 0). */
   bindSeconds: number;
-  /** Seconds an expansion takes when its class says nothing (default 10). */
-  expansionSeconds: number;
+  /**
+   * Seconds an expansion takes when its class says nothing (default 10); with samples, each expansion draws
+   * one (from the seed, the claim's UID and the size it grows to).
+   */
+  expansionSeconds: Seconds;
   /** By StorageClass name; a class not listed expands online. */
   classes: Record<string, StorageClassBehavior>;
+  /** Seeds the draws from `samples` (default 0). */
+  seed?: number;
 }
 
 export interface StorageActorOptions {
@@ -189,7 +195,8 @@ export class StorageActor {
     let expansion = this.expansions.get(k);
     if (expansion === undefined || compareQuantities(expansion.target, request) !== 0) this.expansions.set(k, (expansion = { target: request, since: now }));
     const behavior = this.opts.config.classes[claim.spec.storageClassName ?? ''] ?? {};
-    const due = expansion.since + (behavior.expansionSeconds ?? this.opts.config.expansionSeconds) * 1000;
+    const { expansionSeconds, seed } = this.opts.config;
+    const due = expansion.since + (behavior.expansionSeconds ?? drawSeconds(expansionSeconds, seed ?? 0, `${claim.metadata.uid ?? k}/${request}/expansion`)) * 1000;
     const since = toTimestamp(expansion.since);
     const allocated = { ...status, allocatedResources: { storage: request } };
     if (now < due) {
@@ -232,9 +239,15 @@ export class StorageActor {
     if (capacity !== undefined && !sameQuantity(capacity, claimCapacity(claim)) && claim.spec.volumeName) await this.resizeVolume(claim.spec.volumeName, capacity);
   }
 
-  /** The PersistentVolume follows its claim's capacity. */
+  /** The PersistentVolume follows its claim's capacity (a claim restored without its volume has none to follow). */
   private async resizeVolume(name: string, capacity: string): Promise<void> {
-    const pv = await this.opts.client.get<KubeObject & { spec: { capacity?: Record<string, Quantity> } }>(Resources.persistentVolumes, undefined, name);
+    let pv: KubeObject & { spec: { capacity?: Record<string, Quantity> } };
+    try {
+      pv = await this.opts.client.get(Resources.persistentVolumes, undefined, name);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw e;
+    }
     if (sameQuantity(capacity, quantityText(pv.spec.capacity?.storage))) return;
     await this.opts.client.update(Resources.persistentVolumes, { ...pv, spec: { ...pv.spec, capacity: { ...pv.spec.capacity, storage: capacity } } });
   }

@@ -2,7 +2,7 @@
 // wall time, CPU time (the planner's, measured with process.cpuUsage around every planStatefulSet call,
 // and the whole process's), peak memory and the controller's API calls per pod replaced.
 
-import { defaultPlanner } from '../../runtime/statefulset-controller-factory.js';
+import { newPlanner } from '../../runtime/statefulset-controller-factory.js';
 import type { Planner } from '../../runtime/planner-port.js';
 import { stopwatch } from '../../runtime/real-clock.js';
 import { Simulation } from '../simulation.js';
@@ -33,12 +33,12 @@ export interface BenchResult {
 const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 
 function timedPlanner(total: { cpu: number; calls: number }): Planner {
+  const planner = newPlanner();
   return {
-    ...defaultPlanner,
     plan(observed, now, features) {
       const before = process.cpuUsage();
       try {
-        return defaultPlanner.plan(observed, now, features);
+        return planner.plan(observed, now, features);
       } finally {
         total.cpu += cpuMs(process.cpuUsage(before));
         total.calls++;

