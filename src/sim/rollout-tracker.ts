@@ -56,10 +56,12 @@ export class RolloutTracker {
     if (seen !== undefined && generation > seen) this.begin(key, set, pods, now, generation);
     const r = this.open.get(key);
     if (r === undefined) return;
-    if ((set.status?.observedGeneration ?? 0) >= generation) r.revision = set.status?.updateRevision ?? r.revision;
+    // a status written for an older spec judges the rollout before this one (its abort is not this one's)
+    const observed = (set.status?.observedGeneration ?? 0) >= generation;
+    if (observed) r.revision = set.status?.updateRevision ?? r.revision;
     const available = slotCountOf(set) - unavailable();
     if (available < r.lowest.available) r.lowest = { available, of: slotCountOf(set), at: now };
-    if (r.aborted === undefined && isRollingBack(set.status)) r.aborted = { at: now, lowest: { available, of: slotCountOf(set), at: now } };
+    if (r.aborted === undefined && observed && isRollingBack(set.status)) r.aborted = { at: now, lowest: { available, of: slotCountOf(set), at: now } };
     if (r.aborted !== undefined && available < r.aborted.lowest.available) r.aborted.lowest = { available, of: slotCountOf(set), at: now };
     if (converged) this.close(key, r, pods, (x) => (x.end = now));
   }

@@ -9,6 +9,9 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { runScenario } from '../../src/sim/runner.js';
+import { parseScenario } from '../../src/sim/scenario.js';
 import { budgetOf, caseName, runRollback, type RollbackCase } from './rollback-scenario.js';
 
 const cases: RollbackCase[] = [];
@@ -46,4 +49,16 @@ describe('onFailure: Rollback brings a broken rollout back (simulator matrix)', 
       assert.ok(wayBack <= bound, `the way back took ${wayBack} s, at most ${bound} s expected`);
     });
   }
+});
+
+describe('the summary of rollouts around an abort', () => {
+  it('marks the aborted rollout only, not the fix that follows it while the status still records the abort', async () => {
+    const text = readFileSync(new URL('../../examples/rollback-rolling-update.yaml', import.meta.url), 'utf8');
+    const result = await runScenario(parseScenario(text, 'rollback-rolling-update'));
+    const [broken, fixed] = result.summary.rollouts;
+    assert.equal(result.summary.rollouts.length, 2);
+    assert.equal(broken?.aborted?.at, 131, 'the abort of the broken image');
+    assert.equal(fixed?.aborted, undefined, 'the fix completed; it was not aborted');
+    assert.notEqual(fixed?.convergedAt, null);
+  });
 });
