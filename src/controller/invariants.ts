@@ -113,10 +113,11 @@ interface World {
   held: ReadonlySet<number>;
 }
 
-function world(observed: ObservedState, plan: Plan, now: Instant, features: Features): World {
+/** `claims: false`: judge pods alone, leaving out what claims hold (claimHeldOrdinals). */
+function world(observed: ObservedState, plan: Plan, now: Instant, features: Features, claims = true): World {
   const set = observed.set;
   const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods), observed.claims);
-  const held = claimHeldOrdinals(set, index.claimsByName.values(), now);
+  const held = claims ? claimHeldOrdinals(set, index.claimsByName.values(), now) : new Set<number>();
   return { set, strategy: effectiveStrategy(set, features), index, updateRevision: plan.status.updateRevision ?? '', now, held };
 }
 
@@ -151,7 +152,8 @@ const creates = (plan: Plan): Create[] => plan.actions.filter((a): a is Create =
  * one pod per sync (Together: up to maxUnavailable).
  */
 export function orderedReadyInvariant(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
-  const w = world(observed, plan, now, features);
+  // the pass gates on pods, as upstream's; a replica whose claim expands counts against maxUnavailable instead
+  const w = world(observed, plan, now, features, false);
   const mixed = w.index.ordinals.size + w.index.unslottedMembers().length > w.index.onRevision(w.updateRevision).size;
   if (isParallel(w.set) || (w.strategy.kind === 'Recreate' && mixed)) return [];
   const created = creates(plan).map((c) => c.ordinal);
