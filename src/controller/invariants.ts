@@ -123,10 +123,11 @@ function moving(set: StatefulSet, status: StatefulSetStatus | undefined, feature
   return { strategy: rollback ? { ...strategy, partition: 0 } : strategy, rollback, updateRevision: movingTo(status) ?? '' };
 }
 
-function world(observed: ObservedState, plan: Plan, now: Instant, features: Features): World {
+/** `claims: false`: judge pods alone, leaving out what claims hold (claimHeldOrdinals). */
+function world(observed: ObservedState, plan: Plan, now: Instant, features: Features, claims = true): World {
   const set = observed.set;
   const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods), observed.claims);
-  const held = claimHeldOrdinals(set, index.claimsByName.values(), now);
+  const held = claims ? claimHeldOrdinals(set, index.claimsByName.values(), now) : new Set<number>();
   return { set, ...moving(set, plan.status, features), index, now, held };
 }
 
@@ -161,7 +162,8 @@ const creates = (plan: Plan): Create[] => plan.actions.filter((a): a is Create =
  * one pod per sync (Together: up to maxUnavailable).
  */
 export function orderedReadyInvariant(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
-  const w = world(observed, plan, now, features);
+  // the pass gates on pods, as upstream's; a replica whose claim expands counts against maxUnavailable instead
+  const w = world(observed, plan, now, features, false);
   const mixed = w.index.ordinals.size + w.index.unslottedMembers().length > w.index.onRevision(w.updateRevision).size;
   if (isParallel(w.set) || (w.strategy.kind === 'Recreate' && mixed)) return [];
   const created = creates(plan).map((c) => c.ordinal);

@@ -111,4 +111,12 @@ describe('invariant checkers', () => {
     set.spec.volumeClaimUpdatePolicy = 'OnDelete';
     assert.deepEqual([...claimHeldOrdinals(set, [expanding], T0)], [], 'OnDelete: claims are not the controller\'s to count');
   });
+
+  it('InPlace, OrderedReady: the pass gates on pods, as upstream\'s; an expanding claim below a creation is no violation', () => {
+    const set = newSet(3, { maxUnavailable: 2 });
+    set.spec.volumeClaimUpdatePolicy = 'InPlace';
+    const expanding = { metadata: { name: 'data-web-1', namespace: 'default' }, spec: { resources: { requests: { storage: '2Gi' } } }, status: { phase: 'Bound', capacity: { storage: '1Gi' } } };
+    const create: Action = { kind: 'createPod', batch: 1, pod: newStatefulSetPod(set, 2), ordinal: 2 };
+    assert.deepEqual(orderedReadyInvariant({ ...observe(set, readyPods(set, 2)), claims: [expanding] }, planOf([create]), T0, features), []);
+  });
 });
