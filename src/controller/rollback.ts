@@ -56,6 +56,13 @@ export const isRollingBack = (status: StatefulSetStatus | undefined): boolean =>
 /** The revision the pods move to, by a status: its update revision, or during an abort its current one. */
 export const movingTo = (status: StatefulSetStatus | undefined): string | undefined => (isRollingBack(status) ? status?.currentRevision : status?.updateRevision);
 
+/** How a pod's revision stands in the rollout, for views: where pods move to (`new`, or `back` during an abort), the aborted one, or `old`. */
+export function revisionMark(status: StatefulSetStatus | undefined, revision: string): 'new' | 'old' | 'back' | 'aborted' {
+  const back = isRollingBack(status);
+  if (revision === movingTo(status)) return back ? 'back' : 'new';
+  return back && revision === status?.abortedRevision ? 'aborted' : 'old';
+}
+
 const retryValue = (set: StatefulSet): string | undefined => {
   const v = set.metadata.annotations?.[RetryAnnotation];
   return typeof v === 'string' && v !== '' ? v : undefined;
