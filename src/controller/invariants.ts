@@ -4,7 +4,7 @@
 // simulator all call these.
 
 import type { Features } from '../api/features.js';
-import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, PersistentVolumeClaim, Pod, StatefulSet, StatefulSetStatus } from '../api/types.js';
 import { claimNamesForOrdinal, claimOrdinal, claimTemplates, isClaimOwnerUpToDate } from './claim-identity.js';
 import { claimsAvailableFrom, claimsReadiness } from './claim-updates.js';
 import { isBrokenPod } from './enforced-rolling-update.js';
@@ -15,6 +15,7 @@ import type { Action, ObservedState, Plan } from './plan-types.js';
 import { isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
 import { effectiveStrategy, type EffectiveStrategy } from './effective-strategy.js';
+import { isRollingBack, movingTo } from './rollback.js';
 
 const nameOf = (p: Pod): string => p.metadata.name ?? '';
 const ownPods = (set: StatefulSet, pods: readonly Pod[]): Pod[] =>
@@ -105,6 +106,8 @@ export function unavailableOrdinals(set: StatefulSet, pods: readonly Pod[], now:
 interface World {
   set: StatefulSet;
   strategy: EffectiveStrategy;
+  /** An aborted rollout's way back (rollback.ts): pods move to `updateRevision` (the status's current one), partition 0. */
+  rollback: boolean;
   /** The set's pods as the planner saw them: the controller's index, or one built from the pods listed. */
   index: ReplicaIndex;
   updateRevision: string;
@@ -113,12 +116,19 @@ interface World {
   held: ReadonlySet<number>;
 }
 
+/** The strategy and the revision pods move to, as of `status` (during an abort: back to its current revision, partition 0). */
+function moving(set: StatefulSet, status: StatefulSetStatus | undefined, features: Features): Pick<World, 'strategy' | 'rollback' | 'updateRevision'> {
+  const strategy = effectiveStrategy(set, features);
+  const rollback = isRollingBack(status);
+  return { strategy: rollback ? { ...strategy, partition: 0 } : strategy, rollback, updateRevision: movingTo(status) ?? '' };
+}
+
 /** `claims: false`: judge pods alone, leaving out what claims hold (claimHeldOrdinals). */
 function world(observed: ObservedState, plan: Plan, now: Instant, features: Features, claims = true): World {
   const set = observed.set;
   const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods), observed.claims);
   const held = claims ? claimHeldOrdinals(set, index.claimsByName.values(), now) : new Set<number>();
-  return { set, strategy: effectiveStrategy(set, features), index, updateRevision: plan.status.updateRevision ?? '', now, held };
+  return { set, ...moving(set, plan.status, features), index, now, held };
 }
 
 const podAt = (w: World, ordinal: number): Pod | undefined => w.index.member(ordinal)?.pod;
@@ -126,7 +136,7 @@ const inRange = (w: World, ordinal: number): boolean => ordinal >= startOrdinal(
 const healthy = (w: World, p: Pod | undefined): boolean =>
   p !== undefined && !isTerminating(p) && isRunningAndAvailable(p, minReadySecondsOf(w.set), w.now) && !w.held.has(podOrdinal(p));
 const replaceable = (w: World, ordinal: number, p: Pod | undefined): boolean =>
-  p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && ordinal - startOrdinal(w.set) >= w.strategy.partition && podRevision(p) !== w.updateRevision && !isTerminating(p);
+  p !== undefined && (w.strategy.kind === 'EnforcedRollingUpdate' || w.rollback) && ordinal - startOrdinal(w.set) >= w.strategy.partition && podRevision(p) !== w.updateRevision && !isTerminating(p);
 /** EnforcedRollingUpdate goes past a broken old pod below the partition (it cannot replace it). */
 const brokenOld = (w: World, p: Pod | undefined): boolean =>
   p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && podRevision(p) !== w.updateRevision && !isTerminating(p) && isBrokenPod(p, progressDeadlineSecondsOf(w.set), w.now);
@@ -182,17 +192,17 @@ export function partitionRespected(observed: ObservedState, plan: Plan, features
     .map((d) => `update deletion of ${d.name} below partition ${strategy.partition}`);
 }
 
-/** In-range slots unavailable before the sync (EnforcedRollingUpdate: replaceable old pods excluded). */
+/** In-range slots unavailable before the sync (EnforcedRollingUpdate: replaceable old pods excluded; a rollback counts them all). */
 function unavailableBefore(w: World): number {
   const start = startOrdinal(w.set);
   const end = start + slotCountOf(w.set);
   let down = end - start - w.index.ordinals.count(start, end);
-  for (const o of unhealthyPods(w, start, end)) if (!replaceable(w, o, podAt(w, o))) down++;
+  for (const o of unhealthyPods(w, start, end)) if (w.rollback || !replaceable(w, o, podAt(w, o))) down++;
   return down;
 }
 
-function deletionWorld(set: StatefulSet, strategy: EffectiveStrategy, pods: readonly Pod[], now: Instant, held: ReadonlySet<number>): World {
-  return { set, strategy, index: ReplicaIndex.of(set, ownPods(set, pods)), updateRevision: set.status?.updateRevision ?? '', now, held };
+function deletionWorld(set: StatefulSet, pods: readonly Pod[], now: Instant, features: Features, held: ReadonlySet<number>): World {
+  return { set, ...moving(set, set.status, features), index: ReplicaIndex.of(set, ownPods(set, pods)), now, held };
 }
 
 /**
@@ -203,8 +213,8 @@ function deletionWorld(set: StatefulSet, strategy: EffectiveStrategy, pods: read
  */
 export function maxUnavailableBudget(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   const w = world(observed, plan, now, features);
-  const updates = deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced');
-  if (w.strategy.kind === 'RollingUpdate' && w.strategy.legacy) return updates.length > 1 ? [`legacy rolling update deleted ${updates.length} pods in one sync`] : [];
+  const updates = deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced' || d.cause === 'rollback');
+  if (w.strategy.kind === 'RollingUpdate' && w.strategy.legacy && !w.rollback) return updates.length > 1 ? [`legacy rolling update deleted ${updates.length} pods in one sync`] : [];
   const grown = plan.actions.flatMap((a) => (a.kind === 'patchClaim' && a.growsTo !== undefined ? [parentNameAndOrdinal(a.podName).ordinal] : []));
   const touched = new Set([...updates.map((d) => d.ordinal), ...grown]);
   const madeUnavailable = [...touched].filter((o) => inRange(w, o) && healthy(w, podAt(w, o))).length;
@@ -220,10 +230,13 @@ export function recreateNoMixedRevisions(observed: ObservedState, plan: Plan, fe
   return old.length > 0 ? [`Recreate created ${creates(plan).map((c) => c.pod.metadata.name).join(', ')} while ${old.length} old pods exist`] : [];
 }
 
-/** EnforcedRollingUpdate never deletes a lower ordinal while the highest new-revision pod is unavailable. */
+/**
+ * EnforcedRollingUpdate never deletes a lower ordinal while the highest new-revision pod is unavailable. (The
+ * way back of an aborted rollout replaces its broken pods without waiting: the budget holds it instead.)
+ */
 export function enforcedHaltRespected(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   const w = world(observed, plan, now, features);
-  if (w.strategy.kind !== 'EnforcedRollingUpdate') return [];
+  if (w.strategy.kind !== 'EnforcedRollingUpdate' || w.rollback) return [];
   const start = startOrdinal(w.set);
   let newest: number | undefined;
   for (const o of w.index.onRevision(w.updateRevision).descending(start, start + slotCountOf(w.set))) {
@@ -268,15 +281,15 @@ export function checkDeletion(
   unavailable?: () => number,
   held: ReadonlySet<number> = new Set(),
 ): string[] {
-  const strategy = effectiveStrategy(set, features);
+  const { strategy, rollback } = moving(set, set.status, features);
   const ordinal = podOrdinal(victim);
   const start = startOrdinal(set);
   const inside = ordinal >= start && ordinal - start < slotCountOf(set);
   if (!inside || isFailed(victim) || isSucceeded(victim) || strategy.kind === 'Recreate' || strategy.kind === 'OnDelete') return [];
   const out = ordinal - start < strategy.partition ? [`deleted ${nameOf(victim)} below partition ${strategy.partition}`] : [];
   const mrs = minReadySecondsOf(set);
-  if (strategy.legacy || isUnavailable(victim, mrs, now) || held.has(ordinal)) return out;
-  const down = unavailable !== undefined && strategy.kind !== 'EnforcedRollingUpdate' ? unavailable() : unavailableBefore(deletionWorld(set, strategy, pods, now, held));
+  if ((strategy.legacy && !rollback) || isUnavailable(victim, mrs, now) || held.has(ordinal)) return out;
+  const down = unavailable !== undefined && (strategy.kind !== 'EnforcedRollingUpdate' || rollback) ? unavailable() : unavailableBefore(deletionWorld(set, pods, now, features, held));
   if (down >= strategy.maxUnavailable) out.push(`deleted available ${nameOf(victim)} while ${down} ordinals were unavailable (maxUnavailable ${strategy.maxUnavailable})`);
   return out;
 }

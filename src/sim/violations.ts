@@ -1,7 +1,9 @@
 // Invariants the simulator checks while a scenario runs, using the planner's own named
 // checkers (src/controller/invariants.ts): every plan the controller computes is checked against the
 // state it saw, and every pod the controller deletes is judged against the world as the simulator sees
-// it. One check of our own: under OnDelete the controller never deletes a healthy in-range pod.
+// it. Checks of our own: under OnDelete the controller never deletes a healthy in-range pod, and it never
+// writes a StatefulSet but through its status subresource (spec belongs to the user, or their GitOps tool:
+// not even a rollback writes it).
 
 import type { Features } from '../api/features.js';
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
@@ -74,6 +76,12 @@ export function checkControllerDelete(
     out.push({ invariant: 'onDeleteDeletion', message: `${set.metadata.name}: controller deleted ${victim.metadata.name} although its updateStrategy is OnDelete` });
   }
   return out;
+}
+
+/** A write the controller sent: to a StatefulSet, only its status. */
+export function checkControllerWrite(w: { kind: string; status: boolean; verb: string; name: string }): Found[] {
+  if (w.kind !== 'StatefulSet' || w.status) return [];
+  return [{ invariant: 'noSpecWrite', message: `${w.name}: the controller sent a ${w.verb} of the StatefulSet itself, not of its status` }];
 }
 
 /** Two pods with one ordinal of one set. */

@@ -16,6 +16,7 @@ describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden
     ['an enforcedRollingUpdate block', { [ENF]: { partition: 0 } }, [`${ENF}: Forbidden: ${EXTENSION_ONLY}`]],
     ['batchStartPolicy', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, [`spec.updateStrategy.rollingUpdate.batchStartPolicy: Forbidden: ${EXTENSION_ONLY}`]],
     ['type EnforcedRollingUpdate', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, [`spec.updateStrategy.type: Forbidden: EnforcedRollingUpdate ${EXTENSION_ONLY}`]],
+    ['onFailure', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, [`spec.updateStrategy.rollingUpdate.onFailure: Forbidden: ${EXTENSION_ONLY}`]],
   ];
   for (const [name, fields, want] of rows) it(name, () => assert.deepEqual(createMessages(fields, validSet()), want));
   it('the message names the apiVersion to use', () => assert.match(EXTENSION_ONLY, /apiVersion: apps\.ordinal\.dev\/v1/));
@@ -26,6 +27,11 @@ describe('validateStatefulSet: extensions in apps.ordinal.dev/v1', () => {
     ['the defaulted fixture (batchStartPolicy Ordered, progressDeadlineSeconds 600)', {}, []],
     ['batchStartPolicy Together', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, []],
     ['batchStartPolicy unknown', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Parallel' }, ['spec.updateStrategy.rollingUpdate.batchStartPolicy: Unsupported value: "Parallel": supported values: "Ordered", "Together"']],
+    ['onFailure Rollback', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, []],
+    ['onFailure unknown', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Retry' }, ['spec.updateStrategy.rollingUpdate.onFailure: Unsupported value: "Retry": supported values: "Halt", "Rollback"']],
+    ['onFailure not a string', { 'spec.updateStrategy.rollingUpdate.onFailure': true }, ['spec.updateStrategy.rollingUpdate.onFailure: Invalid value: true: must be of type string']],
+    ['EnforcedRollingUpdate with onFailure Rollback', enforced({ partition: 0, maxUnavailable: 1, onFailure: 'Rollback' }), []],
+    ['enforced onFailure unknown', enforced({ onFailure: 'rollback' }), [`${ENF}.onFailure: Unsupported value: "rollback": supported values: "Halt", "Rollback"`]],
     ['EnforcedRollingUpdate with its block', enforced(), []],
     ['EnforcedRollingUpdate without a block', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, []],
     ['EnforcedRollingUpdate with a percentage', enforced({ partition: 2, maxUnavailable: '25%' }), []],
