@@ -104,13 +104,30 @@ export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
  */
 // upstream: stateful_set_control.go updateStatefulSetAfterInvariantEstablished
 export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
+  if (!ctx.monotonic) return planDownFirst(ctx);
+  const budget = updateBudget(ctx);
+  const ledger = DisruptionLedger.of(ctx);
+  return withBudgets(ctx, budget, [], topStale(ctx, budget.remaining, undefined, ledger), ledger);
+}
+
+/**
+ * Every stale pod that is down (no budget: it is unavailable already), then stale available ones while the
+ * budget — which counts every unavailable slot — has room, each top-down: #137666's Parallel deletion, and
+ * the way back of an aborted rollout under either policy (rollback.ts), so availability never drops below
+ * replicas − maxUnavailable there and a broken pod never waits.
+ */
+// upstream: stateful_set_control.go updateStatefulSetAfterInvariantEstablished (Parallel)
+export function planDownFirst(ctx: SyncContext): UpdateDecision {
   const budget = updateBudget(ctx);
   const ledger = DisruptionLedger.of(ctx);
   const admitted = (c: Candidate): boolean => ledger === undefined || ledger.admit(c.pod);
-  // every stale pod that is down first under Parallel (no budget: they are down), then available ones top-down
-  const phase1 = ctx.monotonic ? [] : staleDownDescending(ctx);
+  const phase1 = staleDownDescending(ctx);
   const down = phase1.map((i) => candidate(ctx, i)).filter(admitted);
-  const available = topStale(ctx, budget.remaining, new Set(phase1), ledger);
+  return withBudgets(ctx, budget, down, topStale(ctx, budget.remaining, new Set(phase1), ledger), ledger);
+}
+
+/** The decision, with what PodDisruptionBudgets hold back (respectPodDisruptionBudgets). */
+function withBudgets(ctx: SyncContext, budget: UpdateBudget, down: Candidate[], available: Candidate[], ledger: DisruptionLedger | undefined): UpdateDecision {
   const victims = [...down, ...available];
   // what a PodDisruptionBudget holds back does not wait for maxUnavailable while the budget has room
   const limited = ledger === undefined || available.length >= budget.remaining;

@@ -20,6 +20,7 @@ export interface SetOptions {
   maxUnavailable?: IntOrString;
   batchStartPolicy?: 'Ordered' | 'Together';
   respectPodDisruptionBudgets?: boolean;
+  onFailure?: 'Halt' | 'Rollback';
   minReadySeconds?: number;
   start?: number;
   /** One volumeClaimTemplate `data` (default true, as upstream's newStatefulSet). */
@@ -36,7 +37,7 @@ export interface SetOptions {
 function strategyOf(opts: SetOptions): StatefulSet['spec']['updateStrategy'] {
   const type = opts.strategy ?? 'RollingUpdate';
   if (type === 'EnforcedRollingUpdate') {
-    return { type, enforcedRollingUpdate: { partition: opts.partition ?? 0, maxUnavailable: opts.maxUnavailable ?? 1 } };
+    return { type, enforcedRollingUpdate: { partition: opts.partition ?? 0, maxUnavailable: opts.maxUnavailable ?? 1, ...(opts.onFailure ? { onFailure: opts.onFailure } : {}) } };
   }
   if (type !== 'RollingUpdate') return { type };
   if (opts.nilRollingUpdate) return { type };
@@ -45,6 +46,7 @@ function strategyOf(opts: SetOptions): StatefulSet['spec']['updateStrategy'] {
   if (opts.maxUnavailable !== undefined) rollingUpdate.maxUnavailable = opts.maxUnavailable;
   if (opts.batchStartPolicy !== undefined) rollingUpdate.batchStartPolicy = opts.batchStartPolicy;
   if (opts.respectPodDisruptionBudgets !== undefined) rollingUpdate.respectPodDisruptionBudgets = opts.respectPodDisruptionBudgets;
+  if (opts.onFailure !== undefined) rollingUpdate.onFailure = opts.onFailure;
   return { type, rollingUpdate };
 }
 

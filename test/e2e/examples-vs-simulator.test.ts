@@ -27,6 +27,7 @@ import { longestSeconds } from '../../src/cluster/kubelet/config.js';
 import { StorageActor } from '../../src/cluster/storage/storage-actor.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
+import { progressingFalse } from '../../src/sim/converged.js';
 import { runScenario } from '../../src/sim/runner.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import type { Scenario, Step, WaitTarget } from '../../src/sim/scenario-types.js';
@@ -84,7 +85,7 @@ function realTimeStory(text: string, source: string): Scenario {
   cluster.podTerminationSeconds = clamp(longestSeconds(original.cluster.podTerminationSeconds), 1.5, 3);
   const images = Object.entries(original.cluster.images).map(([image, spec]) => {
     const s: Raw = { ...spec };
-    if (spec.startSeconds !== undefined) s.startSeconds = clamp(spec.startSeconds, 1.5, 3);
+    if (spec.startSeconds !== undefined) s.startSeconds = clamp(longestSeconds(spec.startSeconds), 1.5, 3);
     if (spec.seconds !== undefined) s.seconds = clamp(spec.seconds, 1.5, 5);
     return [image, s];
   });
@@ -285,8 +286,9 @@ function waitCheck(observer: NamespaceObserver, target: WaitTarget, { sets, writ
       if (target.condition === 'Converged') return converged(observer, target.ref.name, written);
       const seen = observedLastWrite(observer, target.ref.name, written);
       if (seen !== true) return seen;
-      const progressing = observer.set(target.ref.name)?.status?.conditions?.find((c) => c.type === 'Progressing');
-      return progressing?.reason === 'ProgressDeadlineExceeded' || `Progressing ${progressing?.status}/${progressing?.reason}`;
+      const set = observer.set(target.ref.name);
+      const progressing = set?.status?.conditions?.find((c) => c.type === 'Progressing');
+      return (set !== undefined && progressingFalse(set, target.condition)) || `Progressing ${progressing?.status}/${progressing?.reason}`;
     }
     case 'pod': {
       const pod = observer.pod(target.ref.name);

@@ -5,7 +5,7 @@ import type { ObservedState, Plan } from '../../src/controller/plan-types.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { SetTracker } from '../../src/sim/set-tracker.js';
 import type { PodDisruptionBudget } from '../../src/api/types.js';
-import { checkBudgetBreach, checkControllerDelete, checkPods, checkedPlanner, type Found } from '../../src/sim/violations.js';
+import { checkBudgetBreach, checkControllerDelete, checkControllerWrite, checkPods, checkedPlanner, type Found } from '../../src/sim/violations.js';
 import { T0, convergedStatus, pod, set } from './fixtures.js';
 
 const features = defaultFeatures();
@@ -57,6 +57,14 @@ describe('checkBudgetBreach', () => {
     assert.deepEqual(checkBudgetBreach(respecting(), [budget(4)], down(healthy(5), 4), pod(3, { ready: false })), []);
     assert.deepEqual(checkBudgetBreach(respecting(), [budget(4)], down(healthy(5), 4), pod(3, { revision: 'web-2' })), []);
     assert.deepEqual(checkBudgetBreach(rolling({ maxUnavailable: 3 }), [budget(4)], down(healthy(5), 4), pod(3)), []);
+  });
+});
+
+describe('checkControllerWrite', () => {
+  it('flags a write of a StatefulSet other than through its status subresource', () => {
+    assert.deepEqual(checkControllerWrite({ kind: 'StatefulSet', status: false, verb: 'patch', name: 'web' }).map((f) => f.invariant), ['noSpecWrite']);
+    assert.deepEqual(checkControllerWrite({ kind: 'StatefulSet', status: true, verb: 'update', name: 'web' }), []);
+    assert.deepEqual(checkControllerWrite({ kind: 'Pod', status: false, verb: 'delete', name: 'web-0' }), []);
   });
 });
 

@@ -29,6 +29,11 @@ const maxUnavailable = rules(
   ...MAX_UNAVAILABLE_RULES,
 );
 
+const onFailure = str(
+  'Ordinal extension: what a failed rollout (SafetyHalt, or Progressing=False with ProgressDeadlineExceeded) does: Halt (default) stays where it failed; Rollback aborts the update revision and brings every pod back to the last fully available revision, without writing spec.',
+  { enum: ['Halt', 'Rollback'], default: 'Halt' },
+);
+
 const partition = (strategy: string) =>
   int32(`${strategy} updates only pods with an ordinal index ≥ partition; pods below keep the current revision.`, { nonNegative: true });
 
@@ -107,10 +112,12 @@ const updateStrategy = rules(
           default: 'Ordered',
         }),
         ...disruptionAwareSchema,
+        onFailure,
       }),
       enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {
         partition: partition('EnforcedRollingUpdate'),
         maxUnavailable,
+        onFailure,
       }),
     },
     { default: { type: 'RollingUpdate', rollingUpdate: {} } },

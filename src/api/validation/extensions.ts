@@ -1,5 +1,5 @@
 // Ordinal's extension fields: the EnforcedRollingUpdate strategy, rollingUpdate
-// .batchStartPolicy and spec.progressDeadlineSeconds, and the bound on claim templates that makes them mutable. They exist only in apps.ordinal.dev/v1; in an apps/v1
+// .batchStartPolicy, onFailure (of either block) and spec.progressDeadlineSeconds, and the bound on claim templates that makes them mutable. They exist only in apps.ordinal.dev/v1; in an apps/v1
 // object each is Forbidden with a message pointing at the right apiVersion.
 
 import { EXTENSION_ONLY, type SpecContext } from './context.js';
@@ -13,12 +13,21 @@ import { asObject, int32At, stringAt } from './values.js';
 const TYPE_PATH = child(STRATEGY_PATH, 'type');
 const ENFORCED_PATH = child(STRATEGY_PATH, 'enforcedRollingUpdate');
 const BATCH_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'batchStartPolicy');
+const ON_FAILURE = 'onFailure';
 const DEADLINE_PATH = 'spec.progressDeadlineSeconds';
 const CLAIM_POLICY_PATH = 'spec.volumeClaimUpdatePolicy';
 export const VOLUME_CLAIM_UPDATE_POLICIES = ['OnDelete', 'InPlace'] as const;
 export const ENFORCED_GATED =
   'EnforcedRollingUpdate update strategy requires the EnforcedRollingUpdateInStatefulSet feature gate';
 export const BATCH_START_POLICIES = ['Ordered', 'Together'] as const;
+export const ON_FAILURE_POLICIES = ['Halt', 'Rollback'] as const;
+
+/** `onFailure` of a rollingUpdate or enforcedRollingUpdate block (`block` is the block's path). */
+function validateOnFailure(params: JsonObject | undefined, block: string, out: IssueList): void {
+  const path = child(block, ON_FAILURE);
+  const policy = params && stringAt(params.onFailure, path, out);
+  if (policy !== undefined && !(ON_FAILURE_POLICIES as readonly string[]).includes(policy)) out.add(notSupported(path, policy, ON_FAILURE_POLICIES));
+}
 
 /**
  * The EnforcedRollingUpdate case of the type switch: apps.ordinal.dev/v1 only, gated like Recreate (an
@@ -30,7 +39,7 @@ export function validateEnforcedStrategy(strategy: JsonObject, ctx: SpecContext,
     return out.add(forbidden(TYPE_PATH, ENFORCED_GATED));
   }
   rejectRollingUpdate(strategy, out);
-  validateRollingParams(strategy.enforcedRollingUpdate, ENFORCED_PATH, out);
+  validateOnFailure(validateRollingParams(strategy.enforcedRollingUpdate, ENFORCED_PATH, out), ENFORCED_PATH, out);
 }
 
 function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, rollingUpdate: JsonObject | undefined, out: IssueList): void {
@@ -39,6 +48,7 @@ function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, ro
   if (strategy && !isAbsent(strategy.enforcedRollingUpdate)) out.add(forbidden(ENFORCED_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.batchStartPolicy)) out.add(forbidden(BATCH_PATH, EXTENSION_ONLY));
   if (rollingUpdate) forbidDisruptionAware(rollingUpdate, out);
+  if (rollingUpdate && !isAbsent(rollingUpdate.onFailure)) out.add(forbidden(child(STRATEGY_PATH, 'rollingUpdate', ON_FAILURE), EXTENSION_ONLY));
 }
 
 /** Like Deployments: non-negative and greater than minReadySeconds (so at least 1). */
@@ -64,6 +74,7 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
     out.add(notSupported(BATCH_PATH, batch, BATCH_START_POLICIES));
   }
   if (rollingUpdate) validateDisruptionAware(rollingUpdate, out);
+  validateOnFailure(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   validateProgressDeadline(spec, out);
   const policy = stringAt(spec.volumeClaimUpdatePolicy, CLAIM_POLICY_PATH, out);
   if (policy !== undefined && !(VOLUME_CLAIM_UPDATE_POLICIES as readonly string[]).includes(policy)) out.add(notSupported(CLAIM_POLICY_PATH, policy, VOLUME_CLAIM_UPDATE_POLICIES));

@@ -157,6 +157,17 @@ function disruptionBudget(b: Of<'podDisruptionBudget'>): string {
   return `${allows}; the rollout waits for its pods to become healthy`;
 }
 
+/** What failed, what the controller does about it, and what the user can do. */
+function rolloutAborted(b: Of<'rolloutAborted'>, ctx: ExplainContext): string {
+  const claims = b.claimsKeptGrown.length > 0 && !b.message.includes('claims never shrink') ? `; claims of ${b.claimsKeptGrown.join(', ')} keep their larger size (claims never shrink)` : '';
+  const name = ctx.set.metadata.name ?? '';
+  return `${b.message.replace(/\.$/, '')}${claims}; spec is left as written: \`kubectl ordinal rollout retry ${name}\` tries revision ${b.revision} again, and a new template starts a new rollout`;
+}
+
+const noRollbackTarget = (b: Of<'noRollbackTarget'>): string =>
+  `the rollout to revision ${b.revision} failed (${b.failure}), but onFailure: Rollback has no revision to go back to: none was fully available before it ` +
+  '(status.lastAvailableRevision is recorded when a rollout completes), so the set halts as with onFailure: Halt';
+
 const internalError = (b: Of<'internalError'>): string =>
   `internal error in the planner: ${b.message}; this is a bug in Ordinal, please report it with the log line`;
 
@@ -203,6 +214,8 @@ const SENTENCES: Sentences = {
     `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
   podDisruptionBudget: disruptionBudget,
   podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,
+  rolloutAborted,
+  noRollbackTarget,
 };
 
 /** One sentence (no final period) saying what `b` means for this set. */
