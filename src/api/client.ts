@@ -34,6 +34,7 @@ export const Resources = {
   statefulSets: r('apps', 'v1', 'statefulsets', 'StatefulSet'),
   ordinalStatefulSets: r('apps.ordinal.dev', 'v1', 'statefulsets', 'StatefulSet'),
   leases: r('coordination.k8s.io', 'v1', 'leases', 'Lease'),
+  podDisruptionBudgets: r('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
 } as const;
 
 export function apiVersionOf(res: Resource): string {

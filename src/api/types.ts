@@ -172,11 +172,28 @@ export interface StorageClass extends KubeObject {
 // upstream: plugin/pkg/admission/storage/persistentvolume/resize
 export const classAllowsExpansion = (cls: StorageClass | undefined): boolean => cls?.allowVolumeExpansion === true;
 
+/** policy/v1 PodDisruptionBudget: what an update deletion checks under rollingUpdate.respectPodDisruptionBudgets; the simulator keeps its status. */
+export interface PodDisruptionBudget extends KubeObject {
+  spec: { minAvailable?: IntOrString; maxUnavailable?: IntOrString; selector?: LabelSelector; unhealthyPodEvictionPolicy?: string; [key: string]: unknown };
+  status?: {
+    observedGeneration?: number;
+    /** Pods the API server's eviction handler evicted that the disruption controller has not yet seen deleted, by name. */
+    disruptedPods?: Record<string, string>;
+    disruptionsAllowed: number;
+    currentHealthy: number;
+    desiredHealthy: number;
+    expectedPods: number;
+    conditions?: Condition[];
+  };
+}
+
 export interface RollingUpdateStatefulSetStrategy {
   partition?: number;
   maxUnavailable?: IntOrString;
   /** Ordinal extension (apps.ordinal.dev/v1): how a batch of deleted pods is recreated under OrderedReady. */
   batchStartPolicy?: 'Ordered' | 'Together';
+  /** Ordinal extension: an update deletion waits while it would breach a PodDisruptionBudget selecting the pod. */
+  respectPodDisruptionBudgets?: boolean;
   /** Ordinal extension (apps.ordinal.dev/v1): what a failed rollout does (default Halt). */
   onFailure?: OnFailurePolicy | string;
 }

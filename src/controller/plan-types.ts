@@ -18,6 +18,7 @@ import type {
   Instant,
   PersistentVolumeClaim,
   Pod,
+  PodDisruptionBudget,
   StatefulSet,
   StatefulSetStatus,
   StorageClass,
@@ -46,6 +47,17 @@ export interface ObservedState {
    * patched (absent: not observed, and the API server's resize admission decides).
    */
   storageClasses?: StorageClass[];
+  /**
+   * rollingUpdate.respectPodDisruptionBudgets: the PodDisruptionBudgets of the set's namespace that select one of
+   * its pods, each with every pod of the namespace it selects (absent: not observed, and no budget limits).
+   */
+  disruptionBudgets?: ObservedDisruptionBudget[];
+}
+
+/** A PodDisruptionBudget and the pods its selector selects (the set's and any other workload's). */
+export interface ObservedDisruptionBudget {
+  budget: PodDisruptionBudget;
+  pods: readonly Pod[];
 }
 
 /** Why a pod is deleted: upstream's reasons plus ours, for events, metrics and `why`. */
@@ -148,6 +160,24 @@ export type Blocker =
   | { kind: 'claimIncompatible'; pod: string; claim: string; field: string; want: string; have: string }
   /** InPlace: the claim's expansion reported a failure (ControllerResizeError, NodeResizeError, infeasible). */
   | { kind: 'claimResizeFailed'; pod: string; claim: string; message: string }
+  /**
+   * respectPodDisruptionBudgets: deleting these pods would breach the PodDisruptionBudget `budget` (its eviction
+   * would be refused); `disruptionsAllowed` and `currentHealthy` as the planner counted them now, `desiredHealthy`
+   * and `expectedPods` from its status; `stale`: its status is older than its spec; `unready`: a held pod is not
+   * Ready (IfHealthyBudget lets it go only while the budget is met); `count` exact, `pods` bounded.
+   */
+  | {
+      kind: 'podDisruptionBudget';
+      budget: string;
+      pods: string[];
+      count: number;
+      disruptionsAllowed: number;
+      currentHealthy: number;
+      desiredHealthy: number;
+      expectedPods: number;
+      stale: boolean;
+      unready: boolean;
+    }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
   | { kind: 'podCreating'; pod: string; ordinal: number }
   /**

@@ -10,6 +10,7 @@ import { unavailability, type Slots, type Unavailability } from './replicas.js';
 import { isParallel, minReadySecondsOf } from './spec.js';
 import { claimsAvailable, replicaClaims, type ReplicaClaims } from './claim-updates.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
+import type { ObservedDisruptionBudget } from './plan-types.js';
 import type { Rollback } from './rollback.js';
 import type { PlannerCache } from './planner-cache.js';
 
@@ -33,6 +34,8 @@ export interface SyncContext {
   inPlace: boolean;
   /** Observed StorageClasses by name (InPlace; absent when not observed). */
   storageClasses?: ReadonlyMap<string, StorageClass>;
+  /** respectPodDisruptionBudgets: the budgets selecting the set's pods (disruption-budget.ts). */
+  disruptionBudgets?: readonly ObservedDisruptionBudget[] | undefined;
   /** The set's revisions by name (a pod may be on one that is neither current nor update). */
   revisions: ReadonlyMap<string, ControllerRevision>;
   /**

@@ -166,6 +166,7 @@ export class Simulation {
     await this.world.cluster.addNode(NODE_NAME);
     await this.world.kubelet.start();
     this.world.storage?.start();
+    this.world.disruption.start();
     await this.world.startController();
     if (this.opts.start) return;
     for (const [i, { resource, object }] of this.scenario.objects.entries()) {
@@ -205,6 +206,7 @@ export class Simulation {
     await this.world.stopController();
     this.world.kubelet.stop();
     this.world.storage?.stop();
+    this.world.disruption.stop();
     const sets: Record<string, tl.SummaryRecord['sets'][string]> = {};
     for (const entry of this.state.allSets()) {
       const ns = entry.set.metadata.namespace ?? 'default';

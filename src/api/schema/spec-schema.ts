@@ -20,6 +20,7 @@ import {
 } from './crd-rules.js';
 import { MAX_CLAIM_TEMPLATES } from '../validation/claim-template-update.js';
 import { k8sSchema, POD_SPEC } from './k8s-schema.js';
+import { disruptionAwareSchema } from './disruption-aware-schema.js';
 import { objectMetaSchema } from './object-meta-schema.js';
 import { int32, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
 
@@ -110,6 +111,7 @@ const updateStrategy = rules(
           enum: ['Ordered', 'Together'],
           default: 'Ordered',
         }),
+        ...disruptionAwareSchema,
         onFailure,
       }),
       enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {

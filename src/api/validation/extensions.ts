@@ -6,6 +6,7 @@ import { EXTENSION_ONLY, type SpecContext } from './context.js';
 import { MAX_CLAIM_TEMPLATES } from './claim-template-update.js';
 import { child, forbidden, invalid, NEGATIVE, notSupported, tooMany, type IssueList } from './field.js';
 import { isAbsent, type JsonObject } from './json.js';
+import { forbidDisruptionAware, validateDisruptionAware } from './disruption-aware-update.js';
 import { rejectRollingUpdate, STRATEGY_PATH, validateRollingParams } from './rolling-update.js';
 import { asObject, int32At, stringAt } from './values.js';
 
@@ -46,6 +47,7 @@ function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, ro
   if (!isAbsent(spec.volumeClaimUpdatePolicy)) out.add(forbidden(CLAIM_POLICY_PATH, EXTENSION_ONLY));
   if (strategy && !isAbsent(strategy.enforcedRollingUpdate)) out.add(forbidden(ENFORCED_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.batchStartPolicy)) out.add(forbidden(BATCH_PATH, EXTENSION_ONLY));
+  if (rollingUpdate) forbidDisruptionAware(rollingUpdate, out);
   if (rollingUpdate && !isAbsent(rollingUpdate.onFailure)) out.add(forbidden(child(STRATEGY_PATH, 'rollingUpdate', ON_FAILURE), EXTENSION_ONLY));
 }
 
@@ -71,6 +73,7 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
   if (batch !== undefined && !(BATCH_START_POLICIES as readonly string[]).includes(batch)) {
     out.add(notSupported(BATCH_PATH, batch, BATCH_START_POLICIES));
   }
+  if (rollingUpdate) validateDisruptionAware(rollingUpdate, out);
   validateOnFailure(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   validateProgressDeadline(spec, out);
   const policy = stringAt(spec.volumeClaimUpdatePolicy, CLAIM_POLICY_PATH, out);

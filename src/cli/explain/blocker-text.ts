@@ -143,6 +143,20 @@ function invalidSpec(b: Of<'invalidSpec'>): string {
   return `the spec is invalid, so the controller creates and deletes nothing until it is fixed: ${shown.join('; ')}${more}`;
 }
 
+function disruptionBudget(b: Of<'podDisruptionBudget'>): string {
+  const more = b.count > b.pods.length ? ` and ${b.count - b.pods.length} more` : '';
+  const who = `${b.pods.join(', ')}${more}`;
+  if (b.stale) return `${who} ${b.count === 1 ? 'waits' : 'wait'}: PodDisruptionBudget ${b.budget} has no status for its current spec yet, and allows no disruption until the disruption controller writes one`;
+  const counts = `(${b.currentHealthy} healthy, ${b.desiredHealthy} desired)`;
+  const deleted = `${who} ${b.count === 1 ? 'is' : 'are'} not deleted`;
+  if (b.expectedPods > 0 && b.desiredHealthy >= b.expectedPods) {
+    return `${deleted}: PodDisruptionBudget ${b.budget} wants all ${b.expectedPods} of its pods healthy ${counts}, so it never allows a disruption; lower its minAvailable or raise its maxUnavailable`;
+  }
+  const allows = `${deleted}: PodDisruptionBudget ${b.budget} allows ${b.disruptionsAllowed} more ${b.disruptionsAllowed === 1 ? 'disruption' : 'disruptions'} ${counts}`;
+  if (b.unready) return `${allows}; a pod that is not Ready goes only while the budget has its desired healthy pods (set unhealthyPodEvictionPolicy: AlwaysAllow on the budget to let the rollout replace it)`;
+  return `${allows}; the rollout waits for its pods to become healthy`;
+}
+
 /** What failed, what the controller does about it, and what the user can do. */
 function rolloutAborted(b: Of<'rolloutAborted'>, ctx: ExplainContext): string {
   const claims = b.claimsKeptGrown.length > 0 && !b.message.includes('claims never shrink') ? `; claims of ${b.claimsKeptGrown.join(', ')} keep their larger size (claims never shrink)` : '';
@@ -198,6 +212,7 @@ const SENTENCES: Sentences = {
     `${b.uncreatable} ${b.uncreatable === 1 ? 'replica' : 'replicas'} can never be created (lower spec.ordinals.start or spec.replicas)`,
   onDeleteStrategy: (b) =>
     `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
+  podDisruptionBudget: disruptionBudget,
   podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,
   rolloutAborted,
   noRollbackTarget,

@@ -75,6 +75,8 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return b.pods.map((pod) => ({ pod, note: 'broken below the partition: not replaced' }));
     case 'waitingForTermination':
       return b.pods.map((pod) => ({ pod, note: 'Recreate: waiting for it to be gone' }));
+    case 'podDisruptionBudget':
+      return b.pods.map((pod) => ({ pod, note: `held by PodDisruptionBudget ${b.budget}` }));
     case 'partition':
       return heldBack(ctx);
     // set-wide: no pod of its own
