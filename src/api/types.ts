@@ -177,7 +177,16 @@ export interface RollingUpdateStatefulSetStrategy {
   maxUnavailable?: IntOrString;
   /** Ordinal extension (apps.ordinal.dev/v1): how a batch of deleted pods is recreated under OrderedReady. */
   batchStartPolicy?: 'Ordered' | 'Together';
+  /** Ordinal extension (apps.ordinal.dev/v1): whether a pod moves to a new revision by recreation or in place. */
+  podUpdatePolicy?: PodUpdatePolicy | string;
 }
+
+/**
+ * How a rolling update moves a pod to a new revision (OpenKruise's names): `Recreate` deletes it (upstream);
+ * `InPlaceIfPossible` patches its images, metadata and cpu/memory (pods/resize) when that is all that changed,
+ * else recreates it; `InPlaceOnly` never recreates it for an update and halts instead.
+ */
+export type PodUpdatePolicy = 'Recreate' | 'InPlaceIfPossible' | 'InPlaceOnly';
 
 /** Ordinal extension: the first KEP-3541 design. */
 export interface EnforcedRollingUpdateStatefulSetStrategy {

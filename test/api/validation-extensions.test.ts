@@ -15,6 +15,7 @@ describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden
     ['progressDeadlineSeconds', { [PDS]: 600 }, [`${PDS}: Forbidden: ${EXTENSION_ONLY}`]],
     ['an enforcedRollingUpdate block', { [ENF]: { partition: 0 } }, [`${ENF}: Forbidden: ${EXTENSION_ONLY}`]],
     ['batchStartPolicy', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, [`spec.updateStrategy.rollingUpdate.batchStartPolicy: Forbidden: ${EXTENSION_ONLY}`]],
+    ['podUpdatePolicy', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible' }, [`spec.updateStrategy.rollingUpdate.podUpdatePolicy: Forbidden: ${EXTENSION_ONLY}`]],
     ['type EnforcedRollingUpdate', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, [`spec.updateStrategy.type: Forbidden: EnforcedRollingUpdate ${EXTENSION_ONLY}`]],
   ];
   for (const [name, fields, want] of rows) it(name, () => assert.deepEqual(createMessages(fields, validSet()), want));
@@ -26,6 +27,14 @@ describe('validateStatefulSet: extensions in apps.ordinal.dev/v1', () => {
     ['the defaulted fixture (batchStartPolicy Ordered, progressDeadlineSeconds 600)', {}, []],
     ['batchStartPolicy Together', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, []],
     ['batchStartPolicy unknown', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Parallel' }, ['spec.updateStrategy.rollingUpdate.batchStartPolicy: Unsupported value: "Parallel": supported values: "Ordered", "Together"']],
+    ['podUpdatePolicy InPlaceIfPossible', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible' }, []],
+    ['podUpdatePolicy InPlaceOnly', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceOnly' }, []],
+    [
+      'podUpdatePolicy unknown',
+      { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlace' },
+      ['spec.updateStrategy.rollingUpdate.podUpdatePolicy: Unsupported value: "InPlace": supported values: "Recreate", "InPlaceIfPossible", "InPlaceOnly"'],
+    ],
+    ['podUpdatePolicy not a string', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 1 }, ['spec.updateStrategy.rollingUpdate.podUpdatePolicy: Invalid value: 1: must be of type string']],
     ['EnforcedRollingUpdate with its block', enforced(), []],
     ['EnforcedRollingUpdate without a block', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, []],
     ['EnforcedRollingUpdate with a percentage', enforced({ partition: 2, maxUnavailable: '25%' }), []],

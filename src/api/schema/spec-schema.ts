@@ -105,6 +105,10 @@ const updateStrategy = rules(
           enum: ['Ordered', 'Together'],
           default: 'Ordered',
         }),
+        podUpdatePolicy: str(
+          'Ordinal extension: Recreate (default) deletes a pod to update it; InPlaceIfPossible patches its images, labels, annotations and cpu/memory (pods/resize) when that is all the new revision changes, else recreates it; InPlaceOnly never recreates it and halts instead.',
+          { enum: ['Recreate', 'InPlaceIfPossible', 'InPlaceOnly'], default: 'Recreate' },
+        ),
       }),
       enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {
         partition: partition('EnforcedRollingUpdate'),
