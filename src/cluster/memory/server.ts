@@ -41,6 +41,17 @@ const GENERATE_ATTEMPTS = 8;
 /** The name the object-count quota's 403 gives (as a ResourceQuota object's name would appear). */
 export const OBJECT_QUOTA_NAME = 'max-objects';
 
+/**
+ * A patch that sets another uid is refused by validation (an update's uid is a precondition instead: 409),
+ * which is how a patch naming the uid it means stays off an object recreated under the same name.
+ */
+// upstream: staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go ValidateObjectMetaUpdate
+function keepsUid(res: Resource, patched: KubeObject, prev: KubeObject): KubeObject {
+  const uid = patched.metadata.uid;
+  if (uid && uid !== prev.metadata.uid) throw invalid(res, patched.metadata.name ?? '', [{ path: 'metadata.uid', type: 'Invalid', value: uid, detail: 'field is immutable' }]);
+  return patched;
+}
+
 export class ApiServer {
   readonly store = new ObjectStore();
   readonly commits: CommitLog;
@@ -141,7 +152,7 @@ export class ApiServer {
     const prev = this.mustGet(res, namespace, name);
     const patched = applyMergePatch(prev, merge) as KubeObject;
     patched.metadata = { ...(patched.metadata ?? {}), name, namespace: prev.metadata.namespace };
-    return this.replace(actor, 'patch', res, patched, 'main', dryRun);
+    return this.replace(actor, 'patch', res, keepsUid(res, patched, prev), 'main', dryRun);
   }
 
   /** RFC 6902; an operation that cannot be applied is kube-apiserver's 422, whose message names no detail. */
@@ -156,7 +167,7 @@ export class ApiServer {
       throw new ApiError('the server rejected our request due to an error in our request', 422, 'Invalid');
     }
     patched.metadata = { ...(patched.metadata ?? {}), name, namespace: prev.metadata.namespace };
-    return this.replace(actor, 'patch', res, patched, 'main', dryRun);
+    return this.replace(actor, 'patch', res, keepsUid(res, patched, prev), 'main', dryRun);
   }
 
   delete(actor: string, res: Resource, namespace: string | undefined, name: string, opts: DeleteOptions = {}): void {
