@@ -1,7 +1,7 @@
 // The simulated kubelet's configuration: the scenario's `cluster` block. Images map to behaviours by
 // exact name first, then by the first glob (`*` = any run of characters) in key order.
 
-import type { Container, Pod } from '../../api/types.js';
+import type { Container, Instant, Pod } from '../../api/types.js';
 
 export type ImageBehaviorName = 'ImagePullBackOff' | 'CrashLoopBackOff' | 'NotReadyAfter';
 
@@ -38,6 +38,15 @@ export interface ContainerPlan {
   behavior: 'Normal' | ImageBehaviorName;
   /** NotReadyAfter only. */
   readyForMs?: number;
+  /** The container was restarted in place for a new image (`startMs` counts from then). */
+  restart?: ContainerRestart;
+}
+
+/** An in-place restart: the container's restartCount after it, and the old container's start and end. */
+export interface ContainerRestart {
+  count: number;
+  startedAt?: string;
+  finishedAt: Instant;
 }
 
 const DEFAULT_START_SECONDS = 1;
