@@ -330,6 +330,16 @@ export const ClaimAnnotations = {
   resizedAt: 'apps.ordinal.dev/resized-at',
 } as const;
 
+/**
+ * The annotation a pod carries while podUpdatePolicy moves it in place: the revision whose images and metadata
+ * it was patched to. Its `controller-revision-hash` label stays the old revision until the kubelet reports the
+ * new images; the controller then relabels it and removes the annotation (OpenKruise keeps the same state in
+ * `apps.kruise.io/inplace-update-state`).
+ */
+export const PodAnnotations = {
+  inPlaceUpdateRevision: 'apps.ordinal.dev/in-place-update-revision',
+} as const;
+
 /** Converts an injected-clock instant to the RFC 3339 form the API server stores (whole seconds, T9). */
 export function toTimestamp(t: Instant): string {
   return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');

@@ -11,7 +11,7 @@ import { identityMatches, storageMatches } from './identity.js';
 import { mergeAscending } from './merge.js';
 import { observedPods, ReplicaIndex } from './replica-index.js';
 import type { Action, ObservedState, Plan } from './plan-types.js';
-import { isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
+import { inPlaceTarget, isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
 import { effectiveStrategy, type EffectiveStrategy } from './effective-strategy.js';
 
@@ -85,8 +85,9 @@ function world(observed: ObservedState, plan: Plan, now: Instant, features: Feat
 
 const podAt = (w: World, ordinal: number): Pod | undefined => w.index.member(ordinal)?.pod;
 const inRange = (w: World, ordinal: number): boolean => ordinal >= startOrdinal(w.set) && ordinal - startOrdinal(w.set) < slotCountOf(w.set);
+/** A pod moving in place (podUpdatePolicy) is not healthy, whatever its status says. */
 const healthy = (w: World, p: Pod | undefined): boolean =>
-  p !== undefined && !isTerminating(p) && isRunningAndAvailable(p, minReadySecondsOf(w.set), w.now);
+  p !== undefined && !isTerminating(p) && isRunningAndAvailable(p, minReadySecondsOf(w.set), w.now) && inPlaceTarget(p) === undefined;
 const replaceable = (w: World, ordinal: number, p: Pod | undefined): boolean =>
   p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && ordinal - startOrdinal(w.set) >= w.strategy.partition && podRevision(p) !== w.updateRevision && !isTerminating(p);
 /** EnforcedRollingUpdate goes past a broken old pod below the partition (it cannot replace it). */
@@ -99,6 +100,12 @@ const brokenOld = (w: World, p: Pod | undefined): boolean =>
  */
 function* unhealthyPods(w: World, lo: number, hi: number): Generator<number> {
   const late = w.index.notYetAvailable(w.now).filter((o) => o >= lo && o < hi);
+  if (movesInPlace(w.set)) {
+    // pods moving in place are outside the index's classes: every member is looked at
+    const listed = new Set(late);
+    for (const o of w.index.ordinals.ascending(lo, hi)) if (!listed.has(o) && !w.index.down.has(o) && inPlaceTarget(podAt(w, o) as Pod) !== undefined) late.push(o);
+    late.sort((a, b) => a - b);
+  }
   for (const o of mergeAscending(w.index.down.ascending(lo, hi), late)) if (!healthy(w, podAt(w, o))) yield o;
 }
 
@@ -140,6 +147,12 @@ export function partitionRespected(observed: ObservedState, plan: Plan, features
     .map((d) => `update deletion of ${d.name} below partition ${strategy.partition}`);
 }
 
+/** podUpdatePolicy may move the set's pods in place (they are unavailable while they move). */
+const movesInPlace = (set: StatefulSet): boolean => {
+  const policy = set.spec.updateStrategy?.rollingUpdate?.podUpdatePolicy;
+  return policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly';
+};
+
 /** In-range slots unavailable before the sync (EnforcedRollingUpdate: replaceable old pods excluded). */
 function unavailableBefore(w: World): number {
   const start = startOrdinal(w.set);
@@ -154,13 +167,15 @@ function deletionWorld(set: StatefulSet, strategy: EffectiveStrategy, pods: read
 }
 
 /**
- * Rolling updates (gate on, and EnforcedRollingUpdate) never make more available pods unavailable than the
- * budget maxUnavailable − already unavailable allows; pods already down may be replaced (#137666 phase 1).
+ * Rolling updates (gate on, and EnforcedRollingUpdate) never make more available pods unavailable (by deleting
+ * them, or patching them in place) than the budget maxUnavailable − already unavailable allows; pods already
+ * down may be replaced (#137666 phase 1).
  * The legacy loop deletes at most one pod per sync.
  */
 export function maxUnavailableBudget(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   const w = world(observed, plan, now, features);
-  const updates = deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced');
+  const patches = plan.actions.filter((a) => a.kind === 'patchPod');
+  const updates = [...deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced'), ...patches];
   if (w.strategy.kind === 'RollingUpdate' && w.strategy.legacy) return updates.length > 1 ? [`legacy rolling update deleted ${updates.length} pods in one sync`] : [];
   const madeUnavailable = updates.filter((d) => inRange(w, d.ordinal) && healthy(w, podAt(w, d.ordinal))).length;
   const budget = Math.max(0, w.strategy.maxUnavailable - unavailableBefore(w));

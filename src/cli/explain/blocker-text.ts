@@ -187,6 +187,11 @@ const SENTENCES: Sentences = {
     `${b.uncreatable} ${b.uncreatable === 1 ? 'replica' : 'replicas'} can never be created (lower spec.ordinals.start or spec.replicas)`,
   onDeleteStrategy: (b) =>
     `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
+  podUpdatingInPlace: (b) =>
+    `${b.pod} was updated in place to revision ${b.revision}; the rollout waits for its kubelet to report the new image of ${b.containers.join(', ')} (the pod counts as unavailable until then)`,
+  inPlaceUpdateImpossible: (b) =>
+    `${b.pod} is not updated: podUpdatePolicy InPlaceOnly, but the new revision changes ${b.fields.join(', ')}, which a running pod cannot take; ` +
+    'change only container images, labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
   podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,
 };
 
