@@ -16,19 +16,18 @@ import { setAtRevision, usesInPlaceUpdates, type SyncContext } from './sync-cont
 
 const TEMPLATE = 'spec.template';
 
-function containerFields(from: Container[], to: Container[], path: string): string[] {
-  if (from.length !== to.length || from.some((c, i) => c.name !== to[i]?.name)) return [path];
-  return from.flatMap((c, i) => {
-    const next = to[i] as Container;
-    const keys = new Set([...Object.keys(c), ...Object.keys(next)].filter((k) => k !== 'image'));
-    return [...keys].filter((k) => JSON.stringify(c[k]) !== JSON.stringify(next[k])).map((k) => `${path}[${i}].${k}`);
-  });
+/** Fields of `a` and `b` (objects) that differ, but for `except`, as paths under `path`. */
+function differingKeys(a: object, b: object, path: string, except: readonly string[]): string[] {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)].filter((k) => !except.includes(k)));
+  return [...keys].filter((k) => JSON.stringify(x[k]) !== JSON.stringify(y[k])).map((k) => `${path}.${k}`);
 }
 
-/** Fields of `a` and `b` (objects) that differ, but for `except`, as paths under `path`. */
-function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>, path: string, except: readonly string[]): string[] {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => !except.includes(k)));
-  return [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).map((k) => `${path}.${k}`);
+/** The containers' fields other than their images that differ (the list itself when containers were added, removed or renamed). */
+function containerFields(from: Container[], to: Container[], path: string): string[] {
+  if (from.length !== to.length || from.some((c, i) => c.name !== to[i]?.name)) return [path];
+  return from.flatMap((c, i) => differingKeys(c, to[i] as Container, `${path}[${i}]`, ['image']));
 }
 
 /**
@@ -56,7 +55,7 @@ function mapChanges(from: Record<string, string> | undefined, to: Record<string,
   return out;
 }
 
-/** The merge patch an in-place update sends: the pod's uid (a precondition), its metadata and its containers with the new images. */
+/** The merge patch an in-place update sends: the pod's uid (kube-apiserver refuses it for a namesake: uid is immutable), its metadata and its containers with the new images. */
 export interface InPlacePatch {
   metadata: { uid: string; labels: Record<string, string | null>; annotations: Record<string, string | null> };
   spec: { containers: Container[] };
