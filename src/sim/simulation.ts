@@ -109,7 +109,7 @@ export class Simulation {
   }
 
   private onSend(w: SentWrite): void {
-    const resource = w.status ? `${w.resource.plural}/status` : w.resource.plural;
+    const resource = w.status ? `${w.resource.plural}/status` : w.subresource !== undefined ? `${w.resource.plural}/${w.subresource}` : w.resource.plural;
     const namespace = w.namespace ?? '';
     this.emit(tl.actionRecord(this.t(), { namespace, set: actionSet(w, this.state), verb: w.verb, resource, name: w.name }));
   }
