@@ -221,6 +221,12 @@ describe('blockerSentence', () => {
     assert.equal(text, 'rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, web-3 deleted now)');
   });
 
+  it('counts pods patched in place this sync against the budget', () => {
+    const ctx = { ...rolling, inPlaceUpdates: ['web-3'], pods: new Map([...rolling.pods, ['web-3', podFor(newSet(5), 3)]]) };
+    const text = blockerSentence({ kind: 'budgetExhausted', unavailable: 1, maxUnavailable: 2, unavailablePods: ['web-1'] }, ctx);
+    assert.equal(text, 'rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, web-3 updated in place now)');
+  });
+
   it('never says blocked with budget left: claims grown now count, pods held for other reasons do not', () => {
     const held = blockerSentence({ kind: 'budgetExhausted', unavailable: 0, maxUnavailable: 1, unavailablePods: [] }, rolling);
     assert.equal(held, 'rolling update has budget left (0 of maxUnavailable 1 ordinals unavailable) but replaces no pod now');
