@@ -49,18 +49,20 @@ function defaultCounts(spec: JsonObject): void {
   if (isAbsent(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
 }
 
-/** apps.ordinal.dev/v1 only: batchStartPolicy, podUpdatePolicy, progressDeadlineSeconds, volumeClaimUpdatePolicy and the enforcedRollingUpdate block. */
+/** apps.ordinal.dev/v1 only: batchStartPolicy, podUpdatePolicy, onFailure, progressDeadlineSeconds, volumeClaimUpdatePolicy and the enforcedRollingUpdate block. */
 function defaultExtensions(spec: JsonObject): void {
   const strategy = objectAt(spec, 'updateStrategy');
   const rollingUpdate = strategy && objectAt(strategy, 'rollingUpdate');
   if (rollingUpdate && isEmptyString(rollingUpdate.batchStartPolicy)) rollingUpdate.batchStartPolicy = 'Ordered';
   if (rollingUpdate && isEmptyString(rollingUpdate.podUpdatePolicy)) rollingUpdate.podUpdatePolicy = 'Recreate';
+  if (rollingUpdate && isEmptyString(rollingUpdate.onFailure)) rollingUpdate.onFailure = 'Halt';
   if (isAbsent(spec.progressDeadlineSeconds)) spec.progressDeadlineSeconds = DEFAULT_PROGRESS_DEADLINE_SECONDS;
   if (isAbsent(spec.volumeClaimUpdatePolicy)) spec.volumeClaimUpdatePolicy = 'OnDelete';
   if (strategy?.type !== 'EnforcedRollingUpdate') return;
   const enforced = ensureObject(strategy, 'enforcedRollingUpdate');
   if (enforced && isAbsent(enforced.partition)) enforced.partition = 0;
   if (enforced && isAbsent(enforced.maxUnavailable)) enforced.maxUnavailable = 1;
+  if (enforced && isEmptyString(enforced.onFailure)) enforced.onFailure = 'Halt';
 }
 
 /**

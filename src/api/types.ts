@@ -179,19 +179,28 @@ export interface RollingUpdateStatefulSetStrategy {
   batchStartPolicy?: 'Ordered' | 'Together';
   /** Ordinal extension (apps.ordinal.dev/v1): whether a pod moves to a new revision by recreation or in place. */
   podUpdatePolicy?: PodUpdatePolicy | string;
+  /** Ordinal extension (apps.ordinal.dev/v1): what a failed rollout does (default Halt). */
+  onFailure?: OnFailurePolicy | string;
 }
 
 /**
  * How a rolling update moves a pod to a new revision (OpenKruise's names): `Recreate` deletes it (upstream);
- * `InPlaceIfPossible` patches its images, metadata and cpu/memory (pods/resize) when that is all that changed,
- * else recreates it; `InPlaceOnly` never recreates it for an update and halts instead.
+ * `InPlaceIfPossible` patches its images and metadata when that is all that changed, else recreates it;
+ * `InPlaceOnly` never recreates it for an update and halts instead.
  */
 export type PodUpdatePolicy = 'Recreate' | 'InPlaceIfPossible' | 'InPlaceOnly';
+
+/**
+ * What a failed rollout does: `Halt` stays where it failed (upstream's behaviour, and SafetyHalt's);
+ * `Rollback` aborts the update revision and brings every pod back to the last fully available revision.
+ */
+export type OnFailurePolicy = 'Halt' | 'Rollback';
 
 /** Ordinal extension: the first KEP-3541 design. */
 export interface EnforcedRollingUpdateStatefulSetStrategy {
   partition?: number;
   maxUnavailable?: IntOrString;
+  onFailure?: OnFailurePolicy | string;
 }
 
 export type VolumeClaimUpdatePolicy = 'OnDelete' | 'InPlace';
@@ -253,6 +262,12 @@ export interface StatefulSetStatus {
   selector?: string;
   /** apps.ordinal.dev/v1 only (KEP-4650): per claim template, its claims of the replicas in range. */
   volumeClaimTemplates?: VolumeClaimTemplateStatus[];
+  /** apps.ordinal.dev/v1, onFailure Rollback: the update revision the controller aborted (pods go back to currentRevision). */
+  abortedRevision?: string;
+  /** apps.ordinal.dev/v1, onFailure Rollback: the last revision every replica was updated and available on. */
+  lastAvailableRevision?: string;
+  /** apps.ordinal.dev/v1, onFailure Rollback: the value of the rollout-retry annotation the controller last acted on. */
+  observedRolloutRetry?: string;
 }
 
 export interface VolumeClaimTemplateStatus {
@@ -325,6 +340,13 @@ export const Labels = {
  * records when the controller asked it to grow, and when it saw the expansion finished (the API keeps no
  * such time).
  */
+/**
+ * `kubectl ordinal rollout retry` writes a new value here (the time, as kubectl's restartedAt): the
+ * controller then retries the revision it aborted. Status is the controller's, so the user's signal is an
+ * annotation on the set (metadata, not spec: no new generation, no new revision).
+ */
+export const RetryAnnotation = 'apps.ordinal.dev/rollout-retry';
+
 export const ClaimAnnotations = {
   resizeRequestedAt: 'apps.ordinal.dev/resize-requested-at',
   resizedAt: 'apps.ordinal.dev/resized-at',

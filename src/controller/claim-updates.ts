@@ -123,16 +123,45 @@ export function resizeFailure(claim: PersistentVolumeClaim): string | undefined 
   return allocated !== undefined && INFEASIBLE.includes(allocated) ? allocated : undefined;
 }
 
-/** What a replica's claims say about it (InPlace), worked out once per pod and sync. */
-export interface ReplicaClaims {
+/** What a replica's claims say of its readiness and availability (InPlace), from the claims alone. */
+export interface ClaimsReadiness {
   /** The first claim that is expanding: the replica is neither ready nor available (KEP-4650). */
   resizing?: ResizingClaim;
   /** The latest recorded end of an expansion of its claims: the replica is available minReadySeconds later. */
   readySince?: Instant;
   /** Claims whose expansion ended but is not recorded yet (the plan records it): not available until then. */
   unrecorded: PersistentVolumeClaim[];
+}
+
+/** What a replica's claims say about it (InPlace), worked out once per pod and sync. */
+export interface ReplicaClaims extends ClaimsReadiness {
   /** Its claims are not at the pod's revision and can be, or must grow and cannot: the replica does not count as on that revision yet. */
   lagging: boolean;
+}
+
+/**
+ * Readiness from a replica's claims: the one reading of them that the planner, the status, the invariant
+ * checkers and the simulator share. Without minReadySeconds an expansion's end needs no record.
+ */
+export function claimsReadiness(claims: Iterable<PersistentVolumeClaim>, minReadySeconds: number): ClaimsReadiness {
+  const out: ClaimsReadiness = { unrecorded: [] };
+  for (const claim of claims) {
+    if (isResizing(claim)) {
+      out.resizing ??= resizingOf(claim);
+      continue;
+    }
+    const marks = claim.metadata.annotations;
+    const resizedAt = fromTimestamp(marks?.[ClaimAnnotations.resizedAt]);
+    if (resizedAt !== undefined) out.readySince = Math.max(out.readySince ?? resizedAt, resizedAt);
+    else if (marks?.[ClaimAnnotations.resizeRequestedAt] !== undefined && minReadySeconds > 0) out.unrecorded.push(claim);
+  }
+  return out;
+}
+
+/** From when the claims let their replica count as available: never (Infinity) while one expands or its end is unrecorded. */
+export function claimsAvailableFrom(c: ClaimsReadiness, minReadySeconds: number): Instant {
+  if (c.resizing !== undefined || c.unrecorded.length > 0) return Number.POSITIVE_INFINITY;
+  return c.readySince === undefined ? Number.NEGATIVE_INFINITY : c.readySince + minReadySeconds * 1000;
 }
 
 const NONE: ReplicaClaims = Object.freeze({ unrecorded: [], lagging: false });
@@ -151,24 +180,11 @@ export function replicaClaims(ctx: SyncContext, pod: Pod): ReplicaClaims {
 
 function readReplicaClaims(ctx: SyncContext, pod: Pod): ReplicaClaims {
   const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
-  const out: ReplicaClaims = { unrecorded: [], lagging: false };
-  for (const template of claimTemplates(ctx.set)) {
-    const claim = ctx.claims.get(claimNameFor(ctx.set, template, ordinal));
-    if (claim === undefined) continue;
-    if (isResizing(claim)) {
-      out.resizing ??= resizingOf(claim);
-      continue;
-    }
-    const marks = claim.metadata.annotations;
-    const resizedAt = fromTimestamp(marks?.[ClaimAnnotations.resizedAt]);
-    if (resizedAt !== undefined) out.readySince = Math.max(out.readySince ?? resizedAt, resizedAt);
-    else if (marks?.[ClaimAnnotations.resizeRequestedAt] !== undefined && ctx.minReadySeconds > 0) out.unrecorded.push(claim);
-  }
+  const claims = claimTemplates(ctx.set).flatMap((template) => ctx.claims.get(claimNameFor(ctx.set, template, ordinal)) ?? []);
   // a claim that differs in a fixed field never had the template's revision (it predates the set): it holds
   // the update of its replica (updateStep), not the count of a replica created on it
   const toPodRevision = claimPatches(ctx, pod, podRevision(pod));
-  out.lagging = toPodRevision.actions.length > 0 || toPodRevision.blocked?.kind === 'claimExpansionRefused';
-  return out;
+  return { ...claimsReadiness(claims, ctx.minReadySeconds), lagging: toPodRevision.actions.length > 0 || toPodRevision.blocked?.kind === 'claimExpansionRefused' };
 }
 
 function resizingOf(claim: PersistentVolumeClaim): ResizingClaim {
@@ -187,16 +203,12 @@ function resizingOf(claim: PersistentVolumeClaim): ResizingClaim {
 export const claimsReady = (c: ReplicaClaims): boolean => c.resizing === undefined;
 
 /** The claims have been ready for minReadySeconds (availableReplicas, the update budget). */
-export function claimsAvailable(ctx: SyncContext, c: ReplicaClaims): boolean {
-  if (c.resizing !== undefined || c.unrecorded.length > 0) return false;
-  return c.readySince === undefined || c.readySince + ctx.minReadySeconds * 1000 <= ctx.now;
-}
+export const claimsAvailable = (ctx: SyncContext, c: ReplicaClaims): boolean => claimsAvailableFrom(c, ctx.minReadySeconds) <= ctx.now;
 
 /** When the claims become available with no new event (minReadySeconds after the recorded end of an expansion). */
 export function claimsAvailableAt(ctx: SyncContext, c: ReplicaClaims): Instant | undefined {
-  if (c.readySince === undefined || c.resizing !== undefined) return undefined;
-  const at = c.readySince + ctx.minReadySeconds * 1000;
-  return at > ctx.now ? at : undefined;
+  const at = claimsAvailableFrom(c, ctx.minReadySeconds);
+  return at > ctx.now && Number.isFinite(at) ? at : undefined;
 }
 
 /**

@@ -16,6 +16,7 @@ export const Reason = {
   recreateCompleted: 'RecreateCompleted',
   progressDeadlineExceeded: 'ProgressDeadlineExceeded',
   safetyHalt: 'SafetyHalt',
+  rolloutAborted: 'RolloutAborted',
   minimumReplicasAvailable: 'MinimumReplicasAvailable',
   minimumReplicasUnavailable: 'MinimumReplicasUnavailable',
   failedValidation: 'FailedValidation',

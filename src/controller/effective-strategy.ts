@@ -3,7 +3,7 @@
 
 import type { Features } from '../api/features.js';
 import { maxUnavailableOf, partitionOf } from '../api/intstr.js';
-import type { StatefulSet } from '../api/types.js';
+import { ORDINAL_V1, type OnFailurePolicy, type StatefulSet } from '../api/types.js';
 import { declaredStrategy, isParallel } from './spec.js';
 
 export type StrategyKind = 'RollingUpdate' | 'OnDelete' | 'Recreate' | 'EnforcedRollingUpdate';
@@ -27,6 +27,8 @@ export interface EffectiveStrategy {
   maxUnavailable: number;
   /** batchStartPolicy: Together under OrderedReady. */
   together: boolean;
+  /** What a failed rollout does (RollingUpdate and EnforcedRollingUpdate of apps.ordinal.dev/v1; else Halt). */
+  onFailure: OnFailurePolicy;
   disabled: DisabledFeature[];
 }
 
@@ -73,6 +75,18 @@ function kindOf(set: StatefulSet, features: Features, disabled: DisabledFeature[
   return 'RollingUpdate';
 }
 
+/**
+ * onFailure of the declared rolling strategy's block (an EnforcedRollingUpdate that falls back to RollingUpdate
+ * keeps its own): Rollback only where it is asked for, in apps.ordinal.dev/v1.
+ */
+function onFailureOf(set: StatefulSet): OnFailurePolicy {
+  if (set.apiVersion !== ORDINAL_V1) return 'Halt';
+  const strategy = set.spec.updateStrategy;
+  const declared = declaredStrategy(set);
+  const block = declared === 'EnforcedRollingUpdate' ? strategy?.enforcedRollingUpdate : declared === 'RollingUpdate' ? strategy?.rollingUpdate : undefined;
+  return block?.onFailure === 'Rollback' ? 'Rollback' : 'Halt';
+}
+
 export function effectiveStrategy(set: StatefulSet, features: Features): EffectiveStrategy {
   const disabled: DisabledFeature[] = [];
   const kind = kindOf(set, features, disabled);
@@ -90,6 +104,7 @@ export function effectiveStrategy(set: StatefulSet, features: Features): Effecti
     partition: kind === 'RollingUpdate' || kind === 'EnforcedRollingUpdate' ? partitionOf(set) : 0,
     maxUnavailable: legacy ? 1 : declaredMaxUnavailable,
     together: kind === 'RollingUpdate' && !legacy && !isParallel(set) && rollingUpdate?.batchStartPolicy === 'Together',
+    onFailure: onFailureOf(set),
     disabled,
   };
 }

@@ -32,10 +32,13 @@ import { oldCount, staleDescending } from './update-range.js';
 import { updateBudget } from './update-budget.js';
 import { progressDeadlineSecondsOf } from './spec.js';
 
-/** An old-revision pod of the update range that EnforcedRollingUpdate may replace without waiting for it. */
+/**
+ * An old-revision pod of the update range that EnforcedRollingUpdate (or the way back of an aborted rollout)
+ * may replace without waiting for it.
+ */
 export function isReplaceableOldPod(ctx: SyncContext, index: number, pod: Pod): boolean {
   return (
-    ctx.strategy.kind === 'EnforcedRollingUpdate' &&
+    (ctx.strategy.kind === 'EnforcedRollingUpdate' || ctx.rollback !== undefined) &&
     index >= ctx.strategy.partition &&
     isOld(ctx, pod) &&
     !isTerminating(pod) &&
@@ -126,7 +129,7 @@ export interface PassCheck {
  * the file comment. The one place that decides it; RollingUpdate always waits, as upstream does.
  */
 export function passCheck(ctx: SyncContext, index: number, pod: Pod): PassCheck {
-  if (ctx.strategy.kind !== 'EnforcedRollingUpdate' || !isOld(ctx, pod) || isTerminating(pod)) return {};
+  if ((ctx.strategy.kind !== 'EnforcedRollingUpdate' && ctx.rollback === undefined) || !isOld(ctx, pod) || isTerminating(pod)) return {};
   if (isReplaceableOldPod(ctx, index, pod)) return { passed: { pod, state: describePodState(pod), belowPartition: false } };
   // below the partition; a Ready pod inside minReadySeconds is about to be available, not broken
   if (isRunningAndReady(pod)) return {};

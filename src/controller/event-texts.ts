@@ -73,6 +73,8 @@ export const EventReason = {
   enforcedRollingUpdateStarted: 'EnforcedRollingUpdateStarted',
   forcedReplacement: 'ForcedReplacement',
   safetyHalt: 'SafetyHalt',
+  rolloutAborted: 'RolloutAborted',
+  rolledBack: 'RolledBack',
   skippedBrokenPod: 'SkippedBrokenPod',
   progressDeadlineExceeded: 'ProgressDeadlineExceeded',
   failedPlanning: 'FailedPlanning',
@@ -128,6 +130,20 @@ export function safetyHaltEvent(set: StatefulSet, pod: string, reason: string, r
     type: 'Warning',
     reason: EventReason.safetyHalt,
     message: `EnforcedRollingUpdate of StatefulSet ${set.metadata.name ?? ''} halted: pod ${pod} of revision ${revision} failed to become available (${reason})`,
+  };
+}
+
+/** onFailure: Rollback aborted the rollout to `aborted`; `message` is the Progressing condition's. */
+export function rolloutAbortedEvent(message: string): PlannedEvent {
+  return { type: 'Warning', reason: EventReason.rolloutAborted, message };
+}
+
+/** The way back of an aborted rollout is over: every pod is available on `target`. */
+export function rolledBackEvent(set: StatefulSet, aborted: string, target: string): PlannedEvent {
+  return {
+    type: 'Normal',
+    reason: EventReason.rolledBack,
+    message: `StatefulSet ${set.metadata.name ?? ''} rolled back to revision ${target}: every pod is available on it; revision ${aborted} stays aborted until the template changes or the rollout is retried`,
   };
 }
 

@@ -4,8 +4,9 @@
 // simulator all call these.
 
 import type { Features } from '../api/features.js';
-import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
-import { claimNamesForOrdinal, isClaimOwnerUpToDate } from './claim-identity.js';
+import type { Instant, PersistentVolumeClaim, Pod, StatefulSet, StatefulSetStatus } from '../api/types.js';
+import { claimNamesForOrdinal, claimOrdinal, claimTemplates, isClaimOwnerUpToDate } from './claim-identity.js';
+import { claimsAvailableFrom, claimsReadiness } from './claim-updates.js';
 import { isBrokenPod } from './enforced-rolling-update.js';
 import { identityMatches, storageMatches } from './identity.js';
 import { mergeAscending } from './merge.js';
@@ -14,6 +15,7 @@ import type { Action, ObservedState, Plan } from './plan-types.js';
 import { inPlaceTarget, isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
 import { effectiveStrategy, type EffectiveStrategy } from './effective-strategy.js';
+import { isRollingBack, movingTo } from './rollback.js';
 
 const nameOf = (p: Pod): string => p.metadata.name ?? '';
 const ownPods = (set: StatefulSet, pods: readonly Pod[]): Pod[] =>
@@ -55,15 +57,48 @@ export function pvcRetention(set: StatefulSet, pods: readonly Pod[], claims: rea
   );
 }
 
-/** In-range ordinals without an available, non-terminating pod (the simulator's maxUnavailableObserved). */
-export function unavailableOrdinals(set: StatefulSet, pods: readonly Pod[], now: Instant): number {
+/**
+ * InPlace: the ordinals whose claims keep their replica unavailable at `now` (expanding, or expanded less than
+ * minReadySeconds ago), as the planner counts them; empty for any other set.
+ */
+export function claimHeldOrdinals(set: StatefulSet, claims: Iterable<PersistentVolumeClaim>, now: Instant): Set<number> {
+  const held = new Set<number>();
+  if (set.spec.volumeClaimUpdatePolicy !== 'InPlace') return held;
+  const mrs = minReadySecondsOf(set);
+  for (const [o, list] of claimsByOrdinal(set, claims)) if (claimsAvailableFrom(claimsReadiness(list, mrs), mrs) > now) held.add(o);
+  return held;
+}
+
+/** The claims of `claims` that the set's templates name, by ordinal. */
+export function claimsByOrdinal(set: StatefulSet, claims: Iterable<PersistentVolumeClaim>): Map<number, PersistentVolumeClaim[]> {
+  const templates = claimTemplates(set);
+  const out = new Map<number, PersistentVolumeClaim[]>();
+  for (const claim of claims) {
+    for (const t of templates) {
+      const o = claimOrdinal(set, t, claim.metadata.name ?? '');
+      if (o === undefined) continue;
+      const list = out.get(o);
+      if (list === undefined) out.set(o, [claim]);
+      else list.push(claim);
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * In-range ordinals without an available, non-terminating pod, or (InPlace) whose claims keep the replica
+ * unavailable: the simulator's maxUnavailableObserved.
+ */
+export function unavailableOrdinals(set: StatefulSet, pods: readonly Pod[], now: Instant, claims: Iterable<PersistentVolumeClaim> = []): number {
   const start = startOrdinal(set);
   const count = slotCountOf(set);
   const mrs = minReadySecondsOf(set);
+  const held = claimHeldOrdinals(set, claims, now);
   const ok = new Set<number>();
   for (const p of ownPods(set, pods)) {
     const o = podOrdinal(p);
-    if (o >= start && o - start < count && !isUnavailable(p, mrs, now)) ok.add(o);
+    if (o >= start && o - start < count && !isUnavailable(p, mrs, now) && !held.has(o)) ok.add(o);
   }
   return count - ok.size;
 }
@@ -71,42 +106,67 @@ export function unavailableOrdinals(set: StatefulSet, pods: readonly Pod[], now:
 interface World {
   set: StatefulSet;
   strategy: EffectiveStrategy;
+  /** An aborted rollout's way back (rollback.ts): pods move to `updateRevision` (the status's current one), partition 0. */
+  rollback: boolean;
   /** The set's pods as the planner saw them: the controller's index, or one built from the pods listed. */
   index: ReplicaIndex;
   updateRevision: string;
   now: Instant;
+  /** InPlace: ordinals whose claims keep the replica unavailable (claimHeldOrdinals). */
+  held: ReadonlySet<number>;
 }
 
-function world(observed: ObservedState, plan: Plan, now: Instant, features: Features): World {
+/** The strategy and the revision pods move to, as of `status` (during an abort: back to its current revision, partition 0). */
+function moving(set: StatefulSet, status: StatefulSetStatus | undefined, features: Features): Pick<World, 'strategy' | 'rollback' | 'updateRevision'> {
+  const strategy = effectiveStrategy(set, features);
+  const rollback = isRollingBack(status);
+  return { strategy: rollback ? { ...strategy, partition: 0 } : strategy, rollback, updateRevision: movingTo(status) ?? '' };
+}
+
+/** podUpdatePolicy may move the set's pods in place (they are unavailable while they move). */
+const movesInPlace = (set: StatefulSet): boolean => {
+  const policy = set.spec.updateStrategy?.rollingUpdate?.podUpdatePolicy;
+  return policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly';
+};
+
+/**
+ * `claims: false`: judge pods alone, leaving out what claims hold (claimHeldOrdinals) and pods moving in place
+ * (podUpdatePolicy), whose pods are Running and Ready.
+ */
+function world(observed: ObservedState, plan: Plan, now: Instant, features: Features, claims = true): World {
   const set = observed.set;
-  const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods));
-  return { set, strategy: effectiveStrategy(set, features), index, updateRevision: plan.status.updateRevision ?? '', now };
+  const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods), observed.claims);
+  const held = claims ? claimHeldOrdinals(set, index.claimsByName.values(), now) : new Set<number>();
+  if (claims && movesInPlace(set)) {
+    for (const o of index.ordinals.ascending()) {
+      const pod = index.member(o)?.pod;
+      if (pod !== undefined && inPlaceTarget(pod) !== undefined) held.add(o);
+    }
+  }
+  return { set, ...moving(set, plan.status, features), index, now, held };
 }
 
 const podAt = (w: World, ordinal: number): Pod | undefined => w.index.member(ordinal)?.pod;
 const inRange = (w: World, ordinal: number): boolean => ordinal >= startOrdinal(w.set) && ordinal - startOrdinal(w.set) < slotCountOf(w.set);
 /** A pod moving in place (podUpdatePolicy) is not healthy, whatever its status says. */
 const healthy = (w: World, p: Pod | undefined): boolean =>
-  p !== undefined && !isTerminating(p) && isRunningAndAvailable(p, minReadySecondsOf(w.set), w.now) && inPlaceTarget(p) === undefined;
+  p !== undefined && !isTerminating(p) && isRunningAndAvailable(p, minReadySecondsOf(w.set), w.now) && !w.held.has(podOrdinal(p));
 const replaceable = (w: World, ordinal: number, p: Pod | undefined): boolean =>
-  p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && ordinal - startOrdinal(w.set) >= w.strategy.partition && podRevision(p) !== w.updateRevision && !isTerminating(p);
+  p !== undefined && (w.strategy.kind === 'EnforcedRollingUpdate' || w.rollback) && ordinal - startOrdinal(w.set) >= w.strategy.partition && podRevision(p) !== w.updateRevision && !isTerminating(p);
 /** EnforcedRollingUpdate goes past a broken old pod below the partition (it cannot replace it). */
 const brokenOld = (w: World, p: Pod | undefined): boolean =>
   p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && podRevision(p) !== w.updateRevision && !isTerminating(p) && isBrokenPod(p, progressDeadlineSecondsOf(w.set), w.now);
 
 /**
- * Ordinals in [lo, hi) holding a pod that is not healthy, ascending: the index's classes name the candidates (a
- * pod outside them is Running, Ready, available and not terminating), and `healthy` judges each from the pod.
+ * Ordinals in [lo, hi) holding a pod that is not healthy, ascending: the index's classes and the claim-held
+ * ordinals name the candidates (a pod outside them is Running, Ready, available and not terminating), and
+ * `healthy` judges each.
  */
 function* unhealthyPods(w: World, lo: number, hi: number): Generator<number> {
-  const late = w.index.notYetAvailable(w.now).filter((o) => o >= lo && o < hi);
-  if (movesInPlace(w.set)) {
-    // pods moving in place are outside the index's classes: every member is looked at
-    const listed = new Set(late);
-    for (const o of w.index.ordinals.ascending(lo, hi)) if (!listed.has(o) && !w.index.down.has(o) && inPlaceTarget(podAt(w, o) as Pod) !== undefined) late.push(o);
-    late.sort((a, b) => a - b);
-  }
-  for (const o of mergeAscending(w.index.down.ascending(lo, hi), late)) if (!healthy(w, podAt(w, o))) yield o;
+  const within = (o: number): boolean => o >= lo && o < hi && w.index.member(o) !== undefined;
+  const late = w.index.notYetAvailable(w.now).filter(within);
+  const held = [...w.held].filter(within).sort((a, b) => a - b);
+  for (const o of mergeAscending(w.index.down.ascending(lo, hi), late, held)) if (!healthy(w, podAt(w, o))) yield o;
 }
 
 const deletes = (plan: Plan): Delete[] => plan.actions.filter((a): a is Delete => a.kind === 'deletePod');
@@ -118,7 +178,8 @@ const creates = (plan: Plan): Create[] => plan.actions.filter((a): a is Create =
  * one pod per sync (Together: up to maxUnavailable).
  */
 export function orderedReadyInvariant(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
-  const w = world(observed, plan, now, features);
+  // the pass gates on pods, as upstream's; a replica whose claim expands counts against maxUnavailable instead
+  const w = world(observed, plan, now, features, false);
   const mixed = w.index.ordinals.size + w.index.unslottedMembers().length > w.index.onRevision(w.updateRevision).size;
   if (isParallel(w.set) || (w.strategy.kind === 'Recreate' && mixed)) return [];
   const created = creates(plan).map((c) => c.ordinal);
@@ -147,39 +208,35 @@ export function partitionRespected(observed: ObservedState, plan: Plan, features
     .map((d) => `update deletion of ${d.name} below partition ${strategy.partition}`);
 }
 
-/** podUpdatePolicy may move the set's pods in place (they are unavailable while they move). */
-const movesInPlace = (set: StatefulSet): boolean => {
-  const policy = set.spec.updateStrategy?.rollingUpdate?.podUpdatePolicy;
-  return policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly';
-};
-
-/** In-range slots unavailable before the sync (EnforcedRollingUpdate: replaceable old pods excluded). */
+/** In-range slots unavailable before the sync (EnforcedRollingUpdate: replaceable old pods excluded; a rollback counts them all). */
 function unavailableBefore(w: World): number {
   const start = startOrdinal(w.set);
   const end = start + slotCountOf(w.set);
   let down = end - start - w.index.ordinals.count(start, end);
-  for (const o of unhealthyPods(w, start, end)) if (!replaceable(w, o, podAt(w, o))) down++;
+  for (const o of unhealthyPods(w, start, end)) if (w.rollback || !replaceable(w, o, podAt(w, o))) down++;
   return down;
 }
 
-function deletionWorld(set: StatefulSet, strategy: EffectiveStrategy, pods: readonly Pod[], now: Instant): World {
-  return { set, strategy, index: ReplicaIndex.of(set, ownPods(set, pods)), updateRevision: set.status?.updateRevision ?? '', now };
+function deletionWorld(set: StatefulSet, pods: readonly Pod[], now: Instant, features: Features, held: ReadonlySet<number>): World {
+  return { set, ...moving(set, set.status, features), index: ReplicaIndex.of(set, ownPods(set, pods)), now, held };
 }
 
 /**
- * Rolling updates (gate on, and EnforcedRollingUpdate) never make more available pods unavailable (by deleting
- * them, or patching them in place) than the budget maxUnavailable − already unavailable allows; pods already
- * down may be replaced (#137666 phase 1).
- * The legacy loop deletes at most one pod per sync.
+ * Rolling updates (gate on, and EnforcedRollingUpdate) never make more available replicas unavailable than
+ * the budget maxUnavailable − already unavailable allows: by deleting their pod, by patching it in place
+ * (podUpdatePolicy), or (InPlace) by growing a claim of theirs; replicas already down may be replaced (#137666
+ * phase 1). The legacy loop deletes at most one pod per sync.
  */
 export function maxUnavailableBudget(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   const w = world(observed, plan, now, features);
-  const patches = plan.actions.filter((a) => a.kind === 'patchPod');
-  const updates = [...deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced'), ...patches];
-  if (w.strategy.kind === 'RollingUpdate' && w.strategy.legacy) return updates.length > 1 ? [`legacy rolling update deleted ${updates.length} pods in one sync`] : [];
-  const madeUnavailable = updates.filter((d) => inRange(w, d.ordinal) && healthy(w, podAt(w, d.ordinal))).length;
+  const updates = deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced' || d.cause === 'rollback');
+  if (w.strategy.kind === 'RollingUpdate' && w.strategy.legacy && !w.rollback) return updates.length > 1 ? [`legacy rolling update deleted ${updates.length} pods in one sync`] : [];
+  const grown = plan.actions.flatMap((a) => (a.kind === 'patchClaim' && a.growsTo !== undefined ? [parentNameAndOrdinal(a.podName).ordinal] : []));
+  const patched = plan.actions.flatMap((a) => (a.kind === 'patchPod' ? [a.ordinal] : []));
+  const touched = new Set([...updates.map((d) => d.ordinal), ...grown, ...patched]);
+  const madeUnavailable = [...touched].filter((o) => inRange(w, o) && healthy(w, podAt(w, o))).length;
   const budget = Math.max(0, w.strategy.maxUnavailable - unavailableBefore(w));
-  return madeUnavailable > budget ? [`update deleted ${madeUnavailable} available pods with a budget of ${budget} (maxUnavailable ${w.strategy.maxUnavailable})`] : [];
+  return madeUnavailable > budget ? [`update made ${madeUnavailable} available replicas unavailable with a budget of ${budget} (maxUnavailable ${w.strategy.maxUnavailable})`] : [];
 }
 
 /** Recreate: no pod is created while a pod of another revision exists. */
@@ -190,10 +247,13 @@ export function recreateNoMixedRevisions(observed: ObservedState, plan: Plan, fe
   return old.length > 0 ? [`Recreate created ${creates(plan).map((c) => c.pod.metadata.name).join(', ')} while ${old.length} old pods exist`] : [];
 }
 
-/** EnforcedRollingUpdate never deletes a lower ordinal while the highest new-revision pod is unavailable. */
+/**
+ * EnforcedRollingUpdate never deletes a lower ordinal while the highest new-revision pod is unavailable. (The
+ * way back of an aborted rollout replaces its broken pods without waiting: the budget holds it instead.)
+ */
 export function enforcedHaltRespected(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   const w = world(observed, plan, now, features);
-  if (w.strategy.kind !== 'EnforcedRollingUpdate') return [];
+  if (w.strategy.kind !== 'EnforcedRollingUpdate' || w.rollback) return [];
   const start = startOrdinal(w.set);
   let newest: number | undefined;
   for (const o of w.index.onRevision(w.updateRevision).descending(start, start + slotCountOf(w.set))) {
@@ -224,20 +284,29 @@ export function checkPlan(observed: ObservedState, plan: Plan, now: Instant, fea
  * One controller deletion judged against `pods` as they are just before it (simulator use): not an
  * in-range pod below the partition unless it finished (Failed/Succeeded) or the strategy is Recreate; and,
  * for rolling updates, an available in-range pod only while fewer than maxUnavailable slots are unavailable.
- * `unavailable`, when given, is unavailableOrdinals(set, pods, now) as the caller keeps it incrementally;
- * the caller promises that no two of `pods` share an ordinal. Not used under EnforcedRollingUpdate, whose
- * replaceable old pods do not count as unavailable.
+ * `unavailable`, when given, is unavailableOrdinals(set, pods, now, claims) as the caller keeps it
+ * incrementally; the caller promises that no two of `pods` share an ordinal. Not used under
+ * EnforcedRollingUpdate, whose replaceable old pods do not count as unavailable. `held`: claimHeldOrdinals
+ * of the set's claims (InPlace: a replica whose claim expands is unavailable).
  */
-export function checkDeletion(set: StatefulSet, pods: readonly Pod[], victim: Pod, now: Instant, features: Features, unavailable?: () => number): string[] {
-  const strategy = effectiveStrategy(set, features);
+export function checkDeletion(
+  set: StatefulSet,
+  pods: readonly Pod[],
+  victim: Pod,
+  now: Instant,
+  features: Features,
+  unavailable?: () => number,
+  held: ReadonlySet<number> = new Set(),
+): string[] {
+  const { strategy, rollback } = moving(set, set.status, features);
   const ordinal = podOrdinal(victim);
   const start = startOrdinal(set);
   const inside = ordinal >= start && ordinal - start < slotCountOf(set);
   if (!inside || isFailed(victim) || isSucceeded(victim) || strategy.kind === 'Recreate' || strategy.kind === 'OnDelete') return [];
   const out = ordinal - start < strategy.partition ? [`deleted ${nameOf(victim)} below partition ${strategy.partition}`] : [];
   const mrs = minReadySecondsOf(set);
-  if (strategy.legacy || isUnavailable(victim, mrs, now)) return out;
-  const down = unavailable !== undefined && strategy.kind !== 'EnforcedRollingUpdate' ? unavailable() : unavailableBefore(deletionWorld(set, strategy, pods, now));
+  if ((strategy.legacy && !rollback) || isUnavailable(victim, mrs, now) || held.has(ordinal)) return out;
+  const down = unavailable !== undefined && (strategy.kind !== 'EnforcedRollingUpdate' || rollback) ? unavailable() : unavailableBefore(deletionWorld(set, pods, now, features, held));
   if (down >= strategy.maxUnavailable) out.push(`deleted available ${nameOf(victim)} while ${down} ordinals were unavailable (maxUnavailable ${strategy.maxUnavailable})`);
   return out;
 }

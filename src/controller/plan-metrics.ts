@@ -17,9 +17,10 @@ export interface MetricsInput {
   body: SyncBody;
   status: StatusPlan;
   enforcedStarted: boolean;
+  abortStarted: boolean;
 }
 
-export function planMetrics({ ctx, body, status, enforcedStarted }: MetricsInput): PlanMetrics {
+export function planMetrics({ ctx, body, status, enforcedStarted, abortStarted }: MetricsInput): PlanMetrics {
   const rolling = ctx.strategy.kind === 'RollingUpdate' || ctx.strategy.kind === 'EnforcedRollingUpdate';
   const metrics: PlanMetrics = {
     maxUnavailable: ctx.strategy.maxUnavailable,
@@ -27,6 +28,7 @@ export function planMetrics({ ctx, body, status, enforcedStarted }: MetricsInput
     forcedReplacements: body.forced.length,
     safetyHalt: status.progress.haltStarted,
     enforcedRollingUpdateStarted: enforcedStarted,
+    ...(abortStarted ? { rolloutAborted: true as const } : {}),
   };
   if (body.unavailablePods !== undefined) metrics.unavailableReplicas = body.unavailablePods;
   if (status.progress.completedSeconds !== undefined) metrics.updateCompletedSeconds = status.progress.completedSeconds;

@@ -3,7 +3,7 @@
 
 import type { Features } from '../api/features.js';
 import { appliedRevision } from '../api/revision/hash.js';
-import type { Instant, StatefulSet } from '../api/types.js';
+import type { ControllerRevision, Instant, StatefulSet } from '../api/types.js';
 import { claimObjects, type Claimed } from './adoption.js';
 import { earliest } from './availability.js';
 import { finalizeBatches } from './batches.js';
@@ -15,6 +15,7 @@ import type { Action, Blocker, ObservedState, Plan, PlannedEvent } from './plan-
 import { deletingStatus, planStatus } from './plan-status.js';
 import { slotsOf } from './replicas.js';
 import { planRevisions, type RevisionPlan } from './revisions.js';
+import { planAbort, type AbortDecision, type Rollback } from './rollback.js';
 import { statusChanged } from './status-counters.js';
 import { effectiveStrategy } from './effective-strategy.js';
 import { planSync, type SyncBody } from './update-statefulset.js';
@@ -24,16 +25,25 @@ import { crashPlan, invalidPlan, specIssues } from './validity.js';
 /** How soon to look again after a claim blocked a pod (upstream returns an error, i.e. a rate-limited retry). */
 const CLAIM_RETRY_MS = 1000;
 
-function buildContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features, cache: PlannerCache): SyncContext {
+/** The sync's context: pods move from `current` to `update` (during a rollback both are its target). */
+function buildContext(
+  observed: ObservedState,
+  claimed: Claimed,
+  revisions: { current: ControllerRevision; update: ControllerRevision },
+  now: Instant,
+  features: Features,
+  cache: PlannerCache,
+  rollback?: Rollback,
+): SyncContext {
   const set = observed.set;
   const slots = slotsOf(set, claimed.replicas);
   return newSyncContext({
     set,
-    currentSet: appliedRevision(set, revisions.currentRevision, cache.revisions),
-    updateSet: appliedRevision(set, revisions.updateRevision, cache.revisions),
+    currentSet: appliedRevision(set, revisions.current, cache.revisions),
+    updateSet: appliedRevision(set, revisions.update, cache.revisions),
     cache,
-    currentRevision: revisions.currentRevision.metadata.name ?? '',
-    updateRevision: revisions.updateRevision.metadata.name ?? '',
+    currentRevision: revisions.current.metadata.name ?? '',
+    updateRevision: revisions.update.metadata.name ?? '',
     now,
     features,
     strategy: effectiveStrategy(set, features),
@@ -41,7 +51,17 @@ function buildContext(observed: ObservedState, claimed: Claimed, revisions: Revi
     claims: slots.index.claimsByName,
     storageClasses: observed.storageClasses,
     revisions: claimed.revisions,
+    rollback,
   });
+}
+
+/** The context of the sync, and what onFailure: Rollback decided (rollback.ts). */
+function syncContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features, cache: PlannerCache): { ctx: SyncContext; abort: AbortDecision } {
+  const base = buildContext(observed, claimed, { current: revisions.currentRevision, update: revisions.updateRevision }, now, features, cache);
+  const abort = planAbort(base, claimed.revisions);
+  if (abort.kind !== 'rollingBack') return { ctx: base, abort };
+  const target = abort.targetRevision;
+  return { ctx: buildContext(observed, claimed, { current: target, update: target }, now, features, cache, abort.rollback), abort };
 }
 
 function retryAt(blockers: readonly Blocker[], now: Instant): Instant | undefined {
@@ -53,7 +73,7 @@ function retryAt(blockers: readonly Blocker[], now: Instant): Instant | undefine
 /** RecreateStarted / EnforcedRollingUpdateStarted: once per new update revision. */
 function startedEvents(ctx: SyncContext, body: SyncBody): { events: PlannedEvent[]; enforcedStarted: boolean } {
   const stored = ctx.set.status?.updateRevision;
-  const newRevision = stored !== ctx.updateRevision;
+  const newRevision = stored !== (ctx.rollback?.aborted ?? ctx.updateRevision);
   const events: PlannedEvent[] = [];
   if (ctx.strategy.kind === 'Recreate' && newRevision && (body.recreate?.deletions.length ?? 0) > 0) {
     events.push(recreateStartedEvent(ctx.set, body.recreate?.oldPods.length ?? 0, ctx.updateRevision));
@@ -63,11 +83,11 @@ function startedEvents(ctx: SyncContext, body: SyncBody): { events: PlannedEvent
   return { events, enforcedStarted };
 }
 
-function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, fixed: { first: Action[]; last: Action[] }): Plan {
-  const status = planStatus(ctx, body, revisions.collisionCount);
+function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, abort: AbortDecision, fixed: { first: Action[]; last: Action[] }): Plan {
+  const status = planStatus(ctx, body, revisions.collisionCount, abort);
   const started = startedEvents(ctx, body);
   const disabled = ctx.strategy.disabled.map((d): Blocker => ({ kind: 'featureDisabled', gate: d.gate, field: d.field }));
-  const blockers = [...disabled, ...body.blockers, ...status.progress.blockers];
+  const blockers = [...disabled, ...status.blockers, ...body.blockers, ...status.progress.blockers];
   const wakeAt = earliest(ctx.slots.index.nextAvailableAt(ctx.now), status.progress.wakeAt, body.halt.failsAt, body.wakeAt, retryAt(blockers, ctx.now));
   const plan: Plan = {
     status: status.status,
@@ -75,7 +95,7 @@ function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, fix
     actions: withOutcomeEvents(finalizeBatches([...fixed.first, ...body.actions, ...fixed.last]), ctx.set),
     blockers,
     events: [...status.featureEvents, ...started.events, ...body.events, ...status.events],
-    metrics: planMetrics({ ctx, body, status, enforcedStarted: started.enforcedStarted }),
+    metrics: planMetrics({ ctx, body, status, enforcedStarted: started.enforcedStarted, abortStarted: abort.kind === 'rollingBack' && abort.failure !== undefined }),
     previousStatus: structuredClone(ctx.set.status ?? { replicas: 0 }),
   };
   if (wakeAt !== undefined) plan.wakeAt = wakeAt;
@@ -98,17 +118,26 @@ function deletingPlan(ctx: SyncContext, claimed: Claimed, revisions: RevisionPla
 
 const isDeleting = (set: StatefulSet): boolean => Boolean(set.metadata.deletionTimestamp);
 
+/** Revisions history truncation keeps besides current and update: the pods' own, and where a failed rollout would go back to. */
+function keptRevisions(set: StatefulSet, claimed: Claimed): Set<string> {
+  const live = claimed.replicas.liveRevisions();
+  const lastAvailable = set.status?.lastAvailableRevision;
+  if (lastAvailable !== undefined) live.add(lastAvailable);
+  return live;
+}
+
 // upstream: stateful_set_control.go UpdateStatefulSet / performUpdate
 function planValid(observed: ObservedState, now: Instant, features: Features, cache: PlannerCache): Plan {
   const set = observed.set;
   const claimed = claimObjects(set, observed);
   const revisions = planRevisions(set, claimed.revisions, features, cache.revisions);
-  const ctx = buildContext(observed, claimed, revisions, now, features, cache);
+  const { ctx, abort } = syncContext(observed, claimed, revisions, now, features, cache);
   // adoption and the revision write come before upstream's UpdateStatefulSet: a failure there ends the sync
   const first = [...claimed.actions, ...revisions.actions].map((a): Action => ({ ...a, endsSyncOnFailure: true }));
-  const last = planHistoryTruncation(set, claimed.revisions, claimed.replicas.liveRevisions(), revisions.currentRevision, revisions.updateRevision);
+  const current = abort.kind === 'rollingBack' ? abort.targetRevision : revisions.currentRevision;
+  const last = planHistoryTruncation(set, claimed.revisions, keptRevisions(set, claimed), current, revisions.updateRevision);
   if (isDeleting(set)) return deletingPlan(ctx, claimed, revisions, [...first, ...last]);
-  return assemble(ctx, planSync(ctx), revisions, { first, last });
+  return assemble(ctx, planSync(ctx), revisions, abort, { first, last });
 }
 
 /**

@@ -8,8 +8,10 @@ import { claimTemplateStatus } from './claim-template-status.js';
 import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
 import type { PodFacts } from './pod-facts.js';
 import { downIndices, type SyncContext } from './sync-context.js';
-import { featureDisabledEvent, safetyHaltEvent } from './event-texts.js';
-import type { Action, PlannedEvent } from './plan-types.js';
+import { featureDisabledEvent, rolledBackEvent, rolloutAbortedEvent, safetyHaltEvent } from './event-texts.js';
+import type { Action, Blocker, PlannedEvent } from './plan-types.js';
+import { abortBlockers, abortStatus, carriedAbortMessage, isRolledBack, type AbortDecision } from './rollback.js';
+import { replicasOf } from './spec.js';
 import { podAvailableAt } from './pod-state.js';
 import { hasProgressed, planProgress, type ProgressResult } from './progress.js';
 import { completeUpdate, computeReplicaStatus, newStatus, type ClaimView, type ReplicaCounts } from './status-counters.js';
@@ -25,6 +27,8 @@ export interface StatusPlan {
   progress: ProgressResult;
   /** A converged set (nothing to do, everything available on the update revision). */
   complete: boolean;
+  /** What onFailure: Rollback is doing, for `why` (rollback.ts). */
+  blockers: Blocker[];
 }
 
 /**
@@ -33,17 +37,26 @@ export interface StatusPlan {
  */
 export function countersFor(ctx: SyncContext, extra: readonly Pod[], actions: readonly Action[], collisionCount: number): StatefulSetStatus {
   const claims = ctx.inPlace ? claimView(ctx) : undefined;
-  const counts = addCounts(indexCounts(ctx, claims), computeReplicaStatus(extra, ctx.minReadySeconds, ctx.currentRevision, ctx.updateRevision, ctx.now, claims));
+  const update = reportedUpdateRevision(ctx);
+  const counts = addCounts(indexCounts(ctx, claims, update), computeReplicaStatus(extra, ctx.minReadySeconds, ctx.currentRevision, update, ctx.now, claims));
   const decremented = actions.filter((a) => a.kind === 'deletePod' && a.decrementsCurrentReplicas).length;
   counts.currentReplicas = Math.max(0, counts.currentReplicas - decremented);
-  const status = newStatus({ set: ctx.set, counts, currentRevision: ctx.currentRevision, updateRevision: ctx.updateRevision, collisionCount });
+  const status = newStatus({ set: ctx.set, counts, currentRevision: ctx.currentRevision, updateRevision: update, collisionCount });
   const templates = claimStatus(ctx);
-  return completeUpdate(ctx.set, templates === undefined ? status : { ...status, volumeClaimTemplates: templates });
+  const withClaims = templates === undefined ? status : { ...status, volumeClaimTemplates: templates };
+  // an aborted revision is never promoted, however many pods are still on it
+  return ctx.rollback === undefined ? completeUpdate(ctx.set, withClaims) : withClaims;
 }
+
+/**
+ * The update revision status reports: the spec's. During a rollback the pods move to the current revision,
+ * and status.updateRevision (with updatedReplicas) still names the aborted one: spec is left as written.
+ */
+const reportedUpdateRevision = (ctx: SyncContext): string => ctx.rollback?.aborted ?? ctx.updateRevision;
 
 /** computeReplicaStatus over the index's classes: what each pod adds, read from counts instead of pods. */
 // upstream: stateful_set_control.go computeReplicaStatus
-function indexCounts(ctx: SyncContext, claims: ClaimView | undefined): ReplicaCounts {
+function indexCounts(ctx: SyncContext, claims: ClaimView | undefined, updateRevision: string): ReplicaCounts {
   const index = ctx.slots.index;
   const replicas = index.ordinals.size;
   const runningReady = replicas - index.notRunningReady.size;
@@ -53,19 +66,19 @@ function indexCounts(ctx: SyncContext, claims: ClaimView | undefined): ReplicaCo
     readyReplicas: runningReady,
     availableReplicas: runningReady - notYet.length,
     currentReplicas: index.onRevision(ctx.currentRevision).size,
-    updatedReplicas: index.onRevision(ctx.updateRevision).size,
+    updatedReplicas: index.onRevision(updateRevision).size,
   };
   for (const o of index.terminating.ascending()) {
     const revision = index.member(o)?.revision;
     if (revision === ctx.currentRevision) c.currentReplicas--;
-    if (revision === ctx.updateRevision) c.updatedReplicas--;
+    if (revision === updateRevision) c.updatedReplicas--;
   }
-  if (claims !== undefined) subtractClaims(ctx, claims, new Set(notYet), c);
+  if (claims !== undefined) subtractClaims(ctx, claims, new Set(notYet), c, updateRevision);
   return c;
 }
 
 /** InPlace: replicas whose claims are expanding are neither ready nor available; lagging ones not updated. */
-function subtractClaims(ctx: SyncContext, claims: ClaimView, notYet: ReadonlySet<number>, c: ReplicaCounts): void {
+function subtractClaims(ctx: SyncContext, claims: ClaimView, notYet: ReadonlySet<number>, c: ReplicaCounts, updateRevision: string): void {
   const index = ctx.slots.index;
   for (const o of index.ordinals.ascending()) {
     const f = index.member(o) as PodFacts;
@@ -76,7 +89,7 @@ function subtractClaims(ctx: SyncContext, claims: ClaimView, notYet: ReadonlySet
         if (podAvailable) c.availableReplicas--;
       } else if (podAvailable && !claims.available(f.pod)) c.availableReplicas--;
     }
-    if (!f.terminating && f.revision === ctx.updateRevision && claims.lagging(f.pod)) c.updatedReplicas--;
+    if (!f.terminating && f.revision === updateRevision && claims.lagging(f.pod)) c.updatedReplicas--;
   }
 }
 
@@ -125,7 +138,7 @@ function featureConditions(ctx: SyncContext, conditions: Condition[]): { conditi
 /** Pods outside the range that lost their ordinal to a later name: condemned, so counted (upstream's partition). */
 const shadowedOutOfRange = (ctx: SyncContext): Pod[] => ctx.slots.index.shadowedMembers().filter((f) => !ctx.slots.inRange(f.ordinal)).map((f) => f.pod);
 
-export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: number): StatusPlan {
+export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: number, abort: AbortDecision): StatusPlan {
   const actions = body.actions;
   const podWrites = actions.filter((a) => a.kind === 'createPod' || a.kind === 'deletePod').length;
   const extra = shadowedOutOfRange(ctx);
@@ -133,6 +146,8 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
   const stored = ctx.set.status;
   const complete = isComplete(ctx, podWrites);
   const halted = body.halt.halted ? { pod: body.halt.halted.pod.metadata.name ?? '', reason: body.halt.halted.reason } : undefined;
+  const started = abort.kind === 'rollingBack' ? abort.failure : undefined;
+  const aborted = ctx.rollback === undefined ? undefined : { message: carriedAbortMessage(ctx, started), started: started !== undefined };
   const progress = planProgress({
     set: ctx.set,
     stored: stored ? { ...stored, conditions: removeCondition(conditionsOf(stored), ConditionType.invalidSpec) } : undefined,
@@ -143,7 +158,8 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
     complete,
     progressed: hasProgressed(stored, counters, podWrites),
     ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: () => latestOf(ctx.slots.index.lastProgress(), lastPodProgress(extra)) }),
-    ...(halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
+    // a rollback that halts (its own pods fail too) stays RolloutAborted; the safetyHalt blocker says where
+    ...(aborted ? { aborted } : halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
     // A set's first revision started no rollout: its creation is a scale from nothing.
     updateRevisionCreated: ctx.revisions.size > 1 ? fromTimestamp(ctx.revisions.get(ctx.updateRevision)?.metadata.creationTimestamp) : undefined,
   });
@@ -151,7 +167,12 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
   const events = [...progress.events];
   if (progress.haltStarted && halted) events.push(safetyHaltEvent(ctx.set, halted.pod, halted.reason, ctx.updateRevision));
   const conditions = conditionsHaveUpdateTime(ctx.set) ? features.conditions : features.conditions.map(withoutUpdateTime);
-  return { status: { ...counters, conditions }, featureEvents: features.events, events, progress, complete };
+  const fullyAvailable = complete && counters.currentRevision === ctx.updateRevision;
+  const status: StatefulSetStatus = { ...counters, conditions, ...abortStatus(ctx, abort, fullyAvailable) };
+  if (aborted?.started) events.push(rolloutAbortedEvent(aborted.message));
+  const rollback = ctx.rollback;
+  if (rollback !== undefined && isRolledBack(status, rollback, replicasOf(ctx.set)) && !isRolledBack(stored, rollback, replicasOf(ctx.set))) events.push(rolledBackEvent(ctx.set, rollback.aborted, rollback.target));
+  return { status, featureEvents: features.events, events, progress, complete, blockers: abortBlockers(ctx, abort, aborted?.message) };
 }
 
 /**

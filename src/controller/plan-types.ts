@@ -55,7 +55,8 @@ export type DeleteCause =
   | 'condemned' // ordinal out of range (§3.5)
   | 'update' // rolling update (§4)
   | 'recreate' // Recreate strategy (§3.8)
-  | 'forced'; // EnforcedRollingUpdate replacing a stuck pod (KEP-3541's first design)
+  | 'forced' // EnforcedRollingUpdate replacing a stuck pod (KEP-3541's first design)
+  | 'rollback'; // onFailure: Rollback bringing a pod back to the last fully available revision
 
 interface ActionBase {
   /** Batch k runs only when every action of batch k−1 succeeded. */
@@ -159,7 +160,14 @@ export type Blocker =
   /** podUpdatePolicy InPlaceOnly: the new revision changes `fields`, which a live pod cannot take: the rollout halts at this pod. */
   | { kind: 'inPlaceUpdateImpossible'; pod: string; ordinal: number; fields: string[] }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
-  | { kind: 'podCreating'; pod: string; ordinal: number };
+  | { kind: 'podCreating'; pod: string; ordinal: number }
+  /**
+   * onFailure: Rollback aborted `revision`: every pod goes back to `target`. `message`: what failed and what is
+   * done (the Progressing condition's); `claimsKeptGrown`: InPlace claim templates whose claims stay larger.
+   */
+  | { kind: 'rolloutAborted'; revision: string; target: string; message: string; claimsKeptGrown: string[] }
+  /** onFailure: Rollback, the rollout to `revision` failed, and no other revision was ever fully available: it halts. */
+  | { kind: 'noRollbackTarget'; revision: string; failure: string };
 
 export type BlockerKind = Blocker['kind'];
 
@@ -180,6 +188,8 @@ export interface PlanMetrics {
   forcedReplacements: number;
   safetyHalt: boolean;
   enforcedRollingUpdateStarted: boolean;
+  /** onFailure: Rollback aborted a rollout this sync (statefulset_rollbacks_total). */
+  rolloutAborted?: true;
   /** Seconds a rollout took, reported once when it completes (strategy label from the set). */
   updateCompletedSeconds?: number;
 }

@@ -36,6 +36,8 @@ export interface ProgressInput {
    */
   lastPodProgress?: () => Instant | undefined;
   halted?: { pod: string; reason: string };
+  /** onFailure: Rollback is bringing the pods back: the condition's message, and whether the abort starts now. */
+  aborted?: { message: string; started: boolean };
   /**
    * When the update revision's ControllerRevision was created, when the set has others (undefined for its
    * first revision, or one created this sync).
@@ -151,6 +153,16 @@ function haltedDecision(input: ProgressInput, previous: Condition | undefined): 
 }
 
 /**
+ * An aborted rollout: Progressing=False, reason RolloutAborted, from the abort until the template changes or
+ * the rollout is retried (the way back and after it). The mark is when the abort started.
+ */
+function abortedDecision(input: ProgressInput, previous: Condition | undefined): Decision {
+  const aborted = input.aborted as { message: string; started: boolean };
+  const mark = aborted.started || previous?.reason !== Reason.rolloutAborted ? input.now : (progressMark(previous) ?? input.now);
+  return { value: { type: ConditionType.progressing, status: 'False', reason: Reason.rolloutAborted, message: aborted.message, lastUpdateTime: mark }, events: [], blockers: [] };
+}
+
+/**
  * OnDelete with pods still on an old revision: the controller has nothing to do (the set is "complete" for
  * it), but the rollout is not done. It stays in progress until the user has deleted the old pods, with no
  * deadline, since nothing but the user moves it.
@@ -166,6 +178,7 @@ function onDeleteWaiting(input: ProgressInput, previous: Condition | undefined):
 }
 
 function progressingDecision(input: ProgressInput, previous: Condition | undefined): Decision {
+  if (input.aborted !== undefined) return abortedDecision(input, previous);
   if (input.halted !== undefined) return haltedDecision(input, previous);
   if (isStillComplete(input, previous)) return { events: [], blockers: [] };
   if (input.complete && input.strategy === 'OnDelete' && (input.next.updatedReplicas ?? 0) < replicasOf(input.set)) return onDeleteWaiting(input, previous);

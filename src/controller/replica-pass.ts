@@ -46,7 +46,8 @@ function record(result: PassResult, position: number, out: ReplicaOutcome): void
  * created whole however the deletions' ends are spread.
  */
 function togetherIndices(ctx: SyncContext, first: number): { indices: number[]; waitFor?: Pod } {
-  if (!ctx.strategy.together || first < ctx.strategy.partition || ctx.currentRevision === ctx.updateRevision) return { indices: [first] };
+  const rollout = ctx.currentRevision !== ctx.updateRevision || ctx.rollback !== undefined;
+  if (!ctx.strategy.together || first < ctx.strategy.partition || !rollout) return { indices: [first] };
   const out: number[] = [];
   for (const i of missingIndices(ctx.slots, first)) {
     if (out.length >= ctx.strategy.maxUnavailable || i !== first + out.length) break;

@@ -94,14 +94,22 @@ export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
  */
 // upstream: stateful_set_control.go updateStatefulSetAfterInvariantEstablished
 export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
+  if (!ctx.monotonic) return planDownFirst(ctx);
   const budget = updateBudget(ctx);
-  let victims: Candidate[];
-  if (ctx.monotonic) {
-    victims = topStale(ctx, budget.remaining);
-  } else {
-    // every stale pod that is down, then stale available ones within budget, each top-down
-    const phase1 = staleDownDescending(ctx);
-    victims = [...phase1.map((i) => candidate(ctx, i)), ...topStale(ctx, budget.remaining, new Set(phase1))];
-  }
+  const victims = topStale(ctx, budget.remaining);
+  return { victims, blockers: remainingBlockers(ctx, victims, budget), unavailablePods: budget.unavailable };
+}
+
+/**
+ * Every stale pod that is down (no budget: it is unavailable already), then stale available ones while the
+ * budget — which counts every unavailable slot — has room, each top-down: #137666's Parallel deletion, and
+ * the way back of an aborted rollout under either policy (rollback.ts), so availability never drops below
+ * replicas − maxUnavailable there and a broken pod never waits.
+ */
+// upstream: stateful_set_control.go updateStatefulSetAfterInvariantEstablished (Parallel)
+export function planDownFirst(ctx: SyncContext): UpdateDecision {
+  const budget = updateBudget(ctx);
+  const phase1 = staleDownDescending(ctx);
+  const victims = [...phase1.map((i) => candidate(ctx, i)), ...topStale(ctx, budget.remaining, new Set(phase1))];
   return { victims, blockers: remainingBlockers(ctx, victims, budget), unavailablePods: budget.unavailable };
 }

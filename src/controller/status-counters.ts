@@ -146,11 +146,15 @@ export function conditionsEqual(a: readonly Condition[] | undefined, b: readonly
 const claimStatusKey = (list: readonly VolumeClaimTemplateStatus[] | undefined): string =>
   JSON.stringify((Array.isArray(list) ? list : []).map((t) => [t?.name, t?.compatible, t?.updating, t?.overSized, t?.totalCapacity]));
 
+/** onFailure: Rollback's record (controller/rollback.ts). */
+const ABORT_FIELDS = ['abortedRevision', 'lastAvailableRevision', 'observedRolloutRetry'] as const;
+
 export function statusChanged(stored: StatefulSetStatus | undefined, next: StatefulSetStatus, quietConditions: boolean): boolean {
   if (inconsistentStatus(stored, next)) return true;
   // field by field: the API server returns a custom resource's keys in its own order
   if (claimStatusKey(stored?.volumeClaimTemplates) !== claimStatusKey(next.volumeClaimTemplates)) return true;
   if (n(stored?.collisionCount) !== n(next.collisionCount)) return true;
+  if (ABORT_FIELDS.some((f) => (stored?.[f] ?? '') !== (next[f] ?? ''))) return true;
   if (conditionsEqual(stored?.conditions, next.conditions)) return false;
   return !(quietConditions && list(stored?.conditions).length === 0);
 }

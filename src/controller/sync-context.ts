@@ -11,6 +11,7 @@ import { unavailability, type Slots, type Unavailability } from './replicas.js';
 import { isParallel, minReadySecondsOf } from './spec.js';
 import { claimsAvailable, replicaClaims, type ReplicaClaims } from './claim-updates.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
+import type { Rollback } from './rollback.js';
 import type { PlannerCache } from './planner-cache.js';
 
 export interface SyncContext {
@@ -37,6 +38,11 @@ export interface SyncContext {
   storageClasses?: ReadonlyMap<string, StorageClass>;
   /** The set's revisions by name (a pod may be on one that is neither current nor update). */
   revisions: ReadonlyMap<string, ControllerRevision>;
+  /**
+   * onFailure: Rollback is bringing the pods back (rollback.ts): then currentRevision and updateRevision both
+   * name the revision they go back to, so every phase moves pods there; the partition is 0.
+   */
+  rollback?: Rollback;
   /** What several phases of one sync ask for, worked out once (see `slotUnavailability`). */
   memo: SyncMemo;
   /** What the planner remembers between syncs (its caller's). */
@@ -60,16 +66,18 @@ export interface SyncMemo {
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'podUpdatePolicy' | 'storageClasses' | 'revisions'> & {
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'podUpdatePolicy' | 'storageClasses' | 'revisions' | 'rollback'> & {
+  rollback?: Rollback | undefined;
   claims: readonly PersistentVolumeClaim[] | ReadonlyMap<string, PersistentVolumeClaim>;
   storageClasses?: readonly StorageClass[] | undefined;
   revisions?: readonly ControllerRevision[];
 };
 
 export function newSyncContext(input: ContextInput): SyncContext {
-  const { storageClasses, revisions, ...rest } = input;
+  const { storageClasses, revisions, rollback, ...rest } = input;
   return {
     ...rest,
+    ...(rollback === undefined ? {} : { rollback, strategy: { ...rest.strategy, partition: 0 } }),
     revisions: new Map((revisions ?? []).map((r) => [r.metadata.name ?? '', r])),
     ...(storageClasses === undefined ? {} : { storageClasses: new Map(storageClasses.map((c) => [c.metadata.name ?? '', c])) }),
     minReadySeconds: minReadySecondsOf(input.set),

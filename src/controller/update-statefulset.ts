@@ -17,7 +17,7 @@ import { inPlacePass, inPlaceStep } from './pod-in-place.js';
 import { isTerminating, podOrdinal, podRevision } from './pod-state.js';
 import { planRecreate, type RecreateDecision } from './recreate.js';
 import { replicaPass } from './replica-pass.js';
-import { planLegacyUpdate, planMaxUnavailableUpdate, type UpdateDecision } from './rolling-update-deletions.js';
+import { planDownFirst, planLegacyUpdate, planMaxUnavailableUpdate, type UpdateDecision } from './rolling-update-deletions.js';
 
 /** What the status, metrics and wake-up of a sync need to know besides its writes. */
 export interface SyncFacts {
@@ -57,9 +57,12 @@ export interface SyncBody extends SyncFacts {
 
 const result = (r: Partial<PhaseResult>): PhaseResult => ({ work: [], blockers: [], events: [], ...r });
 
-/** EnforcedRollingUpdate: the safety halt and the broken pods the partition holds back. */
+/**
+ * EnforcedRollingUpdate: the safety halt and the broken pods the partition holds back. The way back of an
+ * aborted rollout has the same safety check: when a pod it brought back fails too, it halts there.
+ */
 function enforcedGuards(ctx: SyncContext): PhaseResult {
-  if (ctx.strategy.kind !== 'EnforcedRollingUpdate') return result({});
+  if (ctx.strategy.kind !== 'EnforcedRollingUpdate' && ctx.rollback === undefined) return result({});
   const halt = checkSafetyHalt(ctx);
   const halting = haltBlocker(ctx, halt);
   const held = brokenBelowPartition(ctx);
@@ -79,9 +82,9 @@ function recreatePhase(ctx: SyncContext): PhaseResult {
 // upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica))
 function replicasPhase(ctx: SyncContext): PhaseResult & { holdsUpdate: boolean } {
   const pass = replicaPass(ctx);
-  // an OrderedReady pass that stopped ends the sync; EnforcedRollingUpdate deletes condemned pods without
-  // waiting for it, and only its update waits
-  const enforced = ctx.strategy.kind === 'EnforcedRollingUpdate';
+  // an OrderedReady pass that stopped ends the sync; EnforcedRollingUpdate (and a rollback) deletes condemned
+  // pods without waiting for it, and only its update waits
+  const enforced = ctx.strategy.kind === 'EnforcedRollingUpdate' || ctx.rollback !== undefined;
   return { ...result({ work: [{ order: 'policy', items: pass.items }], blockers: pass.blockers, events: pass.events, ...(pass.stopped && !enforced ? { returns: true as const } : {}) }), holdsUpdate: pass.stopped };
 }
 
@@ -121,7 +124,7 @@ function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced:
       break;
   }
   // EnforcedRollingUpdate replacing a pod that is down (stuck): a forced replacement
-  const isForced = !step.forClaims && ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && isStuck(ctx, pod);
+  const isForced = !step.forClaims && ctx.rollback === undefined && ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && isStuck(ctx, pod);
   if (isForced) out.forced.push(pod);
   const action: Action = {
     kind: 'deletePod',
@@ -129,7 +132,7 @@ function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced:
     name: pod.metadata.name ?? '',
     uid: pod.metadata.uid ?? '',
     ordinal: podOrdinal(pod),
-    cause: isForced ? 'forced' : 'update',
+    cause: ctx.rollback !== undefined ? 'rollback' : isForced ? 'forced' : 'update',
     decrementsCurrentReplicas: podRevision(pod) === ctx.currentRevision,
     ...(isForced ? { stuckSeconds: stuckSeconds(pod, ctx.now) } : {}),
   };
@@ -194,8 +197,9 @@ function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult 
   return result({ work: [{ order: 'sequential', items }], blockers: out.blockers, events, facts });
 }
 
-/** The strategy's update phase (upstream §4.1 dispatch). */
+/** The strategy's update phase (upstream §4.1 dispatch); an aborted rollout's way back (rollback.ts) instead. */
 function updatePhase(ctx: SyncContext, halt: HaltCheck): PhaseResult {
+  if (ctx.rollback !== undefined) return deleteVictims(ctx, halt.halted === undefined ? planDownFirst(ctx) : { victims: [], blockers: [] });
   switch (ctx.strategy.kind) {
     case 'OnDelete': {
       const outdated = oldCount(ctx, 0);

@@ -5,6 +5,7 @@ import { escapeHtml } from './escape.js';
 import { rolloutsOf, type PodState, type ReportModel } from './model.js';
 import { describeStep } from './step-labels.js';
 import { formatSeconds } from './chart-layout.js';
+import type { RolloutSummary } from '../sim/timeline.js';
 
 export const CSS = `
 body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222;background:#fff}
@@ -81,6 +82,7 @@ function expectSummary(model: ReportModel): string {
 
 /** Each set's rollouts with how long they took and how low availability went: what a reader of the report asks first. */
 export function rolloutTable(model: ReportModel): string {
+  const aborts = rolloutsOf(model).some((r) => r.aborted !== undefined);
   const rows = rolloutsOf(model).map((r) => {
     const took =
       r.convergedAt !== null
@@ -91,11 +93,19 @@ export function rolloutTable(model: ReportModel): string {
     const lowest = `${r.lowestAvailable.replicas} of ${r.lowestAvailable.of} at ${formatSeconds(r.lowestAvailable.at)}`;
     return (
       `<tr><td>${escapeHtml(`${r.namespace}/${r.name}`)}</td><td><code>${escapeHtml(r.revision ?? '-')}</code></td><td>${escapeHtml(formatSeconds(r.startedAt))}</td>` +
-      `<td>${took}</td><td>${escapeHtml(lowest)}</td></tr>`
+      `<td>${took}</td><td>${escapeHtml(lowest)}</td>${aborts ? `<td>${abortCell(r)}</td>` : ''}</tr>`
     );
   });
-  const head = '<tr><th>set</th><th>to revision</th><th>started</th><th>took</th><th>lowest available</th></tr>';
+  const head = `<tr><th>set</th><th>to revision</th><th>started</th><th>took</th><th>lowest available</th>${aborts ? '<th>aborted (onFailure: Rollback)</th>' : ''}</tr>`;
   return rows.length ? `<h2>Rollouts</h2><table>${head}${rows.join('')}</table>` : '';
+}
+
+/** When a rollout was aborted, and its way back: how long, how low availability went. */
+function abortCell(r: RolloutSummary): string {
+  if (r.aborted === undefined) return '<span class="muted">no</span>';
+  const back = r.convergedAt === null ? '<span class="bad">way back not finished</span>' : escapeHtml(`back in ${formatSeconds(r.convergedAt - r.aborted.at)}`);
+  const lowest = r.aborted.lowestAvailable;
+  return `<span class="bad">at ${escapeHtml(formatSeconds(r.aborted.at))}</span>; ${back}, lowest available ${escapeHtml(`${lowest.replicas} of ${lowest.of}`)}`;
 }
 
 /** The steps in words, with their time. */

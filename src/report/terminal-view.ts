@@ -2,7 +2,9 @@
 // each StatefulSet. `frameOf` reads the simulator's view; `renderFrame` is pure text (ANSI colour optional).
 
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import { findCondition } from '../controller/conditions.js';
 import { isRunningAndReady, isTerminating, isUnavailable, podOrdinal, podRevision, stateSince, waitingStates } from '../controller/pod-state.js';
+import { isRollingBack, movingTo, revisionMark } from '../controller/rollback.js';
 import type { SimState } from '../sim/state.js';
 
 export interface PodRow {
@@ -19,6 +21,7 @@ export interface PodRow {
 export interface SetFrame {
   name: string;
   status: StatefulSet['status'];
+  /** The revision the pods move to: the update revision, or during an aborted rollout the one they go back to. */
   updateRevision: string;
   rows: PodRow[];
 }
@@ -55,7 +58,7 @@ export function frameOf(state: SimState, now: Instant, t: number, notes: string[
         forSeconds: Math.max(0, Math.floor((now - (stateSince(pod) ?? now)) / 1000)),
       }))
       .sort((a, b) => a.ordinal - b.ordinal);
-    return { name: set.metadata.name ?? '', status: set.status, updateRevision: set.status?.updateRevision ?? '', rows };
+    return { name: set.metadata.name ?? '', status: set.status, updateRevision: movingTo(set.status) ?? '', rows };
   });
   return { t, sets, notes };
 }
@@ -81,10 +84,12 @@ export function renderFrame(frame: Frame, opts: { color: boolean }): string[] {
         `  replicas ${s?.replicas ?? 0}  ready ${s?.readyReplicas ?? 0}  available ${s?.availableReplicas ?? 0}` +
         `  updated ${s?.updatedReplicas ?? 0}  current ${s?.currentReplicas ?? 0}`,
     );
+    // onFailure: Rollback: the failure, and that the pods go back
+    if (isRollingBack(s)) lines.push(paint(ANSI.red, `  aborted: ${findCondition(s?.conditions ?? [], 'Progressing')?.message ?? `rollout to ${s?.abortedRevision ?? ''} aborted`}`));
     for (const row of set.rows.slice(0, MAX_ROWS)) {
       if (!revisions.includes(row.revision)) revisions.push(row.revision);
       const revColor = REVISION_COLORS[revisions.indexOf(row.revision) % REVISION_COLORS.length] ?? ANSI.blue;
-      const marker = row.revision === set.updateRevision ? 'new' : 'old';
+      const marker = revisionMark(s, row.revision);
       lines.push(
         `  ${String(row.ordinal).padStart(3)}  ${row.pod.padEnd(14)} ${paint(stateColor(row.state), row.state.padEnd(17))} ${`${row.forSeconds}s`.padStart(5)}` +
           ` ${paint(revColor, `${row.revision} (${marker})`.padEnd(28))} ${row.ready ? 'ready' : '-----'} ${row.available ? 'available' : row.ready ? 'not yet available' : ''}`,

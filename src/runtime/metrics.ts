@@ -67,6 +67,7 @@ function build(registry: Registry) {
     forced: counter('statefulset_forced_pod_replacements_total', 'Pods replaced by EnforcedRollingUpdate although they were not Ready'),
     halts: counter('statefulset_safety_halt_total', 'Times EnforcedRollingUpdate halted because the highest-ordinal new pod failed'),
     enforced: counter('statefulset_enforced_rolling_updates_total', 'EnforcedRollingUpdate rollouts started'),
+    rollbacks: counter('statefulset_rollbacks_total', 'Rollouts aborted by onFailure: Rollback (each brings every pod back to the last fully available revision)'),
     updateDuration: histogram(
       'statefulset_update_duration_seconds',
       'Time from the start of a rollout to its completion, by update strategy',
@@ -148,6 +149,7 @@ class PromControllerMetrics implements ControllerMetrics {
     if (pm.safetyHalt && !seen.halted) this.m.halts.inc(labels);
     seen.halted = pm.safetyHalt;
     if (pm.enforcedRollingUpdateStarted) this.m.enforced.inc(labels);
+    if (pm.rolloutAborted === true) this.m.rollbacks.inc(labels);
     if (pm.updateCompletedSeconds !== undefined) {
       const strategy = set.spec.updateStrategy?.type ?? 'RollingUpdate';
       seen.strategies.add(strategy);
@@ -219,8 +221,8 @@ class PromControllerMetrics implements ControllerMetrics {
     const seen = this.seen.get(`${namespace}/${name}`);
     if (seen === undefined) return;
     this.seen.delete(`${namespace}/${name}`);
-    const { maxUnavailable, unavailable, violations, forced, halts, enforced, stuck, claimsResized, claimResizeDuration, claimResizeFailures } = this.m;
-    const perSet = [maxUnavailable, unavailable, violations, forced, halts, enforced, stuck, claimsResized, claimResizeDuration];
+    const { maxUnavailable, unavailable, violations, forced, halts, enforced, rollbacks, stuck, claimsResized, claimResizeDuration, claimResizeFailures } = this.m;
+    const perSet = [maxUnavailable, unavailable, violations, forced, halts, enforced, rollbacks, stuck, claimsResized, claimResizeDuration];
     for (const policy of seen.policies) {
       const labels = { namespace, statefulset: name, pod_management_policy: policy };
       for (const metric of perSet) metric.remove(labels);

@@ -1,11 +1,13 @@
 // "Converged" for a StatefulSet: observedGeneration caught up, every ordinal in the range has
 // a pod on status.updateRevision (below a partition the current revision will do) that is available and
-// not terminating, no pod outside the range, and the status counters agree. Work is O(pods), never
-// O(spec.replicas), so replicas: 2147483647 is cheap to check.
+// not terminating, no pod outside the range, and the status counters agree. During an aborted rollout
+// (onFailure: Rollback) the pods go back to status.currentRevision instead, every one of them: converged is
+// the way back done. Work is O(pods), never O(spec.replicas), so replicas: 2147483647 is cheap to check.
 
 import { partitionOf } from '../api/intstr.js';
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
 import { isRunningAndAvailable, isTerminating, podOrdinal, podRevision } from '../controller/pod-state.js';
+import { isRollingBack, movingTo } from '../controller/rollback.js';
 
 export interface Convergence {
   converged: boolean;
@@ -68,8 +70,10 @@ function podProblem(
   const revision = podRevision(pod);
   const onUpdate = revision === status.updateRevision;
   const onCurrent = revision === status.currentRevision;
-  if (!onUpdate && !(onCurrent && ordinal - start < effectivePartition(set))) {
-    return `pod ${name} is on revision ${revision || '-'}, not ${status.updateRevision}`;
+  const target = movingTo(status);
+  const partition = isRollingBack(status) ? 0 : effectivePartition(set);
+  if (revision !== target && !(onCurrent && ordinal - start < partition)) {
+    return `pod ${name} is on revision ${revision || '-'}, not ${target}`;
   }
   if (!isRunningAndAvailable(pod, set.spec.minReadySeconds ?? 0, now)) return `pod ${name} is not available`;
   if (onUpdate) counts.update++;
@@ -92,9 +96,7 @@ function countersAgree(set: StatefulSet, replicas: number, counts: { update: num
   return { converged: true };
 }
 
-/** Whether the set reports `Progressing=False` with reason ProgressDeadlineExceeded. */
-export function progressDeadlineExceeded(set: StatefulSet): boolean {
-  return (set.status?.conditions ?? []).some(
-    (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
-  );
+/** Whether the set reports `Progressing=False` with `reason` (ProgressDeadlineExceeded, RolloutAborted). */
+export function progressingFalse(set: StatefulSet, reason: string): boolean {
+  return (set.status?.conditions ?? []).some((c) => c.type === 'Progressing' && c.status === 'False' && c.reason === reason);
 }

@@ -39,11 +39,14 @@ function observeClaim(deps: ObserverDeps, w: WriteRecord): void {
   const key = `${ns}/${w.name}`;
   const prev = deps.state.claims.get(key);
   const next = w.change === 'DELETED' ? undefined : claim;
-  if (next === undefined) deps.state.claims.delete(key);
-  else deps.state.claims.set(key, next);
+  const owner = deps.state.applyClaim(ns, w.name, next);
+  // InPlace: an expanding claim makes its replica unavailable
+  const set = owner && deps.state.sets.get(owner.key)?.set;
+  if (owner && set?.spec.volumeClaimUpdatePolicy === 'InPlace') {
+    deps.tracker.update(owner.key, set, deps.state.podsIn(owner.key), w.at, () => deps.state.unavailableOrdinals(owner.key, set, w.at));
+  }
   const events = claimEvents(prev, next);
   if (events.length === 0) return;
-  const owner = deps.state.claimOwner(ns, w.name);
   const t = secondsSince(deps.start, w.at);
   for (const event of events) deps.emit(claimRecord(t, { namespace: ns, name: w.name, set: owner?.set ?? null, ordinal: owner?.ordinal ?? null, event, ...claimSizes(claim) }));
 }
@@ -93,5 +96,5 @@ function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   if (!victim || !set || victim.metadata.deletionTimestamp) return;
   const owner = setKey!;
   const unavailable = deps.state.hasSharedOrdinal(owner) ? undefined : () => deps.state.unavailableOrdinals(owner, set, w.at);
-  for (const f of checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable)) deps.violation(f, w.at);
+  for (const f of checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable, deps.state.claimHeld(owner, set, w.at))) deps.violation(f, w.at);
 }

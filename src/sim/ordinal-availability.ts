@@ -54,12 +54,17 @@ export class OrdinalAvailability {
     if (pod !== undefined) this.add(key, pod);
   }
 
-  /** In-range ordinals without an available, non-terminating pod at `now` (= unavailableOrdinals). */
-  unavailableOrdinals(set: StatefulSet, pods: () => Iterable<[string, Pod]>, now: Instant): number {
+  /**
+   * In-range ordinals without an available, non-terminating pod at `now`, or whose claims keep the replica
+   * unavailable (`held`, InPlace) (= unavailableOrdinals).
+   */
+  unavailableOrdinals(set: StatefulSet, pods: () => Iterable<[string, Pod]>, now: Instant, held: ReadonlySet<number> = new Set()): number {
     const spec = specOf(set);
     if (this.spec === undefined || !sameSpec(this.spec, spec) || now < this.now) this.rebuild(spec, pods(), now);
     this.advance(now);
-    return spec.count - this.okByOrdinal.size;
+    let down = spec.count - this.okByOrdinal.size;
+    for (const o of held) if (this.okByOrdinal.has(o)) down++;
+    return down;
   }
 
   private rebuild(spec: Spec, pods: Iterable<[string, Pod]>, now: Instant): void {

@@ -1,11 +1,14 @@
 // The rollouts of a run, as the simulator sees them: each change of a set's spec after its creation, from the
 // write that changed it to the set's next convergence, with the lowest availability on the way. Availability
 // is the simulator's: in-range ordinals with an available pod that is not terminating (unavailableOrdinals),
-// so it drops when a pod's deletion is requested, not when the status counters catch up. The summary record,
+// so it drops when a pod's deletion is requested, not when the status counters catch up. A rollout that
+// onFailure: Rollback aborts ends when the way back does (converged.ts); from the abort on, the way back's
+// own lowest availability is kept too. The summary record,
 // the text timeline, the demo, the HTML report and the forecast all read these, so they measure a rollout
 // one way.
 
 import type { Instant, StatefulSet } from '../api/types.js';
+import { isRollingBack } from '../controller/rollback.js';
 import { slotCountOf } from '../controller/spec.js';
 import type { PodsOfSet } from './converged.js';
 import { secondsSince, type RolloutSummary } from './timeline.js';
@@ -20,6 +23,8 @@ interface OpenRollout {
   replacedAt?: Instant;
   revision: string | null;
   lowest: { available: number; of: number; at: Instant };
+  /** From the first write that showed the rollout aborted: its instant and the way back's lowest availability. */
+  aborted?: { at: Instant; lowest: { available: number; of: number; at: Instant } };
   /** UIDs of the set's pods when the change was written. */
   before: Set<string>;
   deleted: number;
@@ -51,9 +56,13 @@ export class RolloutTracker {
     if (seen !== undefined && generation > seen) this.begin(key, set, pods, now, generation);
     const r = this.open.get(key);
     if (r === undefined) return;
-    if ((set.status?.observedGeneration ?? 0) >= generation) r.revision = set.status?.updateRevision ?? r.revision;
+    // a status written for an older spec judges the rollout before this one (its abort is not this one's)
+    const observed = (set.status?.observedGeneration ?? 0) >= generation;
+    if (observed) r.revision = set.status?.updateRevision ?? r.revision;
     const available = slotCountOf(set) - unavailable();
     if (available < r.lowest.available) r.lowest = { available, of: slotCountOf(set), at: now };
+    if (r.aborted === undefined && observed && isRollingBack(set.status)) r.aborted = { at: now, lowest: { available, of: slotCountOf(set), at: now } };
+    if (r.aborted !== undefined && available < r.aborted.lowest.available) r.aborted.lowest = { available, of: slotCountOf(set), at: now };
     if (converged) this.close(key, r, pods, (x) => (x.end = now));
   }
 
@@ -104,6 +113,9 @@ export class RolloutTracker {
       podsDeleted: r.deleted,
       podsCreated: r.created,
       lowestAvailable: { replicas: r.lowest.available, of: r.lowest.of, at: secondsSince(epoch, r.lowest.at) },
+      ...(r.aborted === undefined
+        ? {}
+        : { aborted: { at: secondsSince(epoch, r.aborted.at), lowestAvailable: { replicas: r.aborted.lowest.available, of: r.aborted.lowest.of, at: secondsSince(epoch, r.aborted.lowest.at) } } }),
     }));
   }
 }

@@ -15,6 +15,7 @@ import {
   numberField,
   objectField,
   optional,
+  stringField,
 } from './scenario-fields.js';
 
 const seconds = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0 });
@@ -32,12 +33,20 @@ function secondsOrSamples(v: unknown, p: string, i: Issues): Seconds | undefined
   const samples = list.map((x, k) => seconds(x, `${at(p, 'samples')}[${k}]`, i));
   return samples.every((x): x is number => x !== undefined) ? { samples } : undefined;
 }
+/** A non-empty list of pod-name globs. */
+function podGlobs(v: unknown, p: string, i: Issues): string[] | undefined {
+  const list = listField(v, p, i);
+  if (list === undefined) return undefined;
+  if (list.length === 0) return i.add(p, 'must not be empty');
+  const globs = list.map((x, k) => stringField(x, `${p}[${k}]`, i));
+  return globs.every((x): x is string => x !== undefined) ? globs : undefined;
+}
 const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
 // The keys each block accepts, exported so the scenario docs test can check every one is documented.
 export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage'] as const;
 export const STORAGE_KEYS = ['bindSeconds', 'expansionSeconds', 'classes'] as const;
 export const STORAGE_CLASS_KEYS = ['expansion', 'expansionSeconds'] as const;
-export const IMAGE_KEYS = ['behavior', 'startSeconds', 'seconds'] as const;
+export const IMAGE_KEYS = ['behavior', 'startSeconds', 'seconds', 'pods'] as const;
 export const IMAGE_BEHAVIORS = ['ImagePullBackOff', 'CrashLoopBackOff', 'NotReadyAfter'] as const;
 export const FAULT_KEYS = ['apiErrors', 'conflicts', 'watch'] as const;
 export const API_ERROR_KEYS = ['rate', 'verbs'] as const;
@@ -98,10 +107,12 @@ function parseImage(v: unknown, path: string, issues: Issues): ImageSpec | undef
   const image: ImageSpec = {};
   const behavior = optional(obj, 'behavior', path, issues, (x, p, i) => enumField(x, p, i, IMAGE_BEHAVIORS));
   if (behavior) image.behavior = behavior;
-  const startSeconds = optional(obj, 'startSeconds', path, issues, seconds);
+  const startSeconds = optional(obj, 'startSeconds', path, issues, secondsOrSamples);
   if (startSeconds !== undefined) image.startSeconds = startSeconds;
   const after = optional(obj, 'seconds', path, issues, seconds);
   if (after !== undefined) image.seconds = after;
+  const pods = optional(obj, 'pods', path, issues, podGlobs);
+  if (pods !== undefined) image.pods = pods;
   if (behavior === 'NotReadyAfter' && after === undefined) issues.add(at(path, 'seconds'), 'required for behavior NotReadyAfter');
   if (behavior !== 'NotReadyAfter' && after !== undefined) issues.add(at(path, 'seconds'), 'only allowed with behavior NotReadyAfter');
   return image;

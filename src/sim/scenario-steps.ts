@@ -132,7 +132,7 @@ function parseWaitTarget(v: unknown, path: string, issues: Issues): WaitTarget |
   }
   noUnknownKeys(obj, WAIT_SET_KEYS, path, issues);
   const ref = parseRef({ ...obj, name: obj['statefulset'] }, path, issues, 'name');
-  const conditions = ['Converged', 'ProgressDeadlineExceeded'] as const;
+  const conditions = ['Converged', 'ProgressDeadlineExceeded', 'RolloutAborted'] as const;
   const condition = enumField(obj['condition'] ?? 'Converged', at(path, 'condition'), issues, conditions);
   return ref && condition && { kind: 'statefulset', ref, condition };
 }

@@ -10,10 +10,12 @@ export type ImageBehavior = 'ImagePullBackOff' | 'CrashLoopBackOff' | 'NotReadyA
 
 export interface ImageSpec {
   behavior?: ImageBehavior;
-  /** Start time for this image (overrides podStartSeconds). */
-  startSeconds?: number;
+  /** Start time for this image (overrides podStartSeconds): a number, or `{samples}` each pod draws one of. */
+  startSeconds?: Seconds;
   /** NotReadyAfter: seconds of readiness before the pod turns NotReady. */
   seconds?: number;
+  /** Only pods whose name matches one of these globs (a fault at one ordinal); absent: every pod. */
+  pods?: string[];
 }
 
 /** `cluster`: the simulated kubelet's behaviour. */
@@ -58,7 +60,7 @@ export interface ObjectRef {
 export type WaitTarget =
   | { kind: 'allConverged' }
   | { kind: 'pod'; ref: ObjectRef; condition: 'Ready' | 'Deleted' }
-  | { kind: 'statefulset'; ref: ObjectRef; condition: 'Converged' | 'ProgressDeadlineExceeded' };
+  | { kind: 'statefulset'; ref: ObjectRef; condition: 'Converged' | 'ProgressDeadlineExceeded' | 'RolloutAborted' };
 
 export interface PodExpectation {
   /** `update` / `current` compare with the set's status revisions; anything else is a revision name. */

@@ -19,6 +19,7 @@ import { SetTracker } from './set-tracker.js';
 import { SimState, displayName } from './state.js';
 import { runStep, type StepContext } from './steps.js';
 import * as tl from './timeline.js';
+import { checkControllerWrite } from './violations.js';
 import { CONTROLLER_ACTOR, NODE_NAME, SIM_EPOCH, buildWorld, type World } from './world.js';
 
 export interface SimulationOptions {
@@ -112,6 +113,7 @@ export class Simulation {
     const resource = w.status ? `${w.resource.plural}/status` : w.subresource !== undefined ? `${w.resource.plural}/${w.subresource}` : w.resource.plural;
     const namespace = w.namespace ?? '';
     this.emit(tl.actionRecord(this.t(), { namespace, set: actionSet(w, this.state), verb: w.verb, resource, name: w.name }));
+    for (const f of checkControllerWrite({ kind: w.resource.kind, status: w.status, verb: w.verb, name: w.name })) this.violation(f.invariant, f.message, this.now());
   }
 
   private onEvent(e: RecordedEvent): void {

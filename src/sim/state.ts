@@ -6,6 +6,7 @@ import { Resources, type Resource } from '../api/client.js';
 import type { Instant, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
 import { claimOrdinal, claimTemplates } from '../controller/claim-identity.js';
 import { parentNameAndOrdinal } from '../controller/pod-state.js';
+import { ClaimHolds } from './claim-holds.js';
 import { OrdinalAvailability } from './ordinal-availability.js';
 
 export interface SetEntry {
@@ -49,19 +50,50 @@ export class SimState {
   /** Per set: its pods by key, in the order they joined it. */
   private readonly bySet = new Map<string, Map<string, Pod>>();
   private readonly availability = new Map<string, OrdinalAvailability>();
+  /** Per set: its InPlace claims that may keep a replica unavailable. */
+  private readonly claimHolds = new Map<string, ClaimHolds>();
   /** Per set: pods per `namespace/parent/ordinal` (noDuplicateOrdinal's key), and how many keys have two or more. */
   private readonly ordinals = new Map<string, { pods: Map<string, number>; shared: number }>();
 
-  /** The set (name) and ordinal whose claim template names the claim `name` in `namespace`, if any. */
-  claimOwner(namespace: string, name: string): { set: string; ordinal: number } | undefined {
-    for (const { set } of this.sets.values()) {
+  /** The set (name and key) and ordinal whose claim template names the claim `name` in `namespace`, if any. */
+  claimOwner(namespace: string, name: string): { set: string; key: string; ordinal: number } | undefined {
+    for (const { key, set } of this.sets.values()) {
       if ((set.metadata.namespace ?? 'default') !== namespace) continue;
       for (const template of claimTemplates(set)) {
         const ordinal = claimOrdinal(set, template, name);
-        if (ordinal !== undefined) return { set: set.metadata.name ?? '', ordinal };
+        if (ordinal !== undefined) return { set: set.metadata.name ?? '', key, ordinal };
       }
     }
     return undefined;
+  }
+
+  /** A claim was written (`claim` undefined: deleted); returns its owner, as claimOwner. */
+  applyClaim(namespace: string, name: string, claim: PersistentVolumeClaim | undefined): ReturnType<SimState['claimOwner']> {
+    const key = `${namespace}/${name}`;
+    if (claim === undefined) this.claims.delete(key);
+    else this.claims.set(key, claim);
+    const owner = this.claimOwner(namespace, name);
+    if (owner !== undefined) this.claimHoldsOf(owner.key).apply(name, claim);
+    return owner;
+  }
+
+  private claimHoldsOf(key: string): ClaimHolds {
+    let holds = this.claimHolds.get(key);
+    if (holds === undefined) {
+      holds = new ClaimHolds(() => this.claimsOfSet(key));
+      this.claimHolds.set(key, holds);
+    }
+    return holds;
+  }
+
+  /** Every claim a set's templates name. */
+  private *claimsOfSet(key: string): Generator<PersistentVolumeClaim> {
+    const set = this.sets.get(key)?.set;
+    if (set === undefined) return;
+    const ns = set.metadata.namespace ?? 'default';
+    for (const claim of this.claims.values()) {
+      if ((claim.metadata.namespace ?? 'default') === ns && this.claimOwner(ns, claim.metadata.name ?? '')?.key === key) yield claim;
+    }
   }
 
   applySet(resource: Resource, obj: KubeObject, removed: boolean): SetEntry | undefined {
@@ -125,7 +157,7 @@ export class SimState {
     return (this.ordinals.get(set)?.shared ?? 0) > 0;
   }
 
-  /** unavailableOrdinals(set, podsOf(key), now), kept incrementally. */
+  /** unavailableOrdinals(set, podsOf(key), now, the set's claims), kept incrementally. */
   unavailableOrdinals(key: string, set: StatefulSet, now: Instant): number {
     let a = this.availability.get(key);
     if (a === undefined) {
@@ -133,7 +165,12 @@ export class SimState {
       this.availability.set(key, a);
     }
     const members = (): Iterable<[string, Pod]> => this.bySet.get(key) ?? [];
-    return a.unavailableOrdinals(set, members, now);
+    return a.unavailableOrdinals(set, members, now, this.claimHeld(key, set, now));
+  }
+
+  /** The ordinals whose claims keep the replica unavailable at `now` (InPlace; claimHeldOrdinals). */
+  claimHeld(key: string, set: StatefulSet, now: Instant): ReadonlySet<number> {
+    return this.claimHoldsOf(key).held(set, now);
   }
 
   private index(set: string): Map<string, Pod> {

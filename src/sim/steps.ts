@@ -5,7 +5,7 @@ import { Resources, type ClusterClient } from '../api/client.js';
 import { isNotFound } from '../api/errors.js';
 import type { Instant, KubeObject, StatefulSet } from '../api/types.js';
 import { isRunningAndReady } from '../controller/pod-state.js';
-import { progressDeadlineExceeded } from './converged.js';
+import { progressingFalse } from './converged.js';
 import { evaluateExpect, type ExpectContext } from './expect.js';
 import { resourceFor } from './scenario-objects.js';
 import type { ScenarioObject, Step, WaitTarget } from './scenario-types.js';
@@ -123,9 +123,10 @@ function condition(target: WaitTarget, ctx: StepContext): () => boolean {
           return !!entry && ctx.tracker.isConverged(entry.key);
         };
       }
+      const reason = target.condition;
       return () => {
         const entry = ctx.state.findSet(namespace, name);
-        return !!entry && progressDeadlineExceeded(entry.set);
+        return !!entry && progressingFalse(entry.set, reason);
       };
     }
     case 'pod': {
@@ -153,7 +154,7 @@ function waitReason(target: WaitTarget, ctx: StepContext): string | undefined {
   if (target.kind === 'statefulset') {
     const entry = ctx.state.findSet(target.ref.namespace, target.ref.name);
     if (!entry) return 'no such StatefulSet';
-    return target.condition === 'Converged' ? ctx.tracker.reason(entry.key) : 'no Progressing=False/ProgressDeadlineExceeded condition';
+    return target.condition === 'Converged' ? ctx.tracker.reason(entry.key) : `no Progressing=False/${target.condition} condition`;
   }
   const pod = ctx.state.pods.get(`${target.ref.namespace}/${target.ref.name}`);
   return pod ? `phase ${pod.status?.phase ?? '-'}` : 'the pod does not exist';

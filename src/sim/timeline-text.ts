@@ -27,6 +27,8 @@ function counters(s: StatefulSetStatus | null | undefined): string {
 
 function conditions(s: StatefulSetStatus): string {
   const list = (s.conditions ?? []).map((c) => `${c.type}=${c.status}${c.reason ? `(${c.reason})` : ''}`);
+  // onFailure: Rollback's record, when the set has one
+  if (s.abortedRevision !== undefined) list.push(`aborted=${s.abortedRevision}`);
   return list.length ? ` ${list.join(' ')}` : '';
 }
 
@@ -84,7 +86,8 @@ export function rolloutLines(summary: SummaryRecord): string[] {
           ? `replaced by the next change at t=${seconds(r.replacedAt)}`
           : `not converged by the end (t=${seconds(summary.endedAt)})`;
     const low = r.lowestAvailable;
-    return `rollout of ${name} (generation ${r.generation}${r.revision ? `, revision ${r.revision}` : ''}): started at t=${seconds(r.startedAt)}, ${podsPhrase(r)}, ${end}, lowest availability ${low.replicas} of ${low.of} at t=${seconds(low.at)}`;
+    const back = r.aborted === undefined ? '' : `; aborted at t=${seconds(r.aborted.at)}, the way back ${r.convergedAt === null ? 'unfinished' : `took ${seconds(r.convergedAt - r.aborted.at)}`} with lowest availability ${r.aborted.lowestAvailable.replicas} of ${r.aborted.lowestAvailable.of}`;
+    return `rollout of ${name} (generation ${r.generation}${r.revision ? `, revision ${r.revision}` : ''}): started at t=${seconds(r.startedAt)}, ${podsPhrase(r)}, ${end}, lowest availability ${low.replicas} of ${low.of} at t=${seconds(low.at)}${back}`;
   });
 }
 

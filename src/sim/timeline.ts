@@ -145,6 +145,11 @@ export interface RolloutSummary {
   podsCreated: number;
   /** The fewest in-range ordinals with an available, non-terminating pod, of spec.replicas, and when first. */
   lowestAvailable: { replicas: number; of: number; at: number };
+  /**
+   * onFailure: Rollback aborted it: when the status first showed it (`status.abortedRevision`), and the lowest
+   * availability from then on (the way back; it ends at `convergedAt`).
+   */
+  aborted?: { at: number; lowestAvailable: { replicas: number; of: number; at: number } };
 }
 
 export interface SummaryRecord {

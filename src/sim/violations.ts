@@ -1,7 +1,9 @@
 // Invariants the simulator checks while a scenario runs, using the planner's own named
 // checkers (src/controller/invariants.ts): every plan the controller computes is checked against the
 // state it saw, and every pod the controller deletes is judged against the world as the simulator sees
-// it. One check of our own: under OnDelete the controller never deletes a healthy in-range pod.
+// it. Checks of our own: under OnDelete the controller never deletes a healthy in-range pod, and it never
+// writes a StatefulSet but through its status subresource (spec belongs to the user, or their GitOps tool:
+// not even a rollback writes it).
 
 import type { Features } from '../api/features.js';
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
@@ -54,10 +56,19 @@ export function checkedPlanner(base: Planner, report: (found: Found[], now: Inst
 
 /**
  * The controller asked to delete `victim`; `before` is the set's pods just before the deletion, and
- * `unavailable` (optional) their unavailableOrdinals, when no two of them share an ordinal.
+ * `unavailable` (optional) their unavailableOrdinals, when no two of them share an ordinal; `held` the
+ * ordinals whose claims keep the replica unavailable (InPlace).
  */
-export function checkControllerDelete(set: StatefulSet, before: readonly Pod[], victim: Pod, now: Instant, features: Features, unavailable?: () => number): Found[] {
-  const out = named('checkDeletion', checkDeletion(set, before, victim, now, features, unavailable)).map((f) => ({ ...f, message: `${set.metadata.name}: ${f.message}` }));
+export function checkControllerDelete(
+  set: StatefulSet,
+  before: readonly Pod[],
+  victim: Pod,
+  now: Instant,
+  features: Features,
+  unavailable?: () => number,
+  held?: ReadonlySet<number>,
+): Found[] {
+  const out = named('checkDeletion', checkDeletion(set, before, victim, now, features, unavailable, held)).map((f) => ({ ...f, message: `${set.metadata.name}: ${f.message}` }));
   const { start, replicas } = rangeOf(set);
   const ordinal = podOrdinal(victim);
   const healthy = victim.status?.phase !== 'Failed' && victim.status?.phase !== 'Succeeded';
@@ -65,6 +76,12 @@ export function checkControllerDelete(set: StatefulSet, before: readonly Pod[], 
     out.push({ invariant: 'onDeleteDeletion', message: `${set.metadata.name}: controller deleted ${victim.metadata.name} although its updateStrategy is OnDelete` });
   }
   return out;
+}
+
+/** A write the controller sent: to a StatefulSet, only its status. */
+export function checkControllerWrite(w: { kind: string; status: boolean; verb: string; name: string }): Found[] {
+  if (w.kind !== 'StatefulSet' || w.status) return [];
+  return [{ invariant: 'noSpecWrite', message: `${w.name}: the controller sent a ${w.verb} of the StatefulSet itself, not of its status` }];
 }
 
 /** Two pods with one ordinal of one set. */

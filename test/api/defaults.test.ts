@@ -90,8 +90,15 @@ describe('defaultStatefulSet: Ordinal extensions (apps.ordinal.dev/v1 only)', ()
     ['an explicit podUpdatePolicy is kept', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceOnly' }, 'spec.updateStrategy.rollingUpdate.podUpdatePolicy', 'InPlaceOnly'],
     ['progressDeadlineSeconds → 600', {}, 'spec.progressDeadlineSeconds', 600],
     ['an explicit progressDeadlineSeconds is kept', { 'spec.progressDeadlineSeconds': 30 }, 'spec.progressDeadlineSeconds', 30],
-    ['EnforcedRollingUpdate gets {partition: 0, maxUnavailable: 1}', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, 'spec.updateStrategy.enforcedRollingUpdate', { partition: 0, maxUnavailable: 1 }],
-    ['EnforcedRollingUpdate keeps explicit values', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: { maxUnavailable: '20%' } } }, 'spec.updateStrategy.enforcedRollingUpdate', { partition: 0, maxUnavailable: '20%' }],
+    ['onFailure → Halt in a rollingUpdate block', {}, 'spec.updateStrategy.rollingUpdate.onFailure', 'Halt'],
+    ['an explicit onFailure is kept', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, 'spec.updateStrategy.rollingUpdate.onFailure', 'Rollback'],
+    ['EnforcedRollingUpdate gets {partition: 0, maxUnavailable: 1, onFailure: Halt}', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, 'spec.updateStrategy.enforcedRollingUpdate', { partition: 0, maxUnavailable: 1, onFailure: 'Halt' }],
+    [
+      'EnforcedRollingUpdate keeps explicit values',
+      { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: { maxUnavailable: '20%', onFailure: 'Rollback' } } },
+      'spec.updateStrategy.enforcedRollingUpdate',
+      { partition: 0, maxUnavailable: '20%', onFailure: 'Rollback' },
+    ],
     ['other types get no enforcedRollingUpdate block', {}, 'spec.updateStrategy.enforcedRollingUpdate', undefined],
   ];
   for (const [name, fields, path, want] of table) {
@@ -109,5 +116,6 @@ describe('defaultStatefulSet: Ordinal extensions (apps.ordinal.dev/v1 only)', ()
     assert.equal(getPath(set, 'spec.updateStrategy.enforcedRollingUpdate'), undefined);
     assert.equal(getPath(defaulted({}, APPS_V1), 'spec.updateStrategy.rollingUpdate.batchStartPolicy'), undefined);
     assert.equal(getPath(defaulted({}, APPS_V1), 'spec.updateStrategy.rollingUpdate.podUpdatePolicy'), undefined);
+    assert.equal(getPath(defaulted({}, APPS_V1), 'spec.updateStrategy.rollingUpdate.onFailure'), undefined);
   });
 });

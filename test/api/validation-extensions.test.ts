@@ -17,6 +17,7 @@ describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden
     ['batchStartPolicy', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, [`spec.updateStrategy.rollingUpdate.batchStartPolicy: Forbidden: ${EXTENSION_ONLY}`]],
     ['podUpdatePolicy', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible' }, [`spec.updateStrategy.rollingUpdate.podUpdatePolicy: Forbidden: ${EXTENSION_ONLY}`]],
     ['type EnforcedRollingUpdate', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, [`spec.updateStrategy.type: Forbidden: EnforcedRollingUpdate ${EXTENSION_ONLY}`]],
+    ['onFailure', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, [`spec.updateStrategy.rollingUpdate.onFailure: Forbidden: ${EXTENSION_ONLY}`]],
   ];
   for (const [name, fields, want] of rows) it(name, () => assert.deepEqual(createMessages(fields, validSet()), want));
   it('the message names the apiVersion to use', () => assert.match(EXTENSION_ONLY, /apiVersion: apps\.ordinal\.dev\/v1/));
@@ -35,6 +36,11 @@ describe('validateStatefulSet: extensions in apps.ordinal.dev/v1', () => {
       ['spec.updateStrategy.rollingUpdate.podUpdatePolicy: Unsupported value: "InPlace": supported values: "Recreate", "InPlaceIfPossible", "InPlaceOnly"'],
     ],
     ['podUpdatePolicy not a string', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 1 }, ['spec.updateStrategy.rollingUpdate.podUpdatePolicy: Invalid value: 1: must be of type string']],
+    ['onFailure Rollback', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, []],
+    ['onFailure unknown', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Retry' }, ['spec.updateStrategy.rollingUpdate.onFailure: Unsupported value: "Retry": supported values: "Halt", "Rollback"']],
+    ['onFailure not a string', { 'spec.updateStrategy.rollingUpdate.onFailure': true }, ['spec.updateStrategy.rollingUpdate.onFailure: Invalid value: true: must be of type string']],
+    ['EnforcedRollingUpdate with onFailure Rollback', enforced({ partition: 0, maxUnavailable: 1, onFailure: 'Rollback' }), []],
+    ['enforced onFailure unknown', enforced({ onFailure: 'rollback' }), [`${ENF}.onFailure: Unsupported value: "rollback": supported values: "Halt", "Rollback"`]],
     ['EnforcedRollingUpdate with its block', enforced(), []],
     ['EnforcedRollingUpdate without a block', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, []],
     ['EnforcedRollingUpdate with a percentage', enforced({ partition: 2, maxUnavailable: '25%' }), []],

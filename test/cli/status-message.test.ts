@@ -1,4 +1,4 @@
-// rollout status: kubectl's messages, Ordinal's failures (ProgressDeadlineExceeded, SafetyHalt), and "done"
+// rollout status: kubectl's messages, Ordinal's failures (ProgressDeadlineExceeded, SafetyHalt, RolloutAborted), and "done"
 // only when the simulator's Converged also holds for the pods.
 
 import { describe, it } from 'node:test';
@@ -114,6 +114,21 @@ describe('rolloutState', () => {
       set: withStatus(set(), { readyReplicas: 2, ...progressing('SafetyHalt', 'False', 'pod web-2 failed') }),
       kind: 'failed',
       message: 'statefulset "web" rollout halted: pod web-2 failed',
+    },
+    {
+      desc: 'fails on a rollout onFailure: Rollback aborted, with what failed',
+      set: withStatus(set(), { updateRevision: 'web-2', abortedRevision: 'web-2', ...progressing('RolloutAborted', 'False', 'Rollout to revision web-2 aborted: pod web-2 failed') }),
+      kind: 'failed',
+      message: 'statefulset "web" rollout aborted: Rollout to revision web-2 aborted: pod web-2 failed',
+    },
+    {
+      desc: 'waits while the controller has not acted on a retry of the aborted rollout',
+      set: {
+        ...withStatus(set(), { updateRevision: 'web-2', abortedRevision: 'web-2', observedRolloutRetry: 'first', ...progressing('RolloutAborted', 'False', 'aborted') }),
+        metadata: { ...set().metadata, annotations: { 'apps.ordinal.dev/rollout-retry': 'second' } },
+      },
+      kind: 'progressing',
+      message: 'Waiting for statefulset rollout retry to be observed...',
     },
     {
       desc: 'does not fail while Progressing is True',

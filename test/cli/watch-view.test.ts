@@ -21,6 +21,12 @@ describe('rollout status --watch view', () => {
     );
   });
 
+  it('during an aborted rollout, marks the pods back on the good revision and those left on the aborted one', () => {
+    const aborted = { ...s, status: { ...s.status, abortedRevision: 'web-2' } };
+    const rows = watchRows(aborted, [pod(2, { revision: 'web-2' }), pod(1)], T0);
+    assert.deepEqual(rows.map((r) => [r.pod, r.mark]), [['web-1', 'back'], ['web-2', 'aborted']]);
+  });
+
   it('measures a terminating pod from the deletion request, not from deletionTimestamp', () => {
     const p = pod(0);
     p.metadata.deletionTimestamp = iso(T0 + 20_000);

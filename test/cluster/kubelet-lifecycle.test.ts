@@ -82,6 +82,28 @@ describe('simulated kubelet lifecycle', () => {
     assert.equal((await getPod(k, 'slow')).status?.phase, 'Running');
   });
 
+  it('applies an image behaviour with `pods` only to the pods its globs name (a fault at one ordinal)', async () => {
+    const k = await withKubelet({ images: { 'app:v2': { behavior: 'CrashLoopBackOff', pods: ['web-2'] }, 'app:*': { startSeconds: 3, pods: ['web-1*'] } } });
+    for (const name of ['web-0', 'web-1', 'web-2']) await k.cluster.create(Resources.pods, pod(name, { image: 'app:v2' }));
+    await k.clock.advance(1_000);
+    assert.equal((await getPod(k, 'web-0')).status?.phase, 'Running', 'web-0 starts normally');
+    assert.equal((await getPod(k, 'web-1')).status?.phase, 'Pending', 'web-1 falls to the glob entry');
+    assert.equal((await getPod(k, 'web-2')).status?.containerStatuses?.[0]?.state?.waiting?.reason, 'CrashLoopBackOff');
+    await k.clock.advance(2_000);
+    assert.equal(condition(await getPod(k, 'web-1'), 'Ready')?.status, 'True');
+  });
+
+  it('draws an image startSeconds from samples per pod', async () => {
+    const k = await withKubelet({ images: { 'app:v2': { startSeconds: { samples: [2, 9] } } }, seed: 3 });
+    for (let i = 0; i < 8; i++) await k.cluster.create(Resources.pods, pod(`web-${i}`, { image: 'app:v2' }));
+    await k.clock.advance(2_000);
+    const running = async () => (await Promise.all([...Array(8).keys()].map((i) => getPod(k, `web-${i}`)))).filter((p) => p.status?.phase === 'Running').length;
+    const early = await running();
+    assert.ok(early > 0 && early < 8, `some pods drew 2 s, some 9 s (${early} of 8 running)`);
+    await k.clock.advance(7_000);
+    assert.equal(await running(), 8);
+  });
+
   it('ImagePullBackOff: the pod stays Pending with that waiting reason', async () => {
     const k = await withKubelet({ images: { 'app:broken': { behavior: 'ImagePullBackOff' } } });
     await k.cluster.create(Resources.pods, pod('bad', { image: 'app:broken' }));

@@ -19,6 +19,7 @@ export interface SetOptions {
   partition?: number;
   maxUnavailable?: IntOrString;
   batchStartPolicy?: 'Ordered' | 'Together';
+  onFailure?: 'Halt' | 'Rollback';
   minReadySeconds?: number;
   start?: number;
   /** One volumeClaimTemplate `data` (default true, as upstream's newStatefulSet). */
@@ -35,7 +36,7 @@ export interface SetOptions {
 function strategyOf(opts: SetOptions): StatefulSet['spec']['updateStrategy'] {
   const type = opts.strategy ?? 'RollingUpdate';
   if (type === 'EnforcedRollingUpdate') {
-    return { type, enforcedRollingUpdate: { partition: opts.partition ?? 0, maxUnavailable: opts.maxUnavailable ?? 1 } };
+    return { type, enforcedRollingUpdate: { partition: opts.partition ?? 0, maxUnavailable: opts.maxUnavailable ?? 1, ...(opts.onFailure ? { onFailure: opts.onFailure } : {}) } };
   }
   if (type !== 'RollingUpdate') return { type };
   if (opts.nilRollingUpdate) return { type };
@@ -43,6 +44,7 @@ function strategyOf(opts: SetOptions): StatefulSet['spec']['updateStrategy'] {
   if (opts.partition !== undefined) rollingUpdate.partition = opts.partition;
   if (opts.maxUnavailable !== undefined) rollingUpdate.maxUnavailable = opts.maxUnavailable;
   if (opts.batchStartPolicy !== undefined) rollingUpdate.batchStartPolicy = opts.batchStartPolicy;
+  if (opts.onFailure !== undefined) rollingUpdate.onFailure = opts.onFailure;
   return { type, rollingUpdate };
 }
 

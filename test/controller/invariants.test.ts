@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   checkDeletion,
+  claimHeldOrdinals,
   enforcedHaltRespected,
   identityAndStorage,
   maxUnavailableBudget,
@@ -95,5 +96,27 @@ describe('invariant checkers', () => {
     pods[2] = podFor(set, 2, { terminating: true });
     assert.equal(checkDeletion(set, pods, pods[3]!, T0, features).length, 1, 'budget already used by the terminating pod');
     assert.equal(unavailableOrdinals(set, pods, T0), 1);
+  });
+
+  it('InPlace: a replica whose claim expands is unavailable, for the deletion check and unavailableOrdinals', () => {
+    const set = newSet(4, { maxUnavailable: 1, policy: 'Parallel' });
+    set.spec.volumeClaimUpdatePolicy = 'InPlace';
+    const pods = readyPods(set, 4);
+    const expanding = { metadata: { name: 'data-web-2', namespace: 'default' }, spec: { resources: { requests: { storage: '2Gi' } } }, status: { phase: 'Bound', capacity: { storage: '1Gi' } } };
+    const held = claimHeldOrdinals(set, [expanding], T0);
+    assert.deepEqual([...held], [2]);
+    assert.equal(unavailableOrdinals(set, pods, T0, [expanding]), 1);
+    assert.equal(checkDeletion(set, pods, pods[3]!, T0, features, undefined, held).length, 1, 'the budget is used by the expanding replica');
+    assert.deepEqual(checkDeletion(set, pods, pods[2]!, T0, features, undefined, held), [], 'the expanding replica itself is already unavailable');
+    set.spec.volumeClaimUpdatePolicy = 'OnDelete';
+    assert.deepEqual([...claimHeldOrdinals(set, [expanding], T0)], [], 'OnDelete: claims are not the controller\'s to count');
+  });
+
+  it('InPlace, OrderedReady: the pass gates on pods, as upstream\'s; an expanding claim below a creation is no violation', () => {
+    const set = newSet(3, { maxUnavailable: 2 });
+    set.spec.volumeClaimUpdatePolicy = 'InPlace';
+    const expanding = { metadata: { name: 'data-web-1', namespace: 'default' }, spec: { resources: { requests: { storage: '2Gi' } } }, status: { phase: 'Bound', capacity: { storage: '1Gi' } } };
+    const create: Action = { kind: 'createPod', batch: 1, pod: newStatefulSetPod(set, 2), ordinal: 2 };
+    assert.deepEqual(orderedReadyInvariant({ ...observe(set, readyPods(set, 2)), claims: [expanding] }, planOf([create]), T0, features), []);
   });
 });

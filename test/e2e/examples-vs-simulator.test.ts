@@ -84,7 +84,7 @@ function realTimeStory(text: string, source: string): Scenario {
   cluster.podTerminationSeconds = clamp(longestSeconds(original.cluster.podTerminationSeconds), 1.5, 3);
   const images = Object.entries(original.cluster.images).map(([image, spec]) => {
     const s: Raw = { ...spec };
-    if (spec.startSeconds !== undefined) s.startSeconds = clamp(spec.startSeconds, 1.5, 3);
+    if (spec.startSeconds !== undefined) s.startSeconds = clamp(longestSeconds(spec.startSeconds), 1.5, 3);
     if (spec.seconds !== undefined) s.seconds = clamp(spec.seconds, 1.5, 5);
     return [image, s];
   });

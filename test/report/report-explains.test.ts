@@ -67,6 +67,16 @@ describe('report explanations', () => {
     assert.doesNotMatch(html, /class="budget"/);
   });
 
+  it('marks an aborted rollout (onFailure: Rollback) and its way back', async () => {
+    const { records } = await runScenario(loadScenario(new URL('../../examples/rollback-rolling-update.yaml', import.meta.url).pathname));
+    const html = renderReport(records);
+    assert.match(html, /<th>aborted \(onFailure: Rollback\)<\/th><\/tr>/);
+    // the broken release: aborted at 2m11s, every pod back 3 s later; the fix that follows: not aborted
+    assert.match(html, /<td><span class="bad">at 2m11s<\/span>; back in 3(\.0)?s, lowest available 4 of 5<\/td><\/tr>/);
+    assert.match(html, /<td><span class="muted">no<\/span><\/td><\/tr><\/table>/);
+    assert.match(html, /RolloutAborted: Rollout to revision app-\w+ aborted/, 'the abort is a warning marker on the set');
+  });
+
   it('says a rollout was replaced when a newer change came before it finished', async () => {
     const stuck = new URL('../../examples/stuck-rollout-rolling-update.yaml', import.meta.url).pathname;
     const { records } = await runScenario(loadScenario(stuck));

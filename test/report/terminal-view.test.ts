@@ -51,4 +51,17 @@ describe('terminal view', () => {
     assert.equal(frame.sets[0]!.rows[0]!.forSeconds, 12);
     assert.match(renderFrame(frame, { color: false })[2]!, / 12s web-1 \(new\) +ready not yet available$/);
   });
+
+  it('marks an aborted rollout: the failure, the pods on the aborted revision and those back on the good one', () => {
+    const s = new SimState();
+    const message = 'Rollout to revision web-2 aborted: pod web-2 failed to become available (ImagePullBackOff); every pod goes back to revision web-1';
+    const status = { ...convergedStatus(3, 'web-2'), currentRevision: 'web-1', abortedRevision: 'web-2', conditions: [{ type: 'Progressing', status: 'False' as const, reason: 'RolloutAborted', message }] };
+    s.applySet(Resources.statefulSets, set({ status }), false);
+    s.applyPod(pod(2, { revision: 'web-2', ready: false }), false);
+    s.applyPod(pod(1, { revision: 'web-1' }), false);
+    const lines = renderFrame(frameOf(s, T0, 0), { color: false });
+    assert.equal(lines[2], `  aborted: ${message}`);
+    assert.match(lines[3]!, /web-1 \(back\)/);
+    assert.match(lines[4]!, /web-2 \(aborted\)/);
+  });
 });

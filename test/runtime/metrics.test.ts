@@ -62,6 +62,16 @@ describe('controller metrics', () => {
     assert.equal((await sample(m, 'statefulset_enforced_rolling_updates_total'))?.[0]?.value, 1);
   });
 
+  it('counts each rollout aborted by onFailure: Rollback', async () => {
+    const m = createControllerMetrics();
+    m.recordPlanMetrics(set('web'), pm({ rolloutAborted: true }));
+    m.recordPlanMetrics(set('web'), pm());
+    m.recordPlanMetrics(set('web'), pm({ rolloutAborted: true }));
+    assert.equal((await sample(m, 'statefulset_rollbacks_total'))?.[0]?.value, 2);
+    m.forgetSet('ns', 'web');
+    assert.equal((await sample(m, 'statefulset_rollbacks_total'))?.length, 0);
+  });
+
   it('counts a safety halt once however many syncs it lasts, and again after it clears', async () => {
     const m = createControllerMetrics();
     for (const halted of [true, true, true, false, true]) m.recordPlanMetrics(set('web'), pm({ safetyHalt: halted }));

@@ -123,7 +123,7 @@ describe('parseScenario bad files', () => {
 kind: Scenari
 seed: -1
 endSeconds: 0
-cluster: {podStartSeconds: fast, images: {"app:x": {behavior: Sleepy}, "app:y": {behavior: NotReadyAfter}}}
+cluster: {podStartSeconds: fast, images: {"app:x": {behavior: Sleepy}, "app:y": {behavior: NotReadyAfter}, "app:z": {pods: [], startSeconds: {samples: []}}, "app:w": {pods: [web-1, 3]}}}
 faults: {apiErrors: {rate: 2, verbs: [create, get]}}
 controller: {featureGates: {NoSuchGate: true, PodIndexLabel: false}, target: kcm}
 `);
@@ -134,6 +134,9 @@ controller: {featureGates: {NoSuchGate: true, PodIndexLabel: false}, target: kcm
       'cluster.podStartSeconds: must be a number, got string "fast"',
       'cluster.images["app:x"].behavior: must be one of ImagePullBackOff, CrashLoopBackOff, NotReadyAfter, got string "Sleepy"',
       'cluster.images["app:y"].seconds: required for behavior NotReadyAfter',
+      'cluster.images["app:z"].startSeconds.samples: must not be empty',
+      'cluster.images["app:z"].pods: must not be empty',
+      'cluster.images["app:w"].pods[1]: must be a non-empty string, got number 3',
       'faults.apiErrors.verbs[1]: must be one of create, delete, update, patch, got string "get"',
       'faults.apiErrors.rate: must be <= 1, got 2',
       'controller.featureGates.NoSuchGate: ' +

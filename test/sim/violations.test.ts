@@ -4,7 +4,7 @@ import { defaultFeatures } from '../../src/api/features.js';
 import type { ObservedState, Plan } from '../../src/controller/plan-types.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { SetTracker } from '../../src/sim/set-tracker.js';
-import { checkControllerDelete, checkPods, checkedPlanner, type Found } from '../../src/sim/violations.js';
+import { checkControllerDelete, checkControllerWrite, checkPods, checkedPlanner, type Found } from '../../src/sim/violations.js';
 import { T0, convergedStatus, pod, set } from './fixtures.js';
 
 const features = defaultFeatures();
@@ -32,6 +32,14 @@ describe('checkControllerDelete', () => {
     assert.deepEqual(checkControllerDelete(s, healthy(3), pod(0), T0, features).map((f) => f.invariant), ['onDeleteDeletion']);
     assert.deepEqual(checkControllerDelete(s, healthy(6), pod(5), T0, features), []);
     assert.deepEqual(checkControllerDelete(s, healthy(3), pod(0, { ready: false, phase: 'Failed' }), T0, features), []);
+  });
+});
+
+describe('checkControllerWrite', () => {
+  it('flags a write of a StatefulSet other than through its status subresource', () => {
+    assert.deepEqual(checkControllerWrite({ kind: 'StatefulSet', status: false, verb: 'patch', name: 'web' }).map((f) => f.invariant), ['noSpecWrite']);
+    assert.deepEqual(checkControllerWrite({ kind: 'StatefulSet', status: true, verb: 'update', name: 'web' }), []);
+    assert.deepEqual(checkControllerWrite({ kind: 'Pod', status: false, verb: 'delete', name: 'web-0' }), []);
   });
 });
 

@@ -28,6 +28,11 @@ const maxUnavailable = rules(
   ...MAX_UNAVAILABLE_RULES,
 );
 
+const onFailure = str(
+  'Ordinal extension: what a failed rollout (SafetyHalt, or Progressing=False with ProgressDeadlineExceeded) does: Halt (default) stays where it failed; Rollback aborts the update revision and brings every pod back to the last fully available revision, without writing spec.',
+  { enum: ['Halt', 'Rollback'], default: 'Halt' },
+);
+
 const partition = (strategy: string) =>
   int32(`${strategy} updates only pods with an ordinal index ≥ partition; pods below keep the current revision.`, { nonNegative: true });
 
@@ -106,13 +111,15 @@ const updateStrategy = rules(
           default: 'Ordered',
         }),
         podUpdatePolicy: str(
-          'Ordinal extension: Recreate (default) deletes a pod to update it; InPlaceIfPossible patches its images, labels, annotations and cpu/memory (pods/resize) when that is all the new revision changes, else recreates it; InPlaceOnly never recreates it and halts instead.',
+          'Ordinal extension: Recreate (default) deletes a pod to update it; InPlaceIfPossible patches its container images, labels and annotations when that is all the new revision changes, else recreates it; InPlaceOnly never recreates it and halts instead.',
           { enum: ['Recreate', 'InPlaceIfPossible', 'InPlaceOnly'], default: 'Recreate' },
         ),
+        onFailure,
       }),
       enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {
         partition: partition('EnforcedRollingUpdate'),
         maxUnavailable,
+        onFailure,
       }),
     },
     { default: { type: 'RollingUpdate', rollingUpdate: {} } },

@@ -1,6 +1,6 @@
 // The `status` schema: apps/v1 StatefulSetStatus plus `selector`, the
 // string form of spec.selector that the scale subresource reports (HPA needs it), volumeClaimTemplates
-// (KEP-4650's per-template claim status), and the
+// (KEP-4650's per-template claim status), the abort record of onFailure: Rollback, and the
 // Progressing/Available conditions Ordinal sets on every strategy.
 
 import { COLLISION_COUNT_RULE, NON_NEGATIVE_RULE, STATUS_RULES } from './crd-rules.js';
@@ -50,6 +50,9 @@ export const statusSchema: Schema = rules(
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['name'],
     }),
+    abortedRevision: str('Ordinal extension (onFailure: Rollback): the update revision whose rollout failed and was aborted; pods are brought back to currentRevision until the template changes or the rollout is retried.'),
+    lastAvailableRevision: str('Ordinal extension (onFailure: Rollback): the last revision on which every replica was updated and available, where a failed rollout goes back to.'),
+    observedRolloutRetry: str('Ordinal extension (onFailure: Rollback): the value of the apps.ordinal.dev/rollout-retry annotation the controller last acted on.'),
   }),
   ...STATUS_RULES,
 );

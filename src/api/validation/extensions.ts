@@ -1,5 +1,5 @@
 // Ordinal's extension fields: the EnforcedRollingUpdate strategy, rollingUpdate
-// .batchStartPolicy and .podUpdatePolicy, spec.progressDeadlineSeconds, and the bound on claim templates that makes them mutable. They exist only in apps.ordinal.dev/v1; in an apps/v1
+// .batchStartPolicy and .podUpdatePolicy, onFailure (of either block) and spec.progressDeadlineSeconds, and the bound on claim templates that makes them mutable. They exist only in apps.ordinal.dev/v1; in an apps/v1
 // object each is Forbidden with a message pointing at the right apiVersion.
 
 import { EXTENSION_ONLY, type SpecContext } from './context.js';
@@ -13,6 +13,7 @@ const TYPE_PATH = child(STRATEGY_PATH, 'type');
 const ENFORCED_PATH = child(STRATEGY_PATH, 'enforcedRollingUpdate');
 const BATCH_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'batchStartPolicy');
 const POD_UPDATE_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'podUpdatePolicy');
+const ON_FAILURE = 'onFailure';
 const DEADLINE_PATH = 'spec.progressDeadlineSeconds';
 const CLAIM_POLICY_PATH = 'spec.volumeClaimUpdatePolicy';
 export const VOLUME_CLAIM_UPDATE_POLICIES = ['OnDelete', 'InPlace'] as const;
@@ -20,6 +21,12 @@ export const ENFORCED_GATED =
   'EnforcedRollingUpdate update strategy requires the EnforcedRollingUpdateInStatefulSet feature gate';
 export const BATCH_START_POLICIES = ['Ordered', 'Together'] as const;
 export const POD_UPDATE_POLICIES = ['Recreate', 'InPlaceIfPossible', 'InPlaceOnly'] as const;
+export const ON_FAILURE_POLICIES = ['Halt', 'Rollback'] as const;
+
+/** `onFailure` of a rollingUpdate or enforcedRollingUpdate block (`block` is the block's path). */
+function validateOnFailure(params: JsonObject | undefined, block: string, out: IssueList): void {
+  if (params) validateEnum(params.onFailure, child(block, ON_FAILURE), ON_FAILURE_POLICIES, out);
+}
 
 /**
  * The EnforcedRollingUpdate case of the type switch: apps.ordinal.dev/v1 only, gated like Recreate (an
@@ -31,7 +38,7 @@ export function validateEnforcedStrategy(strategy: JsonObject, ctx: SpecContext,
     return out.add(forbidden(TYPE_PATH, ENFORCED_GATED));
   }
   rejectRollingUpdate(strategy, out);
-  validateRollingParams(strategy.enforcedRollingUpdate, ENFORCED_PATH, out);
+  validateOnFailure(validateRollingParams(strategy.enforcedRollingUpdate, ENFORCED_PATH, out), ENFORCED_PATH, out);
 }
 
 function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, rollingUpdate: JsonObject | undefined, out: IssueList): void {
@@ -40,6 +47,7 @@ function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, ro
   if (strategy && !isAbsent(strategy.enforcedRollingUpdate)) out.add(forbidden(ENFORCED_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.batchStartPolicy)) out.add(forbidden(BATCH_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.podUpdatePolicy)) out.add(forbidden(POD_UPDATE_PATH, EXTENSION_ONLY));
+  if (rollingUpdate && !isAbsent(rollingUpdate.onFailure)) out.add(forbidden(child(STRATEGY_PATH, 'rollingUpdate', ON_FAILURE), EXTENSION_ONLY));
 }
 
 /** A string field that must be one of `supported`. */
@@ -70,6 +78,7 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
     validateEnum(rollingUpdate.batchStartPolicy, BATCH_PATH, BATCH_START_POLICIES, out);
     validateEnum(rollingUpdate.podUpdatePolicy, POD_UPDATE_PATH, POD_UPDATE_POLICIES, out);
   }
+  validateOnFailure(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   validateProgressDeadline(spec, out);
   validateEnum(spec.volumeClaimUpdatePolicy, CLAIM_POLICY_PATH, VOLUME_CLAIM_UPDATE_POLICIES, out);
   // the CRD's bound (crd-rules.ts MAX_CLAIM_TEMPLATES), which its claim template update rules need

@@ -11,7 +11,7 @@ import { arrayAt, asObject, int32At, int64At, objectAt, stringAt } from './value
 const PATH = 'status';
 const COUNTERS = ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'] as const;
 const NOT_ABOVE_REPLICAS = 'cannot be greater than status.replicas';
-const STRINGS = ['currentRevision', 'updateRevision', 'selector'] as const;
+const STRINGS = ['currentRevision', 'updateRevision', 'selector', 'abortedRevision', 'lastAvailableRevision', 'observedRolloutRetry'] as const;
 const CONDITION_STRINGS = ['type', 'status', 'reason', 'message', 'lastTransitionTime', 'lastUpdateTime'] as const;
 
 /** Each item of a status list (conditions, volumeClaimTemplates) an object, its `strings` strings and `ints` int32s. */

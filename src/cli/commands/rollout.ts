@@ -1,4 +1,4 @@
-// `rollout status|history|undo|restart NAME` for apps/v1 and apps.ordinal.dev/v1 StatefulSets, with
+// `rollout status|history|undo|restart|retry NAME` for apps/v1 and apps.ordinal.dev/v1 StatefulSets, with
 // kubectl's flags, messages and exit codes. The functions take a ClusterClient (tests use the in-memory
 // cluster); `register` only wires them to commander and a real cluster.
 //
@@ -17,6 +17,7 @@ import { replicasOf } from '../../controller/spec.js';
 import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 import { rolloutHistory } from '../rollout/rollout-history.js';
 import { rolloutRestart } from '../rollout/restart.js';
+import { rolloutRetry } from '../rollout/retry.js';
 import { rolloutStatus } from '../rollout/rollout-status.js';
 import { rolloutUndo } from '../rollout/undo.js';
 import { dryRunOption, type DryRun } from '../rollout/dry-run.js';
@@ -77,6 +78,10 @@ export function rolloutRestartCommand(deps: CommandDeps, name: string, opts: { d
   return runOnSet(deps, name, ({ resource, set }) => rolloutRestart(deps.client, { resource, set, dryRun: opts.dryRun ?? 'none' }, deps.io, deps.timers));
 }
 
+export function rolloutRetryCommand(deps: CommandDeps, name: string, opts: { dryRun?: DryRun } = {}): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) => rolloutRetry(deps.client, { resource, set, dryRun: opts.dryRun ?? 'none' }, deps.io, deps.timers));
+}
+
 const revisionNumber = (v: string): number => {
   const n = Number(v);
   if (!Number.isInteger(n)) throw new Error(`not a revision number: ${v}`);
@@ -86,7 +91,7 @@ const revisionNumber = (v: string): number => {
 export function register(program: Command): void {
   const rollout = program.command('rollout').description('manage the rollout of a StatefulSet (apps/v1 or apps.ordinal.dev/v1)');
   const sub = (name: string, description: string) => addKubeFlags(addSetArguments(rollout.command(name).description(description)));
-  sub('status', 'watch the rollout until it converges; exit 1 on ProgressDeadlineExceeded, SafetyHalt or timeout')
+  sub('status', 'watch the rollout until it converges; exit 1 on ProgressDeadlineExceeded, SafetyHalt, RolloutAborted or timeout')
     .option('-w, --watch', 'watch until done', true)
     .option('--no-watch', 'print the status once; exit 0 only if converged')
     .addOption(new Option('--timeout <duration>', 'give up after this long (e.g. 30s, 5m; 0 waits forever)').default('0'))
@@ -118,5 +123,10 @@ export function register(program: Command): void {
     .addOption(dryRunOption())
     .action(async (first: string, second: string | undefined, opts: { dryRun?: DryRun } & KubeFlags) => {
       process.exitCode = await withCluster(opts, (deps) => rolloutRestartCommand(deps, setRefText(first, second), opts));
+    });
+  sub('retry', 'try again a rollout that onFailure: Rollback aborted (annotation apps.ordinal.dev/rollout-retry)')
+    .addOption(dryRunOption())
+    .action(async (first: string, second: string | undefined, opts: { dryRun?: DryRun } & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutRetryCommand(deps, setRefText(first, second), opts));
     });
 }

@@ -9,6 +9,7 @@ export const DELETE_CAUSES: Record<DeleteCause, string> = {
   update: 'rolling update',
   recreate: 'Recreate',
   forced: 'EnforcedRollingUpdate: stuck pod replaced',
+  rollback: 'rollout aborted: back to the last fully available revision',
 };
 
 const nameOf = (obj: { metadata: { name?: string } }): string => obj.metadata.name ?? '';

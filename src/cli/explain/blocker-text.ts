@@ -151,6 +151,17 @@ function invalidSpec(b: Of<'invalidSpec'>): string {
   return `the spec is invalid, so the controller creates and deletes nothing until it is fixed: ${shown.join('; ')}${more}`;
 }
 
+/** What failed, what the controller does about it, and what the user can do. */
+function rolloutAborted(b: Of<'rolloutAborted'>, ctx: ExplainContext): string {
+  const claims = b.claimsKeptGrown.length > 0 && !b.message.includes('claims never shrink') ? `; claims of ${b.claimsKeptGrown.join(', ')} keep their larger size (claims never shrink)` : '';
+  const name = ctx.set.metadata.name ?? '';
+  return `${b.message.replace(/\.$/, '')}${claims}; spec is left as written: \`kubectl ordinal rollout retry ${name}\` tries revision ${b.revision} again, and a new template starts a new rollout`;
+}
+
+const noRollbackTarget = (b: Of<'noRollbackTarget'>): string =>
+  `the rollout to revision ${b.revision} failed (${b.failure}), but onFailure: Rollback has no revision to go back to: none was fully available before it ` +
+  '(status.lastAvailableRevision is recorded when a rollout completes), so the set halts as with onFailure: Halt';
+
 const internalError = (b: Of<'internalError'>): string =>
   `internal error in the planner: ${b.message}; this is a bug in Ordinal, please report it with the log line`;
 
@@ -201,6 +212,8 @@ const SENTENCES: Sentences = {
     `${b.pod} is not updated: podUpdatePolicy InPlaceOnly, but the new revision changes ${b.fields.join(', ')}, which a running pod cannot take; ` +
     'change only container images, labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
   podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,
+  rolloutAborted,
+  noRollbackTarget,
 };
 
 /** One sentence (no final period) saying what `b` means for this set. */

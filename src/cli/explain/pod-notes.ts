@@ -90,6 +90,8 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
     case 'workCapped':
     case 'ordinalOverflow':
     case 'onDeleteStrategy':
+    case 'rolloutAborted':
+    case 'noRollbackTarget':
       return [];
   }
 }

@@ -6,6 +6,7 @@ import type { Instant, Pod, StatefulSet } from '../../api/types.js';
 import type { Action, Plan } from '../../controller/plan-types.js';
 import { minReadySecondsOf, replicasOf, startOrdinal } from '../../controller/spec.js';
 import { effectiveStrategy } from '../../controller/effective-strategy.js';
+import { isRollingBack, movingTo } from '../../controller/rollback.js';
 import { describeAction } from './action-text.js';
 import { blockerSentence, type ExplainContext } from './blocker-text.js';
 import { formatWait } from './durations.js';
@@ -49,11 +50,12 @@ export function explainContext(input: WhyInput): ExplainContext {
     pods: new Map(input.pods.map((p) => [p.metadata.name ?? '', p])),
     now: input.now,
     strategy: effectiveStrategy(set, input.features),
-    updateRevision: plan.status.updateRevision ?? set.status?.updateRevision ?? '',
+    // the revision the pods move to: during an aborted rollout, the one they go back to
+    updateRevision: movingTo(plan.status) ?? set.status?.updateRevision ?? '',
     minReadySeconds: minReadySecondsOf(set),
     start: startOrdinal(set),
     replicas: replicasOf(set),
-    updateDeletions: plan.actions.flatMap((a) => (a.kind === 'deletePod' && (a.cause === 'update' || a.cause === 'forced') ? [a.name] : [])),
+    updateDeletions: plan.actions.flatMap((a) => (a.kind === 'deletePod' && (a.cause === 'update' || a.cause === 'forced' || a.cause === 'rollback') ? [a.name] : [])),
     inPlaceUpdates: plan.actions.flatMap((a) => (a.kind === 'patchPod' ? [a.name] : [])),
     claimUpdates: [...new Set(plan.actions.flatMap((a) => (a.kind === 'patchClaim' && a.growsTo !== undefined && !failedLastTime(a, input.lastFailure) ? [a.podName] : [])))],
   };
@@ -75,6 +77,12 @@ function headline(input: WhyInput, ctx: ExplainContext): string {
   const replicas = ctx.replicas;
   if (input.set.metadata.deletionTimestamp) return 'The StatefulSet is being deleted.';
   if (input.plan.blockers.some((b) => b.kind === 'invalidSpec' || b.kind === 'internalError')) return 'The controller does not act on this StatefulSet.';
+  if (isRollingBack(s)) {
+    const back = (s.currentReplicas ?? 0) === replicas && (s.availableReplicas ?? 0) === replicas;
+    return back
+      ? `Rolled back from revision ${s.updateRevision ?? ''}: ${replicas} of ${replicas} pods are on revision ${s.currentRevision ?? ''} and available.`
+      : `Rolling back from revision ${s.updateRevision ?? ''} to ${s.currentRevision ?? ''}: ${s.currentReplicas ?? 0} of ${replicas} pods back, ${s.availableReplicas ?? 0} available.`;
+  }
   if (s.updateRevision && s.currentRevision !== s.updateRevision) {
     return `Rolling out revision ${s.updateRevision}: ${s.updatedReplicas ?? 0} of ${replicas} pods updated, ${s.availableReplicas ?? 0} available.`;
   }

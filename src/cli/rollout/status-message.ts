@@ -1,13 +1,14 @@
 // `rollout status`: kubectl's StatefulSet status messages (kubectl/pkg/polymorphichelpers rollout_status.go
 // StatefulSetStatusViewer), extended to Ordinal's strategies and conditions. "Done" is the simulator's
 // Converged (sim/converged.ts): the status and the pods both say every ordinal is updated and available.
-// A Progressing=False condition with reason ProgressDeadlineExceeded or SafetyHalt is a failure of the
-// current spec only: a status that has not observed the latest generation, or a condition the caller saw
+// A Progressing=False condition with reason ProgressDeadlineExceeded, SafetyHalt or RolloutAborted (while
+// the pods go back, and after) is a failure of the current spec only: a status that has not observed the latest generation, or a condition the caller saw
 // on such a status (the same condition, kept after the change), judges an older spec and fails nothing.
 
 import { partitionOf } from '../../api/intstr.js';
-import type { Condition, Instant, Pod, StatefulSet } from '../../api/types.js';
+import { RetryAnnotation, type Condition, type Instant, type Pod, type StatefulSet } from '../../api/types.js';
 import { findCondition } from '../../controller/conditions.js';
+import { isRollingBack } from '../../controller/rollback.js';
 import { minReadySecondsOf, replicasOf } from '../../controller/spec.js';
 import { convergence } from '../../sim/converged.js';
 
@@ -16,10 +17,19 @@ export type RolloutState =
   | { kind: 'done'; message: string }
   | { kind: 'failed'; message: string };
 
-const FAILURE_REASONS = new Set(['ProgressDeadlineExceeded', 'SafetyHalt']);
+const FAILURE_REASONS = new Set(['ProgressDeadlineExceeded', 'SafetyHalt', 'RolloutAborted']);
 
-/** The status has not yet been written for the latest spec (kubectl's "spec update to be observed"). */
-const isStatusStale = (set: StatefulSet): boolean => (set.status?.observedGeneration ?? 0) < (set.metadata.generation ?? 0);
+/**
+ * The status has not yet been written for the latest spec (kubectl's "spec update to be observed"), or for the
+ * latest retry of an aborted rollout (`rollout retry` changes an annotation, not the generation).
+ */
+const isStatusStale = (set: StatefulSet): boolean => (set.status?.observedGeneration ?? 0) < (set.metadata.generation ?? 0) || isRetryPending(set);
+
+/** `rollout retry` asked for a retry the controller has not acted on yet. */
+function isRetryPending(set: StatefulSet): boolean {
+  const asked = set.metadata.annotations?.[RetryAnnotation];
+  return asked !== undefined && asked !== set.status?.observedRolloutRetry && isRollingBack(set.status);
+}
 
 /** The Progressing condition when it says the rollout failed, whichever spec it judged. */
 function failureCondition(set: StatefulSet): Condition | undefined {
@@ -43,6 +53,7 @@ function failure(set: StatefulSet, stale: Condition | undefined): RolloutState |
   if (c === undefined || isStatusStale(set) || (stale !== undefined && sameCondition(c, stale))) return undefined;
   const name = set.metadata.name ?? '';
   if (c.reason === 'ProgressDeadlineExceeded') return { kind: 'failed', message: `statefulset "${name}" exceeded its progress deadline` };
+  if (c.reason === 'RolloutAborted') return { kind: 'failed', message: `statefulset "${name}" rollout aborted: ${c.message ?? 'RolloutAborted'}` };
   return { kind: 'failed', message: `statefulset "${name}" rollout halted: ${c.message ?? 'SafetyHalt'}` };
 }
 
@@ -62,6 +73,7 @@ function waitingMessage(set: StatefulSet): string | undefined {
   if (!s || !s.observedGeneration || (set.metadata.generation ?? 0) > s.observedGeneration) {
     return 'Waiting for statefulset spec update to be observed...';
   }
+  if (isRetryPending(set)) return 'Waiting for statefulset rollout retry to be observed...';
   // InPlace: a replica whose claim expands is not ready (KEP-4650); say what it waits for
   const expanding = set.spec.volumeClaimUpdatePolicy === 'InPlace' ? (s.volumeClaimTemplates ?? []).reduce((n, t) => n + (t.updating ?? 0), 0) : 0;
   if (expanding > 0) return `Waiting for ${expanding} claims to finish expanding...`;

@@ -4,6 +4,7 @@
 
 import type { Instant, Pod, StatefulSet } from '../../api/types.js';
 import { podOrdinal, podRevision } from '../../controller/pod-state.js';
+import { revisionMark } from '../../controller/rollback.js';
 import { minReadySecondsOf } from '../../controller/spec.js';
 import { humanDuration } from '../explain/durations.js';
 import { ANSI, painter } from '../explain/io.js';
@@ -16,7 +17,7 @@ export interface WatchPodRow {
   state: string;
   age: string;
   revision: string;
-  mark: 'new' | 'old';
+  mark: ReturnType<typeof revisionMark>;
   available: boolean;
 }
 
@@ -25,7 +26,6 @@ export const MAX_LIVE_ROWS = 40;
 
 export function watchRows(set: StatefulSet, pods: readonly Pod[], now: Instant): WatchPodRow[] {
   const mrs = minReadySecondsOf(set);
-  const update = set.status?.updateRevision ?? '';
   return pods
     .map((pod) => {
       const s = podState(pod, mrs, now);
@@ -36,7 +36,7 @@ export function watchRows(set: StatefulSet, pods: readonly Pod[], now: Instant):
         state: s.state === 'Ready' && !s.available ? 'Ready (not yet available)' : s.state,
         age: s.since === undefined ? '-' : humanDuration(now - s.since),
         revision,
-        mark: revision === update ? ('new' as const) : ('old' as const),
+        mark: revisionMark(set.status, revision),
         available: s.available,
       };
     })
@@ -70,7 +70,7 @@ export function renderLiveFrame(frame: LiveFrame, opts: { color: boolean }): str
     r.pod,
     paint(stateColor(r), r.state),
     r.age,
-    paint(r.mark === 'new' ? ANSI.cyan : ANSI.magenta, `${r.revision || '-'} (${r.mark})`),
+    paint(r.mark === 'new' || r.mark === 'back' ? ANSI.cyan : ANSI.magenta, `${r.revision || '-'} (${r.mark})`),
   ]);
   const lines = [paint(ANSI.bold, frame.title), counters, ...renderTable(['ORDINAL', 'POD', 'STATE', 'FOR', 'REVISION'], cells).map((l) => `  ${l}`)];
   if (frame.rows.length > MAX_LIVE_ROWS) lines.push(paint(ANSI.dim, `  … ${frame.rows.length - MAX_LIVE_ROWS} more pods`));

@@ -1,5 +1,6 @@
 // The simulated kubelet's configuration: the scenario's `cluster` block. Images map to behaviours by
-// exact name first, then by the first glob (`*` = any run of characters) in key order.
+// exact name first, then by the first glob (`*` = any run of characters) in key order; an entry with `pods`
+// applies only to pods whose name one of its globs matches (a fault at one ordinal), else it is passed over.
 
 import type { Container, Instant, Pod } from '../../api/types.js';
 
@@ -7,10 +8,12 @@ export type ImageBehaviorName = 'ImagePullBackOff' | 'CrashLoopBackOff' | 'NotRe
 
 export interface ImageBehavior {
   behavior?: ImageBehaviorName;
-  /** Start time for this image, overriding podStartSeconds. */
-  startSeconds?: number;
+  /** Start time for this image (a number, or samples each pod draws one of), overriding podStartSeconds. */
+  startSeconds?: Seconds;
   /** NotReadyAfter: seconds of readiness before the container turns NotReady. */
   seconds?: number;
+  /** Only pods whose name matches one of these globs (`web-3`, `web-*`); absent: every pod. */
+  pods?: string[];
 }
 
 /**
@@ -78,20 +81,24 @@ function globMatches(pattern: string, image: string): boolean {
   return new RegExp(`^${escaped.join('.*')}$`).test(image);
 }
 
-export function imageBehavior(config: KubeletConfig, image: string): ImageBehavior {
+const appliesTo = (b: ImageBehavior, podName: string): boolean => b.pods === undefined || b.pods.some((p) => globMatches(p, podName));
+
+/** The behaviour of `image` in the pod `podName` (see the header). */
+export function imageBehavior(config: KubeletConfig, image: string, podName = ''): ImageBehavior {
   const images = config.images ?? {};
-  if (Object.prototype.hasOwnProperty.call(images, image)) return images[image]!;
+  const exact = Object.prototype.hasOwnProperty.call(images, image) ? images[image] : undefined;
+  if (exact !== undefined && appliesTo(exact, podName)) return exact;
   for (const [pattern, behavior] of Object.entries(images)) {
-    if (pattern.includes('*') && globMatches(pattern, image)) return behavior;
+    if (pattern.includes('*') && globMatches(pattern, image) && appliesTo(behavior, podName)) return behavior;
   }
   return {};
 }
 
-/** A container's plan; `podKey` (the pod's UID) picks its start time when podStartSeconds has samples. */
-export function containerPlan(config: KubeletConfig, container: Container, podKey = ''): ContainerPlan {
+/** A container's plan; `podKey` (the pod's UID) picks its start time when the start time has samples. */
+export function containerPlan(config: KubeletConfig, container: Container, podKey = '', podName = ''): ContainerPlan {
   const image = container.image ?? '';
-  const b = imageBehavior(config, image);
-  const start = b.startSeconds ?? drawSeconds(config.podStartSeconds ?? DEFAULT_START_SECONDS, config.seed ?? 0, `${podKey}/start`);
+  const b = imageBehavior(config, image, podName);
+  const start = drawSeconds(b.startSeconds ?? config.podStartSeconds ?? DEFAULT_START_SECONDS, config.seed ?? 0, `${podKey}/start`);
   const plan: ContainerPlan = {
     name: container.name,
     image,
@@ -103,7 +110,7 @@ export function containerPlan(config: KubeletConfig, container: Container, podKe
 }
 
 export function podPlans(config: KubeletConfig, pod: Pod): ContainerPlan[] {
-  return (pod.spec?.containers ?? []).map((c) => containerPlan(config, c, pod.metadata.uid ?? pod.metadata.name ?? ''));
+  return (pod.spec?.containers ?? []).map((c) => containerPlan(config, c, pod.metadata.uid ?? pod.metadata.name ?? '', pod.metadata.name ?? ''));
 }
 
 /** How long after seeing the deletion the kubelet removes the pod: the configured time, capped by the grace period. */
