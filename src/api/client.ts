@@ -55,6 +55,11 @@ export interface ListResult<T> {
 export interface WriteOptions {
   /** Admit (default, validate) the write and answer with the result, but store nothing (`?dryRun=All`). */
   dryRun?: boolean;
+  /**
+   * Write through a pod's `resize` subresource (KEP-1287): only containers' cpu/memory resources and
+   * resizePolicy change; the rest of the request is ignored.
+   */
+  subresource?: 'resize';
 }
 
 /** Options of a server-side apply. */

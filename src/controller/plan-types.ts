@@ -23,6 +23,7 @@ import type {
   StatefulSetStatus,
   StorageClass,
 } from '../api/types.js';
+import type { InPlacePatch } from './pod-in-place.js';
 import type { ReplicaIndex } from './replica-index.js';
 
 export interface ObservedState {
@@ -106,8 +107,14 @@ export type Action = ActionBase &
      */
     | { kind: 'patchClaim'; name: string; podName: string; claim: PersistentVolumeClaim; growsTo?: string }
     | { kind: 'createPod'; pod: Pod; ordinal: number }
-    /** volumeClaimUpdatePolicy InPlace: a pod whose template did not change moves to the update revision by its label. */
-    | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string }
+    /**
+     * A pod whose template did not change (volumeClaimUpdatePolicy InPlace), or (podUpdatePolicy) whose kubelet
+     * reports the images it was patched to, moves to `revision` by its label; `clearsInPlaceUpdate` removes the
+     * in-place annotation in the same patch.
+     */
+    | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string; clearsInPlaceUpdate?: true }
+    /** podUpdatePolicy: the pod's images and template metadata patched to `revision`'s, which its annotation names. */
+    | { kind: 'patchPod'; name: string; uid: string; ordinal: number; revision: string; patch: InPlacePatch }
     /** Identity/storage repair (§2.3). */
     | { kind: 'updatePod'; pod: Pod; ordinal: number }
     | {
@@ -178,6 +185,10 @@ export type Blocker =
       stale: boolean;
       unready: boolean;
     }
+  /** podUpdatePolicy: the pod was patched to `revision` in place; the kubelet has not reported the new images of `containers` yet. */
+  | { kind: 'podUpdatingInPlace'; pod: string; ordinal: number; revision: string; containers: string[] }
+  /** podUpdatePolicy InPlaceOnly: the new revision changes `fields`, which a live pod cannot take: the rollout halts at this pod. */
+  | { kind: 'inPlaceUpdateImpossible'; pod: string; ordinal: number; fields: string[] }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
   | { kind: 'podCreating'; pod: string; ordinal: number }
   /**

@@ -2,10 +2,11 @@
 
 import type { Features } from '../api/features.js';
 import { appliedRevision } from '../api/revision/hash.js';
-import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
+import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, PodUpdatePolicy, StatefulSet, StorageClass } from '../api/types.js';
 import { newVersionedStatefulSetPod } from './identity.js';
 import { mergeAscending } from './merge.js';
-import { isUnavailable, podRevision } from './pod-state.js';
+import { inPlaceTarget, isUnavailable, podOrdinal, podRevision } from './pod-state.js';
+import { movingPods } from './pod-in-place.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
 import { isParallel, minReadySecondsOf } from './spec.js';
 import { claimsAvailable, replicaClaims, type ReplicaClaims } from './claim-updates.js';
@@ -32,6 +33,8 @@ export interface SyncContext {
   claims: ReadonlyMap<string, PersistentVolumeClaim>;
   /** volumeClaimUpdatePolicy: InPlace (claims move with their replica's revision). */
   inPlace: boolean;
+  /** How a RollingUpdate moves a pod to a new revision: recreated, or in place when it can be (pod-in-place.ts). */
+  podUpdatePolicy: PodUpdatePolicy;
   /** Observed StorageClasses by name (InPlace; absent when not observed). */
   storageClasses?: ReadonlyMap<string, StorageClass>;
   /** respectPodDisruptionBudgets: the budgets selecting the set's pods (disruption-budget.ts). */
@@ -61,10 +64,12 @@ export interface SyncMemo {
   replicaClaims?: Map<Pod, ReplicaClaims>;
   /** Whether a revision's pod template is the update revision's, by revision name. */
   sameTemplate?: Map<string, boolean>;
+  /** podUpdatePolicy: the in-range pods moving in place. */
+  moving?: Pod[];
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'storageClasses' | 'revisions' | 'rollback'> & {
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'podUpdatePolicy' | 'storageClasses' | 'revisions' | 'rollback'> & {
   rollback?: Rollback | undefined;
   claims: readonly PersistentVolumeClaim[] | ReadonlyMap<string, PersistentVolumeClaim>;
   storageClasses?: readonly StorageClass[] | undefined;
@@ -82,9 +87,21 @@ export function newSyncContext(input: ContextInput): SyncContext {
     monotonic: !isParallel(input.set),
     claims: input.claims instanceof Map ? input.claims : new Map((input.claims as readonly PersistentVolumeClaim[]).map((c) => [c.metadata.name ?? '', c])),
     inPlace: input.set.spec.volumeClaimUpdatePolicy === 'InPlace',
+    podUpdatePolicy: podUpdatePolicyOf(input.set),
     memo: {},
   };
 }
+
+/** RollingUpdate's podUpdatePolicy (Recreate for every other strategy, and when unset). */
+function podUpdatePolicyOf(set: StatefulSet): PodUpdatePolicy {
+  const strategy = set.spec.updateStrategy;
+  const policy = strategy?.rollingUpdate?.podUpdatePolicy;
+  const rolling = (strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
+  return rolling && (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') ? policy : 'Recreate';
+}
+
+/** podUpdatePolicy moves pods in place (InPlaceIfPossible, InPlaceOnly) under the RollingUpdate that runs. */
+export const usesInPlaceUpdates = (ctx: SyncContext): boolean => ctx.podUpdatePolicy !== 'Recreate' && ctx.strategy.kind === 'RollingUpdate';
 
 /** The unsaved pod upstream puts in an empty slot (newVersionedStatefulSetPod). */
 export function placeholderPod(ctx: SyncContext, index: number): Pod {
@@ -102,13 +119,19 @@ export function setAtRevision(ctx: SyncContext, revision: string): StatefulSet |
 export const isOld = (ctx: SyncContext, pod: Pod): boolean => podRevision(pod) !== ctx.updateRevision;
 /** The replica still has to move to the update revision: its pod is old, or (InPlace) its claims lag its pod. */
 export const needsUpdate = (ctx: SyncContext, pod: Pod): boolean => isOld(ctx, pod) || replicaClaims(ctx, pod).lagging;
-/** The replica is unavailable: its pod is, or (InPlace) its claims are expanding or not yet ready for minReadySeconds. */
+/**
+ * The replica is unavailable: its pod is, or (InPlace) its claims are expanding or not yet ready for
+ * minReadySeconds, or (podUpdatePolicy) its pod is moving in place.
+ */
 export const unavailable = (ctx: SyncContext, pod: Pod): boolean =>
-  isUnavailable(pod, ctx.minReadySeconds, ctx.now) || (ctx.inPlace && !claimsAvailable(ctx, replicaClaims(ctx, pod)));
+  isUnavailable(pod, ctx.minReadySeconds, ctx.now) ||
+  (ctx.inPlace && !claimsAvailable(ctx, replicaClaims(ctx, pod))) ||
+  (usesInPlaceUpdates(ctx) && inPlaceTarget(pod) !== undefined);
 
 /**
  * Ordinals unavailable at `now` that the index's `down` class (terminating, or not Running and Ready) leaves
- * out: Ready pods inside minReadySeconds, and (InPlace) replicas whose claims are not available. Ascending.
+ * out: Ready pods inside minReadySeconds, (InPlace) replicas whose claims are not available, and (podUpdatePolicy)
+ * pods moving in place. Ascending.
  */
 export function alsoDown(ctx: SyncContext): number[] {
   if (ctx.memo.alsoDown !== undefined) return ctx.memo.alsoDown;
@@ -121,6 +144,14 @@ export function alsoDown(ctx: SyncContext): number[] {
     for (const o of index.ordinals.ascending()) {
       const f = index.member(o);
       if (f !== undefined && !down.has(o) && !known.has(o) && !claimsAvailable(ctx, replicaClaims(ctx, f.pod))) out.push(o);
+    }
+    out.sort((a, b) => a - b);
+  }
+  if (usesInPlaceUpdates(ctx)) {
+    const known = new Set(out);
+    for (const pod of movingPods(ctx)) {
+      const o = podOrdinal(pod);
+      if (!down.has(o) && !known.has(o)) out.push(o);
     }
     out.sort((a, b) => a - b);
   }

@@ -32,6 +32,7 @@ function cacheOf(caches: Caches, kind: Exclude<Action['kind'], 'deletePod' | 'de
     case 'createPod':
     case 'updatePod':
     case 'relabelPod':
+    case 'patchPod':
     case 'adoptPod':
     case 'releasePod':
       return caches.pods;

@@ -110,7 +110,7 @@ export class Simulation {
   }
 
   private onSend(w: SentWrite): void {
-    const resource = w.status ? `${w.resource.plural}/status` : w.resource.plural;
+    const resource = w.status ? `${w.resource.plural}/status` : w.subresource !== undefined ? `${w.resource.plural}/${w.subresource}` : w.resource.plural;
     const namespace = w.namespace ?? '';
     this.emit(tl.actionRecord(this.t(), { namespace, set: actionSet(w, this.state), verb: w.verb, resource, name: w.name }));
     for (const f of checkControllerWrite({ kind: w.resource.kind, status: w.status, verb: w.verb, name: w.name })) this.violation(f.invariant, f.message, this.now());

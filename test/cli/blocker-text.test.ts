@@ -220,6 +220,20 @@ const cases: Case[] = [
     blocker: { kind: 'podCreating', pod: 'web-3', ordinal: 3 },
     want: 'web-3 is being created; OrderedReady waits for it to be Running and Ready before the next ordinal',
   },
+  {
+    desc: 'a pod updated in place whose kubelet has not reported the new image',
+    ctx: pending,
+    blocker: { kind: 'podUpdatingInPlace', pod: 'db-4', ordinal: 4, revision: 'db-59f45df6fb', containers: ['db'] },
+    want: 'db-4 was updated in place to revision db-59f45df6fb; the rollout waits for its kubelet to report the new image of db (the pod counts as unavailable until then)',
+  },
+  {
+    desc: 'InPlaceOnly halting at a change a running pod cannot take',
+    ctx: pending,
+    blocker: { kind: 'inPlaceUpdateImpossible', pod: 'db-4', ordinal: 4, fields: ['spec.template.spec.containers[0].env'] },
+    want:
+      'db-4 is not updated: podUpdatePolicy InPlaceOnly, but the new revision changes spec.template.spec.containers[0].env, which a running pod cannot take; ' +
+      'change only container images, labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
+  },
 ];
 
 describe('blockerSentence', () => {
@@ -229,6 +243,12 @@ describe('blockerSentence', () => {
     const ctx = { ...rolling, updateDeletions: ['web-3'], pods: new Map([...rolling.pods, ['web-3', podFor(newSet(5), 3)]]) };
     const text = blockerSentence({ kind: 'budgetExhausted', unavailable: 1, maxUnavailable: 2, unavailablePods: ['web-1'] }, ctx);
     assert.equal(text, 'rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, web-3 deleted now)');
+  });
+
+  it('counts pods patched in place this sync against the budget', () => {
+    const ctx = { ...rolling, inPlaceUpdates: ['web-3'], pods: new Map([...rolling.pods, ['web-3', podFor(newSet(5), 3)]]) };
+    const text = blockerSentence({ kind: 'budgetExhausted', unavailable: 1, maxUnavailable: 2, unavailablePods: ['web-1'] }, ctx);
+    assert.equal(text, 'rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, web-3 updated in place now)');
   });
 
   it('never says blocked with budget left: claims grown now count, pods held for other reasons do not', () => {

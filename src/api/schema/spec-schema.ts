@@ -112,6 +112,10 @@ const updateStrategy = rules(
           default: 'Ordered',
         }),
         ...disruptionAwareSchema,
+        podUpdatePolicy: str(
+          'Ordinal extension: Recreate (default) deletes a pod to update it; InPlaceIfPossible patches its container images, labels and annotations when that is all the new revision changes, else recreates it; InPlaceOnly never recreates it and halts instead.',
+          { enum: ['Recreate', 'InPlaceIfPossible', 'InPlaceOnly'], default: 'Recreate' },
+        ),
         onFailure,
       }),
       enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {

@@ -13,14 +13,18 @@ import { admitClaimUpdate, withDefaultClass } from './claim-admission.js';
 import { jsonEqual } from './equality.js';
 import { isPodResource } from './deletion.js';
 import { preparePodForCreate, preparePodForUpdate, validatePodUpdate } from './pod-admission.js';
+import { admitResizeOnNode, validatePodResize, type NodeView } from './pod-resize.js';
 import { qualifiedResource } from './messages.js';
 import { admitStatefulSetCreate, admitStatefulSetUpdate, isStatefulSetResource } from './statefulset-admission.js';
 
 /** Reads a stored object (admission plugins look up others, e.g. a claim's StorageClass). */
 export type StoredReader = (res: Resource, namespace: string | undefined, name: string) => KubeObject | undefined;
 
-/** `main` writes everything but status; `status` writes only status (the /status subresource). */
-export type WriteMode = 'main' | 'status';
+/**
+ * `main` writes everything but status; `status` writes only status (the /status subresource); `resize` only
+ * a pod's containers' resources (pods/resize).
+ */
+export type WriteMode = 'main' | 'status' | 'resize';
 
 const WITH_STATUS = new Set(['pods', 'persistentvolumeclaims', 'services', 'nodes', 'namespaces', 'poddisruptionbudgets.policy']);
 
@@ -63,8 +67,10 @@ export function admitUpdate(res: Resource, next: KubeObject, prev: KubeObject, m
   }
   if (isPodResource(res)) {
     const pod = preparePodForUpdate(next as Pod, prev as Pod);
-    const issues = validatePodUpdate(pod, prev as Pod);
+    const issues = mode === 'resize' ? validatePodResize(pod, prev as Pod) : validatePodUpdate(pod, prev as Pod);
     if (issues.length > 0) throw invalid(res, pod.metadata.name ?? '', issues);
+    const refused = mode === 'resize' ? admitResizeOnNode(pod, prev as Pod, read(Resources.nodes, undefined, pod.spec.nodeName ?? '') as NodeView | undefined) : undefined;
+    if (refused !== undefined) throw refused;
     return pod;
   }
   const out = cloneJson(next);
