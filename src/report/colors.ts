@@ -16,6 +16,7 @@ export const STATE_STYLE: Record<PodState, { opacity: number; className: string;
   NotAvailable: { opacity: 0.75, className: 'st-notavailable', help: 'ready, not yet available: within minReadySeconds' },
   Ready: { opacity: 1, className: 'st-ready', help: 'running and ready' },
   NotReady: { opacity: 0.55, className: 'st-notready', help: 'was ready, now not ready' },
+  Restarting: { opacity: 0.55, className: 'st-restarting', help: 'updated in place: the same pod, its container starting again on the new image' },
   Failed: { opacity: 1, className: 'st-failed', help: 'failed' },
   Terminating: { opacity: 0.35, className: 'st-terminating', help: 'deletion requested' },
 };

@@ -5,7 +5,7 @@ import type { StatefulSetStatus } from '../api/types.js';
 import { inProgressReason, isInProgressReason, Reason } from '../controller/conditions.js';
 import type { ClaimRecord, PodRecord, RolloutSummary, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
 
-export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating';
+export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Restarting' | 'Failed' | 'Terminating';
 
 export interface Segment {
   start: number;
@@ -101,8 +101,8 @@ const STATE_OF: Record<PodRecord['event'], PodState | null> = {
   Created: 'Pending',
   Scheduled: 'Pending',
   Running: 'Running',
-  // an in-place restart: the pod stays, its container starts again
-  Restarted: 'NotReady',
+  // an in-place restart: the pod stays, its container starts again on the new image
+  Restarted: 'Restarting',
   Ready: 'Ready',
   NotReady: 'NotReady',
   Failed: 'Failed',
@@ -220,7 +220,9 @@ function addPod(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<str
   const revisions = model.revisions.get(group) ?? [];
   model.revisions.set(group, revisions);
   if (r.revision !== null && !revisions.includes(r.revision)) revisions.push(r.revision);
-  const state = STATE_OF[r.event];
+  // the container's restart makes the pod NotReady: still the in-place restart, until it is Ready again
+  const restarting = row.open?.state === 'Restarting' && row.open.pod === r.name && (r.event === 'NotReady' || r.event === 'Running');
+  const state = restarting ? 'Restarting' : STATE_OF[r.event];
   const revision = r.revision ?? row.open?.revision ?? null;
   closeSegment(row, r.t);
   // Ready within minReadySeconds: its own state until availableAt (closeSegment makes it Ready from there).

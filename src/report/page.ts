@@ -18,7 +18,7 @@ svg{display:block;margin:6px 0;overflow:visible}svg text{font:11px system-ui,san
 svg .tick{fill:#777}svg .grid{stroke:#eee}svg .group-label{font-weight:600}svg .group-rule{stroke:#ccc}
 svg .step line{stroke:#888;stroke-dasharray:3 3}svg .step text{fill:#555;font-size:10px}svg .step-plate{fill:#fff}
 svg .mk-event{fill:#546e7a}svg .mk-warning{fill:#ef6c00}svg .mk-violation{fill:#c62828}svg .resize rect{fill:#3949ab;stroke:#3949ab}svg .resize-unfinished rect{fill-opacity:.4}svg .resize-failed rect{fill:#c62828;stroke:#c62828}
-svg .st-notready rect:first-child{stroke:#c62828;stroke-width:1}svg .seg:hover rect{stroke:#000;stroke-width:1}
+svg .st-notready rect:first-child{stroke:#c62828;stroke-width:1}svg .st-restarting rect:first-child{stroke:#1565c0;stroke-width:1.5;stroke-dasharray:4 2}svg .seg:hover rect{stroke:#000;stroke-width:1}
 svg .seg-reason{font-size:10px;fill:#b71c1c;font-weight:600;pointer-events:none}svg .cursor{stroke:#000;stroke-opacity:.35}svg .cursor-label{fill:#000;font-size:10px}
 `;
 

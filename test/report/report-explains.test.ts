@@ -77,6 +77,15 @@ describe('report explanations', () => {
     assert.match(html, /RolloutAborted: Rollout to revision app-\w+ aborted/, 'the abort is a warning marker on the set');
   });
 
+  it('draws a pod updated in place as restarting, not as a pod that stopped being ready', async () => {
+    const { records } = await runScenario(loadScenario(new URL('../../examples/in-place-image.yaml', import.meta.url).pathname));
+    const html = renderReport(records);
+    const restarting = html.match(/<g class="seg st-restarting" data-state="Restarting"/g) ?? [];
+    assert.equal(restarting.length, 5, 'each of the 5 replicas restarts once, in place');
+    assert.doesNotMatch(html, /data-state="NotReady"/);
+    assert.match(html, /updated in place: the same pod, its container starting again on the new image/);
+  });
+
   it('says a rollout was replaced when a newer change came before it finished', async () => {
     const stuck = new URL('../../examples/stuck-rollout-rolling-update.yaml', import.meta.url).pathname;
     const { records } = await runScenario(loadScenario(stuck));
