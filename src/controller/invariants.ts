@@ -13,6 +13,7 @@ import { mergeAscending } from './merge.js';
 import { observedPods, ReplicaIndex } from './replica-index.js';
 import type { Action, ObservedState, Plan } from './plan-types.js';
 import { isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
+import { forecastBand } from './slow-rollout.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
 import { effectiveStrategy, type EffectiveStrategy } from './effective-strategy.js';
 import { isRollingBack, movingTo } from './rollback.js';
@@ -112,6 +113,8 @@ interface World {
   index: ReplicaIndex;
   updateRevision: string;
   now: Instant;
+  /** spec.progressDeadlineSeconds as the planner reads it (`auto` from the same durations). */
+  deadlineSeconds: number;
   /** InPlace: ordinals whose claims keep the replica unavailable (claimHeldOrdinals). */
   held: ReadonlySet<number>;
 }
@@ -128,7 +131,7 @@ function world(observed: ObservedState, plan: Plan, now: Instant, features: Feat
   const set = observed.set;
   const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods), observed.claims);
   const held = claims ? claimHeldOrdinals(set, index.claimsByName.values(), now) : new Set<number>();
-  return { set, ...moving(set, plan.status, features), index, now, held };
+  return { set, ...moving(set, plan.status, features), index, now, held, deadlineSeconds: progressDeadlineSecondsOf(set, forecastBand(observed.durations)) };
 }
 
 const podAt = (w: World, ordinal: number): Pod | undefined => w.index.member(ordinal)?.pod;
@@ -139,7 +142,7 @@ const replaceable = (w: World, ordinal: number, p: Pod | undefined): boolean =>
   p !== undefined && (w.strategy.kind === 'EnforcedRollingUpdate' || w.rollback) && ordinal - startOrdinal(w.set) >= w.strategy.partition && podRevision(p) !== w.updateRevision && !isTerminating(p);
 /** EnforcedRollingUpdate goes past a broken old pod below the partition (it cannot replace it). */
 const brokenOld = (w: World, p: Pod | undefined): boolean =>
-  p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && podRevision(p) !== w.updateRevision && !isTerminating(p) && isBrokenPod(p, progressDeadlineSecondsOf(w.set), w.now);
+  p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && podRevision(p) !== w.updateRevision && !isTerminating(p) && isBrokenPod(p, w.deadlineSeconds, w.now);
 
 /**
  * Ordinals in [lo, hi) holding a pod that is not healthy, ascending: the index's classes and the claim-held
@@ -202,7 +205,7 @@ function unavailableBefore(w: World): number {
 }
 
 function deletionWorld(set: StatefulSet, pods: readonly Pod[], now: Instant, features: Features, held: ReadonlySet<number>): World {
-  return { set, ...moving(set, set.status, features), index: ReplicaIndex.of(set, ownPods(set, pods)), now, held };
+  return { set, ...moving(set, set.status, features), index: ReplicaIndex.of(set, ownPods(set, pods)), now, held, deadlineSeconds: progressDeadlineSecondsOf(set) };
 }
 
 /**

@@ -52,6 +52,7 @@ function buildContext(
     storageClasses: observed.storageClasses,
     revisions: claimed.revisions,
     rollback,
+    durations: observed.durations,
   });
 }
 

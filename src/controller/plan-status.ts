@@ -14,6 +14,7 @@ import { abortBlockers, abortStatus, carriedAbortMessage, isRolledBack, type Abo
 import { replicasOf } from './spec.js';
 import { podAvailableAt } from './pod-state.js';
 import { hasProgressed, planProgress, type ProgressResult } from './progress.js';
+import { checkBand } from './slow-rollout.js';
 import { completeUpdate, computeReplicaStatus, newStatus, type ClaimView, type ReplicaCounts } from './status-counters.js';
 import { staleCount } from './update-range.js';
 import type { SyncBody } from './update-statefulset.js';
@@ -162,6 +163,9 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
     ...(aborted ? { aborted } : halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
     // A set's first revision started no rollout: its creation is a scale from nothing.
     updateRevisionCreated: ctx.revisions.size > 1 ? fromTimestamp(ctx.revisions.get(ctx.updateRevision)?.metadata.creationTimestamp) : undefined,
+    deadlineSeconds: ctx.progressDeadlineSeconds,
+    // OnDelete waits on the user, a way back is judged by nothing but the budget
+    ...(ctx.rollback === undefined && ctx.strategy.kind !== 'OnDelete' ? { band: checkBand(ctx) } : {}),
   });
   const features = featureConditions(ctx, progress.conditions);
   const events = [...progress.events];

@@ -7,7 +7,9 @@ import { newVersionedStatefulSetPod } from './identity.js';
 import { mergeAscending } from './merge.js';
 import { isUnavailable, podRevision } from './pod-state.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
-import { isParallel, minReadySecondsOf } from './spec.js';
+import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf } from './spec.js';
+import type { ObservedDurations } from './learned-durations.js';
+import { forecastBand, type ForecastBand } from './slow-rollout.js';
 import { claimsAvailable, replicaClaims, type ReplicaClaims } from './claim-updates.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
 import type { Rollback } from './rollback.js';
@@ -44,6 +46,10 @@ export interface SyncContext {
   memo: SyncMemo;
   /** What the planner remembers between syncs (its caller's). */
   cache: PlannerCache;
+  /** The p95 of each per-pod step, from the durations the runtime learned (slow-rollout.ts). */
+  band: ForecastBand;
+  /** spec.progressDeadlineSeconds in seconds (`auto` derived from `band`). */
+  progressDeadlineSeconds: number;
 }
 
 /**
@@ -61,7 +67,8 @@ export interface SyncMemo {
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'storageClasses' | 'revisions' | 'rollback'> & {
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'storageClasses' | 'revisions' | 'rollback' | 'band' | 'progressDeadlineSeconds'> & {
+  durations?: ObservedDurations | undefined;
   rollback?: Rollback | undefined;
   claims: readonly PersistentVolumeClaim[] | ReadonlyMap<string, PersistentVolumeClaim>;
   storageClasses?: readonly StorageClass[] | undefined;
@@ -69,7 +76,8 @@ export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | '
 };
 
 export function newSyncContext(input: ContextInput): SyncContext {
-  const { storageClasses, revisions, rollback, ...rest } = input;
+  const { storageClasses, revisions, rollback, durations, ...rest } = input;
+  const band = forecastBand(durations);
   return {
     ...rest,
     ...(rollback === undefined ? {} : { rollback, strategy: { ...rest.strategy, partition: 0 } }),
@@ -79,6 +87,8 @@ export function newSyncContext(input: ContextInput): SyncContext {
     monotonic: !isParallel(input.set),
     claims: input.claims instanceof Map ? input.claims : new Map((input.claims as readonly PersistentVolumeClaim[]).map((c) => [c.metadata.name ?? '', c])),
     inPlace: input.set.spec.volumeClaimUpdatePolicy === 'InPlace',
+    band,
+    progressDeadlineSeconds: progressDeadlineSecondsOf(input.set, band),
     memo: {},
   };
 }
