@@ -4,7 +4,7 @@
 // simulator all call these.
 
 import type { Features } from '../api/features.js';
-import type { Instant, PersistentVolumeClaim, Pod, StatefulSet, StatefulSetStatus } from '../api/types.js';
+import { PROGRESS_DEADLINE_AUTO, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet, type StatefulSetStatus } from '../api/types.js';
 import { claimNamesForOrdinal, claimOrdinal, claimTemplates, isClaimOwnerUpToDate } from './claim-identity.js';
 import { claimsAvailableFrom, claimsReadiness } from './claim-updates.js';
 import { isBrokenPod } from './enforced-rolling-update.js';
@@ -126,12 +126,16 @@ function moving(set: StatefulSet, status: StatefulSetStatus | undefined, feature
   return { strategy: rollback ? { ...strategy, partition: 0 } : strategy, rollback, updateRevision: movingTo(status) ?? '' };
 }
 
+/** spec.progressDeadlineSeconds as the planner reads it; the band only for `auto` (it sorts the durations). */
+const deadlineOf = (set: StatefulSet, observed: ObservedState): number =>
+  progressDeadlineSecondsOf(set, set.spec.progressDeadlineSeconds === PROGRESS_DEADLINE_AUTO ? forecastBand(observed.durations) : {});
+
 /** `claims: false`: judge pods alone, leaving out what claims hold (claimHeldOrdinals). */
 function world(observed: ObservedState, plan: Plan, now: Instant, features: Features, claims = true): World {
   const set = observed.set;
   const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods), observed.claims);
   const held = claims ? claimHeldOrdinals(set, index.claimsByName.values(), now) : new Set<number>();
-  return { set, ...moving(set, plan.status, features), index, now, held, deadlineSeconds: progressDeadlineSecondsOf(set, forecastBand(observed.durations)) };
+  return { set, ...moving(set, plan.status, features), index, now, held, deadlineSeconds: deadlineOf(set, observed) };
 }
 
 const podAt = (w: World, ordinal: number): Pod | undefined => w.index.member(ordinal)?.pod;

@@ -35,10 +35,8 @@ export const percentileIndex = (n: number, p: number): number => Math.min(n - 1,
 
 export const percentile = (sorted: readonly number[], p: number): number | undefined => (sorted.length === 0 ? undefined : sorted[percentileIndex(sorted.length, p)]);
 
-/** The p-th percentile of measured durations, each widened to its whole-second samples. */
-export function measuredPercentile(measured: readonly number[], p: number): number | undefined {
-  return percentile(measured.flatMap(wholeSecondSamples).sort((a, b) => a - b), p);
-}
+/** Measured durations widened to their whole-second samples, sorted (for `percentile`). */
+export const sortedSamples = (measured: readonly number[]): number[] => measured.flatMap(wholeSecondSamples).sort((a, b) => a - b);
 
 /** Creation → Ready of a Ready pod, in seconds (undefined when not Ready or a timestamp is missing). */
 export function startSecondsOf(pod: Pod): number | undefined {

@@ -11,7 +11,7 @@
 // `progressDeadlineSeconds: auto` comes from the same band (autoDeadlineSeconds).
 
 import type { Instant } from '../api/types.js';
-import { measuredPercentile, type ObservedDurations } from './learned-durations.js';
+import { percentile, sortedSamples, type ObservedDurations } from './learned-durations.js';
 import { stateSince } from './pod-state.js';
 import type { SyncContext } from './sync-context.js';
 
@@ -41,8 +41,9 @@ export interface ForecastBand {
 
 function bandOf(measured: readonly number[] | undefined): StepBand | undefined {
   if (measured === undefined || measured.length < MIN_MEASURED_PODS) return undefined;
-  const p50 = measuredPercentile(measured, 50);
-  const p95 = measuredPercentile(measured, 95);
+  const samples = sortedSamples(measured);
+  const p50 = percentile(samples, 50);
+  const p95 = percentile(samples, 95);
   if (p50 === undefined || p95 === undefined) return undefined;
   return { p50, p95, pods: measured.length, limit: p95 + (p95 - p50) / 2 + TIMESTAMP_SLACK_SECONDS };
 }

@@ -77,7 +77,7 @@ export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | '
 
 export function newSyncContext(input: ContextInput): SyncContext {
   const { storageClasses, revisions, rollback, durations, ...rest } = input;
-  const band = forecastBand(durations);
+  const band = durations === undefined ? forecastBand(undefined) : memoBand(rest.cache, durations);
   return {
     ...rest,
     ...(rollback === undefined ? {} : { rollback, strategy: { ...rest.strategy, partition: 0 } }),
@@ -91,6 +91,12 @@ export function newSyncContext(input: ContextInput): SyncContext {
     progressDeadlineSeconds: progressDeadlineSecondsOf(input.set, band),
     memo: {},
   };
+}
+
+function memoBand(cache: PlannerCache, durations: ObservedDurations): ForecastBand {
+  let band = cache.bands.get(durations);
+  if (band === undefined) cache.bands.set(durations, (band = forecastBand(durations)));
+  return band;
 }
 
 /** The unsaved pod upstream puts in an empty slot (newVersionedStatefulSetPod). */

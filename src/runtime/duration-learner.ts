@@ -23,6 +23,8 @@ interface Learned {
   /** Seconds by pod UID, in the order learned. */
   start: Map<string, number>;
   termination: number[];
+  /** What `of` last handed out, kept until something is learned (the planner memoises its band by it). */
+  view?: ObservedDurations;
 }
 
 export class DurationLearner {
@@ -46,7 +48,9 @@ export class DurationLearner {
   /** What the set's pods took, for the planner (undefined: nothing learned). */
   of(set: KubeObject): ObservedDurations | undefined {
     const learned = this.bySet.get(set.metadata.uid ?? '');
-    return learned === undefined ? undefined : { start: [...learned.start.values()], termination: [...learned.termination] };
+    if (learned === undefined) return undefined;
+    learned.view ??= { start: [...learned.start.values()], termination: [...learned.termination] };
+    return learned.view;
   }
 
   /** Drops what was learned for a set that is gone. */
@@ -69,6 +73,7 @@ export class DurationLearner {
     const learned = this.learned(pod);
     if (learned === undefined || learned.start.has(uid)) return;
     learned.start.set(uid, seconds);
+    delete learned.view;
     if (learned.start.size > KEPT_PODS) learned.start.delete(learned.start.keys().next().value as string);
   }
 
@@ -77,6 +82,7 @@ export class DurationLearner {
     const learned = requested === undefined ? undefined : this.learned(pod);
     if (learned === undefined || requested === undefined) return;
     learned.termination.push(Math.max(0, this.clock.now() - requested) / 1000);
+    delete learned.view;
     if (learned.termination.length > KEPT_PODS) learned.termination.shift();
   }
 }

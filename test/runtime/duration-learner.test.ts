@@ -83,6 +83,16 @@ describe('DurationLearner: what a set\'s pods take, from the pod informer', () =
     assert.equal(l.of(SET), undefined);
   });
 
+  it('hands out the same object until it learns more (the planner keeps the band it computed from it)', () => {
+    const { l, h } = learner();
+    h.onAdd(pod('web-0', T0, T0 + 7 * S));
+    const first = l.of(SET);
+    assert.equal(l.of(SET), first);
+    h.onAdd(pod('web-1', T0, T0 + 9 * S));
+    assert.notEqual(l.of(SET), first);
+    assert.deepEqual(l.of(SET)?.start, [7, 9]);
+  });
+
   it('reaches the planner through observe', () => {
     const { l, h } = learner();
     h.onAdd(pod('web-0', T0, T0 + 7 * S));
