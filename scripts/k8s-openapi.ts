@@ -1,5 +1,6 @@
 // `npm run k8s-openapi [-- --openapi DIR]`: regenerates src/api/schema/k8s-openapi.ts, the Kubernetes types
-// Ordinal checks fields against (the pod template of both StatefulSet APIs and of the CRD, StorageClass),
+// Ordinal checks fields against (the pod template of both StatefulSet APIs and of the CRD, StorageClass,
+// PodDisruptionBudget),
 // from Kubernetes' own OpenAPI v3 (api/openapi-spec/v3 of k8s.io/kubernetes@KUBERNETES_VERSION, which
 // `go mod download` finds in the Go module cache or fetches through the Go module proxy). Only what a
 // structural schema needs is kept: types, formats, properties, items, maps and required fields — no
@@ -18,6 +19,7 @@ export const OUTPUT = fileURLToPath(new URL('../src/api/schema/k8s-openapi.ts', 
 export const ROOTS: Record<string, string[]> = {
   'api__v1_openapi.json': ['io.k8s.api.core.v1.PodTemplateSpec'],
   'apis__storage.k8s.io__v1_openapi.json': ['io.k8s.api.storage.v1.StorageClass'],
+  'apis__policy__v1_openapi.json': ['io.k8s.api.policy.v1.PodDisruptionBudget'],
 };
 
 type OpenApiSchema = Record<string, unknown>;

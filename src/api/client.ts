@@ -34,6 +34,7 @@ export const Resources = {
   statefulSets: r('apps', 'v1', 'statefulsets', 'StatefulSet'),
   ordinalStatefulSets: r('apps.ordinal.dev', 'v1', 'statefulsets', 'StatefulSet'),
   leases: r('coordination.k8s.io', 'v1', 'leases', 'Lease'),
+  podDisruptionBudgets: r('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
 } as const;
 
 export function apiVersionOf(res: Resource): string {
@@ -54,6 +55,11 @@ export interface ListResult<T> {
 export interface WriteOptions {
   /** Admit (default, validate) the write and answer with the result, but store nothing (`?dryRun=All`). */
   dryRun?: boolean;
+  /**
+   * Write through a pod's `resize` subresource (KEP-1287): only containers' cpu/memory resources and
+   * resizePolicy change; the rest of the request is ignored.
+   */
+  subresource?: 'resize';
 }
 
 /** Options of a server-side apply. */

@@ -172,14 +172,40 @@ export interface StorageClass extends KubeObject {
 // upstream: plugin/pkg/admission/storage/persistentvolume/resize
 export const classAllowsExpansion = (cls: StorageClass | undefined): boolean => cls?.allowVolumeExpansion === true;
 
+/** policy/v1 PodDisruptionBudget: what an update deletion checks under rollingUpdate.respectPodDisruptionBudgets; the simulator keeps its status. */
+export interface PodDisruptionBudget extends KubeObject {
+  spec: { minAvailable?: IntOrString; maxUnavailable?: IntOrString; selector?: LabelSelector; unhealthyPodEvictionPolicy?: string; [key: string]: unknown };
+  status?: {
+    observedGeneration?: number;
+    /** Pods the API server's eviction handler evicted that the disruption controller has not yet seen deleted, by name. */
+    disruptedPods?: Record<string, string>;
+    disruptionsAllowed: number;
+    currentHealthy: number;
+    desiredHealthy: number;
+    expectedPods: number;
+    conditions?: Condition[];
+  };
+}
+
 export interface RollingUpdateStatefulSetStrategy {
   partition?: number;
   maxUnavailable?: IntOrString;
   /** Ordinal extension (apps.ordinal.dev/v1): how a batch of deleted pods is recreated under OrderedReady. */
   batchStartPolicy?: 'Ordered' | 'Together';
+  /** Ordinal extension: an update deletion waits while it would breach a PodDisruptionBudget selecting the pod. */
+  respectPodDisruptionBudgets?: boolean;
+  /** Ordinal extension (apps.ordinal.dev/v1): whether a pod moves to a new revision by recreation or in place. */
+  podUpdatePolicy?: PodUpdatePolicy | string;
   /** Ordinal extension (apps.ordinal.dev/v1): what a failed rollout does (default Halt). */
   onFailure?: OnFailurePolicy | string;
 }
+
+/**
+ * How a rolling update moves a pod to a new revision (OpenKruise's names): `Recreate` deletes it (upstream);
+ * `InPlaceIfPossible` patches its images and metadata when that is all that changed, else recreates it;
+ * `InPlaceOnly` never recreates it for an update and halts instead.
+ */
+export type PodUpdatePolicy = 'Recreate' | 'InPlaceIfPossible' | 'InPlaceOnly';
 
 /**
  * What a failed rollout does: `Halt` stays where it failed (upstream's behaviour, and SafetyHalt's);
@@ -341,6 +367,16 @@ export const RetryAnnotation = 'apps.ordinal.dev/rollout-retry';
 export const ClaimAnnotations = {
   resizeRequestedAt: 'apps.ordinal.dev/resize-requested-at',
   resizedAt: 'apps.ordinal.dev/resized-at',
+} as const;
+
+/**
+ * The annotation a pod carries while podUpdatePolicy moves it in place: the revision whose images and metadata
+ * it was patched to. Its `controller-revision-hash` label stays the old revision until the kubelet reports the
+ * new images; the controller then relabels it and removes the annotation (OpenKruise keeps the same state in
+ * `apps.kruise.io/inplace-update-state`).
+ */
+export const PodAnnotations = {
+  inPlaceUpdateRevision: 'apps.ordinal.dev/in-place-update-revision',
 } as const;
 
 /** Converts an injected-clock instant to the RFC 3339 form the API server stores (whole seconds, T9). */

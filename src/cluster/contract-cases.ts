@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { Resources, type ClusterClient, type WatchEvent } from '../api/client.js';
 import { isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from '../api/errors.js';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
+import { resizeCases } from './contract-resize-cases.js';
 
 export interface ContractHarness {
   client: ClusterClient;
@@ -318,4 +319,26 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
       }
     },
   },
+  "a pod's container images, labels and annotations change through a merge patch of the live pod (its generation grows); one naming another uid is refused, and so is a change of other container fields": {
+    async test(h) {
+      const created = await h.client.create<Pod>(Resources.pods, { ...pod(h, 'in-place', 'nowhere'), metadata: { name: 'in-place', namespace: h.namespace, labels: { app: 'a', old: 'x' } } });
+      const containers = created.spec.containers.map((c) => ({ ...c, image: 'registry.k8s.io/pause:3.9' }));
+      const merge = (uid: string | undefined, list = containers) => ({ metadata: { uid, labels: { old: null, app: 'b' }, annotations: { note: 'n' } }, spec: { containers: list } });
+      const patched = await h.client.patch<Pod>(Resources.pods, h.namespace, 'in-place', merge(created.metadata.uid));
+      assert.deepEqual(
+        [patched.spec.containers.map((c) => c.image), patched.metadata.labels, patched.metadata.annotations, patched.metadata.generation, patched.metadata.uid],
+        [['registry.k8s.io/pause:3.9'], { app: 'b' }, { note: 'n' }, 2, created.metadata.uid],
+      );
+      const otherUid = merge('0b5e0000-0000-4000-8000-000000000000');
+      await rejects(h.client.patch(Resources.pods, h.namespace, 'in-place', otherUid), (e) => isInvalid(e) && /metadata\.uid: Invalid value: "0b5e0000-0000-4000-8000-000000000000": field is immutable/.test(String(e)), 'another uid');
+      const withEnv = containers.map((c) => ({ ...c, env: [{ name: 'X', value: '1' }] }));
+      await rejects(
+        h.client.patch(Resources.pods, h.namespace, 'in-place', merge(created.metadata.uid, withEnv)),
+        (e) => isInvalid(e) && /spec: Forbidden: pod updates may not change fields other than `spec\.containers\[\*\]\.image`/.test(String(e)),
+        'a container env',
+      );
+    },
+  },
+  ...resizeCases,
 };
+

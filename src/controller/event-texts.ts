@@ -45,6 +45,7 @@ function outcomeEvents(action: Action, set: string): OutcomeEvents | undefined {
         failed: { type: 'Warning', reason: 'FailedUpdate', message: `update Claim ${action.name} for Pod ${action.podName} in StatefulSet ${set} failed error: ` },
       };
     case 'relabelPod':
+    case 'patchPod':
       return podEvents('update', action.name, set);
     case 'createRevision':
     case 'updateRevision':

@@ -12,7 +12,7 @@ import { identityMatches, storageMatches } from './identity.js';
 import { mergeAscending } from './merge.js';
 import { observedPods, ReplicaIndex } from './replica-index.js';
 import type { Action, ObservedState, Plan } from './plan-types.js';
-import { isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
+import { inPlaceTarget, isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
 import { forecastBand } from './slow-rollout.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
 import { effectiveStrategy, type EffectiveStrategy } from './effective-strategy.js';
@@ -130,16 +130,32 @@ function moving(set: StatefulSet, status: StatefulSetStatus | undefined, feature
 const deadlineOf = (set: StatefulSet, observed: ObservedState): number =>
   progressDeadlineSecondsOf(set, set.spec.progressDeadlineSeconds === PROGRESS_DEADLINE_AUTO ? forecastBand(observed.durations) : {});
 
-/** `claims: false`: judge pods alone, leaving out what claims hold (claimHeldOrdinals). */
+/** podUpdatePolicy may move the set's pods in place (they are unavailable while they move). */
+const movesInPlace = (set: StatefulSet): boolean => {
+  const policy = set.spec.updateStrategy?.rollingUpdate?.podUpdatePolicy;
+  return policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly';
+};
+
+/**
+ * `claims: false`: judge pods alone, leaving out what claims hold (claimHeldOrdinals) and pods moving in place
+ * (podUpdatePolicy), whose pods are Running and Ready.
+ */
 function world(observed: ObservedState, plan: Plan, now: Instant, features: Features, claims = true): World {
   const set = observed.set;
   const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods), observed.claims);
   const held = claims ? claimHeldOrdinals(set, index.claimsByName.values(), now) : new Set<number>();
+  if (claims && movesInPlace(set)) {
+    for (const o of index.ordinals.ascending()) {
+      const pod = index.member(o)?.pod;
+      if (pod !== undefined && inPlaceTarget(pod) !== undefined) held.add(o);
+    }
+  }
   return { set, ...moving(set, plan.status, features), index, now, held, deadlineSeconds: deadlineOf(set, observed) };
 }
 
 const podAt = (w: World, ordinal: number): Pod | undefined => w.index.member(ordinal)?.pod;
 const inRange = (w: World, ordinal: number): boolean => ordinal >= startOrdinal(w.set) && ordinal - startOrdinal(w.set) < slotCountOf(w.set);
+/** A pod moving in place (podUpdatePolicy) is not healthy, whatever its status says. */
 const healthy = (w: World, p: Pod | undefined): boolean =>
   p !== undefined && !isTerminating(p) && isRunningAndAvailable(p, minReadySecondsOf(w.set), w.now) && !w.held.has(podOrdinal(p));
 const replaceable = (w: World, ordinal: number, p: Pod | undefined): boolean =>
@@ -214,16 +230,17 @@ function deletionWorld(set: StatefulSet, pods: readonly Pod[], now: Instant, fea
 
 /**
  * Rolling updates (gate on, and EnforcedRollingUpdate) never make more available replicas unavailable than
- * the budget maxUnavailable − already unavailable allows: by deleting their pod, or (InPlace) by growing a
- * claim of theirs; replicas already down may be replaced (#137666 phase 1). The legacy loop deletes at most
- * one pod per sync.
+ * the budget maxUnavailable − already unavailable allows: by deleting their pod, by patching it in place
+ * (podUpdatePolicy), or (InPlace) by growing a claim of theirs; replicas already down may be replaced (#137666
+ * phase 1). The legacy loop deletes at most one pod per sync.
  */
 export function maxUnavailableBudget(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   const w = world(observed, plan, now, features);
   const updates = deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced' || d.cause === 'rollback');
   if (w.strategy.kind === 'RollingUpdate' && w.strategy.legacy && !w.rollback) return updates.length > 1 ? [`legacy rolling update deleted ${updates.length} pods in one sync`] : [];
   const grown = plan.actions.flatMap((a) => (a.kind === 'patchClaim' && a.growsTo !== undefined ? [parentNameAndOrdinal(a.podName).ordinal] : []));
-  const touched = new Set([...updates.map((d) => d.ordinal), ...grown]);
+  const patched = plan.actions.flatMap((a) => (a.kind === 'patchPod' ? [a.ordinal] : []));
+  const touched = new Set([...updates.map((d) => d.ordinal), ...grown, ...patched]);
   const madeUnavailable = [...touched].filter((o) => inRange(w, o) && healthy(w, podAt(w, o))).length;
   const budget = Math.max(0, w.strategy.maxUnavailable - unavailableBefore(w));
   return madeUnavailable > budget ? [`update made ${madeUnavailable} available replicas unavailable with a budget of ${budget} (maxUnavailable ${w.strategy.maxUnavailable})`] : [];

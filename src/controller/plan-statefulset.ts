@@ -50,6 +50,7 @@ function buildContext(
     slots,
     claims: slots.index.claimsByName,
     storageClasses: observed.storageClasses,
+    disruptionBudgets: observed.disruptionBudgets,
     revisions: claimed.revisions,
     rollback,
     durations: observed.durations,

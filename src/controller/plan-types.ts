@@ -18,11 +18,13 @@ import type {
   Instant,
   PersistentVolumeClaim,
   Pod,
+  PodDisruptionBudget,
   StatefulSet,
   StatefulSetStatus,
   StorageClass,
 } from '../api/types.js';
 import type { ObservedDurations } from './learned-durations.js';
+import type { InPlacePatch } from './pod-in-place.js';
 import type { ReplicaIndex } from './replica-index.js';
 import type { LateStep } from './slow-rollout.js';
 
@@ -53,6 +55,17 @@ export interface ObservedState {
    * informer: the band SlowerThanForecast and `progressDeadlineSeconds: auto` come from (absent: none learned).
    */
   durations?: ObservedDurations;
+  /**
+   * rollingUpdate.respectPodDisruptionBudgets: the PodDisruptionBudgets of the set's namespace that select one of
+   * its pods, each with every pod of the namespace it selects (absent: not observed, and no budget limits).
+   */
+  disruptionBudgets?: ObservedDisruptionBudget[];
+}
+
+/** A PodDisruptionBudget and the pods its selector selects (the set's and any other workload's). */
+export interface ObservedDisruptionBudget {
+  budget: PodDisruptionBudget;
+  pods: readonly Pod[];
 }
 
 /** Why a pod is deleted: upstream's reasons plus ours, for events, metrics and `why`. */
@@ -101,8 +114,14 @@ export type Action = ActionBase &
      */
     | { kind: 'patchClaim'; name: string; podName: string; claim: PersistentVolumeClaim; growsTo?: string }
     | { kind: 'createPod'; pod: Pod; ordinal: number }
-    /** volumeClaimUpdatePolicy InPlace: a pod whose template did not change moves to the update revision by its label. */
-    | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string }
+    /**
+     * A pod whose template did not change (volumeClaimUpdatePolicy InPlace), or (podUpdatePolicy) whose kubelet
+     * reports the images it was patched to, moves to `revision` by its label; `clearsInPlaceUpdate` removes the
+     * in-place annotation in the same patch.
+     */
+    | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string; clearsInPlaceUpdate?: true }
+    /** podUpdatePolicy: the pod's images and template metadata patched to `revision`'s, which its annotation names. */
+    | { kind: 'patchPod'; name: string; uid: string; ordinal: number; revision: string; patch: InPlacePatch }
     /** Identity/storage repair (§2.3). */
     | { kind: 'updatePod'; pod: Pod; ordinal: number }
     | {
@@ -158,6 +177,28 @@ export type Blocker =
   | { kind: 'claimIncompatible'; pod: string; claim: string; field: string; want: string; have: string }
   /** InPlace: the claim's expansion reported a failure (ControllerResizeError, NodeResizeError, infeasible). */
   | { kind: 'claimResizeFailed'; pod: string; claim: string; message: string }
+  /**
+   * respectPodDisruptionBudgets: deleting these pods would breach the PodDisruptionBudget `budget` (its eviction
+   * would be refused); `disruptionsAllowed` and `currentHealthy` as the planner counted them now, `desiredHealthy`
+   * and `expectedPods` from its status; `stale`: its status is older than its spec; `unready`: a held pod is not
+   * Ready (IfHealthyBudget lets it go only while the budget is met); `count` exact, `pods` bounded.
+   */
+  | {
+      kind: 'podDisruptionBudget';
+      budget: string;
+      pods: string[];
+      count: number;
+      disruptionsAllowed: number;
+      currentHealthy: number;
+      desiredHealthy: number;
+      expectedPods: number;
+      stale: boolean;
+      unready: boolean;
+    }
+  /** podUpdatePolicy: the pod was patched to `revision` in place; the kubelet has not reported the new images of `containers` yet. */
+  | { kind: 'podUpdatingInPlace'; pod: string; ordinal: number; revision: string; containers: string[] }
+  /** podUpdatePolicy InPlaceOnly: the new revision changes `fields`, which a live pod cannot take: the rollout halts at this pod. */
+  | { kind: 'inPlaceUpdateImpossible'; pod: string; ordinal: number; fields: string[] }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
   | { kind: 'podCreating'; pod: string; ordinal: number }
   /**

@@ -1,7 +1,7 @@
 // Pod predicates of upstream's stateful_set_utils.go and podutil, shared by the planner, the simulator,
 // `why` and the invariant checkers. Availability takes `now` as a value.
 
-import { fromTimestamp, Labels, type Instant, type Pod, type PodCondition, type StatefulSet } from '../api/types.js';
+import { fromTimestamp, Labels, PodAnnotations, type Instant, type Pod, type PodCondition, type StatefulSet } from '../api/types.js';
 
 const INT32_MAX = 2147483647;
 const statefulPodName = /^(.*)-([0-9]+)$/;
@@ -41,6 +41,11 @@ export function isMemberOf(set: StatefulSet, pod: Pod): boolean {
 // upstream: stateful_set_utils.go getPodRevision
 export function podRevision(pod: Pod): string {
   return pod.metadata.labels?.[Labels.revisionHash] ?? '';
+}
+
+/** The revision a pod is being moved to in place (podUpdatePolicy), while the kubelet has not reported its new images. */
+export function inPlaceTarget(pod: Pod): string | undefined {
+  return pod.metadata.annotations?.[PodAnnotations.inPlaceUpdateRevision];
 }
 
 export function podPhase(pod: Pod): string {

@@ -5,6 +5,7 @@
 
 import type { Pod } from '../api/types.js';
 import * as block from './blockers.js';
+import { DisruptionLedger } from './disruption-budget.js';
 import { downIndices, downIndicesDescending, type SyncContext } from './sync-context.js';
 import { updateBudget, type UpdateBudget } from './update-budget.js';
 import type { Blocker } from './plan-types.js';
@@ -27,13 +28,18 @@ export interface UpdateDecision {
 
 const candidate = (ctx: SyncContext, index: number): Candidate => ({ index, pod: ctx.slots.pod(index) as Pod });
 
-/** The first `budget` stale replicas of the update range, top-down. */
-function topStale(ctx: SyncContext, budget: number, skip?: ReadonlySet<number>): Candidate[] {
+/**
+ * The first `budget` stale replicas of the update range, top-down; with a ledger, up to the first whose
+ * deletion a PodDisruptionBudget refuses (a lower ordinal never goes before a higher one it holds back).
+ */
+function topStale(ctx: SyncContext, budget: number, skip?: ReadonlySet<number>, ledger?: DisruptionLedger): Candidate[] {
   const out: Candidate[] = [];
   if (budget <= 0) return out;
   for (const index of staleDescending(ctx, ctx.strategy.partition)) {
     if (skip?.has(index)) continue;
-    out.push(candidate(ctx, index));
+    const c = candidate(ctx, index);
+    if (ledger !== undefined && !ledger.admit(c.pod)) break;
+    out.push(c);
     if (out.length >= budget) break;
   }
   return out;
@@ -83,7 +89,11 @@ export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
   if (top < 0) return { victims: [], blockers: remainingBlockers(ctx, [], undefined) };
   const pod = ctx.slots.pod(top);
   if (pod === undefined) return { victims: [], blockers: [{ kind: 'podMissing', pod: `${ctx.set.metadata.name ?? ''}-${ctx.slots.start + top}`, ordinal: ctx.slots.start + top }] };
-  if (stale.done !== true && stale.value === top) return { victims: [{ index: top, pod }], blockers: [] };
+  if (stale.done !== true && stale.value === top) {
+    const ledger = DisruptionLedger.of(ctx);
+    if (ledger === undefined || ledger.admit(pod)) return { victims: [{ index: top, pod }], blockers: [] };
+    return { victims: [], blockers: [...ledger.blockers(), ...remainingBlockers(ctx, [], undefined)] };
+  }
   return { victims: [], blockers: [isTerminating(pod) ? block.terminating(pod) : block.notAvailable(pod, ctx.minReadySeconds)] };
 }
 
@@ -96,8 +106,8 @@ export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
 export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
   if (!ctx.monotonic) return planDownFirst(ctx);
   const budget = updateBudget(ctx);
-  const victims = topStale(ctx, budget.remaining);
-  return { victims, blockers: remainingBlockers(ctx, victims, budget), unavailablePods: budget.unavailable };
+  const ledger = DisruptionLedger.of(ctx);
+  return withBudgets(ctx, budget, [], topStale(ctx, budget.remaining, undefined, ledger), ledger);
 }
 
 /**
@@ -109,7 +119,18 @@ export function planMaxUnavailableUpdate(ctx: SyncContext): UpdateDecision {
 // upstream: stateful_set_control.go updateStatefulSetAfterInvariantEstablished (Parallel)
 export function planDownFirst(ctx: SyncContext): UpdateDecision {
   const budget = updateBudget(ctx);
+  const ledger = DisruptionLedger.of(ctx);
+  const admitted = (c: Candidate): boolean => ledger === undefined || ledger.admit(c.pod);
   const phase1 = staleDownDescending(ctx);
-  const victims = [...phase1.map((i) => candidate(ctx, i)), ...topStale(ctx, budget.remaining, new Set(phase1))];
-  return { victims, blockers: remainingBlockers(ctx, victims, budget), unavailablePods: budget.unavailable };
+  const down = phase1.map((i) => candidate(ctx, i)).filter(admitted);
+  return withBudgets(ctx, budget, down, topStale(ctx, budget.remaining, new Set(phase1), ledger), ledger);
+}
+
+/** The decision, with what PodDisruptionBudgets hold back (respectPodDisruptionBudgets). */
+function withBudgets(ctx: SyncContext, budget: UpdateBudget, down: Candidate[], available: Candidate[], ledger: DisruptionLedger | undefined): UpdateDecision {
+  const victims = [...down, ...available];
+  // what a PodDisruptionBudget holds back does not wait for maxUnavailable while the budget has room
+  const limited = ledger === undefined || available.length >= budget.remaining;
+  const held = ledger?.blockers() ?? [];
+  return { victims, blockers: [...held, ...remainingBlockers(ctx, victims, limited ? budget : undefined)], unavailablePods: budget.unavailable };
 }

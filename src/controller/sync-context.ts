@@ -2,16 +2,18 @@
 
 import type { Features } from '../api/features.js';
 import { appliedRevision } from '../api/revision/hash.js';
-import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
+import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, PodUpdatePolicy, StatefulSet, StorageClass } from '../api/types.js';
 import { newVersionedStatefulSetPod } from './identity.js';
 import { mergeAscending } from './merge.js';
-import { isUnavailable, podRevision } from './pod-state.js';
+import { inPlaceTarget, isUnavailable, podOrdinal, podRevision } from './pod-state.js';
+import { movingPods } from './pod-in-place.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf } from './spec.js';
 import type { ObservedDurations } from './learned-durations.js';
 import { forecastBand, type ForecastBand } from './slow-rollout.js';
 import { claimsAvailable, replicaClaims, type ReplicaClaims } from './claim-updates.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
+import type { ObservedDisruptionBudget } from './plan-types.js';
 import type { Rollback } from './rollback.js';
 import type { PlannerCache } from './planner-cache.js';
 
@@ -33,8 +35,12 @@ export interface SyncContext {
   claims: ReadonlyMap<string, PersistentVolumeClaim>;
   /** volumeClaimUpdatePolicy: InPlace (claims move with their replica's revision). */
   inPlace: boolean;
+  /** How a RollingUpdate moves a pod to a new revision: recreated, or in place when it can be (pod-in-place.ts). */
+  podUpdatePolicy: PodUpdatePolicy;
   /** Observed StorageClasses by name (InPlace; absent when not observed). */
   storageClasses?: ReadonlyMap<string, StorageClass>;
+  /** respectPodDisruptionBudgets: the budgets selecting the set's pods (disruption-budget.ts). */
+  disruptionBudgets?: readonly ObservedDisruptionBudget[] | undefined;
   /** The set's revisions by name (a pod may be on one that is neither current nor update). */
   revisions: ReadonlyMap<string, ControllerRevision>;
   /**
@@ -64,10 +70,12 @@ export interface SyncMemo {
   replicaClaims?: Map<Pod, ReplicaClaims>;
   /** Whether a revision's pod template is the update revision's, by revision name. */
   sameTemplate?: Map<string, boolean>;
+  /** podUpdatePolicy: the in-range pods moving in place. */
+  moving?: Pod[];
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'storageClasses' | 'revisions' | 'rollback' | 'band' | 'progressDeadlineSeconds'> & {
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'podUpdatePolicy' | 'storageClasses' | 'revisions' | 'rollback' | 'band' | 'progressDeadlineSeconds'> & {
   durations?: ObservedDurations | undefined;
   rollback?: Rollback | undefined;
   claims: readonly PersistentVolumeClaim[] | ReadonlyMap<string, PersistentVolumeClaim>;
@@ -89,6 +97,7 @@ export function newSyncContext(input: ContextInput): SyncContext {
     inPlace: input.set.spec.volumeClaimUpdatePolicy === 'InPlace',
     band,
     progressDeadlineSeconds: progressDeadlineSecondsOf(input.set, band),
+    podUpdatePolicy: podUpdatePolicyOf(input.set),
     memo: {},
   };
 }
@@ -98,6 +107,17 @@ function memoBand(cache: PlannerCache, durations: ObservedDurations): ForecastBa
   if (band === undefined) cache.bands.set(durations, (band = forecastBand(durations)));
   return band;
 }
+
+/** RollingUpdate's podUpdatePolicy (Recreate for every other strategy, and when unset). */
+function podUpdatePolicyOf(set: StatefulSet): PodUpdatePolicy {
+  const strategy = set.spec.updateStrategy;
+  const policy = strategy?.rollingUpdate?.podUpdatePolicy;
+  const rolling = (strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
+  return rolling && (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') ? policy : 'Recreate';
+}
+
+/** podUpdatePolicy moves pods in place (InPlaceIfPossible, InPlaceOnly) under the RollingUpdate that runs. */
+export const usesInPlaceUpdates = (ctx: SyncContext): boolean => ctx.podUpdatePolicy !== 'Recreate' && ctx.strategy.kind === 'RollingUpdate';
 
 /** The unsaved pod upstream puts in an empty slot (newVersionedStatefulSetPod). */
 export function placeholderPod(ctx: SyncContext, index: number): Pod {
@@ -115,13 +135,19 @@ export function setAtRevision(ctx: SyncContext, revision: string): StatefulSet |
 export const isOld = (ctx: SyncContext, pod: Pod): boolean => podRevision(pod) !== ctx.updateRevision;
 /** The replica still has to move to the update revision: its pod is old, or (InPlace) its claims lag its pod. */
 export const needsUpdate = (ctx: SyncContext, pod: Pod): boolean => isOld(ctx, pod) || replicaClaims(ctx, pod).lagging;
-/** The replica is unavailable: its pod is, or (InPlace) its claims are expanding or not yet ready for minReadySeconds. */
+/**
+ * The replica is unavailable: its pod is, or (InPlace) its claims are expanding or not yet ready for
+ * minReadySeconds, or (podUpdatePolicy) its pod is moving in place.
+ */
 export const unavailable = (ctx: SyncContext, pod: Pod): boolean =>
-  isUnavailable(pod, ctx.minReadySeconds, ctx.now) || (ctx.inPlace && !claimsAvailable(ctx, replicaClaims(ctx, pod)));
+  isUnavailable(pod, ctx.minReadySeconds, ctx.now) ||
+  (ctx.inPlace && !claimsAvailable(ctx, replicaClaims(ctx, pod))) ||
+  (usesInPlaceUpdates(ctx) && inPlaceTarget(pod) !== undefined);
 
 /**
  * Ordinals unavailable at `now` that the index's `down` class (terminating, or not Running and Ready) leaves
- * out: Ready pods inside minReadySeconds, and (InPlace) replicas whose claims are not available. Ascending.
+ * out: Ready pods inside minReadySeconds, (InPlace) replicas whose claims are not available, and (podUpdatePolicy)
+ * pods moving in place. Ascending.
  */
 export function alsoDown(ctx: SyncContext): number[] {
   if (ctx.memo.alsoDown !== undefined) return ctx.memo.alsoDown;
@@ -134,6 +160,14 @@ export function alsoDown(ctx: SyncContext): number[] {
     for (const o of index.ordinals.ascending()) {
       const f = index.member(o);
       if (f !== undefined && !down.has(o) && !known.has(o) && !claimsAvailable(ctx, replicaClaims(ctx, f.pod))) out.push(o);
+    }
+    out.sort((a, b) => a - b);
+  }
+  if (usesInPlaceUpdates(ctx)) {
+    const known = new Set(out);
+    for (const pod of movingPods(ctx)) {
+      const o = podOrdinal(pod);
+      if (!down.has(o) && !known.has(o)) out.push(o);
     }
     out.sort((a, b) => a - b);
   }

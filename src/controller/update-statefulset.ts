@@ -13,6 +13,7 @@ import { oldCount, staleCount } from './update-range.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, isStuck, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
 import { claimBlockedEvent, forcedReplacementEvent } from './event-texts.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
+import { inPlacePass, inPlaceStep } from './pod-in-place.js';
 import { isTerminating, podOrdinal, podRevision } from './pod-state.js';
 import { planRecreate, type RecreateDecision } from './recreate.js';
 import { replicaPass } from './replica-pass.js';
@@ -104,6 +105,10 @@ const stuckSeconds = (pod: Pod, now: Instant): number => {
 
 /** The update step of one chosen replica: its deletion, its relabel, or (InPlace) its claims first (claim-updates.ts). */
 function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced: Pod[]; blockers: Blocker[] }): Item[] {
+  const inPlace = inPlaceStep(ctx, pod);
+  if (inPlace?.kind === 'patch') return [{ position, steps: [[inPlace.action]] }];
+  if (inPlace?.kind === 'wait') out.blockers.push(inPlace.blocker);
+  if (inPlace !== undefined) return [];
   const step = updateStep(ctx, pod, ctx.strategy.kind !== 'RollingUpdate');
   switch (step.kind) {
     case 'patchClaims':
@@ -152,6 +157,12 @@ function restartForClaims(ctx: SyncContext, pod: Pod, claims: ReplicaClaims): Ac
   const created = fromTimestamp(pod.metadata.creationTimestamp);
   if (created === undefined || resizing.offlineSince === undefined || created >= resizing.offlineSince) return undefined;
   return { kind: 'deletePod', batch: 0, name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', ordinal: podOrdinal(pod), cause: 'update' };
+}
+
+/** podUpdatePolicy: the pods moving in place, relabelled once their kubelet reports the new images (pod-in-place.ts). */
+function inPlacePhase(ctx: SyncContext): PhaseResult {
+  const pass = inPlacePass(ctx);
+  return result({ work: [{ order: 'slowStart', items: pass.actions.map((a, position) => ({ position, steps: [[a]] })) }], blockers: pass.blockers });
 }
 
 function claimsPhase(ctx: SyncContext, known: readonly Blocker[]): PhaseResult {
@@ -240,7 +251,10 @@ export function planSync(ctx: SyncContext): SyncBody {
   fold.add(enforcedGuards(ctx));
   if (fold.add(recreatePhase(ctx))) return done();
   const replicas = replicasPhase(ctx);
-  if (fold.add(replicas)) return done();
+  const stops = fold.add(replicas);
+  // a restarting pod stops an OrderedReady pass: its relabel must not wait for it to be Ready
+  fold.add(inPlacePhase(ctx));
+  if (stops) return done();
   if (fold.add(condemnedPhase(ctx))) return done();
   if (!replicas.holdsUpdate) fold.add(updatePhase(ctx, body.halt));
   fold.add(claimsPhase(ctx, body.blockers));

@@ -101,6 +101,8 @@ const STATE_OF: Record<PodRecord['event'], PodState | null> = {
   Created: 'Pending',
   Scheduled: 'Pending',
   Running: 'Running',
+  // an in-place restart: the pod stays, its container starts again
+  Restarted: 'NotReady',
   Ready: 'Ready',
   NotReady: 'NotReady',
   Failed: 'Failed',

@@ -4,7 +4,7 @@
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { equalRevision } from '../api/revision/hash.js';
-import { Labels, type ControllerRevision, type KubeObject, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
+import { Labels, PodAnnotations, type ControllerRevision, type KubeObject, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
 import type { Action } from '../controller/plan-types.js';
 import { retryOnConflict } from './conflict-retry.js';
 import { adoptPatch, releasePatch } from './owner-refs.js';
@@ -63,9 +63,14 @@ export async function applyAction(action: Action, client: ClusterClient, ctx: Ac
       return deleteTolerant(client, Resources.pods, ns, action.name, action.uid);
     case 'patchClaim':
       return client.apply(Resources.persistentVolumeClaims, action.claim, { fieldManager: FIELD_MANAGER });
-    case 'relabelPod':
-      // the UID precondition keeps the label off a pod recreated under the same name meanwhile
-      return client.patch(Resources.pods, ns, action.name, { metadata: { uid: action.uid, labels: { [Labels.revisionHash]: action.revision } } });
+    case 'relabelPod': {
+      // the uid in the patch keeps the label off a pod recreated under the same name meanwhile (it is immutable)
+      const cleared = action.clearsInPlaceUpdate ? { annotations: { [PodAnnotations.inPlaceUpdateRevision]: null } } : {};
+      return client.patch(Resources.pods, ns, action.name, { metadata: { uid: action.uid, labels: { [Labels.revisionHash]: action.revision }, ...cleared } });
+    }
+    case 'patchPod':
+      // the patch carries the pod's uid, as the relabel does
+      return client.patch(Resources.pods, ns, action.name, action.patch);
   }
 }
 

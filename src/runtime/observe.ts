@@ -5,7 +5,9 @@ import { defaultStatefulSet } from '../api/defaults.js';
 import { defaultFeatures, type Features } from '../api/features.js';
 import { cloneJson } from '../api/validation/json.js';
 import { selectorMatches } from '../api/labels.js';
-import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
+import { respectsBudgets } from '../controller/disruption-budget.js';
+import { budgetsOf } from './disruption-budgets.js';
 import type { ObservedState } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
 import type { ReplicaIndexes } from './replica-indexes.js';
@@ -19,6 +21,8 @@ export interface Caches {
   revisions: Informer<ControllerRevision>;
   /** Cluster-scoped; watched where InPlace sets may exist (apps.ordinal.dev/v1). */
   storageClasses?: Informer<StorageClass>;
+  /** Watched where sets may respect PodDisruptionBudgets (apps.ordinal.dev/v1). */
+  podDisruptionBudgets?: Informer<PodDisruptionBudget>;
 }
 
 /**
@@ -138,5 +142,6 @@ export function observe(stored: StatefulSet, caches: Caches, features: Features 
     revisions: ownedOrOrphan(caches.revisions, set, (r) => selectorMatches(set.spec.selector, r.metadata.labels)),
     ...(set.spec.volumeClaimUpdatePolicy === 'InPlace' && caches.storageClasses ? { storageClasses: caches.storageClasses.list() } : {}),
     ...withDurations(memo.durations?.of(set)),
+    ...(respectsBudgets(set) && caches.podDisruptionBudgets ? { disruptionBudgets: budgetsOf(set, caches.podDisruptionBudgets, caches.pods) } : {}),
   };
 }

@@ -5,7 +5,7 @@
 
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
-import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
 import type { Timers } from './clock.js';
 import type { EventRecorder } from './event-recorder.js';
 import { Expectations, type ObservedChange } from './expectations.js';
@@ -17,6 +17,7 @@ import { ReplicaIndexes } from './replica-indexes.js';
 import { DurationLearner } from './duration-learner.js';
 import type { Planner } from './planner-port.js';
 import { keysForClaim, keysForStorageClass } from './claim-handlers.js';
+import { keysForBudget } from './disruption-budgets.js';
 import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
 import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
 import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './reconcile.js';
@@ -76,6 +77,8 @@ export class StatefulSetController {
       revisions: informer<ControllerRevision>(Resources.controllerRevisions),
       // InPlace claim updates (apps.ordinal.dev/v1 only) read whether a class allows expansion; cluster-scoped
       ...(deps.target === 'native' ? {} : { storageClasses: new Informer<StorageClass>({ ...base, resource: Resources.storageClasses }) }),
+      // respectPodDisruptionBudgets (apps.ordinal.dev/v1 only) reads the budgets selecting a set's pods
+      ...(deps.target === 'native' ? {} : { podDisruptionBudgets: informer<PodDisruptionBudget>(Resources.podDisruptionBudgets) }),
     };
     this.indexes = new ReplicaIndexes(this.caches.pods, this.caches.claims);
     this.durations = new DurationLearner(this.caches.pods, deps.timers);
@@ -133,8 +136,9 @@ export class StatefulSetController {
   }
 
   private informers(): Informer<KubeObject>[] {
-    const { pods, claims, revisions, storageClasses } = this.caches;
-    return [...this.targets.all.map((t) => t.informer), pods, claims, revisions, ...(storageClasses ? [storageClasses] : [])] as Informer<KubeObject>[];
+    const { pods, claims, revisions, storageClasses, podDisruptionBudgets } = this.caches;
+    const optional = [storageClasses, podDisruptionBudgets].filter((i) => i !== undefined);
+    return [...this.targets.all.map((t) => t.informer), pods, claims, revisions, ...optional] as Informer<KubeObject>[];
   }
 
   private syncDeps(): SyncDeps {
@@ -263,6 +267,10 @@ export class StatefulSetController {
     if (this.caches.storageClasses) {
       const classKeys = (c: StorageClass) => keysForStorageClass(targets, c);
       on(this.caches.storageClasses, { add: classKeys, update: (a, b) => (a.metadata.resourceVersion === b.metadata.resourceVersion ? [] : classKeys(b)), del: classKeys });
+    }
+    if (this.caches.podDisruptionBudgets) {
+      const budgetKeys = (b: PodDisruptionBudget) => keysForBudget(targets, b);
+      on(this.caches.podDisruptionBudgets, { add: budgetKeys, update: (a, b) => (a.metadata.resourceVersion === b.metadata.resourceVersion ? [] : budgetKeys(b)), del: budgetKeys });
     }
   }
 }

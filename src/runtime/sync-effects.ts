@@ -27,11 +27,12 @@ export function expectAction(
 }
 
 /** The cache that sees the object an action writes. */
-function cacheOf(caches: Caches, kind: Exclude<Action['kind'], 'deletePod' | 'deleteRevision'>): Caches[keyof Omit<Caches, 'storageClasses'>] {
+function cacheOf(caches: Caches, kind: Exclude<Action['kind'], 'deletePod' | 'deleteRevision'>): Caches['pods' | 'claims' | 'revisions'] {
   switch (kind) {
     case 'createPod':
     case 'updatePod':
     case 'relabelPod':
+    case 'patchPod':
     case 'adoptPod':
     case 'releasePod':
       return caches.pods;

@@ -4,7 +4,7 @@
 
 import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
-import type { PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { PersistentVolumeClaim, Pod, PodDisruptionBudget } from '../api/types.js';
 import { claimEvents, claimSizes } from './claim-lifecycle.js';
 import { podList } from './converged.js';
 import { podOrdinal, podRevision } from '../controller/pod-state.js';
@@ -13,7 +13,7 @@ import { lifecycleEvents, podView, waitingOf } from './pod-lifecycle.js';
 import type { SetTracker } from './set-tracker.js';
 import type { SimState } from './state.js';
 import { claimRecord, podRecord, secondsSince, statusRecord, waitingRecord, type TimelineRecord } from './timeline.js';
-import { checkControllerDelete, checkPods, type Found } from './violations.js';
+import { checkBudgetBreach, checkControllerDelete, checkPods, type Found } from './violations.js';
 
 export interface ObserverDeps {
   state: SimState;
@@ -31,6 +31,13 @@ export function observeWrite(deps: ObserverDeps, w: WriteRecord): void {
   if (w.resource === Resources.pods) return observePod(deps, w);
   if (w.resource.kind === 'StatefulSet' && w.resource.plural === 'statefulsets') return observeSet(deps, w);
   if (w.resource === Resources.persistentVolumeClaims) return observeClaim(deps, w);
+  if (w.resource === Resources.podDisruptionBudgets) return observeBudget(deps, w);
+}
+
+function observeBudget(deps: ObserverDeps, w: WriteRecord): void {
+  const key = `${w.object.metadata.namespace ?? 'default'}/${w.name}`;
+  if (w.change === 'DELETED') deps.state.budgets.delete(key);
+  else deps.state.budgets.set(key, w.object as PodDisruptionBudget);
 }
 
 function observeClaim(deps: ObserverDeps, w: WriteRecord): void {
@@ -97,4 +104,9 @@ function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   const owner = setKey!;
   const unavailable = deps.state.hasSharedOrdinal(owner) ? undefined : () => deps.state.unavailableOrdinals(owner, set, w.at);
   for (const f of checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable, deps.state.claimHeld(owner, set, w.at))) deps.violation(f, w.at);
+  const ns = victim.metadata.namespace ?? 'default';
+  const budgets = [...deps.state.budgets.values()].filter((b) => (b.metadata.namespace ?? 'default') === ns);
+  if (budgets.length === 0) return;
+  const podsOfNamespace = [...deps.state.pods.values()].filter((p) => (p.metadata.namespace ?? 'default') === ns);
+  for (const f of checkBudgetBreach(set, budgets, podsOfNamespace, victim)) deps.violation(f, w.at);
 }

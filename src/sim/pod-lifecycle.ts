@@ -1,4 +1,4 @@
-// Derives the timeline's pod lifecycle events (Created, Scheduled, Running, Ready, NotReady, Failed,
+// Derives the timeline's pod lifecycle events (Created, Scheduled, Running, Restarted, Ready, NotReady, Failed,
 // Terminating, Deleted) from successive stored versions of a pod, so the timeline reads the same whoever
 // wrote the status (the simulated kubelet here, a real one elsewhere).
 
@@ -12,6 +12,8 @@ export interface PodView {
   ready: boolean;
   failed: boolean;
   terminating: boolean;
+  /** The images its containers report, in order ('' for none). */
+  images: string;
 }
 
 export function podView(pod: Pod): PodView {
@@ -23,6 +25,7 @@ export function podView(pod: Pod): PodView {
     ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
     failed: pod.status?.phase === 'Failed',
     terminating: !!pod.metadata.deletionTimestamp,
+    images: (pod.status?.containerStatuses ?? []).map((c) => c.image ?? '').join(' '),
   };
 }
 
@@ -35,7 +38,7 @@ export function waitingOf(pod: Pod | undefined): { reason: string; message: stri
   return waitingStates(pod).find((w) => !CREATING.has(w.reason));
 }
 
-const NONE: PodView = { scheduled: false, running: false, ready: false, failed: false, terminating: false };
+const NONE: PodView = { scheduled: false, running: false, ready: false, failed: false, terminating: false, images: '' };
 
 /**
  * Events between two versions of one pod. `prev` undefined: the pod was just created; `next` undefined:
@@ -52,6 +55,8 @@ export function lifecycleEvents(prev: PodView | undefined, next: PodView | undef
   }
   if (!a.scheduled && next.scheduled) out.push('Scheduled');
   if (!a.running && next.running) out.push('Running');
+  // a container reports another image on the same pod: restarted in place
+  if (a.images !== '' && next.images !== '' && a.images !== next.images) out.push('Restarted');
   if (!a.ready && next.ready) out.push('Ready');
   if (a.ready && !next.ready) out.push('NotReady');
   if (!a.failed && next.failed) out.push('Failed');

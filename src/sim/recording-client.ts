@@ -11,6 +11,8 @@ export interface SentWrite {
   resource: Resource;
   /** True for writes through the status subresource. */
   status: boolean;
+  /** Another subresource written through (pods/resize). */
+  subresource?: string;
   namespace: string | undefined;
   name: string;
   /** The object sent (create/update); undefined for patch and delete. */
@@ -29,8 +31,8 @@ export function recordingClient(inner: ClusterClient, counter: ApiCallCounter, o
     counter.total++;
     counter.byVerb[verb] = (counter.byVerb[verb] ?? 0) + 1;
   };
-  const sent = (verb: ActionVerb, resource: Resource, status: boolean, namespace: string | undefined, name: string, object?: KubeObject) =>
-    onSend({ verb, resource, status, namespace, name, object });
+  const sent = (verb: ActionVerb, resource: Resource, status: boolean, namespace: string | undefined, name: string, object?: KubeObject, subresource?: string) =>
+    onSend({ verb, resource, status, namespace, name, object, ...(subresource === undefined ? {} : { subresource }) });
   return {
     get: (res, ns, name) => (count('get'), inner.get(res, ns, name)),
     list: (res, ns, opts) => (count('list'), inner.list(res, ns, opts)),
@@ -40,24 +42,24 @@ export function recordingClient(inner: ClusterClient, counter: ApiCallCounter, o
       sent('create', res, false, obj.metadata.namespace, obj.metadata.name ?? obj.metadata.generateName ?? '', obj);
       return inner.create(res, obj);
     },
-    update: (res, obj) => {
+    update: (res, obj, opts) => {
       count('update');
-      sent('update', res, false, obj.metadata.namespace, obj.metadata.name ?? '', obj);
-      return inner.update(res, obj);
+      sent('update', res, false, obj.metadata.namespace, obj.metadata.name ?? '', obj, opts?.subresource);
+      return inner.update(res, obj, opts);
     },
     updateStatus: (res, obj) => {
       count('updateStatus');
       sent('update', res, true, obj.metadata.namespace, obj.metadata.name ?? '', obj);
       return inner.updateStatus(res, obj);
     },
-    patch: (res, ns, name, merge) => {
+    patch: (res, ns, name, merge, opts) => {
       count('patch');
-      sent('patch', res, false, ns, name);
-      return inner.patch(res, ns, name, merge);
+      sent('patch', res, false, ns, name, undefined, opts?.subresource);
+      return inner.patch(res, ns, name, merge, opts);
     },
     jsonPatch: (res, ns, name, ops, opts) => {
       count('patch');
-      sent('patch', res, false, ns, name);
+      sent('patch', res, false, ns, name, undefined, opts?.subresource);
       return inner.jsonPatch(res, ns, name, ops, opts);
     },
     apply: (res, obj, opts) => {

@@ -1,6 +1,6 @@
 // `objects` and `apply` payloads: resolves each object's API resource from apiVersion + kind, defaults the
 // namespace, and checks objects as the API server would under kubectl's strict field validation (unknown
-// fields of StatefulSets and StorageClasses, then a StatefulSet's defaulting and validation), so a file with
+// fields of StatefulSets, StorageClasses and PodDisruptionBudgets, then a StatefulSet's defaulting and validation), so a file with
 // an invalid object stops with exit 2 before anything runs.
 
 import { Resources, apiVersionOf, type Resource } from '../api/client.js';
@@ -20,6 +20,7 @@ const CREATABLE: readonly Resource[] = [
   Resources.services,
   Resources.namespaces,
   Resources.controllerRevisions,
+  Resources.podDisruptionBudgets,
 ];
 
 export function resourceFor(apiVersion: string, kind: string): Resource | undefined {
@@ -54,7 +55,7 @@ export function parseObject(v: unknown, path: string, issues: Issues, features: 
 
 /**
  * Fields of an object of `resource` (or of a merge patch of one, which has the object's shape) that its schema
- * does not declare (StatefulSets, StorageClasses), each reported at its path with the API server's words; true
+ * does not declare (StatefulSets, StorageClasses, PodDisruptionBudgets), each reported at its path with the API server's words; true
  * when there are none.
  */
 export function checkFieldsOf(resource: Resource, value: unknown, path: string, issues: Issues): boolean {

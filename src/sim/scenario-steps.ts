@@ -178,6 +178,7 @@ const CORE_KINDS: Record<string, string> = {
   Service: 'v1',
   Namespace: 'v1',
   ControllerRevision: 'apps/v1',
+  PodDisruptionBudget: 'policy/v1',
 };
 
 function defaultApiVersion(kind: string, ref: ObjectRef, path: string, issues: Issues, ctx: ParseContext): string | undefined {

@@ -110,7 +110,7 @@ export class Simulation {
   }
 
   private onSend(w: SentWrite): void {
-    const resource = w.status ? `${w.resource.plural}/status` : w.resource.plural;
+    const resource = w.status ? `${w.resource.plural}/status` : w.subresource !== undefined ? `${w.resource.plural}/${w.subresource}` : w.resource.plural;
     const namespace = w.namespace ?? '';
     this.emit(tl.actionRecord(this.t(), { namespace, set: actionSet(w, this.state), verb: w.verb, resource, name: w.name }));
     for (const f of checkControllerWrite({ kind: w.resource.kind, status: w.status, verb: w.verb, name: w.name })) this.violation(f.invariant, f.message, this.now());
@@ -166,6 +166,7 @@ export class Simulation {
     await this.world.cluster.addNode(NODE_NAME);
     await this.world.kubelet.start();
     this.world.storage?.start();
+    this.world.disruption.start();
     await this.world.startController();
     if (this.opts.start) return;
     for (const [i, { resource, object }] of this.scenario.objects.entries()) {
@@ -205,6 +206,7 @@ export class Simulation {
     await this.world.stopController();
     this.world.kubelet.stop();
     this.world.storage?.stop();
+    this.world.disruption.stop();
     const sets: Record<string, tl.SummaryRecord['sets'][string]> = {};
     for (const entry of this.state.allSets()) {
       const ns = entry.set.metadata.namespace ?? 'default';

@@ -1,6 +1,7 @@
-// Where a forecast's runs start: the set as it is, with its pods, claims and revisions, so that no run spends
-// its time creating the set first. A live set's start is what the cluster holds (observedState); a manifest's
-// is made once by creating it on the simulated cluster (createdState), every pod at once.
+// Where a forecast's runs start: the set as it is, with its pods, claims, revisions and PodDisruptionBudgets,
+// so that no run spends its time creating the set first. A live set's start is what the cluster holds
+// (observedState); a manifest's is made once by creating it on the simulated cluster (createdState), every
+// pod at once.
 
 import { Resources, type Resource } from '../api/client.js';
 import { fromTimestamp, type Instant, type KubeObject } from '../api/types.js';
@@ -34,6 +35,7 @@ const START_RESOURCES: readonly Resource[] = [
   Resources.controllerRevisions,
   Resources.persistentVolumeClaims,
   Resources.pods,
+  Resources.podDisruptionBudgets,
 ];
 
 /** A snapshot of these objects: START_RESOURCES only, in their order. */

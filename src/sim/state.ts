@@ -3,7 +3,7 @@
 // mutated. Pods are indexed by StatefulSet so per-set checks cost O(pods of that set).
 
 import { Resources, type Resource } from '../api/client.js';
-import type { Instant, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, KubeObject, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
 import { claimOrdinal, claimTemplates } from '../controller/claim-identity.js';
 import { parentNameAndOrdinal } from '../controller/pod-state.js';
 import { ClaimHolds } from './claim-holds.js';
@@ -44,6 +44,8 @@ export class SimState {
   readonly pods = new Map<string, Pod>();
   /** Claims by `namespace/name`, as last written. */
   readonly claims = new Map<string, PersistentVolumeClaim>();
+  /** PodDisruptionBudgets by namespace/name, as last written (the breach check reads their status). */
+  readonly budgets = new Map<string, PodDisruptionBudget>();
   /** How many times each pod name (`namespace/name`) was removed from the API. */
   readonly removals = new Map<string, number>();
   private readonly podSet = new Map<string, string | undefined>();

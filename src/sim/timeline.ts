@@ -5,7 +5,8 @@
 import type { Instant, StatefulSetStatus } from '../api/types.js';
 import type { ClaimEvent } from './claim-lifecycle.js';
 
-export type PodEvent = 'Created' | 'Scheduled' | 'Running' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating' | 'Deleted';
+/** `Restarted`: a container now reports another image on the same pod (an in-place update). */
+export type PodEvent = 'Created' | 'Scheduled' | 'Running' | 'Restarted' | 'Ready' | 'NotReady' | 'Failed' | 'Terminating' | 'Deleted';
 
 export interface StepRecord {
   t: number;
@@ -199,6 +200,7 @@ const POD_EVENT_SET: Record<PodEvent, true> = {
   Created: true,
   Scheduled: true,
   Running: true,
+  Restarted: true,
   Ready: true,
   NotReady: true,
   Failed: true,

@@ -1,12 +1,15 @@
 // Invariants the simulator checks while a scenario runs, using the planner's own named
 // checkers (src/controller/invariants.ts): every plan the controller computes is checked against the
 // state it saw, and every pod the controller deletes is judged against the world as the simulator sees
-// it. Checks of our own: under OnDelete the controller never deletes a healthy in-range pod, and it never
-// writes a StatefulSet but through its status subresource (spec belongs to the user, or their GitOps tool:
-// not even a rollback writes it).
+// it. Checks of our own: under OnDelete the controller never deletes a healthy in-range pod; it never writes
+// a StatefulSet but through its status subresource (spec belongs to the user, or their GitOps tool: not even
+// a rollback writes it); and with rollingUpdate.respectPodDisruptionBudgets no update deletion takes a
+// PodDisruptionBudget below its desiredHealthy.
 
 import type { Features } from '../api/features.js';
-import type { Instant, Pod, StatefulSet } from '../api/types.js';
+import type { Instant, Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
+import { budgetSelects } from '../controller/budget-pods.js';
+import { respectsBudgets } from '../controller/disruption-budget.js';
 import {
   checkDeletion,
   enforcedHaltRespected,
@@ -17,7 +20,7 @@ import {
   recreateNoMixedRevisions,
 } from '../controller/invariants.js';
 import type { ObservedState, Plan } from '../controller/plan-types.js';
-import { podOrdinal } from '../controller/pod-state.js';
+import { isPodReady, isTerminating, podOrdinal, podRevision } from '../controller/pod-state.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { rangeOf } from './converged.js';
 
@@ -87,4 +90,32 @@ export function checkControllerWrite(w: { kind: string; status: boolean; verb: s
 /** Two pods with one ordinal of one set. */
 export function checkPods(pods: readonly Pod[]): Found[] {
   return named('noDuplicateOrdinal', noDuplicateOrdinal(pods));
+}
+
+/**
+ * The controller deleted `victim` of `set`, which respects PodDisruptionBudgets, to update it: a breach when a
+ * budget selecting it (of `budgets`, its namespace's) has, without it, fewer healthy pods (Ready, not
+ * terminating, of `pods`, the namespace's just before) than its status' desiredHealthy. A scale-down deletion
+ * (outside the replica range) or one of a pod already on the update revision is not an update deletion.
+ */
+export function checkBudgetBreach(set: StatefulSet, budgets: readonly PodDisruptionBudget[], pods: readonly Pod[], victim: Pod): Found[] {
+  if (!respectsBudgets(set)) return [];
+  const { start, replicas } = rangeOf(set);
+  const ordinal = podOrdinal(victim);
+  const updated = set.status?.updateRevision !== undefined && podRevision(victim) === set.status.updateRevision;
+  if (ordinal < start || ordinal >= start + replicas || updated || !isPodReady(victim) || isTerminating(victim)) return [];
+  const out: Found[] = [];
+  for (const budget of budgets) {
+    const selects = budgetSelects(budget);
+    const desired = budget.status?.desiredHealthy;
+    if (desired === undefined || !selects(victim.metadata.labels)) continue;
+    const healthy = pods.filter((p) => selects(p.metadata.labels) && isPodReady(p) && !isTerminating(p)).length;
+    if (healthy - 1 < desired) {
+      out.push({
+        invariant: 'podDisruptionBudget',
+        message: `${set.metadata.name}: controller deleted ${victim.metadata.name} although PodDisruptionBudget ${budget.metadata.name} then has ${healthy - 1} healthy pods, below its desiredHealthy ${desired}`,
+      });
+    }
+  }
+  return out;
 }

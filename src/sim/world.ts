@@ -1,10 +1,11 @@
-// Builds the simulated world of one run: a virtual clock, the in-memory API server, one simulated kubelet
-// and the StatefulSet controller (the same runtime code as `ordinal controller`), all on the same clock and
+// Builds the simulated world of one run: a virtual clock, the in-memory API server, one simulated kubelet,
+// kube-controller-manager's disruption controller (PodDisruptionBudget status) and the StatefulSet controller (the same runtime code as `ordinal controller`), all on the same clock and
 // with randomness derived from the scenario's seed.
 
 import type { ClusterClient } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import type { Instant } from '../api/types.js';
+import { DisruptionController } from '../cluster/disruption/disruption-controller.js';
 import { createKubelet, type Kubelet } from '../cluster/kubelet/index.js';
 import { StorageActor } from '../cluster/storage/storage-actor.js';
 import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
@@ -23,6 +24,8 @@ export const SIM_EPOCH = Date.UTC(2026, 0, 1, 0, 0, 0);
 export const CONTROLLER_ACTOR = 'ordinal-controller';
 export const USER_ACTOR = 'user';
 export const NODE_NAME = 'sim-node-1';
+/** Who writes PodDisruptionBudgets' status. */
+export const DISRUPTION_ACTOR = 'disruption-controller';
 
 export interface WorldHooks {
   onSend(write: SentWrite): void;
@@ -38,6 +41,8 @@ export interface World {
   cluster: MemoryCluster;
   user: ClusterClient;
   kubelet: Kubelet;
+  /** Keeps PodDisruptionBudgets' status, as kube-controller-manager's disruption controller does. */
+  disruption: DisruptionController;
   /** The simulated storage, when the scenario has `cluster.storage`. */
   storage?: StorageActor;
   metrics: ControllerMetrics;
@@ -55,6 +60,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const { maxObjects } = scenario.cluster;
   const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}) });
   const kubelet = createKubelet({ client: cluster.client('kubelet'), timers: clock, nodeName: NODE_NAME, config: { ...scenario.cluster, seed: scenario.seed } });
+  const disruption = new DisruptionController({ client: cluster.client(DISRUPTION_ACTOR), timers: clock, random: randomFor(scenario.seed, 'disruption') });
   const { storage: storageConfig } = scenario.cluster;
   const storage = storageConfig && new StorageActor({ client: cluster.client('storage'), timers: clock, random: randomFor(scenario.seed, 'storage'), config: { ...storageConfig, seed: scenario.seed } });
   const metrics = createControllerMetrics();
@@ -69,6 +75,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
     cluster,
     user: cluster.client(USER_ACTOR),
     kubelet,
+    disruption,
     ...(storage ? { storage } : {}),
     metrics,
     apiCalls,

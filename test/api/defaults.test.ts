@@ -86,6 +86,8 @@ describe('defaultStatefulSet: Ordinal extensions (apps.ordinal.dev/v1 only)', ()
     ['batchStartPolicy → Ordered in a rollingUpdate block', {}, 'spec.updateStrategy.rollingUpdate.batchStartPolicy', 'Ordered'],
     ['an explicit batchStartPolicy is kept', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, 'spec.updateStrategy.rollingUpdate.batchStartPolicy', 'Together'],
     ['no block, no batchStartPolicy', { 'spec.updateStrategy': { type: 'RollingUpdate' } }, 'spec.updateStrategy.rollingUpdate', undefined],
+    ['podUpdatePolicy → Recreate in a rollingUpdate block', {}, 'spec.updateStrategy.rollingUpdate.podUpdatePolicy', 'Recreate'],
+    ['an explicit podUpdatePolicy is kept', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceOnly' }, 'spec.updateStrategy.rollingUpdate.podUpdatePolicy', 'InPlaceOnly'],
     ['progressDeadlineSeconds → 600', {}, 'spec.progressDeadlineSeconds', 600],
     ['an explicit progressDeadlineSeconds is kept', { 'spec.progressDeadlineSeconds': 30 }, 'spec.progressDeadlineSeconds', 30],
     ['onFailure → Halt in a rollingUpdate block', {}, 'spec.updateStrategy.rollingUpdate.onFailure', 'Halt'],
@@ -113,6 +115,7 @@ describe('defaultStatefulSet: Ordinal extensions (apps.ordinal.dev/v1 only)', ()
     assert.equal(getPath(set, 'spec.progressDeadlineSeconds'), undefined);
     assert.equal(getPath(set, 'spec.updateStrategy.enforcedRollingUpdate'), undefined);
     assert.equal(getPath(defaulted({}, APPS_V1), 'spec.updateStrategy.rollingUpdate.batchStartPolicy'), undefined);
+    assert.equal(getPath(defaulted({}, APPS_V1), 'spec.updateStrategy.rollingUpdate.podUpdatePolicy'), undefined);
     assert.equal(getPath(defaulted({}, APPS_V1), 'spec.updateStrategy.rollingUpdate.onFailure'), undefined);
   });
 });

@@ -9,6 +9,7 @@ const enforced = (params: Record<string, unknown> = { partition: 0, maxUnavailab
 });
 const ENF = 'spec.updateStrategy.enforcedRollingUpdate';
 const PDS = 'spec.progressDeadlineSeconds';
+const RPDB = 'spec.updateStrategy.rollingUpdate.respectPodDisruptionBudgets';
 
 describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden', () => {
   const rows: Row[] = [
@@ -16,7 +17,10 @@ describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden
     ['progressDeadlineSeconds auto', { [PDS]: 'auto' }, [`${PDS}: Forbidden: ${EXTENSION_ONLY}`]],
     ['an enforcedRollingUpdate block', { [ENF]: { partition: 0 } }, [`${ENF}: Forbidden: ${EXTENSION_ONLY}`]],
     ['batchStartPolicy', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, [`spec.updateStrategy.rollingUpdate.batchStartPolicy: Forbidden: ${EXTENSION_ONLY}`]],
+    ['podUpdatePolicy', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible' }, [`spec.updateStrategy.rollingUpdate.podUpdatePolicy: Forbidden: ${EXTENSION_ONLY}`]],
     ['type EnforcedRollingUpdate', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, [`spec.updateStrategy.type: Forbidden: EnforcedRollingUpdate ${EXTENSION_ONLY}`]],
+    ['respectPodDisruptionBudgets', { [RPDB]: true }, [`${RPDB}: Forbidden: ${EXTENSION_ONLY}`]],
+    ['respectPodDisruptionBudgets false', { [RPDB]: false }, [`${RPDB}: Forbidden: ${EXTENSION_ONLY}`]],
     ['onFailure', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, [`spec.updateStrategy.rollingUpdate.onFailure: Forbidden: ${EXTENSION_ONLY}`]],
   ];
   for (const [name, fields, want] of rows) it(name, () => assert.deepEqual(createMessages(fields, validSet()), want));
@@ -28,6 +32,17 @@ describe('validateStatefulSet: extensions in apps.ordinal.dev/v1', () => {
     ['the defaulted fixture (batchStartPolicy Ordered, progressDeadlineSeconds 600)', {}, []],
     ['batchStartPolicy Together', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, []],
     ['batchStartPolicy unknown', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Parallel' }, ['spec.updateStrategy.rollingUpdate.batchStartPolicy: Unsupported value: "Parallel": supported values: "Ordered", "Together"']],
+    ['respectPodDisruptionBudgets true', { [RPDB]: true }, []],
+    ['respectPodDisruptionBudgets false', { [RPDB]: false }, []],
+    ['respectPodDisruptionBudgets not a boolean', { [RPDB]: 'yes' }, [`${RPDB}: Invalid value: "yes": must be of type boolean`]],
+    ['podUpdatePolicy InPlaceIfPossible', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible' }, []],
+    ['podUpdatePolicy InPlaceOnly', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceOnly' }, []],
+    [
+      'podUpdatePolicy unknown',
+      { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlace' },
+      ['spec.updateStrategy.rollingUpdate.podUpdatePolicy: Unsupported value: "InPlace": supported values: "Recreate", "InPlaceIfPossible", "InPlaceOnly"'],
+    ],
+    ['podUpdatePolicy not a string', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 1 }, ['spec.updateStrategy.rollingUpdate.podUpdatePolicy: Invalid value: 1: must be of type string']],
     ['onFailure Rollback', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, []],
     ['onFailure unknown', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Retry' }, ['spec.updateStrategy.rollingUpdate.onFailure: Unsupported value: "Retry": supported values: "Halt", "Rollback"']],
     ['onFailure not a string', { 'spec.updateStrategy.rollingUpdate.onFailure': true }, ['spec.updateStrategy.rollingUpdate.onFailure: Invalid value: true: must be of type string']],

@@ -159,6 +159,30 @@ const cases: Case[] = [
     want: 'db-2 is not updated: the expansion of its claim data-db-2 failed (volume too large); fix the storage, or lower the claim\'s request to a size still above its current capacity to retry with less (nothing is deleted)',
   },
   {
+    desc: 'a PodDisruptionBudget with no disruption left',
+    ctx: pending,
+    blocker: { kind: 'podDisruptionBudget', budget: 'db', pods: ['db-3'], count: 1, disruptionsAllowed: 0, currentHealthy: 4, desiredHealthy: 4, expectedPods: 5, stale: false, unready: false },
+    want: 'db-3 is not deleted: PodDisruptionBudget db allows 0 more disruptions (4 healthy, 4 desired); the rollout waits for its pods to become healthy',
+  },
+  {
+    desc: 'a PodDisruptionBudget that wants every pod healthy',
+    ctx: pending,
+    blocker: { kind: 'podDisruptionBudget', budget: 'db', pods: ['db-4', 'db-3'], count: 3, disruptionsAllowed: 0, currentHealthy: 5, desiredHealthy: 5, expectedPods: 5, stale: false, unready: false },
+    want: 'db-4, db-3 and 1 more are not deleted: PodDisruptionBudget db wants all 5 of its pods healthy (5 healthy, 5 desired), so it never allows a disruption; lower its minAvailable or raise its maxUnavailable',
+  },
+  {
+    desc: 'a PodDisruptionBudget short of healthy pods holding a pod that is not Ready',
+    ctx: pending,
+    blocker: { kind: 'podDisruptionBudget', budget: 'db', pods: ['db-2'], count: 1, disruptionsAllowed: 0, currentHealthy: 3, desiredHealthy: 4, expectedPods: 5, stale: false, unready: true },
+    want: 'db-2 is not deleted: PodDisruptionBudget db allows 0 more disruptions (3 healthy, 4 desired); a pod that is not Ready goes only while the budget has its desired healthy pods (set unhealthyPodEvictionPolicy: AlwaysAllow on the budget to let the rollout replace it)',
+  },
+  {
+    desc: 'a PodDisruptionBudget whose status is older than its spec',
+    ctx: pending,
+    blocker: { kind: 'podDisruptionBudget', budget: 'db', pods: ['db-4'], count: 1, disruptionsAllowed: 0, currentHealthy: 5, desiredHealthy: 4, expectedPods: 5, stale: true, unready: false },
+    want: 'db-4 waits: PodDisruptionBudget db has no status for its current spec yet, and allows no disruption until the disruption controller writes one',
+  },
+  {
     desc: 'Recreate waiting for old pods',
     ctx: pending,
     blocker: { kind: 'waitingForTermination', pods: ['web-0', 'web-1'] },
@@ -204,6 +228,20 @@ const cases: Case[] = [
     blocker: { kind: 'podCreating', pod: 'web-3', ordinal: 3 },
     want: 'web-3 is being created; OrderedReady waits for it to be Running and Ready before the next ordinal',
   },
+  {
+    desc: 'a pod updated in place whose kubelet has not reported the new image',
+    ctx: pending,
+    blocker: { kind: 'podUpdatingInPlace', pod: 'db-4', ordinal: 4, revision: 'db-59f45df6fb', containers: ['db'] },
+    want: 'db-4 was updated in place to revision db-59f45df6fb; the rollout waits for its kubelet to report the new image of db (the pod counts as unavailable until then)',
+  },
+  {
+    desc: 'InPlaceOnly halting at a change a running pod cannot take',
+    ctx: pending,
+    blocker: { kind: 'inPlaceUpdateImpossible', pod: 'db-4', ordinal: 4, fields: ['spec.template.spec.containers[0].env'] },
+    want:
+      'db-4 is not updated: podUpdatePolicy InPlaceOnly, but the new revision changes spec.template.spec.containers[0].env, which a running pod cannot take; ' +
+      'change only container images, labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
+  },
 ];
 
 describe('blockerSentence', () => {
@@ -213,6 +251,12 @@ describe('blockerSentence', () => {
     const ctx = { ...rolling, updateDeletions: ['web-3'], pods: new Map([...rolling.pods, ['web-3', podFor(newSet(5), 3)]]) };
     const text = blockerSentence({ kind: 'budgetExhausted', unavailable: 1, maxUnavailable: 2, unavailablePods: ['web-1'] }, ctx);
     assert.equal(text, 'rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, web-3 deleted now)');
+  });
+
+  it('counts pods patched in place this sync against the budget', () => {
+    const ctx = { ...rolling, inPlaceUpdates: ['web-3'], pods: new Map([...rolling.pods, ['web-3', podFor(newSet(5), 3)]]) };
+    const text = blockerSentence({ kind: 'budgetExhausted', unavailable: 1, maxUnavailable: 2, unavailablePods: ['web-1'] }, ctx);
+    assert.equal(text, 'rolling update blocked: 2 of maxUnavailable 2 ordinals unavailable (web-1 NotReady below the partition, web-3 updated in place now)');
   });
 
   it('never says blocked with budget left: claims grown now count, pods held for other reasons do not', () => {

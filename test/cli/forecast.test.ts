@@ -196,4 +196,27 @@ describe('forecast', () => {
     // Two claims one after the other, each 30 s give or take the half second the timestamps cannot tell.
     assert.ok((live?.p5 ?? 0) >= 59 && (live?.p95 ?? 0) <= 61, `${live?.p5}–${live?.p95}`);
   });
+
+  it('a set that respects PodDisruptionBudgets, offline and live: the budget\'s cost against the same rollout without it', async () => {
+    const budget = '  - {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: web}, spec: {minAvailable: 4, selector: {matchLabels: {app: web}}}}\n';
+    const spec = '      podManagementPolicy: Parallel\n      updateStrategy: {rollingUpdate: {maxUnavailable: 3, respectPodDisruptionBudgets: true}}\n';
+    const set = setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 5, spec });
+    const withoutBudgets = 'spec.updateStrategy.rollingUpdate.respectPodDisruptionBudgets=false';
+    const costs = (out: string) => (JSON.parse(out) as { settings: Setting[] }).settings.map((s) => [s.label, s.p50, s.lowestAvailable.replicas]);
+    const manifest = join(dir, 'pdb.yaml');
+    // the scenario objects as a manifest: the same two objects, one YAML document each
+    writeFileSync(manifest, [budget, set].map((o) => o.replace(/^ {2}- /, '').replace(/^ {4}/gm, '')).join('---\n'));
+    const offline = bufferIO();
+    assert.equal(await forecastManifestCommand(manifest, { image: [{ container: 'app', image: 'app:2' }], podStartSeconds: [10], terminationSeconds: [1], runs: 2, candidate: [withoutBudgets], output: 'json' }, offline), 0, offline.err);
+    // one pod at a time (11 s each) against three, then two at once
+    assert.deepEqual(costs(offline.out), [['current', 55, 4], [withoutBudgets.replace('=', ' '), 22, 2]]);
+
+    const w = await startWorld(`${budget}${set}`, 'cluster: {podStartSeconds: 10, podTerminationSeconds: 1}\n');
+    assert.ok(await converge(w));
+    take(w);
+    const code = await forecastCommand(w.deps, 'osts/web', { image: [{ container: 'app', image: 'app:2' }], podStartSeconds: [10], terminationSeconds: [1], runs: 2, candidate: [withoutBudgets], output: 'json' });
+    const { out, err } = take(w);
+    assert.equal(code, 0, err);
+    assert.deepEqual(costs(out), [['current', 55, 4], [withoutBudgets.replace('=', ' '), 22, 2]]);
+  });
 });

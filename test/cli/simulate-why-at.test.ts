@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const STUCK = new URL('../../examples/stuck-rollout-rolling-update.yaml', import.meta.url).pathname;
+const PDB = new URL('../../examples/pdb-one-at-a-time.yaml', import.meta.url).pathname;
 
 describe('simulate --why-at', () => {
   it('puts why and plan into the text timeline at that time', async () => {
@@ -21,6 +22,15 @@ describe('simulate --why-at', () => {
     const before = io.out.slice(0, io.out.indexOf('--- why'));
     const lastT = [...before.matchAll(/^\s*(\d+(?:\.\d+)?)s?\b/gm)].map((m) => Number(m[1])).at(-1) ?? 0;
     assert.ok(lastT <= 100, `records before the block are at t <= 100 (last ${lastT})`);
+  });
+
+  it('names the PodDisruptionBudget a rollout waits on (respectPodDisruptionBudgets), as the controller sees it', async () => {
+    const io = bufferIO();
+    assert.equal(await simulateCommand(PDB, { whyAt: '28' }, io), 0);
+    const block = /--- why at t=28s ---\n([\s\S]*?)--- end of why ---/.exec(io.out)?.[1] ?? '';
+    assert.match(block, /db-0 is not deleted: PodDisruptionBudget db allows 0 more disruptions \(4 healthy, 4 desired\)/);
+    assert.match(block, /\n0\s+db-0\s+db-\w+ \(old\)\s+Ready\s+\d+s\s+held by PodDisruptionBudget db\n/);
+    assert.match(block, /No actions\./);
   });
 
   it('leaves the jsonl timeline byte-identical and writes the explanation to stderr', async () => {

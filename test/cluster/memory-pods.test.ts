@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import { isConflict, isInvalid } from '../../src/api/errors.js';
+import { isConflict, isInvalid, isNotFound } from '../../src/api/errors.js';
 import type { Pod } from '../../src/api/types.js';
 import { BINDINGS } from '../../src/cluster/kubelet/index.js';
 import { newEnv, pod } from './helpers.js';
@@ -15,6 +15,9 @@ const binding = (name: string, node: string, uid?: string) => ({
   target: { apiVersion: 'v1', kind: 'Node', name: node },
 });
 
+/** A pod `r` with cpu requests and limits (Burstable). */
+const sized = (): Pod => ({ ...pod('r'), spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } } }] } });
+
 describe('memory cluster pods', () => {
   it('defaults the pod spec on create and starts it Pending with generation 1', async () => {
     const { cluster } = newEnv();
@@ -23,6 +26,26 @@ describe('memory cluster pods', () => {
     assert.equal(p.spec.terminationGracePeriodSeconds, 30);
     assert.equal(p.status?.phase, 'Pending');
     assert.equal(p.metadata.generation, 1);
+  });
+
+  it('reports the QoS class kube-apiserver computes: Guaranteed, Burstable or BestEffort', async () => {
+    const { cluster } = newEnv();
+    const sized = (name: string, resources: object): Pod => ({ ...pod(name), spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources }] } });
+    const classes = [
+      await cluster.create<Pod>(Resources.pods, sized('g', { limits: { cpu: '1', memory: '1Gi' } })),
+      await cluster.create<Pod>(Resources.pods, sized('b', { requests: { cpu: '500m' }, limits: { cpu: '1' } })),
+      await cluster.create<Pod>(Resources.pods, pod('e')),
+    ].map((p) => p.status?.['qosClass']);
+    assert.deepEqual(classes, ['Guaranteed', 'Burstable', 'BestEffort']);
+  });
+
+  it('refuses the resize subresource on anything but pods, and a resize through the pod itself', async () => {
+    const { cluster } = newEnv();
+    const p = await cluster.create<Pod>(Resources.pods, sized());
+    const resize = { spec: { containers: [{ ...p.spec.containers[0], resources: { requests: { cpu: '150m' }, limits: { cpu: '200m' } } }] } };
+    await assert.rejects(cluster.patch(Resources.pods, 'default', 'r', resize), (e: unknown) => isInvalid(e) && /pod updates may not change fields other than/.test(String(e)));
+    await cluster.create(Resources.services, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: {} });
+    await assert.rejects(cluster.patch(Resources.services, 'default', 's', {}, { subresource: 'resize' }), (e: unknown) => isNotFound(e) && /could not find the requested resource \(put services resize\)/.test(String(e)));
   });
 
   it('allows an image change on update and bumps generation', async () => {

@@ -19,6 +19,7 @@ export interface SetOptions {
   partition?: number;
   maxUnavailable?: IntOrString;
   batchStartPolicy?: 'Ordered' | 'Together';
+  respectPodDisruptionBudgets?: boolean;
   onFailure?: 'Halt' | 'Rollback';
   minReadySeconds?: number;
   start?: number;
@@ -44,6 +45,7 @@ function strategyOf(opts: SetOptions): StatefulSet['spec']['updateStrategy'] {
   if (opts.partition !== undefined) rollingUpdate.partition = opts.partition;
   if (opts.maxUnavailable !== undefined) rollingUpdate.maxUnavailable = opts.maxUnavailable;
   if (opts.batchStartPolicy !== undefined) rollingUpdate.batchStartPolicy = opts.batchStartPolicy;
+  if (opts.respectPodDisruptionBudgets !== undefined) rollingUpdate.respectPodDisruptionBudgets = opts.respectPodDisruptionBudgets;
   if (opts.onFailure !== undefined) rollingUpdate.onFailure = opts.onFailure;
   return { type, rollingUpdate };
 }

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import type { Features } from '../../src/api/features.js';
-import { Labels, toTimestamp, type ControllerRevision, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
+import { Labels, PodAnnotations, toTimestamp, type ControllerRevision, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
 import { checkPlan, noDuplicateOrdinal } from '../../src/controller/invariants.js';
 import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { ObservedDurations } from '../../src/controller/learned-durations.js';
@@ -123,6 +123,17 @@ export class Harness {
       case 'relabelPod': {
         const live = this.pods.get(a.name);
         if (live) live.metadata.labels = { ...live.metadata.labels, [Labels.revisionHash]: a.revision };
+        if (live && a.clearsInPlaceUpdate) delete live.metadata.annotations?.[PodAnnotations.inPlaceUpdateRevision];
+        return;
+      }
+      case 'patchPod': {
+        const live = this.pods.get(a.name);
+        if (live?.metadata.uid !== a.uid) return;
+        const merged = (map: Record<string, string> | undefined, patch: Record<string, string | null>) =>
+          Object.fromEntries(Object.entries({ ...map, ...patch }).filter((e): e is [string, string] => e[1] !== null));
+        live.metadata.labels = merged(live.metadata.labels, a.patch.metadata.labels);
+        live.metadata.annotations = merged(live.metadata.annotations, a.patch.metadata.annotations);
+        live.spec.containers = structuredClone(a.patch.spec.containers);
         return;
       }
       case 'patchClaim': {
@@ -189,6 +200,16 @@ export class Harness {
       phase: waiting === 'ImagePullBackOff' ? 'Pending' : 'Running',
       conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: toTimestamp(this.now) }],
       containerStatuses: [{ name: 'app', ready: false, restartCount: 1, ...(waiting ? { state: { waiting: { reason: waiting } } } : {}) }],
+    };
+  }
+
+  /** The kubelet restarted the pod's containers on their spec's images (in place); Ready again only if `ready`. */
+  runsSpecImages(name: string, ready = false): void {
+    const pod = this.must(name);
+    pod.status = {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: toTimestamp(this.now) }],
+      containerStatuses: pod.spec.containers.map((c) => ({ name: c.name, image: c.image ?? '', ready, restartCount: 1, state: ready ? { running: {} } : { waiting: { reason: 'ContainerCreating' } } })),
     };
   }
 

@@ -107,6 +107,10 @@ describe('RBAC is least privilege', () => {
       assert.ok(grants(rules, '', 'events').includes('create'));
     });
   }
+  it('lets the CRD target read PodDisruptionBudgets (respectPodDisruptionBudgets), never write them; native not at all', () => {
+    assert.deepEqual(grants(clusterRole('rbac.yaml').rules, 'policy', 'poddisruptionbudgets'), ['list', 'watch']);
+    assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, 'policy', 'poddisruptionbudgets'), []);
+  });
   it('grants each target only its own StatefulSet kind', () => {
     assert.deepEqual(grants(clusterRole('rbac.yaml').rules, 'apps', 'statefulsets'), []);
     assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, 'apps.ordinal.dev', 'statefulsets'), []);

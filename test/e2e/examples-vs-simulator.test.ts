@@ -27,6 +27,7 @@ import { longestSeconds } from '../../src/cluster/kubelet/config.js';
 import { StorageActor } from '../../src/cluster/storage/storage-actor.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
+import { progressingFalse } from '../../src/sim/converged.js';
 import { runScenario } from '../../src/sim/runner.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import type { Scenario, Step, WaitTarget } from '../../src/sim/scenario-types.js';
@@ -285,8 +286,9 @@ function waitCheck(observer: NamespaceObserver, target: WaitTarget, { sets, writ
       if (target.condition === 'Converged') return converged(observer, target.ref.name, written);
       const seen = observedLastWrite(observer, target.ref.name, written);
       if (seen !== true) return seen;
-      const progressing = observer.set(target.ref.name)?.status?.conditions?.find((c) => c.type === 'Progressing');
-      return progressing?.reason === 'ProgressDeadlineExceeded' || `Progressing ${progressing?.status}/${progressing?.reason}`;
+      const set = observer.set(target.ref.name);
+      const progressing = set?.status?.conditions?.find((c) => c.type === 'Progressing');
+      return (set !== undefined && progressingFalse(set, target.condition)) || `Progressing ${progressing?.status}/${progressing?.reason}`;
     }
     case 'pod': {
       const pod = observer.pod(target.ref.name);

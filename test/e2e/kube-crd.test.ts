@@ -166,7 +166,7 @@ describe('the CRD on kube-apiserver 1.37 agrees with the validation table', () =
     assert.equal(live.spec.replicas, 1);
     assert.equal(live.spec.podManagementPolicy, 'OrderedReady');
     assert.equal(live.spec.revisionHistoryLimit, 10);
-    assert.deepEqual(live.spec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1, batchStartPolicy: 'Ordered' } });
+    assert.deepEqual(live.spec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1, batchStartPolicy: 'Ordered', podUpdatePolicy: 'Recreate', onFailure: 'Halt' } });
     assert.deepEqual(live.spec.persistentVolumeClaimRetentionPolicy, { whenDeleted: 'Retain', whenScaled: 'Retain' });
   });
 });

@@ -196,6 +196,14 @@ controller: {featureGates: {NoSuchGate: true, PodIndexLabel: false}, target: kcm
     assert.deepEqual(issuesOf(`kind: Scenario\nobjects:\n${ok}steps:\n${patch}`), ['steps[0].patch.merge.allowVolumeExpension: unknown field "allowVolumeExpension"']);
   });
 
+  it('takes a PodDisruptionBudget (policy/v1, the default apiVersion of its kind in steps) and refuses its unknown fields', () => {
+    const pdb = '  - {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: db}, spec: {minAvailible: 4, selector: {matchLabels: {app: db}}}}\n';
+    assert.deepEqual(issuesOf(`kind: Scenario\nobjects:\n${pdb}`), ['objects[0].spec.minAvailible: unknown field "spec.minAvailible"']);
+    const ok = pdb.replace('minAvailible', 'minAvailable');
+    const parsed = parseScenario(`kind: Scenario\nobjects:\n${ok}steps:\n  - patch: {kind: PodDisruptionBudget, name: db, merge: {spec: {minAvailable: 3}}}\n`);
+    assert.deepEqual(parsed.objects.map((o) => `${o.resource.group}/${o.resource.plural}`), ['policy/poddisruptionbudgets']);
+  });
+
   it('refuses hostile YAML in one line with the file and position', () => {
     const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]`)].join('\n');
     for (const [text, message] of [

@@ -4,7 +4,8 @@ import { defaultFeatures } from '../../src/api/features.js';
 import type { ObservedState, Plan } from '../../src/controller/plan-types.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { SetTracker } from '../../src/sim/set-tracker.js';
-import { checkControllerDelete, checkControllerWrite, checkPods, checkedPlanner, type Found } from '../../src/sim/violations.js';
+import type { PodDisruptionBudget } from '../../src/api/types.js';
+import { checkBudgetBreach, checkControllerDelete, checkControllerWrite, checkPods, checkedPlanner, type Found } from '../../src/sim/violations.js';
 import { T0, convergedStatus, pod, set } from './fixtures.js';
 
 const features = defaultFeatures();
@@ -32,6 +33,30 @@ describe('checkControllerDelete', () => {
     assert.deepEqual(checkControllerDelete(s, healthy(3), pod(0), T0, features).map((f) => f.invariant), ['onDeleteDeletion']);
     assert.deepEqual(checkControllerDelete(s, healthy(6), pod(5), T0, features), []);
     assert.deepEqual(checkControllerDelete(s, healthy(3), pod(0, { ready: false, phase: 'Failed' }), T0, features), []);
+  });
+});
+
+describe('checkBudgetBreach', () => {
+  const budget = (desiredHealthy: number): PodDisruptionBudget => ({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { minAvailable: desiredHealthy, selector: { matchLabels: { app: 'web' } } },
+    status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy, expectedPods: 5 },
+  });
+  const respecting = (status = { replicas: 5, updateRevision: 'web-2' }) => set({ replicas: 5, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 3, respectPodDisruptionBudgets: true } }, status });
+
+  it('flags an update deletion of a healthy pod that takes a budget below desiredHealthy', () => {
+    const found = checkBudgetBreach(respecting(), [budget(4)], down(healthy(5), 4), pod(3));
+    assert.deepEqual(found.map((f) => f.invariant), ['podDisruptionBudget']);
+    assert.match(found[0]!.message, /^web: controller deleted web-3 although PodDisruptionBudget web then has 3 healthy pods, below its desiredHealthy 4/);
+  });
+
+  it('lets a deletion within the budget, of an unready pod, of an updated pod, or when the set does not respect budgets go', () => {
+    assert.deepEqual(checkBudgetBreach(respecting(), [budget(4)], healthy(5), pod(4)), []);
+    assert.deepEqual(checkBudgetBreach(respecting(), [budget(4)], down(healthy(5), 4), pod(3, { ready: false })), []);
+    assert.deepEqual(checkBudgetBreach(respecting(), [budget(4)], down(healthy(5), 4), pod(3, { revision: 'web-2' })), []);
+    assert.deepEqual(checkBudgetBreach(rolling({ maxUnavailable: 3 }), [budget(4)], down(healthy(5), 4), pod(3)), []);
   });
 });
 

@@ -1,6 +1,6 @@
 // Kubernetes types as structural schemas, built from the definitions generated out of Kubernetes' OpenAPI
-// (k8s-openapi.ts, `npm run k8s-openapi`): the pod template of both StatefulSet APIs (and so of the CRD) and
-// StorageClass, for the strict field check and the CRD's schema.
+// (k8s-openapi.ts, `npm run k8s-openapi`): the pod template of both StatefulSet APIs (and so of the CRD),
+// StorageClass and PodDisruptionBudget, for the strict field check and the CRD's schema.
 
 import { INT_OR_STRING, OBJECT_META, QUANTITY, type K8sDefinition } from './k8s-definition.js';
 import { K8S_DEFINITIONS } from './k8s-openapi.js';
@@ -9,6 +9,7 @@ import type { Schema } from './schema-dsl.js';
 
 export const POD_SPEC = 'io.k8s.api.core.v1.PodSpec';
 export const STORAGE_CLASS = 'io.k8s.api.storage.v1.StorageClass';
+export const POD_DISRUPTION_BUDGET = 'io.k8s.api.policy.v1.PodDisruptionBudget';
 
 /**
  * A resource quantity is a string or a JSON number (`cpu: 0.5`, which apps/v1 accepts); no structural type

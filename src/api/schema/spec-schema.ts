@@ -21,6 +21,7 @@ import {
 } from './crd-rules.js';
 import { MAX_CLAIM_TEMPLATES } from '../validation/claim-template-update.js';
 import { k8sSchema, POD_SPEC } from './k8s-schema.js';
+import { disruptionAwareSchema } from './disruption-aware-schema.js';
 import { objectMetaSchema } from './object-meta-schema.js';
 import { int32, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
 
@@ -111,6 +112,11 @@ const updateStrategy = rules(
           enum: ['Ordered', 'Together'],
           default: 'Ordered',
         }),
+        ...disruptionAwareSchema,
+        podUpdatePolicy: str(
+          'Ordinal extension: Recreate (default) deletes a pod to update it; InPlaceIfPossible patches its container images, labels and annotations when that is all the new revision changes, else recreates it; InPlaceOnly never recreates it and halts instead.',
+          { enum: ['Recreate', 'InPlaceIfPossible', 'InPlaceOnly'], default: 'Recreate' },
+        ),
         onFailure,
       }),
       enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {

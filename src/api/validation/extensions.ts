@@ -1,11 +1,12 @@
 // Ordinal's extension fields: the EnforcedRollingUpdate strategy, rollingUpdate
-// .batchStartPolicy, onFailure (of either block) and spec.progressDeadlineSeconds, and the bound on claim templates that makes them mutable. They exist only in apps.ordinal.dev/v1; in an apps/v1
+// .batchStartPolicy and .podUpdatePolicy, onFailure (of either block) and spec.progressDeadlineSeconds, and the bound on claim templates that makes them mutable. They exist only in apps.ordinal.dev/v1; in an apps/v1
 // object each is Forbidden with a message pointing at the right apiVersion.
 
 import { EXTENSION_ONLY, type SpecContext } from './context.js';
 import { MAX_CLAIM_TEMPLATES } from './claim-template-update.js';
 import { child, forbidden, invalid, NEGATIVE, notSupported, tooMany, type IssueList } from './field.js';
 import { isAbsent, type JsonObject } from './json.js';
+import { forbidDisruptionAware, validateDisruptionAware } from './disruption-aware-update.js';
 import { rejectRollingUpdate, STRATEGY_PATH, validateRollingParams } from './rolling-update.js';
 import { asObject, int32At, stringAt } from './values.js';
 import { PROGRESS_DEADLINE_AUTO } from '../types.js';
@@ -14,6 +15,7 @@ import { PROGRESS_DEADLINE_MESSAGE } from '../schema/crd-rules.js';
 const TYPE_PATH = child(STRATEGY_PATH, 'type');
 const ENFORCED_PATH = child(STRATEGY_PATH, 'enforcedRollingUpdate');
 const BATCH_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'batchStartPolicy');
+const POD_UPDATE_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'podUpdatePolicy');
 const ON_FAILURE = 'onFailure';
 const DEADLINE_PATH = 'spec.progressDeadlineSeconds';
 const CLAIM_POLICY_PATH = 'spec.volumeClaimUpdatePolicy';
@@ -21,13 +23,12 @@ export const VOLUME_CLAIM_UPDATE_POLICIES = ['OnDelete', 'InPlace'] as const;
 export const ENFORCED_GATED =
   'EnforcedRollingUpdate update strategy requires the EnforcedRollingUpdateInStatefulSet feature gate';
 export const BATCH_START_POLICIES = ['Ordered', 'Together'] as const;
+export const POD_UPDATE_POLICIES = ['Recreate', 'InPlaceIfPossible', 'InPlaceOnly'] as const;
 export const ON_FAILURE_POLICIES = ['Halt', 'Rollback'] as const;
 
 /** `onFailure` of a rollingUpdate or enforcedRollingUpdate block (`block` is the block's path). */
 function validateOnFailure(params: JsonObject | undefined, block: string, out: IssueList): void {
-  const path = child(block, ON_FAILURE);
-  const policy = params && stringAt(params.onFailure, path, out);
-  if (policy !== undefined && !(ON_FAILURE_POLICIES as readonly string[]).includes(policy)) out.add(notSupported(path, policy, ON_FAILURE_POLICIES));
+  if (params) validateEnum(params.onFailure, child(block, ON_FAILURE), ON_FAILURE_POLICIES, out);
 }
 
 /**
@@ -48,7 +49,15 @@ function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, ro
   if (!isAbsent(spec.volumeClaimUpdatePolicy)) out.add(forbidden(CLAIM_POLICY_PATH, EXTENSION_ONLY));
   if (strategy && !isAbsent(strategy.enforcedRollingUpdate)) out.add(forbidden(ENFORCED_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.batchStartPolicy)) out.add(forbidden(BATCH_PATH, EXTENSION_ONLY));
+  if (rollingUpdate) forbidDisruptionAware(rollingUpdate, out);
+  if (rollingUpdate && !isAbsent(rollingUpdate.podUpdatePolicy)) out.add(forbidden(POD_UPDATE_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.onFailure)) out.add(forbidden(child(STRATEGY_PATH, 'rollingUpdate', ON_FAILURE), EXTENSION_ONLY));
+}
+
+/** A string field that must be one of `supported`. */
+function validateEnum(value: unknown, path: string, supported: readonly string[], out: IssueList): void {
+  const text = stringAt(value, path, out);
+  if (text !== undefined && !supported.includes(text)) out.add(notSupported(path, text, supported));
 }
 
 /** Like Deployments: non-negative and greater than minReadySeconds (so at least 1); or `auto` (slow-rollout.ts derives it). */
@@ -71,14 +80,14 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
   if (strategy && !isAbsent(strategy.enforcedRollingUpdate) && strategy.type !== 'EnforcedRollingUpdate') {
     out.add(invalid(ENFORCED_PATH, strategy.enforcedRollingUpdate, "only allowed for updateStrategy 'EnforcedRollingUpdate'"));
   }
-  const batch = rollingUpdate && stringAt(rollingUpdate.batchStartPolicy, BATCH_PATH, out);
-  if (batch !== undefined && !(BATCH_START_POLICIES as readonly string[]).includes(batch)) {
-    out.add(notSupported(BATCH_PATH, batch, BATCH_START_POLICIES));
+  if (rollingUpdate) {
+    validateEnum(rollingUpdate.batchStartPolicy, BATCH_PATH, BATCH_START_POLICIES, out);
+    validateEnum(rollingUpdate.podUpdatePolicy, POD_UPDATE_PATH, POD_UPDATE_POLICIES, out);
+    validateDisruptionAware(rollingUpdate, out);
   }
   validateOnFailure(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   validateProgressDeadline(spec, out);
-  const policy = stringAt(spec.volumeClaimUpdatePolicy, CLAIM_POLICY_PATH, out);
-  if (policy !== undefined && !(VOLUME_CLAIM_UPDATE_POLICIES as readonly string[]).includes(policy)) out.add(notSupported(CLAIM_POLICY_PATH, policy, VOLUME_CLAIM_UPDATE_POLICIES));
+  validateEnum(spec.volumeClaimUpdatePolicy, CLAIM_POLICY_PATH, VOLUME_CLAIM_UPDATE_POLICIES, out);
   // the CRD's bound (crd-rules.ts MAX_CLAIM_TEMPLATES), which its claim template update rules need
   const claims = spec.volumeClaimTemplates;
   if (Array.isArray(claims) && claims.length > MAX_CLAIM_TEMPLATES) out.add(tooMany('spec.volumeClaimTemplates', claims.length, MAX_CLAIM_TEMPLATES));

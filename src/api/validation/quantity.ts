@@ -147,3 +147,17 @@ export function sumQuantities(texts: readonly string[]): string | undefined {
   const decimal = withSuffix(whole, 1000n, DECIMAL_SUFFIXES);
   return binary.k >= decimal.k ? binary.text : decimal.text;
 }
+
+/**
+ * The quantity in units of 10^`exponent` rounded up (upstream's ScaledValue: MilliValue is exponent −3,
+ * Value is 0), as a number; undefined when it does not parse. For cpu and memory, which stay far below 2^53.
+ */
+export function scaledQuantity(text: string, exponent: number): number | undefined {
+  const q = quantityParts(text);
+  if (q === undefined) return undefined;
+  const shift = q.e10 - exponent;
+  const numerator = q.digits * 2n ** BigInt(q.e2) * (shift > 0 ? 10n ** BigInt(shift) : 1n);
+  const denominator = shift < 0 ? 10n ** BigInt(-shift) : 1n;
+  const whole = numerator / denominator;
+  return Number(numerator % denominator > 0n ? whole + 1n : whole);
+}

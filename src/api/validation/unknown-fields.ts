@@ -8,7 +8,7 @@
 
 import { Resources, type Resource } from '../client.js';
 import { StrictDecodingError } from '../errors.js';
-import { k8sSchema, STORAGE_CLASS } from '../schema/k8s-schema.js';
+import { k8sSchema, POD_DISRUPTION_BUDGET, STORAGE_CLASS } from '../schema/k8s-schema.js';
 import type { Schema } from '../schema/schema-dsl.js';
 import { statefulSetSchema } from '../schema/statefulset-schema.js';
 import { child, index, key, MAX_ISSUES } from './field.js';
@@ -47,10 +47,11 @@ export function strictDecodingMessage(kind: string, version: string, fields: rea
   return `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: strict decoding error: ${list}`;
 }
 
-/** The schema of each kind whose fields are checked: StatefulSets of either API, StorageClasses. */
+/** The schema of each kind whose fields are checked: StatefulSets of either API, StorageClasses, PodDisruptionBudgets. */
 export function knownFieldsSchema(res: Resource): Schema | undefined {
   if (res.kind === 'StatefulSet' && (res.group === 'apps' || res.group === 'apps.ordinal.dev')) return statefulSetSchema;
   if (res.kind === Resources.storageClasses.kind && res.group === Resources.storageClasses.group) return k8sSchema(STORAGE_CLASS);
+  if (res.kind === Resources.podDisruptionBudgets.kind && res.group === Resources.podDisruptionBudgets.group) return k8sSchema(POD_DISRUPTION_BUDGET);
   return undefined;
 }
 

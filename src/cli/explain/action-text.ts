@@ -38,7 +38,11 @@ export function describeAction(a: Action): string {
     case 'createPod':
       return `create Pod ${nameOf(a.pod)} at revision ${a.pod.metadata.labels?.[Labels.revisionHash] ?? '?'}`;
     case 'relabelPod':
-      return `relabel Pod ${a.name} to revision ${a.revision} (its template is unchanged; only its claims changed)`;
+      return a.clearsInPlaceUpdate
+        ? `relabel Pod ${a.name} to revision ${a.revision} (its kubelet reports the images it was updated to in place)`
+        : `relabel Pod ${a.name} to revision ${a.revision} (its template is unchanged; only its claims changed)`;
+    case 'patchPod':
+      return `patch Pod ${a.name} in place to revision ${a.revision}'s images and metadata (podUpdatePolicy)`;
     case 'updatePod':
       return `update Pod ${nameOf(a.pod)} (restore identity and storage)`;
     case 'deletePod':
@@ -63,6 +67,8 @@ export function actionNote(a: Action): { pod: string; note: string } | undefined
       return { pod: a.podName, note: `next: patch claim ${a.name} to the template` };
     case 'relabelPod':
       return { pod: a.name, note: 'next: relabel to the update revision' };
+    case 'patchPod':
+      return { pod: a.name, note: 'next: update in place' };
     case 'adoptPod':
       return { pod: nameOf(a.pod), note: 'next: adopt' };
     case 'releasePod':

@@ -29,6 +29,8 @@ export interface ExplainContext {
    * a growth the API server refused last time: it is retried, not in flight.
    */
   claimUpdates?: readonly string[];
+  /** podUpdatePolicy: pods the plan patches in place this sync (their replicas use budget the same way). */
+  inPlaceUpdates?: readonly string[];
 }
 
 type Of<K extends Blocker['kind']> = Extract<Blocker, { kind: K }>;
@@ -74,25 +76,31 @@ function notRunningAndReady(b: Of<'podNotRunningAndReady'>, ctx: ExplainContext)
   return `${orderedPass(ctx, b.pod)} waits for ${b.pod} to be Running and Ready (it is ${stateOf(ctx, b.pod)})`;
 }
 
-/** Deleted this sync while available: the budget counted them as available, the next sync will not. */
-function freshDeletions(ctx: ExplainContext): string[] {
-  return ctx.updateDeletions.filter((name) => {
+/** Deleted or patched in place this sync while available: the budget counted them as available, the next sync will not. */
+function stillAvailable(ctx: ExplainContext, names: readonly string[]): string[] {
+  return names.filter((name) => {
     const pod = ctx.pods.get(name);
     return pod !== undefined && podState(pod, ctx.minReadySeconds, ctx.now).available;
   });
 }
 
-/** What uses the update budget: the unavailable ordinals, plus the pods deleted and the claims grown this sync. */
+/** What uses the update budget: the unavailable ordinals, plus the pods deleted or patched in place and the claims grown this sync. */
 export function budgetInUse(b: Of<'budgetExhausted'>, ctx: ExplainContext): { count: number; exhausted: boolean; parts: string[] } {
   const listed = b.unavailablePods.map((name) => {
     const below = inRange(ctx, name) && indexOf(ctx, name) < ctx.strategy.partition ? ' below the partition' : '';
     return `${name} ${stateOf(ctx, name)}${below}`;
   });
   const more = b.unavailable > listed.length ? `, and ${b.unavailable - listed.length} more` : '';
-  const fresh = freshDeletions(ctx);
+  const fresh = stillAvailable(ctx, ctx.updateDeletions);
+  const patched = stillAvailable(ctx, ctx.inPlaceUpdates ?? []);
   const claims = (ctx.claimUpdates ?? []).filter((name) => !b.unavailablePods.includes(name));
-  const parts = [...listed.map((l, i) => (i === listed.length - 1 ? `${l}${more}` : l)), ...fresh.map((name) => `${name} deleted now`), ...claims.map((name) => `${name}'s claims updated now`)];
-  const count = b.unavailable + fresh.length + claims.length;
+  const parts = [
+    ...listed.map((l, i) => (i === listed.length - 1 ? `${l}${more}` : l)),
+    ...fresh.map((name) => `${name} deleted now`),
+    ...patched.map((name) => `${name} updated in place now`),
+    ...claims.map((name) => `${name}'s claims updated now`),
+  ];
+  const count = b.unavailable + fresh.length + patched.length + claims.length;
   return { count, exhausted: count >= b.maxUnavailable, parts };
 }
 
@@ -147,6 +155,20 @@ function invalidSpec(b: Of<'invalidSpec'>): string {
   const shown = b.issues.slice(0, 3).map((i) => (i.path ? `${i.path}: ${i.detail}` : i.detail));
   const more = b.issues.length > 3 ? `; and ${b.issues.length - 3} more` : '';
   return `the spec is invalid, so the controller creates and deletes nothing until it is fixed: ${shown.join('; ')}${more}`;
+}
+
+function disruptionBudget(b: Of<'podDisruptionBudget'>): string {
+  const more = b.count > b.pods.length ? ` and ${b.count - b.pods.length} more` : '';
+  const who = `${b.pods.join(', ')}${more}`;
+  if (b.stale) return `${who} ${b.count === 1 ? 'waits' : 'wait'}: PodDisruptionBudget ${b.budget} has no status for its current spec yet, and allows no disruption until the disruption controller writes one`;
+  const counts = `(${b.currentHealthy} healthy, ${b.desiredHealthy} desired)`;
+  const deleted = `${who} ${b.count === 1 ? 'is' : 'are'} not deleted`;
+  if (b.expectedPods > 0 && b.desiredHealthy >= b.expectedPods) {
+    return `${deleted}: PodDisruptionBudget ${b.budget} wants all ${b.expectedPods} of its pods healthy ${counts}, so it never allows a disruption; lower its minAvailable or raise its maxUnavailable`;
+  }
+  const allows = `${deleted}: PodDisruptionBudget ${b.budget} allows ${b.disruptionsAllowed} more ${b.disruptionsAllowed === 1 ? 'disruption' : 'disruptions'} ${counts}`;
+  if (b.unready) return `${allows}; a pod that is not Ready goes only while the budget has its desired healthy pods (set unhealthyPodEvictionPolicy: AlwaysAllow on the budget to let the rollout replace it)`;
+  return `${allows}; the rollout waits for its pods to become healthy`;
 }
 
 /** What failed, what the controller does about it, and what the user can do. */
@@ -205,6 +227,12 @@ const SENTENCES: Sentences = {
     `${b.uncreatable} ${b.uncreatable === 1 ? 'replica' : 'replicas'} can never be created (lower spec.ordinals.start or spec.replicas)`,
   onDeleteStrategy: (b) =>
     `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
+  podDisruptionBudget: disruptionBudget,
+  podUpdatingInPlace: (b) =>
+    `${b.pod} was updated in place to revision ${b.revision}; the rollout waits for its kubelet to report the new image of ${b.containers.join(', ')} (the pod counts as unavailable until then)`,
+  inPlaceUpdateImpossible: (b) =>
+    `${b.pod} is not updated: podUpdatePolicy InPlaceOnly, but the new revision changes ${b.fields.join(', ')}, which a running pod cannot take; ` +
+    'change only container images, labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
   podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,
   rolloutAborted,
   noRollbackTarget,

@@ -5,9 +5,10 @@
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { isForbidden } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
-import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../../api/types.js';
+import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../../api/types.js';
 import type { ObservedState } from '../../controller/plan-types.js';
 import type { Timers } from '../../runtime/clock.js';
+import { respectsBudgets } from '../../controller/disruption-budget.js';
 import { Informer } from '../../runtime/informer.js';
 import { noopLogger } from '../../runtime/logging-port.js';
 import { observe } from '../../runtime/observe.js';
@@ -61,8 +62,11 @@ export async function observeOnce(client: ClusterClient, timers: Timers, set: St
     revisions: new Informer<ControllerRevision>({ ...common, ...reading(Resources.controllerRevisions) }),
     // only an InPlace set's claims depend on their StorageClass, and only then is the cluster-wide read needed
     ...((await readsStorageClasses(client, set)) ? { storageClasses: new Informer<StorageClass>({ ...clusterScoped, ...reading(Resources.storageClasses) }) } : {}),
+    // a set that respects PodDisruptionBudgets waits on them: without them the plan would show deletions the controller does not make
+    ...(respectsBudgets(set) ? { podDisruptionBudgets: new Informer<PodDisruptionBudget>({ ...common, ...reading(Resources.podDisruptionBudgets) }) } : {}),
   };
-  const all = [caches.pods, caches.claims, caches.revisions, ...(caches.storageClasses ? [caches.storageClasses] : [])] as Informer<KubeObject>[];
+  const optional = [caches.storageClasses, caches.podDisruptionBudgets].filter((i) => i !== undefined);
+  const all = [caches.pods, caches.claims, caches.revisions, ...optional] as Informer<KubeObject>[];
   try {
     for (const informer of all) informer.start();
     await Promise.race([Promise.all(all.map((i) => i.waitForSync())), failed]);

@@ -1,6 +1,7 @@
 // What a live cluster holds of one set, as the start of a forecast's runs (sim/start-state.ts): the set, its
-// pods, revisions and claims as they are, and the cluster's StorageClasses (how its claims can grow), so
-// that no run has to create the set first; and, for a set with claims, how long its claims took to grow.
+// pods, revisions and claims as they are, the cluster's StorageClasses (how its claims can grow) and, for a
+// set that respects them, its namespace's PodDisruptionBudgets, so that no run has to create the set first;
+// and, for a set with claims, how long its claims took to grow.
 
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { isForbidden } from '../../api/errors.js';
@@ -8,6 +9,7 @@ import type { Instant, KubeEvent, KubeObject, PersistentVolumeClaim, Pod, Statef
 import { claimOrdinal, claimTemplates } from '../../controller/claim-identity.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import type { StartState } from '../../sim/simulation.js';
+import { respectsBudgets } from '../../controller/disruption-budget.js';
 import { setHistory } from '../rollout/rollout-history.js';
 
 /** The cluster's StorageClasses; none when the user may not list them (the simulated API server then refuses to grow a claim, for want of its class). */
@@ -43,6 +45,8 @@ export async function observedStart(client: ClusterClient, resource: Resource, s
       ...(await setHistory(client, set)).map((object) => ({ resource: Resources.controllerRevisions, object })),
       ...claims.map((object) => ({ resource: Resources.persistentVolumeClaims, object })),
       ...pods.map((object) => ({ resource: Resources.pods, object })),
+      // a budget counts only these pods in the runs (the set's): one that also selects other pods allows less there
+      ...(respectsBudgets(set) ? (await client.list(Resources.podDisruptionBudgets, namespace)).items.map((object) => ({ resource: Resources.podDisruptionBudgets, object })) : []),
     ],
     now,
   );

@@ -65,6 +65,10 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return [{ pod: b.pod, note: `claim ${b.claim} differs from the template (${b.field}): held` }];
     case 'claimResizeFailed':
       return [{ pod: b.pod, note: `claim ${b.claim} failed to expand: held` }];
+    case 'podUpdatingInPlace':
+      return [{ pod: b.pod, note: `updated in place: waits for its kubelet to run ${b.containers.join(', ')}` }];
+    case 'inPlaceUpdateImpossible':
+      return [{ pod: b.pod, note: 'cannot be updated in place (InPlaceOnly): held' }];
     case 'budgetExhausted':
       return [...b.unavailablePods.map((pod) => ({ pod, note: 'unavailable: uses the maxUnavailable budget' })), ...(budgetInUse(b, ctx).exhausted ? waitingForBudget(ctx) : [])];
     case 'stuckOldRevision':
@@ -77,6 +81,8 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return b.pods.map((pod) => ({ pod, note: 'broken below the partition: not replaced' }));
     case 'waitingForTermination':
       return b.pods.map((pod) => ({ pod, note: 'Recreate: waiting for it to be gone' }));
+    case 'podDisruptionBudget':
+      return b.pods.map((pod) => ({ pod, note: `held by PodDisruptionBudget ${b.budget}` }));
     case 'partition':
       return heldBack(ctx);
     // set-wide: no pod of its own

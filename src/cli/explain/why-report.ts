@@ -56,6 +56,7 @@ export function explainContext(input: WhyInput): ExplainContext {
     start: startOrdinal(set),
     replicas: replicasOf(set),
     updateDeletions: plan.actions.flatMap((a) => (a.kind === 'deletePod' && (a.cause === 'update' || a.cause === 'forced' || a.cause === 'rollback') ? [a.name] : [])),
+    inPlaceUpdates: plan.actions.flatMap((a) => (a.kind === 'patchPod' ? [a.name] : [])),
     claimUpdates: [...new Set(plan.actions.flatMap((a) => (a.kind === 'patchClaim' && a.growsTo !== undefined && !failedLastTime(a, input.lastFailure) ? [a.podName] : [])))],
   };
 }

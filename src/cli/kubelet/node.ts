@@ -30,7 +30,8 @@ export interface RunningNode {
 const timeOfDay = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
 
 function describe(e: PodLifecycleEvent): string {
-  const detail = e.type === 'Failed' ? ` (${e.reason ?? 'container failed'}, restarts ${e.restartCount ?? 0})` : '';
+  const detail =
+    e.type === 'Failed' ? ` (${e.reason ?? 'container failed'}, restarts ${e.restartCount ?? 0})` : e.type === 'Restarted' ? ` (new image, restarts ${e.restartCount ?? 0})` : '';
   return `${e.namespace}/${e.name} ${e.type}${detail}`;
 }
 

@@ -2,7 +2,8 @@
 // system:controller:statefulset-controller role: read sets and write only their status (and finalizers,
 // which blockOwnerDeletion on pod ownerReferences requires); full pod lifecycle; claims created and
 // re-owned but never deleted (retention works through ownerReferences and the garbage collector);
-// ControllerRevisions; Events; StorageClasses read (apps.ordinal.dev/v1: InPlace claim expansion). The
+// ControllerRevisions; Events; StorageClasses and PodDisruptionBudgets read (apps.ordinal.dev/v1: InPlace
+// claim expansion, rollingUpdate.respectPodDisruptionBudgets; a budget is only read, never written). The
 // Lease is a namespaced Role in the controller's own namespace.
 
 import { Resources, type Resource } from '../../api/client.js';
@@ -33,6 +34,8 @@ export function clusterRules(target: ManifestOptions['target']): Rule[] {
     rule(['', 'events.k8s.io'], ['events'], ['create', 'update', 'patch']),
     // InPlace claim updates (apps.ordinal.dev/v1) check that a claim's class allows expansion before patching it
     ...(target !== 'native' ? [rule(['storage.k8s.io'], ['storageclasses'], ['get', 'list', 'watch'])] : []),
+    // respectPodDisruptionBudgets (apps.ordinal.dev/v1) checks the budgets selecting a pod before an update deletion
+    ...(target !== 'native' ? [rule(['policy'], ['poddisruptionbudgets'], ['list', 'watch'])] : []),
   ];
 }
 

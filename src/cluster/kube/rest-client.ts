@@ -89,7 +89,7 @@ export class RestClient implements KubeClient {
   }
 
   update<T extends KubeObject>(res: Resource, obj: T, opts?: WriteOptions): Promise<T> {
-    return this.put(res, obj, undefined, opts);
+    return this.put(res, obj, opts?.subresource, opts);
   }
 
   updateStatus<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
@@ -97,13 +97,13 @@ export class RestClient implements KubeClient {
   }
 
   async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T> {
-    const path = resourcePath(res, namespace, name) + dryRunQuery(opts);
+    const path = resourcePath(res, namespace, name, opts?.subresource) + dryRunQuery(opts);
     const req: HttpRequest = { method: 'PATCH', path, body: JSON.stringify(merge), contentType: MERGE_PATCH };
     return withTypeMeta(res, await this.json<T>('patch', req));
   }
 
   async jsonPatch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, ops: readonly JsonPatchOperation[], opts?: WriteOptions): Promise<T> {
-    const path = resourcePath(res, namespace, name) + dryRunQuery(opts);
+    const path = resourcePath(res, namespace, name, opts?.subresource) + dryRunQuery(opts);
     const req: HttpRequest = { method: 'PATCH', path, body: JSON.stringify(ops), contentType: JSON_PATCH };
     return withTypeMeta(res, await this.json<T>('patch', req));
   }

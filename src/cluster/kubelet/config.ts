@@ -2,7 +2,7 @@
 // exact name first, then by the first glob (`*` = any run of characters) in key order; an entry with `pods`
 // applies only to pods whose name one of its globs matches (a fault at one ordinal), else it is passed over.
 
-import type { Container, Pod } from '../../api/types.js';
+import type { Container, Instant, Pod } from '../../api/types.js';
 
 export type ImageBehaviorName = 'ImagePullBackOff' | 'CrashLoopBackOff' | 'NotReadyAfter';
 
@@ -41,6 +41,15 @@ export interface ContainerPlan {
   behavior: 'Normal' | ImageBehaviorName;
   /** NotReadyAfter only. */
   readyForMs?: number;
+  /** The container was restarted in place for a new image (`startMs` counts from then). */
+  restart?: ContainerRestart;
+}
+
+/** An in-place restart: the container's restartCount after it, and the old container's start and end. */
+export interface ContainerRestart {
+  count: number;
+  startedAt?: string;
+  finishedAt: Instant;
 }
 
 const DEFAULT_START_SECONDS = 1;

@@ -13,6 +13,7 @@ import { containerStateAt, nextChangeAt } from './container-model.js';
 import { lifecycleTransitions, type PodLifecycleListener } from './lifecycle.js';
 import { PodSource } from './pod-source.js';
 import { renderPodStatus } from './pod-status.js';
+import { nextStopEnd, restartedPlan, type RestartContext, type Stops } from './restart.js';
 import { writePodStatus } from './pod-status-writer.js';
 
 /** POST /api/v1/namespaces/{ns}/bindings: how a scheduler sets spec.nodeName (pod updates may not). */
@@ -42,6 +43,8 @@ interface Tracked {
   pod: Pod;
   /** When the kubelet took the pod: container start times count from here. */
   t0?: Instant;
+  /** Containers stopping to restart on a new image (restart.ts). */
+  stops?: Stops;
   wake?: { at: Instant; id: TimerId };
   termination?: TimerId;
   binding?: boolean;
@@ -57,14 +60,17 @@ const isTerminal = (pod: Pod): boolean => pod.status?.phase === 'Failed' || pod.
 const newer = (a: Pod, b: Pod): boolean => Number(a.metadata.resourceVersion ?? 0) >= Number(b.metadata.resourceVersion ?? 0);
 
 /**
- * The pod's container plans, except that a container its status reports running since an instant this
- * kubelet's plan would not have started it keeps that start: a kubelet taking over a running pod (one
- * restored from a snapshot or observed on a cluster) does not restart its containers. A status this
- * kubelet wrote always matches its plan, so its own pods are unaffected.
+ * The pod's container plans, restarted in place where their image changed (restartedPlan), except that a
+ * container its status reports running since an instant this kubelet's plan would not have started it keeps
+ * that start: a kubelet taking over a running pod (one restored from a snapshot or observed on a cluster)
+ * does not restart its containers. A status this kubelet wrote always matches its plan, so its own pods are
+ * unaffected.
  */
-function takenOverPlans(config: KubeletConfig, pod: Pod, t0: Instant): ContainerPlan[] {
+function takenOverPlans(r: RestartContext): ContainerPlan[] {
+  const { config, pod, t0 } = r;
   const statuses = pod.status?.containerStatuses ?? [];
-  return podPlans(config, pod).map((plan) => {
+  return podPlans(config, pod).map((fresh) => {
+    const plan = restartedPlan(fresh, statuses.find((s) => s.name === fresh.name), r);
     if (plan.behavior !== 'Normal' && plan.behavior !== 'NotReadyAfter') return plan;
     const started = fromTimestamp(statuses.find((s) => s.name === plan.name && s.image === plan.image)?.state?.running?.startedAt);
     // The status holds whole seconds (toTimestamp): the plan's own start, written, reads back truncated.
@@ -187,21 +193,26 @@ class SimulatedKubelet implements Kubelet {
     }
     const now = this.opts.timers.now();
     const t0 = (t.t0 ??= fromTimestamp(t.pod.status?.startTime) ?? now);
-    const plans = takenOverPlans(this.opts.config, t.pod, t0);
-    const wakes = plans.map((p) => nextChangeAt(p, t0, now)).filter((w): w is Instant => w !== undefined);
+    const r = this.restartContext(t, t.pod, t0, now);
+    const plans = takenOverPlans(r);
+    const wakes = [...plans.map((p) => nextChangeAt(p, t0, now)), nextStopEnd(r)].filter((w): w is Instant => w !== undefined);
     this.wakeAt(t, wakes.length > 0 ? Math.min(...wakes) : undefined);
-    if (!deepEqual(t.pod.status, this.render(t.pod, t0))) this.write(t, t0);
+    if (!deepEqual(t.pod.status, this.render(t, t.pod, t0))) this.write(t, t0);
   }
 
-  private render(pod: Pod, t0: Instant) {
+  private restartContext(t: Tracked, pod: Pod, t0: Instant, now: Instant): RestartContext {
+    return { config: this.opts.config, pod, t0, now, stops: (t.stops ??= new Map()) };
+  }
+
+  private render(t: Tracked, pod: Pod, t0: Instant) {
     const now = this.opts.timers.now();
-    const views = takenOverPlans(this.opts.config, pod, t0).map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
+    const views = takenOverPlans(this.restartContext(t, pod, t0, now)).map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
     return renderPodStatus(pod, views, t0, now);
   }
 
   private write(t: Tracked, t0: Instant): void {
     t.writing = true;
-    writePodStatus(this.opts.client, t.pod, (current) => this.render(current, t0))
+    writePodStatus(this.opts.client, t.pod, (current) => this.render(t, current, t0))
       .then((written) => {
         if (!written || !this.running) return;
         if (newer(written.after, t.pod)) t.pod = written.after;

@@ -3,7 +3,8 @@
 
 import type { Instant, Pod, PodStatus } from '../../api/types.js';
 
-export type PodLifecycleType = 'Scheduled' | 'Running' | 'Ready' | 'NotReady' | 'Failed';
+/** `Restarted`: a container was restarted in place on a new image (its pod kept). */
+export type PodLifecycleType = 'Scheduled' | 'Running' | 'Ready' | 'NotReady' | 'Failed' | 'Restarted';
 
 export interface PodLifecycleEvent {
   type: PodLifecycleType;
@@ -13,7 +14,7 @@ export interface PodLifecycleEvent {
   at: Instant;
   /** Failed: the waiting reason (CrashLoopBackOff, ImagePullBackOff). */
   reason?: string;
-  /** Failed: the container's restartCount after the crash. */
+  /** Failed, Restarted: the container's restartCount after the crash or the restart. */
   restartCount?: number;
   /** The pod as stored after the write. */
   pod: Pod;
@@ -35,6 +36,10 @@ export function lifecycleTransitions(
   if (prev?.phase !== 'Running' && next?.phase === 'Running') out.push({ type: 'Running' });
   for (const c of next?.containerStatuses ?? []) {
     const before = prev?.containerStatuses?.find((p) => p.name === c.name);
+    if (before?.image && c.image && before.image !== c.image) {
+      out.push({ type: 'Restarted', restartCount: c.restartCount });
+      continue;
+    }
     const reason = c.state?.waiting?.reason;
     const newReason = reason !== undefined && FAILURE_REASONS.has(reason) && before?.state?.waiting?.reason !== reason;
     if (newReason || c.restartCount > (before?.restartCount ?? 0)) {

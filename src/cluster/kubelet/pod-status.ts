@@ -10,6 +10,7 @@ import {
   type PodStatus,
 } from '../../api/types.js';
 import type { ContainerPlan } from './config.js';
+import { IN_PLACE_EXIT } from './restart.js';
 import type { ContainerState } from './container-model.js';
 
 export interface ContainerView {
@@ -21,7 +22,8 @@ export interface ContainerView {
 const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
 
 const isReady = (c: ContainerView): boolean => c.state.kind === 'running' && c.state.ready;
-const isStarted = (c: ContainerView): boolean => c.state.kind === 'running' || c.state.kind === 'crashLoop';
+/** Started once: a container restarting in place keeps its pod Running. */
+const isStarted = (c: ContainerView): boolean => c.state.kind === 'running' || c.state.kind === 'crashLoop' || c.plan.restart !== undefined;
 
 // upstream: pkg/kubelet/status/generate.go GeneratePodReadyCondition
 export function renderPodStatus(pod: Pod, containers: ContainerView[], t0: Instant, now: Instant): PodStatus {
@@ -52,26 +54,35 @@ function withTransitionTime(c: PodCondition, prev: PodCondition[] | undefined, n
   return { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime, ...(c.reason ? { reason: c.reason, message: c.message } : {}) };
 }
 
+/** The old container of an in-place restart, as the kubelet reports it in lastState. */
+function restartedFrom(plan: ContainerPlan): Partial<ContainerStatus> {
+  const r = plan.restart;
+  if (r === undefined) return {};
+  const terminated = { exitCode: 0, reason: IN_PLACE_EXIT, ...(r.startedAt ? { startedAt: r.startedAt } : {}), finishedAt: toTimestamp(r.finishedAt) };
+  return { lastState: { terminated } };
+}
+
 function containerStatus({ plan, state }: ContainerView, podName: string): ContainerStatus {
-  const base = { name: plan.name, image: plan.image, imageID: '', started: state.kind === 'running' };
+  const restartCount = plan.restart?.count ?? 0;
+  const base = { name: plan.name, image: plan.image, imageID: '', started: state.kind === 'running', ...restartedFrom(plan) };
   switch (state.kind) {
     case 'creating':
-      return { ...base, ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } };
+      return { ...base, ready: false, restartCount, state: { waiting: { reason: 'ContainerCreating' } } };
     case 'pullBackOff':
       return {
         ...base,
         ready: false,
-        restartCount: 0,
+        restartCount,
         state: { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${plan.image}"` } },
       };
     case 'running':
-      return { ...base, ready: state.ready, restartCount: 0, state: { running: { startedAt: toTimestamp(state.startedAt) } } };
+      return { ...base, ready: state.ready, restartCount, state: { running: { startedAt: toTimestamp(state.startedAt) } } };
     case 'crashLoop': {
       const message = `back-off ${state.backoffMs / 1000}s restarting failed container=${plan.name} pod=${podName}`;
       return {
         ...base,
         ready: false,
-        restartCount: state.restartCount,
+        restartCount: restartCount + state.restartCount,
         state: { waiting: { reason: 'CrashLoopBackOff', message } },
         lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: toTimestamp(state.lastCrashAt) } },
       };

@@ -36,7 +36,7 @@ export class ClientView implements MemoryClusterClient {
 
   async update<T extends KubeObject>(res: Resource, obj: T, opts?: WriteOptions): Promise<T> {
     this.guard('update', res, obj.metadata?.name ?? '');
-    return this.server.replace(this.identity, 'update', res, obj, 'main', opts?.dryRun === true) as T;
+    return this.server.replace(this.identity, 'update', res, obj, opts?.subresource ?? 'main', opts?.dryRun === true) as T;
   }
 
   async updateStatus<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
@@ -46,12 +46,12 @@ export class ClientView implements MemoryClusterClient {
 
   async patch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, merge: unknown, opts?: WriteOptions): Promise<T> {
     this.guard('patch', res, name);
-    return this.server.patch(this.identity, res, namespace, name, merge, opts?.dryRun === true) as T;
+    return this.server.patch(this.identity, res, namespace, name, merge, opts) as T;
   }
 
   async jsonPatch<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string, ops: readonly JsonPatchOperation[], opts?: WriteOptions): Promise<T> {
     this.guard('patch', res, name);
-    return this.server.jsonPatch(this.identity, res, namespace, name, ops, opts?.dryRun === true) as T;
+    return this.server.jsonPatch(this.identity, res, namespace, name, ops, opts) as T;
   }
 
   async apply<T extends KubeObject>(res: Resource, obj: T, opts: ApplyOptions): Promise<T> {

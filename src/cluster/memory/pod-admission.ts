@@ -4,6 +4,7 @@
 import { cloneJson } from '../../api/validation/json.js';
 import type { FieldIssue } from '../../api/errors.js';
 import { defaultPodSpec } from '../../api/pod-defaults.js';
+import { podQOSClass } from '../../api/pod-resources.js';
 import { toTimestamp, type Instant, type Pod, type PodCondition, type PodSpec } from '../../api/types.js';
 import { jsonEqual } from './equality.js';
 
@@ -17,7 +18,7 @@ export function preparePodForCreate(pod: Pod): Pod {
   const out = cloneJson(pod);
   out.spec = defaultPodSpec(out.spec ?? { containers: [] });
   out.metadata.generation = 1;
-  out.status = { phase: 'Pending', qosClass: qosClassOf(out.spec) };
+  out.status = { phase: 'Pending', qosClass: podQOSClass(out.spec) };
   return out;
 }
 
@@ -47,14 +48,6 @@ export function validatePodUpdate(next: Pod, prev: Pod): FieldIssue[] {
 function withImagesOf<C extends { image?: string }>(list: C[] | undefined, from: C[] | undefined): C[] | undefined {
   if (list === undefined || from === undefined || list.length !== from.length) return list;
   return list.map((c, i) => ({ ...c, image: from[i]!.image }));
-}
-
-function qosClassOf(spec: PodSpec): string {
-  const sized = [...spec.containers, ...(spec.initContainers ?? [])].some((c) => {
-    const r = c['resources'] as { requests?: object; limits?: object } | undefined;
-    return Object.keys(r?.requests ?? {}).length > 0 || Object.keys(r?.limits ?? {}).length > 0;
-  });
-  return sized ? 'Burstable' : 'BestEffort';
 }
 
 // upstream: pkg/registry/core/pod/storage/storage.go setPodNodeAndMetadata

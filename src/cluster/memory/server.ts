@@ -3,7 +3,7 @@
 // Requests run synchronously; client views wrap them in promises and attribute them to an actor.
 
 import { cloneJson } from '../../api/validation/json.js';
-import { Resources, type DeleteOptions, type JsonPatchOperation, type ListOptions, type ListResult, type Resource, type WatchHandle, type WatchHandlers } from '../../api/client.js';
+import { Resources, type DeleteOptions, type JsonPatchOperation, type ListOptions, type ListResult, type Resource, type WatchHandle, type WatchHandlers, type WriteOptions } from '../../api/client.js';
 import { ApiError, ConflictError } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
 import { parseSelectorString } from '../../api/labels.js';
@@ -11,7 +11,7 @@ import { toTimestamp, type KubeObject, type OwnerReference, type Pod, type Stora
 import type { Timers } from '../../runtime/clock.js';
 import { admitCreate, admitUpdate, hasStatusSubresource, invalid, type WriteMode } from './admission.js';
 import { CommitLog, type WriteContext } from './commit-log.js';
-import { isReadyForRemoval, planDeletion } from './deletion.js';
+import { isPodResource, isReadyForRemoval, planDeletion } from './deletion.js';
 import { sameStoredObject } from './equality.js';
 import type { FaultInjector } from './faults.js';
 import { GarbageCollector, GC_ACTOR } from './garbage-collector.js';
@@ -19,6 +19,7 @@ import { applyJsonPatch, JsonPatchError } from './json-patch.js';
 import { applyMergePatch } from './merge-patch.js';
 import { FieldOwners } from './field-owners.js';
 import { bindPod } from './pod-admission.js';
+import { resizeRequest } from './pod-resize.js';
 import { alreadyExists, badRequest, noSubresource, notFound, quotaExceeded, staleConflict, uidConflict } from './messages.js';
 import { createNameSource, type NameSource } from './name-source.js';
 import { ObjectStore } from './object-store.js';
@@ -40,6 +41,17 @@ const GENERATE_ATTEMPTS = 8;
 
 /** The name the object-count quota's 403 gives (as a ResourceQuota object's name would appear). */
 export const OBJECT_QUOTA_NAME = 'max-objects';
+
+/**
+ * A patch that sets another uid is refused by validation (an update's uid is a precondition instead: 409),
+ * which is how a patch naming the uid it means stays off an object recreated under the same name.
+ */
+// upstream: staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go ValidateObjectMetaUpdate
+function keepsUid(res: Resource, patched: KubeObject, prev: KubeObject): KubeObject {
+  const uid = patched.metadata.uid;
+  if (uid && uid !== prev.metadata.uid) throw invalid(res, patched.metadata.name ?? '', [{ path: 'metadata.uid', type: 'Invalid', value: uid, detail: 'field is immutable' }]);
+  return patched;
+}
 
 export class ApiServer {
   readonly store = new ObjectStore();
@@ -109,13 +121,14 @@ export class ApiServer {
   /** `dryRun`: admitted and answered as if stored, but nothing is written or delivered. */
   replace(actor: string, verb: WriteVerb, res: Resource, obj: KubeObject, mode: WriteMode, dryRun = false): KubeObject {
     if (mode === 'status' && !hasStatusSubresource(res)) throw noSubresource(res, 'status');
+    if (mode === 'resize' && !isPodResource(res)) throw noSubresource(res, 'resize');
     const name = obj.metadata?.name ?? '';
     const namespace = res.namespaced ? obj.metadata.namespace || 'default' : undefined;
     const prev = this.mustGet(res, namespace, name);
     const { resourceVersion, uid } = obj.metadata;
     if (resourceVersion && resourceVersion !== prev.metadata.resourceVersion) throw staleConflict(res, name);
     if (uid && uid !== prev.metadata.uid) throw uidConflict(res, name, uid, prev.metadata.uid);
-    const next = mode === 'status' ? { ...cloneJson(prev), status: cloneJson(obj['status']) } : this.carryOver(res, obj, prev);
+    const next = mode === 'status' ? { ...cloneJson(prev), status: cloneJson(obj['status']) } : mode === 'resize' ? resizeRequest(obj, prev as Pod) : this.carryOver(res, obj, prev);
     const admitted = admitUpdate(res, next, prev, mode, this.config.features, (r, ns, n) => this.store.get(r, ns, n));
     if (dryRun) return cloneJson(sameStoredObject(admitted, prev) ? prev : admitted);
     const ctx: WriteContext = { actor, verb, res };
@@ -136,16 +149,16 @@ export class ApiServer {
     return out;
   }
 
-  patch(actor: string, res: Resource, namespace: string | undefined, name: string, merge: unknown, dryRun = false): KubeObject {
+  patch(actor: string, res: Resource, namespace: string | undefined, name: string, merge: unknown, opts: WriteOptions = {}): KubeObject {
     if (typeof merge !== 'object' || merge === null || Array.isArray(merge)) throw badRequest('merge patch must be a JSON object');
     const prev = this.mustGet(res, namespace, name);
     const patched = applyMergePatch(prev, merge) as KubeObject;
     patched.metadata = { ...(patched.metadata ?? {}), name, namespace: prev.metadata.namespace };
-    return this.replace(actor, 'patch', res, patched, 'main', dryRun);
+    return this.replace(actor, 'patch', res, keepsUid(res, patched, prev), opts.subresource ?? 'main', opts.dryRun === true);
   }
 
   /** RFC 6902; an operation that cannot be applied is kube-apiserver's 422, whose message names no detail. */
-  jsonPatch(actor: string, res: Resource, namespace: string | undefined, name: string, ops: readonly JsonPatchOperation[], dryRun = false): KubeObject {
+  jsonPatch(actor: string, res: Resource, namespace: string | undefined, name: string, ops: readonly JsonPatchOperation[], opts: WriteOptions = {}): KubeObject {
     if (!Array.isArray(ops)) throw badRequest('error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
     const prev = this.mustGet(res, namespace, name);
     let patched: KubeObject;
@@ -156,7 +169,7 @@ export class ApiServer {
       throw new ApiError('the server rejected our request due to an error in our request', 422, 'Invalid');
     }
     patched.metadata = { ...(patched.metadata ?? {}), name, namespace: prev.metadata.namespace };
-    return this.replace(actor, 'patch', res, patched, 'main', dryRun);
+    return this.replace(actor, 'patch', res, keepsUid(res, patched, prev), opts.subresource ?? 'main', opts.dryRun === true);
   }
 
   delete(actor: string, res: Resource, namespace: string | undefined, name: string, opts: DeleteOptions = {}): void {

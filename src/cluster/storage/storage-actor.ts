@@ -7,13 +7,13 @@
 // the in-memory API server and on a real kube-apiserver (where no CSI driver runs). All time is the
 // injected Timers'.
 
-import { Resources, type ClusterClient, type Resource, type WatchEvent } from '../../api/client.js';
+import { Resources, type ClusterClient } from '../../api/client.js';
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { claimCapacity, claimRequest, fromTimestamp, toTimestamp, type Instant, type KubeObject, type PersistentVolumeClaim, type PersistentVolumeClaimCondition, type Pod, type Quantity } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { compareQuantities, quantityText } from '../../api/validation/quantity.js';
-import type { TimerId, Timers } from '../../runtime/clock.js';
-import { Reflector } from '../../runtime/reflector.js';
+import type { Timers } from '../../runtime/clock.js';
+import { WatchingActor } from '../watching-actor.js';
 import { drawSeconds, type Seconds } from '../kubelet/config.js';
 
 export const EXPANSION_MODES = ['Online', 'Offline', 'Fails'] as const;
@@ -58,83 +58,38 @@ const key = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metada
 const mountedClaims = (pod: Pod): string[] => (pod.spec.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : []));
 const isRunning = (pod: Pod): boolean => pod.status?.phase === 'Running' && !pod.metadata.deletionTimestamp;
 
-export class StorageActor {
+export class StorageActor extends WatchingActor {
   private readonly claims = new Map<string, PersistentVolumeClaim>();
   private readonly pods = new Map<string, Pod>();
-  private readonly wakes = new Map<string, { at: Instant; id: TimerId }>();
   /** Expansions under way: claim key → the request being expanded to and when it was first seen. */
   private readonly expansions = new Map<string, { target: string; since: Instant }>();
-  private readonly reflectors: Reflector<KubeObject>[];
-  /** Claims being reconciled (one write sequence per claim at a time), and those changed meanwhile. */
-  private readonly busy = new Set<string>();
-  private readonly dirty = new Set<string>();
-  private running = false;
 
+  /** Claims are reconciled one write sequence per claim at a time, again when changed meanwhile or when due. */
   constructor(private readonly opts: StorageActorOptions) {
-    this.reflectors = [
-      this.mirror<PersistentVolumeClaim>(Resources.persistentVolumeClaims, this.claims, (c) => void this.reconcile(key(c))),
-      this.mirror<Pod>(Resources.pods, this.pods, (p) => this.reconcileMounted(p)),
-    ];
+    super(opts, 'storage', opts.namespace);
+    this.watch<PersistentVolumeClaim>(Resources.persistentVolumeClaims, this.claims, key, (c) => this.reconcile(key(c)));
+    this.watch<Pod>(Resources.pods, this.pods, key, (p) => this.reconcileMounted(p));
   }
 
-  start(): void {
-    this.running = true;
-    for (const r of this.reflectors) r.start();
+  protected run(k: string): Promise<void> {
+    return this.reconcileClaim(k);
   }
 
-  stop(): void {
-    this.running = false;
-    for (const r of this.reflectors) r.stop();
-    for (const w of this.wakes.values()) this.opts.timers.cancel(w.id);
-    this.wakes.clear();
-  }
-
-  /** Keeps `into` equal to the resource's objects (all namespaces), calling `changed` for each one that changes. */
-  private mirror<T extends KubeObject>(resource: Resource, into: Map<string, T>, changed: (o: T) => void): Reflector<KubeObject> {
-    const sink = {
-      replace: (items: T[]) => {
-        into.clear();
-        for (const o of items) into.set(key(o), o);
-        for (const claim of this.claims.values()) void this.reconcile(key(claim));
-      },
-      event: (e: WatchEvent<T>) => {
-        if (e.type === 'DELETED') into.delete(key(e.object));
-        else into.set(key(e.object), e.object);
-        changed(e.object);
-      },
-    };
-    const { client, timers, random, namespace } = this.opts;
-    return new Reflector<T>({ client, resource, namespace, timers, random, sink }) as unknown as Reflector<KubeObject>;
+  protected resyncAll(): void {
+    for (const claim of this.claims.values()) this.reconcile(key(claim));
   }
 
   /** A pod started: an offline expansion of a claim it mounts may finish. */
   private reconcileMounted(pod: Pod): void {
-    for (const claim of mountedClaims(pod)) void this.reconcile(`${pod.metadata.namespace ?? ''}/${claim}`);
+    for (const claim of mountedClaims(pod)) this.reconcile(`${pod.metadata.namespace ?? ''}/${claim}`);
+  }
+
+  private reconcile(k: string): void {
+    this.work.enqueue(k);
   }
 
   private wakeAt(k: string, at: Instant): void {
-    const known = this.wakes.get(k);
-    if (known && known.at <= at) return;
-    if (known) this.opts.timers.cancel(known.id);
-    const id = this.opts.timers.at(at, () => {
-      this.wakes.delete(k);
-      void this.reconcile(k);
-    }, 'storage');
-    this.wakes.set(k, { at, id });
-  }
-
-  private async reconcile(k: string): Promise<void> {
-    if (this.busy.has(k)) {
-      this.dirty.add(k);
-      return;
-    }
-    this.busy.add(k);
-    try {
-      await this.reconcileClaim(k);
-    } finally {
-      this.busy.delete(k);
-      if (this.dirty.delete(k)) void this.reconcile(k);
-    }
+    this.work.wakeAt(k, at);
   }
 
   private async reconcileClaim(k: string): Promise<void> {

@@ -1,0 +1,100 @@
+// Property (rollingUpdate.respectPodDisruptionBudgets): over random sizes, policies, maxUnavailable, one or two
+// PodDisruptionBudgets of every kind (minAvailable or maxUnavailable, integer or percentage, one over a few
+// pods only), injected API errors, conflicts and watch delays, and a selected pod of no controller that a user
+// deletes mid-rollout, no update deletion of the controller takes a budget below its desiredHealthy (the
+// simulator's podDisruptionBudget check, on every deletion), no other invariant breaks, and the rollout
+// completes. Cases are drawn with the process's property seed (test/property-seed.ts).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parseScenario } from '../../src/sim/scenario.js';
+import { Simulation } from '../../src/sim/simulation.js';
+import { propertySeed } from '../property-seed.js';
+
+/** minAvailable as the disruption controller scales it (a percentage rounded up). */
+const desiredOf = (v: number | string, replicas: number): number => (typeof v === 'number' ? v : Math.ceil((Number(v.slice(0, -1)) * replicas) / 100));
+
+const cases = fc
+  .record({
+    replicas: fc.integer({ min: 2, max: 7 }),
+    maxUnavailable: fc.integer({ min: 1, max: 4 }),
+    parallel: fc.boolean(),
+    budget: fc.oneof(
+      fc.record({ field: fc.constant('minAvailable'), value: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constantFrom('50%', '60%', '80%')) }),
+      fc.record({ field: fc.constant('maxUnavailable'), value: fc.oneof(fc.integer({ min: 1, max: 2 }), fc.constantFrom('20%', '34%', '50%')) }),
+    ),
+    /** A second budget over the pods of these ordinals, keeping all but one of them. */
+    subset: fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 3 }), { nil: undefined }),
+    apiErrors: fc.constantFrom(0, 0.1, 0.25),
+    conflicts: fc.constantFrom(0, 0.2),
+    watchDelay: fc.constantFrom(0, 0.5, 2),
+    /** A pod of no controller that the budgets select too, which a user deletes that many seconds into the rollout. */
+    userDelete: fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
+    podStart: fc.integer({ min: 1, max: 6 }),
+  })
+  .map((c) => ({
+    ...c,
+    // a minAvailable of every replica would hold the rollout for good: keep one disruption possible
+    budget: c.budget.field === 'minAvailable' && desiredOf(c.budget.value, c.replicas) >= c.replicas ? { ...c.budget, value: c.replicas - 1 } : c.budget,
+    subset: c.subset?.filter((o) => o < c.replicas),
+    // a deletion the controller cannot see yet (its watch is late) is a race no controller wins, with or without
+    // budgets (the eviction handler does not count a plain delete either): user deletions only with a prompt watch
+    userDelete: c.watchDelay > 0 ? undefined : c.userDelete,
+  }));
+
+type Case = typeof cases extends fc.Arbitrary<infer T> ? T : never;
+
+const budget = (name: string, field: string, value: number | string, selector: string) =>
+  `  - {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: ${name}}, spec: {${field}: ${JSON.stringify(value)}, selector: ${selector}}}`;
+
+function scenario(c: Case): string {
+  const subset = c.subset && c.subset.length > 0 ? c.subset : undefined;
+  const faults = [
+    c.apiErrors > 0 ? `apiErrors: {rate: ${c.apiErrors}}` : '',
+    c.conflicts > 0 ? `conflicts: {rate: ${c.conflicts}}` : '',
+    c.watchDelay > 0 ? `watch: {delaySeconds: ${c.watchDelay}}` : '',
+  ].filter(Boolean);
+  return `kind: Scenario
+seed: ${c.replicas * 1000 + c.podStart}
+cluster: {podStartSeconds: ${c.podStart}, podTerminationSeconds: 1}
+${faults.length > 0 ? `faults: {${faults.join(', ')}}` : ''}
+objects:
+${c.userDelete !== undefined ? '  - {apiVersion: v1, kind: Pod, metadata: {name: helper, labels: {app: db}}, spec: {containers: [{name: c, image: "busybox:1.36"}]}}' : ''}
+${budget('all', c.budget.field, c.budget.value, '{matchLabels: {app: db}}')}
+${subset ? budget('some', 'minAvailable', subset.length - 1, `{matchExpressions: [{key: statefulset.kubernetes.io/pod-name, operator: In, values: [${subset.map((o) => `db-${o}`).join(', ')}]}]}`) : ''}
+  - apiVersion: apps.ordinal.dev/v1
+    kind: StatefulSet
+    metadata: {name: db}
+    spec:
+      replicas: ${c.replicas}
+      podManagementPolicy: ${c.parallel ? 'Parallel' : 'OrderedReady'}
+      selector: {matchLabels: {app: db}}
+      template:
+        metadata: {labels: {app: db}}
+        spec: {containers: [{name: postgres, image: "postgres:17.5"}]}
+      updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: ${c.maxUnavailable}, respectPodDisruptionBudgets: true}}
+steps:
+  - waitFor: Converged
+    timeoutSeconds: 600
+  - setImage: {name: db, container: postgres, image: "postgres:17.6"}
+${c.userDelete !== undefined ? `  - advance: ${c.userDelete}\n  - deletePod: helper` : ''}
+  - waitFor: Converged
+    timeoutSeconds: 3000
+`;
+}
+
+describe('respectPodDisruptionBudgets (property)', () => {
+  it(`no update deletion breaches a PodDisruptionBudget, and the rollout completes (seed ${propertySeed})`, async () => {
+    for (const c of fc.sample(cases, { seed: propertySeed, numRuns: 16 })) {
+      const sim = new Simulation(parseScenario(scenario(c)));
+      await sim.start();
+      await sim.runSteps();
+      await sim.finish();
+      const what = JSON.stringify(c);
+      assert.deepEqual(sim.violations, [], what);
+      assert.equal(sim.failed, false, `${what}: ${JSON.stringify(sim.records.filter((r) => r.type === 'failure' || (r.type === 'expect' && !r.ok)))}`);
+      const deleted = sim.records.filter((r) => r.type === 'action' && r.verb === 'delete' && r.resource === 'pods').length;
+      assert.ok(deleted >= c.replicas, `${what}: every pod was replaced (${deleted} deletions)`);
+    }
+  });
+});
