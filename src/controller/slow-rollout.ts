@@ -3,8 +3,10 @@
 // requested → gone) and its replacement's start (creation → Ready); minReadySeconds is the spec's, and the
 // controller itself creates the next pod at once, so the batches (maxUnavailable, podManagementPolicy) are
 // made of these steps. Each step's band runs from its p50 to its p95; a step is out of it once it has taken
-// the p95 plus half the band's width (p95 − p50) — a single step past its p95 is one in twenty, and a 30-pod
-// rollout would nearly always have one — plus 1 s for whole-second timestamps. A pod of the update revision
+// the p95 plus the band's width (p95 − p50) — a single step past its p95 is one in twenty, and a 30-pod
+// rollout would nearly always have one; with half the width, a 30-pod rollout of log-normal start times
+// (σ 0.2) raised it in 20 of 100 unchanged runs, with the whole width in 5 — plus 1 s for whole-second
+// timestamps. A pod of the update revision
 // not Ready by then, or a pod not gone by then, means the progress made so far should have come earlier: the
 // rollout is slower than forecast (Progressing=False, reason SlowerThanForecast, a warning, not a failure).
 // The planner wakes itself when the first step in flight leaves its band.
@@ -29,7 +31,7 @@ export interface StepBand {
   p50: number;
   p95: number;
   pods: number;
-  /** p95 + (p95 − p50) / 2 + 1 s: a step that has taken longer is out of its band. */
+  /** outOfBandAfter + 1 s: a step that has taken longer is out of its band. */
   limit: number;
 }
 
@@ -39,13 +41,16 @@ export interface ForecastBand {
   termination?: StepBand;
 }
 
+/** How long a step may take before it is out of its band: its p95 plus the band's width. */
+const outOfBandAfter = (p50: number, p95: number): number => p95 + (p95 - p50);
+
 function bandOf(measured: readonly number[] | undefined): StepBand | undefined {
   if (measured === undefined || measured.length < MIN_MEASURED_PODS) return undefined;
   const samples = sortedSamples(measured);
   const p50 = percentile(samples, 50);
   const p95 = percentile(samples, 95);
   if (p50 === undefined || p95 === undefined) return undefined;
-  return { p50, p95, pods: measured.length, limit: p95 + (p95 - p50) / 2 + TIMESTAMP_SLACK_SECONDS };
+  return { p50, p95, pods: measured.length, limit: outOfBandAfter(p50, p95) + TIMESTAMP_SLACK_SECONDS };
 }
 
 export function forecastBand(durations: ObservedDurations | undefined): ForecastBand {
@@ -114,7 +119,7 @@ const round = (s: number): number => Math.round(s * 10) / 10;
  * `why`'s.
  */
 export function lateStepText(l: LateStep): string {
-  const after = round(l.p95 + (l.p95 - l.p50) / 2);
+  const after = round(outOfBandAfter(l.p50, l.p95));
   const band = `${round(l.p50)} s (p50), ${round(l.p95)} s (p95)`;
   return l.step === 'start'
     ? `pod ${l.pod} not Ready ${after} s after its creation; the set's last ${l.pods} pods were Ready in ${band}`

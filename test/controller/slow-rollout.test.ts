@@ -30,22 +30,22 @@ function rolling(opts: SetOptions = {}, durations = { start: [10, 10, 10], termi
 }
 
 describe('SlowerThanForecast', () => {
-  it('wakes when the new pod leaves its band (p95 + (p95 − p50) / 2 + 1 s), then reports it once: condition, Warning event, blocker, metric', () => {
+  it('wakes when the new pod leaves its band (p95 + (p95 − p50) + 1 s), then reports it once: condition, Warning event, blocker, metric', () => {
     const h = rolling();
     const created = h.now;
     h.advance(11 * SECOND);
     const inBand = h.sync();
     assert.equal(progressing(h)?.reason, 'RollingUpdateInProgress');
-    // 10 s measured on whole-second timestamps: p50 10 s, p95 10.5 s; + half the band's width 0.25 s, + 1 s for
+    // 10 s measured on whole-second timestamps: p50 10 s, p95 10.5 s; + the band's width 0.5 s, + 1 s for
     // the pod's own whole-second creation time
-    assert.equal(inBand.wakeAt, created + 11.75 * SECOND);
+    assert.equal(inBand.wakeAt, created + 12 * SECOND);
     h.now = inBand.wakeAt;
     const slow = h.sync();
     assert.deepEqual([progressing(h)?.status, progressing(h)?.reason], ['False', 'SlowerThanForecast']);
-    assert.match(progressing(h)?.message ?? '', /slower than forecast: pod web-2 not Ready 10\.8 s after its creation; the set's last 3 pods were Ready in 10 s \(p50\), 10\.5 s \(p95\)$/);
+    assert.match(progressing(h)?.message ?? '', /slower than forecast: pod web-2 not Ready 11 s after its creation; the set's last 3 pods were Ready in 10 s \(p50\), 10\.5 s \(p95\)$/);
     assert.deepEqual(slowEvents(slow).map((e) => e.type), ['Warning']);
     assert.equal(slow.metrics.slowerThanForecast, true);
-    assert.deepEqual(slow.blockers.find((b) => b.kind === 'slowerThanForecast'), { kind: 'slowerThanForecast', pod: 'web-2', step: 'start', seconds: 11.75, p50: 10, p95: 10.5, pods: 3 });
+    assert.deepEqual(slow.blockers.find((b) => b.kind === 'slowerThanForecast'), { kind: 'slowerThanForecast', pod: 'web-2', step: 'start', seconds: 12, p50: 10, p95: 10.5, pods: 3 });
     h.advance(5 * SECOND);
     const again = h.sync();
     assert.deepEqual(slowEvents(again), [], 'the event marks the start only');
@@ -84,10 +84,10 @@ describe('SlowerThanForecast', () => {
     h.sync(); // deletes web-2
     const deleted = h.now;
     const terminating = h.sync();
-    assert.equal(terminating.wakeAt, deleted + 3.75 * SECOND, 'p95 2.5 s + (2.5 − 2) / 2 s + 1 s');
+    assert.equal(terminating.wakeAt, deleted + 4 * SECOND, 'p95 2.5 s + (2.5 − 2) s + 1 s');
     h.now = terminating.wakeAt;
     h.sync();
-    assert.match(progressing(h)?.message ?? '', /pod web-2 not gone 2\.8 s after its deletion; the set's last 3 pods were gone in 2 s \(p50\), 2\.5 s \(p95\)/);
+    assert.match(progressing(h)?.message ?? '', /pod web-2 not gone 3 s after its deletion; the set's last 3 pods were gone in 2 s \(p50\), 2\.5 s \(p95\)/);
   });
 
   it('needs 3 pods measured: with fewer, or nothing learned, only the deadline applies', () => {
