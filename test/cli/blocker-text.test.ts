@@ -203,9 +203,9 @@ const cases: Case[] = [
   {
     desc: 'a rollout slower than forecast',
     ctx: pending,
-    blocker: { kind: 'slowerThanForecast', pod: 'web-19', step: 'start', seconds: 14.2, p50: 10, p95: 12.5, pods: 40 },
+    blocker: { kind: 'slowerThanForecast', pod: 'web-19', step: 'start', seconds: 16.2, p50: 10, p95: 12.5, pods: 40 },
     want:
-      "slower than forecast: pod web-19 not Ready 13.8 s after its creation; the set's last 40 pods were Ready in 10 s (p50), 12.5 s (p95) (it has taken 14s); " +
+      "slower than forecast: pod web-19 not Ready 15 s after its creation; the set's last 40 pods were Ready in 10 s (p50), 12.5 s (p95) (it has taken 16s); " +
       'Progressing=False, reason SlowerThanForecast (a warning: the rollout goes on, and only the progress deadline fails it)',
   },
   {
