@@ -248,8 +248,8 @@ export interface StatefulSetSpec {
     whenScaled?: PersistentVolumeClaimRetentionPolicyType | string;
   };
   ordinals?: { start?: number };
-  /** Ordinal extension: detection only, like Deployments (default 600). */
-  progressDeadlineSeconds?: number;
+  /** Ordinal extension: detection only, like Deployments (default 600); `auto`: derived from the set's learned pod durations. */
+  progressDeadlineSeconds?: number | typeof PROGRESS_DEADLINE_AUTO;
   /** Ordinal extension (KEP-4650): OnDelete (default: only new claims follow the template) or InPlace (claims patched in rollout order). */
   volumeClaimUpdatePolicy?: VolumeClaimUpdatePolicy | string;
   [key: string]: unknown;
@@ -393,3 +393,6 @@ export function fromTimestamp(s: string | undefined | null): Instant | undefined
   const t = Date.parse(s);
   return Number.isNaN(t) ? undefined : t;
 }
+
+/** `spec.progressDeadlineSeconds: auto` (apps.ordinal.dev/v1): the deadline follows the set's learned pod durations. */
+export const PROGRESS_DEADLINE_AUTO = 'auto';

@@ -17,6 +17,7 @@ export const Reason = {
   progressDeadlineExceeded: 'ProgressDeadlineExceeded',
   safetyHalt: 'SafetyHalt',
   rolloutAborted: 'RolloutAborted',
+  slowerThanForecast: 'SlowerThanForecast',
   minimumReplicasAvailable: 'MinimumReplicasAvailable',
   minimumReplicasUnavailable: 'MinimumReplicasUnavailable',
   failedValidation: 'FailedValidation',

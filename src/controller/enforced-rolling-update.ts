@@ -30,7 +30,6 @@ import { describePodState, isRunningAndReady, isTerminating, isUnavailable, podA
 import { remainingBlockers, type Candidate, type UpdateDecision } from './rolling-update-deletions.js';
 import { oldCount, staleDescending } from './update-range.js';
 import { updateBudget } from './update-budget.js';
-import { progressDeadlineSecondsOf } from './spec.js';
 
 /**
  * An old-revision pod of the update range that EnforcedRollingUpdate (or the way back of an aborted rollout)
@@ -90,7 +89,7 @@ export function checkSafetyHalt(ctx: SyncContext): HaltCheck {
   }
   const pod = top === undefined ? undefined : slots.pod(top);
   if (top === undefined || pod === undefined || !unavailable(ctx, pod)) return {};
-  const failure = failureOf(pod, fromTimestamp(pod.metadata.creationTimestamp), progressDeadlineSecondsOf(ctx.set), ctx.now);
+  const failure = failureOf(pod, fromTimestamp(pod.metadata.creationTimestamp), ctx.progressDeadlineSeconds, ctx.now);
   if (failure.reason === undefined) return failure.failsAt === undefined ? {} : { failsAt: failure.failsAt };
   return { halted: { pod, ordinal: slots.start + top, reason: failure.reason } };
 }
@@ -133,7 +132,7 @@ export function passCheck(ctx: SyncContext, index: number, pod: Pod): PassCheck 
   if (isReplaceableOldPod(ctx, index, pod)) return { passed: { pod, state: describePodState(pod), belowPartition: false } };
   // below the partition; a Ready pod inside minReadySeconds is about to be available, not broken
   if (isRunningAndReady(pod)) return {};
-  const failure = failureOf(pod, stuckSince(pod), progressDeadlineSecondsOf(ctx.set), ctx.now);
+  const failure = failureOf(pod, stuckSince(pod), ctx.progressDeadlineSeconds, ctx.now);
   if (failure.reason === undefined) return failure.failsAt === undefined ? {} : { failsAt: failure.failsAt };
   return { passed: { pod, state: failure.reason, belowPartition: true } };
 }

@@ -4,7 +4,7 @@
 // simulator all call these.
 
 import type { Features } from '../api/features.js';
-import type { Instant, PersistentVolumeClaim, Pod, StatefulSet, StatefulSetStatus } from '../api/types.js';
+import { PROGRESS_DEADLINE_AUTO, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet, type StatefulSetStatus } from '../api/types.js';
 import { claimNamesForOrdinal, claimOrdinal, claimTemplates, isClaimOwnerUpToDate } from './claim-identity.js';
 import { claimsAvailableFrom, claimsReadiness } from './claim-updates.js';
 import { isBrokenPod } from './enforced-rolling-update.js';
@@ -13,6 +13,7 @@ import { mergeAscending } from './merge.js';
 import { observedPods, ReplicaIndex } from './replica-index.js';
 import type { Action, ObservedState, Plan } from './plan-types.js';
 import { inPlaceTarget, isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
+import { forecastBand } from './slow-rollout.js';
 import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
 import { effectiveStrategy, type EffectiveStrategy } from './effective-strategy.js';
 import { isRollingBack, movingTo } from './rollback.js';
@@ -112,6 +113,8 @@ interface World {
   index: ReplicaIndex;
   updateRevision: string;
   now: Instant;
+  /** spec.progressDeadlineSeconds as the planner reads it (`auto` from the same durations). */
+  deadlineSeconds: number;
   /** InPlace: ordinals whose claims keep the replica unavailable (claimHeldOrdinals). */
   held: ReadonlySet<number>;
 }
@@ -122,6 +125,10 @@ function moving(set: StatefulSet, status: StatefulSetStatus | undefined, feature
   const rollback = isRollingBack(status);
   return { strategy: rollback ? { ...strategy, partition: 0 } : strategy, rollback, updateRevision: movingTo(status) ?? '' };
 }
+
+/** spec.progressDeadlineSeconds as the planner reads it; the band only for `auto` (it sorts the durations). */
+const deadlineOf = (set: StatefulSet, observed: ObservedState): number =>
+  progressDeadlineSecondsOf(set, set.spec.progressDeadlineSeconds === PROGRESS_DEADLINE_AUTO ? forecastBand(observed.durations) : {});
 
 /** podUpdatePolicy may move the set's pods in place (they are unavailable while they move). */
 const movesInPlace = (set: StatefulSet): boolean => {
@@ -143,7 +150,7 @@ function world(observed: ObservedState, plan: Plan, now: Instant, features: Feat
       if (pod !== undefined && inPlaceTarget(pod) !== undefined) held.add(o);
     }
   }
-  return { set, ...moving(set, plan.status, features), index, now, held };
+  return { set, ...moving(set, plan.status, features), index, now, held, deadlineSeconds: deadlineOf(set, observed) };
 }
 
 const podAt = (w: World, ordinal: number): Pod | undefined => w.index.member(ordinal)?.pod;
@@ -155,7 +162,7 @@ const replaceable = (w: World, ordinal: number, p: Pod | undefined): boolean =>
   p !== undefined && (w.strategy.kind === 'EnforcedRollingUpdate' || w.rollback) && ordinal - startOrdinal(w.set) >= w.strategy.partition && podRevision(p) !== w.updateRevision && !isTerminating(p);
 /** EnforcedRollingUpdate goes past a broken old pod below the partition (it cannot replace it). */
 const brokenOld = (w: World, p: Pod | undefined): boolean =>
-  p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && podRevision(p) !== w.updateRevision && !isTerminating(p) && isBrokenPod(p, progressDeadlineSecondsOf(w.set), w.now);
+  p !== undefined && w.strategy.kind === 'EnforcedRollingUpdate' && podRevision(p) !== w.updateRevision && !isTerminating(p) && isBrokenPod(p, w.deadlineSeconds, w.now);
 
 /**
  * Ordinals in [lo, hi) holding a pod that is not healthy, ascending: the index's classes and the claim-held
@@ -218,7 +225,7 @@ function unavailableBefore(w: World): number {
 }
 
 function deletionWorld(set: StatefulSet, pods: readonly Pod[], now: Instant, features: Features, held: ReadonlySet<number>): World {
-  return { set, ...moving(set, set.status, features), index: ReplicaIndex.of(set, ownPods(set, pods)), now, held };
+  return { set, ...moving(set, set.status, features), index: ReplicaIndex.of(set, ownPods(set, pods)), now, held, deadlineSeconds: progressDeadlineSecondsOf(set) };
 }
 
 /**

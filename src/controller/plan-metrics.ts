@@ -5,6 +5,7 @@ import type { SyncContext } from './sync-context.js';
 import type { PlanMetrics } from './plan-types.js';
 import type { StatusPlan } from './plan-status.js';
 import { replicasOf } from './spec.js';
+import { Reason } from './conditions.js';
 import type { SyncBody } from './update-statefulset.js';
 
 /** spec.replicas − availableReplicas > maxUnavailable while a rolling update is under way (KEP-961). */
@@ -29,6 +30,7 @@ export function planMetrics({ ctx, body, status, enforcedStarted, abortStarted }
     safetyHalt: status.progress.haltStarted,
     enforcedRollingUpdateStarted: enforcedStarted,
     ...(abortStarted ? { rolloutAborted: true as const } : {}),
+    ...(status.progress.events.some((e) => e.reason === Reason.slowerThanForecast) ? { slowerThanForecast: true as const } : {}),
   };
   if (body.unavailablePods !== undefined) metrics.unavailableReplicas = body.unavailablePods;
   if (status.progress.completedSeconds !== undefined) metrics.updateCompletedSeconds = status.progress.completedSeconds;

@@ -53,6 +53,7 @@ function buildContext(
     disruptionBudgets: observed.disruptionBudgets,
     revisions: claimed.revisions,
     rollback,
+    durations: observed.durations,
   });
 }
 

@@ -7,13 +7,14 @@ import { claimsAvailable, claimsReady, replicaClaims } from './claim-updates.js'
 import { claimTemplateStatus } from './claim-template-status.js';
 import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
 import type { PodFacts } from './pod-facts.js';
-import { downIndices, type SyncContext } from './sync-context.js';
+import { downIndices, usesInPlaceUpdates, type SyncContext } from './sync-context.js';
 import { featureDisabledEvent, rolledBackEvent, rolloutAbortedEvent, safetyHaltEvent } from './event-texts.js';
 import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { abortBlockers, abortStatus, carriedAbortMessage, isRolledBack, type AbortDecision } from './rollback.js';
 import { replicasOf } from './spec.js';
 import { podAvailableAt } from './pod-state.js';
 import { hasProgressed, planProgress, type ProgressResult } from './progress.js';
+import { checkBand } from './slow-rollout.js';
 import { completeUpdate, computeReplicaStatus, newStatus, type ClaimView, type ReplicaCounts } from './status-counters.js';
 import { staleCount } from './update-range.js';
 import type { SyncBody } from './update-statefulset.js';
@@ -162,6 +163,10 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
     ...(aborted ? { aborted } : halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
     // A set's first revision started no rollout: its creation is a scale from nothing.
     updateRevisionCreated: ctx.revisions.size > 1 ? fromTimestamp(ctx.revisions.get(ctx.updateRevision)?.metadata.creationTimestamp) : undefined,
+    deadlineSeconds: ctx.progressDeadlineSeconds,
+    // OnDelete waits on the user, a way back is judged by nothing but the budget
+    // the band is of pods created and deleted: a restart in place (podUpdatePolicy) is neither, and is not judged
+    ...(ctx.rollback === undefined && ctx.strategy.kind !== 'OnDelete' && !usesInPlaceUpdates(ctx) ? { band: checkBand(ctx) } : {}),
   });
   const features = featureConditions(ctx, progress.conditions);
   const events = [...progress.events];

@@ -23,8 +23,10 @@ import type {
   StatefulSetStatus,
   StorageClass,
 } from '../api/types.js';
+import type { ObservedDurations } from './learned-durations.js';
 import type { InPlacePatch } from './pod-in-place.js';
 import type { ReplicaIndex } from './replica-index.js';
+import type { LateStep } from './slow-rollout.js';
 
 export interface ObservedState {
   /** The set as stored (already defaulted by the API server). */
@@ -48,6 +50,11 @@ export interface ObservedState {
    * patched (absent: not observed, and the API server's resize admission decides).
    */
   storageClasses?: StorageClass[];
+  /**
+   * What the set's recent pods took (creation → Ready, deletion → gone), as the runtime learned them from its
+   * informer: the band SlowerThanForecast and `progressDeadlineSeconds: auto` come from (absent: none learned).
+   */
+  durations?: ObservedDurations;
   /**
    * rollingUpdate.respectPodDisruptionBudgets: the PodDisruptionBudgets of the set's namespace that select one of
    * its pods, each with every pod of the namespace it selects (absent: not observed, and no budget limits).
@@ -152,7 +159,10 @@ export type Blocker =
   | { kind: 'safetyHalt'; pod: string; ordinal: number }
   /** EnforcedRollingUpdate: broken pods on an old revision that the partition keeps from being replaced (`count` exact, `pods` bounded). */
   | { kind: 'brokenBelowPartition'; partition: number; pods: string[]; count: number }
-  | { kind: 'progressDeadlineExceeded'; since: Instant }
+  /** `seconds`: the deadline applied (spec.progressDeadlineSeconds, or what `auto` derived). */
+  | { kind: 'progressDeadlineExceeded'; since: Instant; seconds?: number }
+  /** A step of the rollout is past the p95 band of the set's learned pod durations (slow-rollout.ts): a warning, not a failure. */
+  | ({ kind: 'slowerThanForecast' } & LateStep)
   /** Parallel creates at most `perSync` pods per sync; `remaining` missing replicas wait for later syncs. */
   | { kind: 'workCapped'; remaining: number; perSync: number }
   /** ordinals.start + replicas runs past the largest ordinal a pod name can carry: `uncreatable` replicas never get a pod. */
@@ -220,6 +230,8 @@ export interface PlanMetrics {
   enforcedRollingUpdateStarted: boolean;
   /** onFailure: Rollback aborted a rollout this sync (statefulset_rollbacks_total). */
   rolloutAborted?: true;
+  /** A rollout left its p95 band this sync: Progressing=False, reason SlowerThanForecast (statefulset_slower_than_forecast_total). */
+  slowerThanForecast?: true;
   /** Seconds a rollout took, reported once when it completes (strategy label from the set). */
   updateCompletedSeconds?: number;
 }

@@ -4,10 +4,14 @@
 
 import type { FieldIssue } from '../api/errors.js';
 import { RevisionMemo } from '../api/revision/hash.js';
+import type { ObservedDurations } from './learned-durations.js';
+import type { ForecastBand } from './slow-rollout.js';
 
 export class PlannerCache {
   /** Revision data, hashes and restored specs (api/revision/hash.ts). */
   readonly revisions = new RevisionMemo();
   /** A stored set object's validation issues: validated once per object. */
   readonly validated = new WeakMap<object, FieldIssue[]>();
+  /** The band of an observed durations object (slow-rollout.ts): the runtime hands the same object until it learns more. */
+  readonly bands = new WeakMap<ObservedDurations, ForecastBand>();
 }

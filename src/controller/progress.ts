@@ -1,5 +1,7 @@
 // Progressing and Available for a valid set: what the rollout is doing, whether it has made progress since
 // the last mark, and progressDeadlineSeconds detection (detection only: nothing is deleted because of it).
+// A rollout that left its p95 band (slow-rollout.ts) is Progressing=False with reason SlowerThanForecast until
+// it completes or fails: a warning, not a failure. The progress mark and the deadline go on as while True.
 
 import { fromTimestamp, type Condition, type Instant, type StatefulSet, type StatefulSetStatus } from '../api/types.js';
 import {
@@ -15,8 +17,9 @@ import {
   type ConditionValue,
 } from './conditions.js';
 import type { Blocker, PlannedEvent } from './plan-types.js';
-import { progressDeadlineSecondsOf, replicasOf } from './spec.js';
+import { replicasOf } from './spec.js';
 import type { StrategyKind } from './effective-strategy.js';
+import { lateStepText, type BandCheck } from './slow-rollout.js';
 
 export interface ProgressInput {
   set: StatefulSet;
@@ -43,6 +46,10 @@ export interface ProgressInput {
    * first revision, or one created this sync).
    */
   updateRevisionCreated?: Instant | undefined;
+  /** spec.progressDeadlineSeconds (`auto` derived from the forecast band). */
+  deadlineSeconds: number;
+  /** The rollout's steps in flight against the set's p95 band (slow-rollout.ts). */
+  band?: BandCheck;
 }
 
 export interface ProgressResult {
@@ -117,21 +124,49 @@ function deadlineExceeded(input: ProgressInput, mark: Instant, previous: Conditi
   return {
     value: { type: ConditionType.progressing, status: 'False', reason: Reason.progressDeadlineExceeded, message, lastUpdateTime: mark },
     events: already ? [] : [{ type: 'Warning', reason: Reason.progressDeadlineExceeded, message }],
-    blockers: [{ kind: 'progressDeadlineExceeded', since: mark }],
+    blockers: [{ kind: 'progressDeadlineExceeded', since: mark, seconds: input.deadlineSeconds }],
   };
 }
 
 const latest = (a: Instant | undefined, b: Instant | undefined): Instant | undefined => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
 
-/** Under way: keep or start the progress mark, and compare it with the deadline. */
+/** SlowerThanForecast for this update revision already (the status's revision is the one it judged). */
+const wasSlow = (input: ProgressInput, previous: Condition | undefined): boolean =>
+  previous?.status === 'False' && previous.reason === Reason.slowerThanForecast && input.stored?.updateRevision === input.next.updateRevision;
+
+/**
+ * A rollout out of its band: Progressing=False, reason SlowerThanForecast, with the progress mark kept, from
+ * the first late step until the rollout ends (a warning event when it starts); `undefined` when in its band.
+ */
+function slowDecision(input: ProgressInput, previous: Condition | undefined, mark: Instant): ConditionValue | undefined {
+  const late = input.band?.late;
+  const slow = wasSlow(input, previous);
+  if (late === undefined && !slow) return undefined;
+  const message =
+    late === undefined
+      ? (previous?.message ?? '')
+      : `Rollout to revision ${input.next.updateRevision ?? ''} is slower than forecast: ${lateStepText(late)}`;
+  return { type: ConditionType.progressing, status: 'False', reason: Reason.slowerThanForecast, message, lastUpdateTime: mark };
+}
+
+/** Under way: keep or start the progress mark, compare it with the deadline, and the rollout with its band. */
 function underway(input: ProgressInput, previous: Condition | undefined): Decision {
-  const deadline = progressDeadlineSecondsOf(input.set) * 1000;
+  const deadline = input.deadlineSeconds * 1000;
   const timedOut = previous?.status === 'False' && previous.reason === Reason.progressDeadlineExceeded;
-  const running = previous?.status === 'True' && isInProgressReason(previous.reason);
+  const running = (previous?.status === 'True' && isInProgressReason(previous.reason)) || wasSlow(input, previous);
   const stored = timedOut || running ? (input.progressed ? undefined : latest(progressMark(previous), input.lastPodProgress?.())) : undefined;
   if (timedOut && stored !== undefined) return deadlineExceeded(input, stored, previous);
   const mark = running && stored !== undefined ? stored : input.now;
   if (input.now - mark >= deadline) return deadlineExceeded(input, mark, previous);
+  const rollout = isRollout(input, previous);
+  // a rollout not yet slow looks again when its first step in flight leaves the band
+  const checkAt = rollout && !wasSlow(input, previous) ? input.band?.checkAt : undefined;
+  const wakeAt = Math.min(mark + deadline, checkAt ?? Infinity);
+  const slow = rollout ? slowDecision(input, previous, mark) : undefined;
+  if (slow !== undefined) {
+    const events: PlannedEvent[] = wasSlow(input, previous) ? [] : [{ type: 'Warning', reason: Reason.slowerThanForecast, message: slow.message }];
+    return { value: slow, events, blockers: input.band?.late ? [{ kind: 'slowerThanForecast', ...input.band.late }] : [], wakeAt };
+  }
   const value: ConditionValue = {
     type: ConditionType.progressing,
     status: 'True',
@@ -139,7 +174,7 @@ function underway(input: ProgressInput, previous: Condition | undefined): Decisi
     message: inProgressMessage(input, previous),
     lastUpdateTime: mark,
   };
-  return { value, events: [], blockers: [], wakeAt: mark + deadline };
+  return { value, events: [], blockers: [], wakeAt };
 }
 
 function haltedDecision(input: ProgressInput, previous: Condition | undefined): Decision {

@@ -20,7 +20,6 @@ import { conditionsOf, ConditionType, findCondition, progressMark, Reason } from
 import { checkSafetyHalt } from './enforced-rolling-update.js';
 import type { Blocker } from './plan-types.js';
 import { isOwnedRevision } from './revisions.js';
-import { progressDeadlineSecondsOf } from './spec.js';
 import { setAtRevision, type SyncContext } from './sync-context.js';
 
 /**
@@ -141,7 +140,7 @@ export function claimsKeptGrown(ctx: SyncContext): string[] {
 /** The Progressing message of an abort, written when it starts and kept until it ends: what failed, what is done. */
 export function abortMessage(ctx: SyncContext, failure: RolloutFailure | undefined): string {
   const rollback = ctx.rollback as Rollback;
-  const what = failure === undefined ? '' : `: ${failureText(failure, progressDeadlineSecondsOf(ctx.set))}`;
+  const what = failure === undefined ? '' : `: ${failureText(failure, ctx.progressDeadlineSeconds)}`;
   const grown = claimsKeptGrown(ctx);
   const claims = grown.length === 0 ? '' : `; claims of ${grown.join(', ')} keep the size revision ${rollback.aborted} gave them (claims never shrink)`;
   return `Rollout to revision ${rollback.aborted} aborted${what}; every pod goes back to revision ${rollback.target}, the last fully available (onFailure: Rollback)${claims}`;
@@ -156,7 +155,7 @@ export function carriedAbortMessage(ctx: SyncContext, failure: RolloutFailure | 
 
 /** What `why` reads about an abort: under way (what failed and what is done), or impossible. */
 export function abortBlockers(ctx: SyncContext, abort: AbortDecision, message: string | undefined): Blocker[] {
-  if (abort.kind === 'noTarget') return [{ kind: 'noRollbackTarget', revision: ctx.updateRevision, failure: failureText(abort.failure, progressDeadlineSecondsOf(ctx.set)) }];
+  if (abort.kind === 'noTarget') return [{ kind: 'noRollbackTarget', revision: ctx.updateRevision, failure: failureText(abort.failure, ctx.progressDeadlineSeconds) }];
   if (abort.kind !== 'rollingBack' || message === undefined) return [];
   return [{ kind: 'rolloutAborted', revision: abort.rollback.aborted, target: abort.rollback.target, message, claimsKeptGrown: claimsKeptGrown(ctx) }];
 }

@@ -8,7 +8,9 @@ import { mergeAscending } from './merge.js';
 import { inPlaceTarget, isUnavailable, podOrdinal, podRevision } from './pod-state.js';
 import { movingPods } from './pod-in-place.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
-import { isParallel, minReadySecondsOf } from './spec.js';
+import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf } from './spec.js';
+import type { ObservedDurations } from './learned-durations.js';
+import { forecastBand, type ForecastBand } from './slow-rollout.js';
 import { claimsAvailable, replicaClaims, type ReplicaClaims } from './claim-updates.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
 import type { ObservedDisruptionBudget } from './plan-types.js';
@@ -50,6 +52,10 @@ export interface SyncContext {
   memo: SyncMemo;
   /** What the planner remembers between syncs (its caller's). */
   cache: PlannerCache;
+  /** The p95 of each per-pod step, from the durations the runtime learned (slow-rollout.ts). */
+  band: ForecastBand;
+  /** spec.progressDeadlineSeconds in seconds (`auto` derived from `band`). */
+  progressDeadlineSeconds: number;
 }
 
 /**
@@ -69,7 +75,8 @@ export interface SyncMemo {
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'podUpdatePolicy' | 'storageClasses' | 'revisions' | 'rollback'> & {
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'podUpdatePolicy' | 'storageClasses' | 'revisions' | 'rollback' | 'band' | 'progressDeadlineSeconds'> & {
+  durations?: ObservedDurations | undefined;
   rollback?: Rollback | undefined;
   claims: readonly PersistentVolumeClaim[] | ReadonlyMap<string, PersistentVolumeClaim>;
   storageClasses?: readonly StorageClass[] | undefined;
@@ -77,7 +84,8 @@ export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | '
 };
 
 export function newSyncContext(input: ContextInput): SyncContext {
-  const { storageClasses, revisions, rollback, ...rest } = input;
+  const { storageClasses, revisions, rollback, durations, ...rest } = input;
+  const band = durations === undefined ? forecastBand(undefined) : memoBand(rest.cache, durations);
   return {
     ...rest,
     ...(rollback === undefined ? {} : { rollback, strategy: { ...rest.strategy, partition: 0 } }),
@@ -87,9 +95,17 @@ export function newSyncContext(input: ContextInput): SyncContext {
     monotonic: !isParallel(input.set),
     claims: input.claims instanceof Map ? input.claims : new Map((input.claims as readonly PersistentVolumeClaim[]).map((c) => [c.metadata.name ?? '', c])),
     inPlace: input.set.spec.volumeClaimUpdatePolicy === 'InPlace',
+    band,
+    progressDeadlineSeconds: progressDeadlineSecondsOf(input.set, band),
     podUpdatePolicy: podUpdatePolicyOf(input.set),
     memo: {},
   };
+}
+
+function memoBand(cache: PlannerCache, durations: ObservedDurations): ForecastBand {
+  let band = cache.bands.get(durations);
+  if (band === undefined) cache.bands.set(durations, (band = forecastBand(durations)));
+  return band;
 }
 
 /** RollingUpdate's podUpdatePolicy (Recreate for every other strategy, and when unset). */

@@ -68,6 +68,7 @@ function build(registry: Registry) {
     halts: counter('statefulset_safety_halt_total', 'Times EnforcedRollingUpdate halted because the highest-ordinal new pod failed'),
     enforced: counter('statefulset_enforced_rolling_updates_total', 'EnforcedRollingUpdate rollouts started'),
     rollbacks: counter('statefulset_rollbacks_total', 'Rollouts aborted by onFailure: Rollback (each brings every pod back to the last fully available revision)'),
+    slower: counter('statefulset_slower_than_forecast_total', 'Rollouts that fell out of the p95 band of their pods\' learned durations (Progressing=False, reason SlowerThanForecast)'),
     updateDuration: histogram(
       'statefulset_update_duration_seconds',
       'Time from the start of a rollout to its completion, by update strategy',
@@ -150,6 +151,7 @@ class PromControllerMetrics implements ControllerMetrics {
     seen.halted = pm.safetyHalt;
     if (pm.enforcedRollingUpdateStarted) this.m.enforced.inc(labels);
     if (pm.rolloutAborted === true) this.m.rollbacks.inc(labels);
+    if (pm.slowerThanForecast === true) this.m.slower.inc(labels);
     if (pm.updateCompletedSeconds !== undefined) {
       const strategy = set.spec.updateStrategy?.type ?? 'RollingUpdate';
       seen.strategies.add(strategy);
@@ -221,8 +223,8 @@ class PromControllerMetrics implements ControllerMetrics {
     const seen = this.seen.get(`${namespace}/${name}`);
     if (seen === undefined) return;
     this.seen.delete(`${namespace}/${name}`);
-    const { maxUnavailable, unavailable, violations, forced, halts, enforced, rollbacks, stuck, claimsResized, claimResizeDuration, claimResizeFailures } = this.m;
-    const perSet = [maxUnavailable, unavailable, violations, forced, halts, enforced, rollbacks, stuck, claimsResized, claimResizeDuration];
+    const { maxUnavailable, unavailable, violations, forced, halts, enforced, rollbacks, slower, stuck, claimsResized, claimResizeDuration, claimResizeFailures } = this.m;
+    const perSet = [maxUnavailable, unavailable, violations, forced, halts, enforced, rollbacks, slower, stuck, claimsResized, claimResizeDuration];
     for (const policy of seen.policies) {
       const labels = { namespace, statefulset: name, pod_management_policy: policy };
       for (const metric of perSet) metric.remove(labels);

@@ -11,6 +11,8 @@ import { budgetsOf } from './disruption-budgets.js';
 import type { ObservedState } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
 import type { ReplicaIndexes } from './replica-indexes.js';
+import type { DurationLearner } from './duration-learner.js';
+import type { ObservedDurations } from '../controller/learned-durations.js';
 import { controllerRefOf } from './set-targets.js';
 
 export interface Caches {
@@ -110,7 +112,11 @@ export class SetDefaults {
 export interface ObserveMemo {
   defaults: SetDefaults;
   indexes?: ReplicaIndexes;
+  /** The set's pods' durations as learned from the pod informer (SlowerThanForecast, `progressDeadlineSeconds: auto`). */
+  durations?: DurationLearner;
 }
+
+const withDurations = (durations: ObservedDurations | undefined): { durations?: ObservedDurations } => (durations === undefined ? {} : { durations });
 
 /**
  * The set is defaulted here because a CRD stores the pod template as written (kube-apiserver applies core
@@ -135,6 +141,7 @@ export function observe(stored: StatefulSet, caches: Caches, features: Features 
       : { pods: orphans(caches.pods, set), claims: [], replicas }),
     revisions: ownedOrOrphan(caches.revisions, set, (r) => selectorMatches(set.spec.selector, r.metadata.labels)),
     ...(set.spec.volumeClaimUpdatePolicy === 'InPlace' && caches.storageClasses ? { storageClasses: caches.storageClasses.list() } : {}),
+    ...withDurations(memo.durations?.of(set)),
     ...(respectsBudgets(set) && caches.podDisruptionBudgets ? { disruptionBudgets: budgetsOf(set, caches.podDisruptionBudgets, caches.pods) } : {}),
   };
 }

@@ -14,6 +14,7 @@ import { noopLogger, type Logger } from './logging-port.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
 import { SetDefaults, type Caches } from './observe.js';
 import { ReplicaIndexes } from './replica-indexes.js';
+import { DurationLearner } from './duration-learner.js';
 import type { Planner } from './planner-port.js';
 import { keysForClaim, keysForStorageClass } from './claim-handlers.js';
 import { keysForBudget } from './disruption-budgets.js';
@@ -50,6 +51,7 @@ export class StatefulSetController {
   private readonly targets: SetTargets;
   private readonly caches: Caches;
   private readonly indexes: ReplicaIndexes;
+  private readonly durations: DurationLearner;
   private readonly defaults = new SetDefaults();
   private readonly expectations: Expectations;
   /** Keys skipped for unobserved writes, in the order they first waited (the order they are rechecked). */
@@ -79,6 +81,7 @@ export class StatefulSetController {
       ...(deps.target === 'native' ? {} : { podDisruptionBudgets: informer<PodDisruptionBudget>(Resources.podDisruptionBudgets) }),
     };
     this.indexes = new ReplicaIndexes(this.caches.pods, this.caches.claims);
+    this.durations = new DurationLearner(this.caches.pods, deps.timers);
     const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
     this.expectations = new Expectations({ clock: deps.timers, ...ttl });
     this.queue = new WorkQueue<string>({ timers: deps.timers, metrics: deps.metrics.workQueue<string>('statefulset', deps.timers) });
@@ -140,8 +143,8 @@ export class StatefulSetController {
 
   private syncDeps(): SyncDeps {
     const { client, timers, features, planner, metrics, events } = this.deps;
-    const { targets, caches, indexes, defaults, expectations, log } = this;
-    return { client, clock: timers, features, planner, metrics, events, targets, caches, memo: { defaults, indexes }, expectations, logger: log };
+    const { targets, caches, indexes, durations, defaults, expectations, log } = this;
+    return { client, clock: timers, features, planner, metrics, events, targets, caches, memo: { defaults, indexes, durations }, expectations, logger: log };
   }
 
   private async worker(): Promise<void> {
@@ -233,11 +236,12 @@ export class StatefulSetController {
         }),
       );
     // the replica indexes take every delta before the sets are queued for it
-    this.unsubscribe.push(...this.indexes.register());
+    this.unsubscribe.push(...this.indexes.register(), this.durations.register());
     for (const t of targets.all) {
       const key = (s: StatefulSet) => [targets.keyOf(t, s.metadata.namespace, s.metadata.name)];
       const gone = (s: StatefulSet) => {
         this.indexes.forget(s);
+        this.durations.forget(s);
         this.defaults.forget(s.metadata.uid);
         return key(s);
       };

@@ -5,6 +5,7 @@
 // forecast.
 
 import type { Seconds } from '../cluster/kubelet/config.js';
+import { percentile, percentileIndex } from '../controller/learned-durations.js';
 import type { Candidate } from './forecast-candidates.js';
 import { defaultThreads, runForecastJobs } from './forecast-pool.js';
 import { runForecastJob, type ForecastSetup, type RunForecast, type RunJob } from './forecast-run.js';
@@ -54,10 +55,7 @@ export interface CandidateForecast {
   runs: RunForecast[];
 }
 
-/** The index of the p-th percentile (nearest rank) in a sorted list of `n` values. */
-const percentileIndex = (n: number, p: number): number => Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1));
-
-export const percentile = (sorted: readonly number[], p: number): number | undefined => (sorted.length === 0 ? undefined : sorted[percentileIndex(sorted.length, p)]);
+export { percentile };
 
 /** One setting's forecast from its runs (in seed order). */
 function candidateForecast(setup: ForecastSetup, index: number, candidate: Candidate, runs: RunForecast[]): CandidateForecast {

@@ -8,22 +8,16 @@
 //   pod then): a scale-down followed by a scale-up, say. Deletions a watch saw end (rollout status) are
 //   direct observations and come first. Nothing observed (Events expire after an hour by default): the pod
 //   template's grace period, an upper bound, and the source says so.
-// API timestamps have whole seconds, so a difference of two of them is the true duration give or take a
-// second: each measured value becomes three samples, itself and half a second either side, so that the
-// forecast's spread covers that uncertainty (without it, eight pods all measured at 2 s forecast exactly
-// 16 s for what takes 8 × 2.2 s).
+// Each measured value becomes three samples, ±0.5 s, for the whole-second timestamps
+// (controller/learned-durations.ts, which the controller's own learning shares).
 
 import type { KubeEvent, Pod, StatefulSet } from '../api/types.js';
 import { fromTimestamp } from '../api/types.js';
 import { parentNameAndOrdinal } from '../controller/pod-state.js';
+import { startSecondsOf, wholeSecondSamples, type LearnedSeconds } from '../controller/learned-durations.js';
 
-export interface LearnedSeconds {
-  samples: number[];
-  /** Where the samples come from, for people. */
-  source: string;
-  /** Nothing was observed: the samples are only the most it can take (the grace period). */
-  upperBound?: true;
-}
+export type { LearnedSeconds } from '../controller/learned-durations.js';
+export { wholeSecondSamples } from '../controller/learned-durations.js';
 
 export interface LearnedDurations {
   start: LearnedSeconds;
@@ -38,21 +32,8 @@ export interface WatchedTermination {
 
 const DEFAULT_GRACE_SECONDS = 30;
 
-function readySince(pod: Pod): number | undefined {
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
-  return ready?.status === 'True' ? fromTimestamp(ready.lastTransitionTime) : undefined;
-}
-
-/** A duration measured between whole-second timestamps, as samples around it (see the header). */
-export const wholeSecondSamples = (seconds: number): number[] => [seconds - 0.5, seconds, seconds + 0.5].filter((s) => s >= 0);
-
 function startSamples(pods: readonly Pod[]): LearnedSeconds {
-  const measured: number[] = [];
-  for (const pod of pods) {
-    const created = fromTimestamp(pod.metadata.creationTimestamp);
-    const ready = readySince(pod);
-    if (created !== undefined && ready !== undefined && ready >= created) measured.push((ready - created) / 1000);
-  }
+  const measured = pods.map(startSecondsOf).filter((s) => s !== undefined);
   return { samples: measured.flatMap(wholeSecondSamples), source: `creation → Ready of ${measured.length} pod${measured.length === 1 ? '' : 's'}, ±0.5 s` };
 }
 

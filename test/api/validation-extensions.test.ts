@@ -14,6 +14,7 @@ const RPDB = 'spec.updateStrategy.rollingUpdate.respectPodDisruptionBudgets';
 describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden', () => {
   const rows: Row[] = [
     ['progressDeadlineSeconds', { [PDS]: 600 }, [`${PDS}: Forbidden: ${EXTENSION_ONLY}`]],
+    ['progressDeadlineSeconds auto', { [PDS]: 'auto' }, [`${PDS}: Forbidden: ${EXTENSION_ONLY}`]],
     ['an enforcedRollingUpdate block', { [ENF]: { partition: 0 } }, [`${ENF}: Forbidden: ${EXTENSION_ONLY}`]],
     ['batchStartPolicy', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, [`spec.updateStrategy.rollingUpdate.batchStartPolicy: Forbidden: ${EXTENSION_ONLY}`]],
     ['podUpdatePolicy', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible' }, [`spec.updateStrategy.rollingUpdate.podUpdatePolicy: Forbidden: ${EXTENSION_ONLY}`]],
@@ -69,7 +70,11 @@ describe('validateStatefulSet: extensions in apps.ordinal.dev/v1', () => {
     ['progressDeadlineSeconds negative', { [PDS]: -1 }, [`${PDS}: Invalid value: -1: must be greater than or equal to 0`, `${PDS}: Invalid value: -1: must be greater than minReadySeconds`]],
     ['progressDeadlineSeconds equal to minReadySeconds', { [PDS]: 30, 'spec.minReadySeconds': 30 }, [`${PDS}: Invalid value: 30: must be greater than minReadySeconds`]],
     ['progressDeadlineSeconds above minReadySeconds', { [PDS]: 31, 'spec.minReadySeconds': 30 }, []],
-    ['progressDeadlineSeconds not an integer', { [PDS]: '10m' }, [`${PDS}: Invalid value: "10m": must be of type integer`]],
+    ['progressDeadlineSeconds not an integer', { [PDS]: '10m' }, [`${PDS}: Invalid value: "10m": must be an integer or "auto"`]],
+    ['progressDeadlineSeconds auto', { [PDS]: 'auto' }, []],
+    ['progressDeadlineSeconds auto with minReadySeconds', { [PDS]: 'auto', 'spec.minReadySeconds': 3000 }, []],
+    ['progressDeadlineSeconds Auto (case matters)', { [PDS]: 'Auto' }, [`${PDS}: Invalid value: "Auto": must be an integer or "auto"`]],
+    ['progressDeadlineSeconds a number', { [PDS]: 1.5 }, [`${PDS}: Invalid value: 1.5: must be of type integer`]],
   ];
   for (const [name, fields, want] of rows) it(name, () => assert.deepEqual(createMessages(fields, validOrdinalSet()), want));
 

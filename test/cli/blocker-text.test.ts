@@ -201,6 +201,14 @@ const cases: Case[] = [
     want: 'no progress for 11m (progressDeadlineSeconds 600): Progressing=False, reason ProgressDeadlineExceeded',
   },
   {
+    desc: 'a rollout slower than forecast',
+    ctx: pending,
+    blocker: { kind: 'slowerThanForecast', pod: 'web-19', step: 'start', seconds: 16.2, p50: 10, p95: 12.5, pods: 40 },
+    want:
+      "slower than forecast: pod web-19 not Ready 15 s after its creation; the set's last 40 pods were Ready in 10 s (p50), 12.5 s (p95) (it has taken 16s); " +
+      'Progressing=False, reason SlowerThanForecast (a warning: the rollout goes on, and only the progress deadline fails it)',
+  },
+  {
     desc: 'capped work',
     ctx: pending,
     blocker: { kind: 'workCapped', remaining: 2147482647, perSync: 1000 },

@@ -7,6 +7,7 @@ import type { Features } from '../../src/api/features.js';
 import { Labels, PodAnnotations, toTimestamp, type ControllerRevision, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
 import { checkPlan, noDuplicateOrdinal } from '../../src/controller/invariants.js';
 import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import type { ObservedDurations } from '../../src/controller/learned-durations.js';
 import type { Action, ObservedState, Plan } from '../../src/controller/plan-types.js';
 import { podOrdinal, podRevision } from '../../src/controller/pod-state.js';
 import { settleStatus } from '../../src/runtime/settle-status.js';
@@ -31,6 +32,8 @@ export class Harness {
   readonly plans: Plan[] = [];
   /** Every action that was applied, in order. */
   readonly applied: Action[] = [];
+  /** What the runtime would have learned of the set's pods (SlowerThanForecast, `progressDeadlineSeconds: auto`). */
+  durations: ObservedDurations | undefined;
   private seq = 0;
 
   constructor(
@@ -48,6 +51,7 @@ export class Harness {
       pods: [...this.pods.values()].map((p) => structuredClone(p)),
       claims: [...this.claims.values()].map((c) => structuredClone(c)),
       revisions: [...this.revisions.values()].map((r) => structuredClone(r)),
+      ...(this.durations ? { durations: this.durations } : {}),
     };
   }
 

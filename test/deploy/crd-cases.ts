@@ -77,6 +77,7 @@ export const CREATE_CASES: CrdCase[] = [
   { desc: 'EnforcedRollingUpdate with onFailure Rollback', mutate: (s) => strategy(s, { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: { partition: 0, maxUnavailable: 1, onFailure: 'Rollback' } }) },
   { desc: 'Parallel pod management', mutate: (s) => (s.spec.podManagementPolicy = 'Parallel') },
   { desc: 'progressDeadlineSeconds above minReadySeconds', mutate: (s) => Object.assign(s.spec, { minReadySeconds: 10, progressDeadlineSeconds: 30 }) },
+  { desc: 'progressDeadlineSeconds auto', mutate: (s) => Object.assign(s.spec, { minReadySeconds: 10, progressDeadlineSeconds: 'auto' }) },
   { desc: 'a start ordinal', mutate: (s) => (s.spec.ordinals = { start: 5 }) },
   { desc: 'Delete retention', mutate: (s) => (s.spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Delete', whenScaled: 'Delete' }) },
   { desc: '16 claim templates', mutate: (s) => (s.spec.volumeClaimTemplates = claimTemplates(16)) },
@@ -108,6 +109,7 @@ export const CREATE_CASES: CrdCase[] = [
   { desc: 'a serviceName that is not a DNS label', mutate: (s) => (s.spec.serviceName = 'Web_Svc'), path: 'spec.serviceName' },
   { desc: 'a name that is a DNS subdomain but not a label', mutate: (s) => (s.metadata.name = 'web.v1'), path: 'metadata.name' },
   { desc: 'progressDeadlineSeconds not above minReadySeconds', mutate: (s) => Object.assign(s.spec, { minReadySeconds: 10, progressDeadlineSeconds: 5 }), path: 'spec.progressDeadlineSeconds' },
+  { desc: 'progressDeadlineSeconds a string other than auto', mutate: (s) => Object.assign(s.spec, { progressDeadlineSeconds: '10m' }), path: 'spec.progressDeadlineSeconds' },
   { desc: '17 claim templates', mutate: (s) => (s.spec.volumeClaimTemplates = claimTemplates(17)), path: 'spec.volumeClaimTemplates' },
   {
     desc: 'a selector that does not match the template labels',

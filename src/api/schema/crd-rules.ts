@@ -13,6 +13,13 @@ export const NON_NEGATIVE_RULE: CelRule = { rule: 'self >= 0', message: NON_NEGA
 export const PERCENT_MESSAGE =
   "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%', or '93%', regex used for validation is '[0-9]+%')";
 
+export const PROGRESS_DEADLINE_MESSAGE = 'must be an integer or "auto"';
+
+/** spec.progressDeadlineSeconds: an int32 (the cross-field rule below bounds it), or `auto`. */
+export const PROGRESS_DEADLINE_RULES: CelRule[] = [
+  { rule: "type(self) == int ? self >= -2147483648 && self <= 2147483647 : self == 'auto'", message: PROGRESS_DEADLINE_MESSAGE },
+];
+
 /** validateRollingUpdateStatefulSet's maxUnavailable checks, for an int-or-string `self`. */
 export const MAX_UNAVAILABLE_RULES: CelRule[] = [
   { rule: 'type(self) == string || self >= 0', message: NON_NEGATIVE },
@@ -113,7 +120,7 @@ export const SPEC_RULES: CelRule[] = [
     fieldPath: '.volumeClaimTemplates',
   },
   {
-    rule: '!has(self.progressDeadlineSeconds) || self.progressDeadlineSeconds > (has(self.minReadySeconds) ? self.minReadySeconds : 0)',
+    rule: '!has(self.progressDeadlineSeconds) || type(self.progressDeadlineSeconds) == string || self.progressDeadlineSeconds > (has(self.minReadySeconds) ? self.minReadySeconds : 0)',
     message: 'must be greater than minReadySeconds',
     fieldPath: '.progressDeadlineSeconds',
   },

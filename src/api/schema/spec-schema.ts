@@ -17,6 +17,7 @@ import {
   SELECTOR_RULES,
   SPEC_RULES,
   UPDATE_STRATEGY_RULES,
+  PROGRESS_DEADLINE_RULES,
 } from './crd-rules.js';
 import { MAX_CLAIM_TEMPLATES } from '../validation/claim-template-update.js';
 import { k8sSchema, POD_SPEC } from './k8s-schema.js';
@@ -160,7 +161,7 @@ export const specSchema: Schema = rules(
         enum: ['OnDelete', 'InPlace'],
         default: 'OnDelete',
       }),
-      progressDeadlineSeconds: int32('Ordinal extension: seconds without progress before Progressing=False with reason ProgressDeadlineExceeded (detection only).', { default: 600 }),
+      progressDeadlineSeconds: { ...rules(intOrString('Ordinal extension: seconds without progress before Progressing=False with reason ProgressDeadlineExceeded (detection only), or auto: derived from the durations the controller learned from the set\'s pods (at least 60).'), ...PROGRESS_DEADLINE_RULES), default: 600 },
     },
     { required: ['selector', 'template'] },
   ),

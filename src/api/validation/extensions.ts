@@ -9,6 +9,8 @@ import { isAbsent, type JsonObject } from './json.js';
 import { forbidDisruptionAware, validateDisruptionAware } from './disruption-aware-update.js';
 import { rejectRollingUpdate, STRATEGY_PATH, validateRollingParams } from './rolling-update.js';
 import { asObject, int32At, stringAt } from './values.js';
+import { PROGRESS_DEADLINE_AUTO } from '../types.js';
+import { PROGRESS_DEADLINE_MESSAGE } from '../schema/crd-rules.js';
 
 const TYPE_PATH = child(STRATEGY_PATH, 'type');
 const ENFORCED_PATH = child(STRATEGY_PATH, 'enforcedRollingUpdate');
@@ -58,9 +60,11 @@ function validateEnum(value: unknown, path: string, supported: readonly string[]
   if (text !== undefined && !supported.includes(text)) out.add(notSupported(path, text, supported));
 }
 
-/** Like Deployments: non-negative and greater than minReadySeconds (so at least 1). */
+/** Like Deployments: non-negative and greater than minReadySeconds (so at least 1); or `auto` (slow-rollout.ts derives it). */
 // upstream: apps/validation ValidateDeploymentSpec (progressDeadlineSeconds)
 function validateProgressDeadline(spec: JsonObject, out: IssueList): void {
+  if (spec.progressDeadlineSeconds === PROGRESS_DEADLINE_AUTO) return;
+  if (typeof spec.progressDeadlineSeconds === 'string') return out.add(invalid(DEADLINE_PATH, spec.progressDeadlineSeconds, PROGRESS_DEADLINE_MESSAGE));
   const deadline = int32At(spec.progressDeadlineSeconds, DEADLINE_PATH, out);
   if (deadline === undefined) return;
   if (deadline < 0) out.add(invalid(DEADLINE_PATH, deadline, NEGATIVE));

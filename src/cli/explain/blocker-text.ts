@@ -5,6 +5,7 @@ import type { Instant, Pod, StatefulSet } from '../../api/types.js';
 import type { Blocker } from '../../controller/plan-types.js';
 import { parentNameAndOrdinal } from '../../controller/pod-state.js';
 import { INT32_MAX } from '../../controller/spec.js';
+import { lateStepText } from '../../controller/slow-rollout.js';
 import type { EffectiveStrategy } from '../../controller/effective-strategy.js';
 import { formatSecondsLeft, humanDuration } from './durations.js';
 import { podState, revisionMark } from './pod-view.js';
@@ -141,9 +142,14 @@ function brokenBelowPartition(b: Of<'brokenBelowPartition'>, ctx: ExplainContext
 }
 
 function deadline(b: Of<'progressDeadlineExceeded'>, ctx: ExplainContext): string {
-  const seconds = ctx.set.spec.progressDeadlineSeconds ?? 600;
+  const spec = ctx.set.spec.progressDeadlineSeconds ?? 600;
+  const seconds = spec === 'auto' ? `auto, ${b.seconds ?? '?'} s from the set's pod durations` : spec;
   return `no progress for ${humanDuration(ctx.now - b.since)} (progressDeadlineSeconds ${seconds}): Progressing=False, reason ProgressDeadlineExceeded`;
 }
+
+/** A step past the set's p95 band: what is late, by how much, and that it is only a warning. */
+const slowerThanForecast = (b: Of<'slowerThanForecast'>): string =>
+  `slower than forecast: ${lateStepText(b)} (it has taken ${humanDuration(b.seconds * 1000)}); Progressing=False, reason SlowerThanForecast (a warning: the rollout goes on, and only the progress deadline fails it)`;
 
 function invalidSpec(b: Of<'invalidSpec'>): string {
   const shown = b.issues.slice(0, 3).map((i) => (i.path ? `${i.path}: ${i.detail}` : i.detail));
@@ -185,6 +191,7 @@ const count = (n: number): string => n.toLocaleString('en-US');
 type Sentences = { [K in Blocker['kind']]: (b: Of<K>, ctx: ExplainContext) => string };
 
 const SENTENCES: Sentences = {
+  slowerThanForecast,
   invalidSpec,
   internalError,
   featureDisabled: (b) => `feature gate ${b.gate} is disabled, so ${b.field} falls back to upstream behaviour`,

@@ -73,6 +73,8 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return [...b.unavailablePods.map((pod) => ({ pod, note: 'unavailable: uses the maxUnavailable budget' })), ...(budgetInUse(b, ctx).exhausted ? waitingForBudget(ctx) : [])];
     case 'stuckOldRevision':
       return [{ pod: b.pod, note: `stuck (${b.state}); RollingUpdate will not replace it` }];
+    case 'slowerThanForecast':
+      return [{ pod: b.pod, note: b.step === 'start' ? `slower than forecast: not Ready after ${Math.round(b.seconds)} s (p95 ${Math.round(b.p95)} s)` : `slower than forecast: not gone after ${Math.round(b.seconds)} s (p95 ${Math.round(b.p95)} s)` }];
     case 'safetyHalt':
       return [{ pod: b.pod, note: 'failed: rollout halted here' }];
     case 'brokenBelowPartition':

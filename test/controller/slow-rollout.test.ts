@@ -1,0 +1,175 @@
+// SlowerThanForecast and `progressDeadlineSeconds: auto`: the p95 band of a rollout from the durations the
+// runtime learned of the set's pods (ObservedState.durations).
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fromTimestamp, type Condition } from '../../src/api/types.js';
+import type { Plan } from '../../src/controller/plan-types.js';
+import { progressDeadlineSecondsOf } from '../../src/controller/spec.js';
+import { AUTO_DEADLINE_FLOOR_SECONDS, forecastBand } from '../../src/controller/slow-rollout.js';
+import { newSet, SECOND, type SetOptions } from './fixtures.js';
+import { Harness } from './harness.js';
+
+const progressing = (h: Harness): Condition | undefined => h.set.status?.conditions?.find((c) => c.type === 'Progressing');
+/** The progress mark the deadline counts from. */
+const markOf = (h: Harness): number => fromTimestamp(progressing(h)?.lastUpdateTime) ?? NaN;
+const slowEvents = (plan: Plan) => plan.events.filter((e) => e.reason === 'SlowerThanForecast');
+
+/** A converged 3-pod set whose pods took 10 s to start and 2 s to go; its image changed, web-2 replaced and not Ready yet. */
+function rolling(opts: SetOptions = {}, durations = { start: [10, 10, 10], termination: [2, 2, 2] }): Harness {
+  const h = new Harness(newSet(3, { claims: false, ...opts }));
+  h.converge();
+  h.durations = durations;
+  h.setImage('app:v2');
+  h.sync(); // deletes web-2
+  h.advance(2 * SECOND);
+  h.finishTerminating();
+  h.sync(); // creates web-2 on the new revision
+  assert.equal(h.revisionOf('web-2'), h.set.status?.updateRevision);
+  return h;
+}
+
+describe('SlowerThanForecast', () => {
+  it('wakes when the new pod leaves its band (p95 + (p95 − p50) + 1 s), then reports it once: condition, Warning event, blocker, metric', () => {
+    const h = rolling();
+    const created = h.now;
+    h.advance(11 * SECOND);
+    const inBand = h.sync();
+    assert.equal(progressing(h)?.reason, 'RollingUpdateInProgress');
+    // 10 s measured on whole-second timestamps: p50 10 s, p95 10.5 s; + the band's width 0.5 s, + 1 s for
+    // the pod's own whole-second creation time
+    assert.equal(inBand.wakeAt, created + 12 * SECOND);
+    h.now = inBand.wakeAt;
+    const slow = h.sync();
+    assert.deepEqual([progressing(h)?.status, progressing(h)?.reason], ['False', 'SlowerThanForecast']);
+    assert.match(progressing(h)?.message ?? '', /slower than forecast: pod web-2 not Ready 11 s after its creation; the set's last 3 pods were Ready in 10 s \(p50\), 10\.5 s \(p95\)$/);
+    assert.deepEqual(slowEvents(slow).map((e) => e.type), ['Warning']);
+    assert.equal(slow.metrics.slowerThanForecast, true);
+    assert.deepEqual(slow.blockers.find((b) => b.kind === 'slowerThanForecast'), { kind: 'slowerThanForecast', pod: 'web-2', step: 'start', seconds: 12, p50: 10, p95: 10.5, pods: 3 });
+    h.advance(5 * SECOND);
+    const again = h.sync();
+    assert.deepEqual(slowEvents(again), [], 'the event marks the start only');
+    assert.equal(again.metrics.slowerThanForecast, undefined);
+    assert.equal(again.statusChanged, false, 'the message names the band, not the time taken: nothing to write again');
+  });
+
+  it('stays until the rollout completes (a warning, not a failure: the rollout goes on)', () => {
+    const h = rolling();
+    h.advance(12 * SECOND);
+    h.sync();
+    assert.equal(progressing(h)?.reason, 'SlowerThanForecast');
+    h.ready('web-2');
+    const plan = h.sync();
+    assert.equal(progressing(h)?.reason, 'SlowerThanForecast', 'the rollout was slow: it says so until it ends');
+    assert.ok(plan.actions.some((a) => a.kind === 'deletePod' && a.name === 'web-1'), 'the rollout goes on');
+    h.converge();
+    assert.deepEqual([progressing(h)?.status, progressing(h)?.reason], ['False', 'RolloutCompleted']);
+  });
+
+  it('a new template starts a new rollout in its band', () => {
+    const h = rolling();
+    h.advance(12 * SECOND);
+    h.sync();
+    assert.equal(progressing(h)?.reason, 'SlowerThanForecast');
+    h.setImage('app:v3');
+    h.sync();
+    assert.equal(progressing(h)?.reason, 'RollingUpdateInProgress');
+  });
+
+  it('judges a terminating pod by the p95 termination', () => {
+    const h = new Harness(newSet(3, { claims: false }));
+    h.converge();
+    h.durations = { start: [10, 10, 10], termination: [2, 2, 2] };
+    h.setImage('app:v2');
+    h.sync(); // deletes web-2
+    const deleted = h.now;
+    const terminating = h.sync();
+    assert.equal(terminating.wakeAt, deleted + 4 * SECOND, 'p95 2.5 s + (2.5 − 2) s + 1 s');
+    h.now = terminating.wakeAt;
+    h.sync();
+    assert.match(progressing(h)?.message ?? '', /pod web-2 not gone 3 s after its deletion; the set's last 3 pods were gone in 2 s \(p50\), 2\.5 s \(p95\)/);
+  });
+
+  it('needs 3 pods measured: with fewer, or nothing learned, only the deadline applies', () => {
+    for (const durations of [{ start: [10, 10], termination: [2, 2] }, undefined]) {
+      const h = rolling({}, durations ?? { start: [], termination: [] });
+      h.durations = durations;
+      h.advance(300 * SECOND);
+      const plan = h.sync();
+      assert.equal(progressing(h)?.reason, 'RollingUpdateInProgress');
+      assert.equal(plan.wakeAt, markOf(h) + 600 * SECOND, 'the deadline, 600 s after the last progress');
+    }
+  });
+
+  it('onFailure: Rollback does not abort a rollout that is only slower than forecast', () => {
+    const h = rolling({ onFailure: 'Rollback' });
+    h.advance(30 * SECOND);
+    h.sync();
+    h.advance(SECOND);
+    const plan = h.sync();
+    assert.equal(progressing(h)?.reason, 'SlowerThanForecast');
+    assert.equal(h.set.status?.abortedRevision, undefined);
+    assert.deepEqual(plan.actions.filter((a) => a.kind === 'deletePod'), []);
+  });
+
+  it('the progress deadline still fails a slow rollout', () => {
+    const h = rolling({ progressDeadlineSeconds: 60 });
+    h.advance(20 * SECOND);
+    h.sync();
+    assert.equal(progressing(h)?.reason, 'SlowerThanForecast');
+    h.now = markOf(h) + 60 * SECOND;
+    h.sync();
+    assert.equal(progressing(h)?.reason, 'ProgressDeadlineExceeded');
+  });
+
+  it('does not judge a scale-up (only rollouts)', () => {
+    const h = new Harness(newSet(3, { claims: false }));
+    h.converge();
+    h.durations = { start: [10, 10, 10], termination: [2, 2, 2] };
+    h.update((s) => (s.spec.replicas = 4));
+    h.sync();
+    h.advance(60 * SECOND);
+    h.sync();
+    assert.equal(progressing(h)?.reason, 'RollingUpdateInProgress');
+  });
+});
+
+describe('progressDeadlineSeconds: auto', () => {
+  const auto = (opts: SetOptions = {}) => {
+    const set = newSet(3, { claims: false, ...opts });
+    set.spec.progressDeadlineSeconds = 'auto';
+    return set;
+  };
+
+  it('is two steps at p95 (termination + start + minReadySeconds), at least the floor', () => {
+    const slowPods = forecastBand({ start: [100, 110, 120], termination: [20, 25, 30] });
+    assert.equal(progressDeadlineSecondsOf(auto(), slowPods), 2 * (30.5 + 120.5));
+    assert.equal(progressDeadlineSecondsOf(auto({ minReadySeconds: 30 }), slowPods), 2 * (30.5 + 120.5 + 30));
+    const quick = forecastBand({ start: [1, 2, 2], termination: [1, 1, 1] });
+    assert.equal(progressDeadlineSecondsOf(auto(), quick), AUTO_DEADLINE_FLOOR_SECONDS);
+  });
+
+  it('takes the grace period for a termination not yet measured, and 600 s while fewer than 3 starts are', () => {
+    const set = auto();
+    set.spec.template.spec.terminationGracePeriodSeconds = 120;
+    assert.equal(progressDeadlineSecondsOf(set, forecastBand({ start: [100, 100, 100], termination: [] })), 2 * (120 + 100.5));
+    assert.equal(progressDeadlineSecondsOf(set, forecastBand({ start: [100, 100], termination: [5, 5, 5] })), 600);
+    assert.equal(progressDeadlineSecondsOf(auto({ minReadySeconds: 700 }), forecastBand(undefined)), 1300);
+  });
+
+  it('fits the set: the same slow start fails a set of quick pods and not a set of slow ones', () => {
+    for (const [start, failed] of [
+      [[5, 5, 5], true],
+      [[60, 60, 60], false],
+    ] as const) {
+      const h = rolling({}, { start: [...start], termination: [2, 2, 2] });
+      h.update((s) => (s.spec.progressDeadlineSeconds = 'auto'));
+      h.sync();
+      h.advance(100 * SECOND);
+      const plan = h.sync();
+      assert.equal(progressing(h)?.reason === 'ProgressDeadlineExceeded', failed, `starts of ${start[0]} s`);
+      const blocker = plan.blockers.find((b) => b.kind === 'progressDeadlineExceeded');
+      if (failed) assert.equal(blocker?.kind === 'progressDeadlineExceeded' && blocker.seconds, AUTO_DEADLINE_FLOOR_SECONDS);
+    }
+  });
+});
