@@ -69,6 +69,10 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return [{ pod: b.pod, note: `updated in place: waits for its kubelet to run ${b.containers.join(', ')}` }];
     case 'inPlaceUpdateImpossible':
       return [{ pod: b.pod, note: 'cannot be updated in place (InPlaceOnly): held' }];
+    case 'podResizeDeferred':
+      return [{ pod: b.pod, note: `resize Deferred: ${b.message}` }];
+    case 'podResizeImpossible':
+      return [{ pod: b.pod, note: `resize ${b.reason}: ${b.message} (InPlaceOnly): held` }];
     case 'budgetExhausted':
       return [...b.unavailablePods.map((pod) => ({ pod, note: 'unavailable: uses the maxUnavailable budget' })), ...(budgetInUse(b, ctx).exhausted ? waitingForBudget(ctx) : [])];
     case 'stuckOldRevision':
