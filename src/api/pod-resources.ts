@@ -108,9 +108,14 @@ const sameQuantity = (a: Quantity | undefined, b: Quantity | undefined): boolean
   return x === y || (x !== undefined && y !== undefined && compareQuantities(x, y) === 0);
 };
 
-/** `actual` (a container status's `resources`) has the cpu and memory requests and limits of `desired` (its spec's). */
+/**
+ * `actual` (a container status's `resources`, or another spec's) has the cpu and memory requests and limits of
+ * `desired`, compared as quantities (`0.5` is `500m`), a missing request reading as its limit (pod defaulting).
+ */
 export function sameCpuMemory(desired: Container, actual: unknown): boolean {
   const want = containerResources(desired);
   const have = containerResources({ name: desired.name, resources: actual } as Container);
-  return (['requests', 'limits'] as const).every((list) => ['cpu', 'memory'].every((name) => sameQuantity(want[list][name], have[list][name])));
+  return ['cpu', 'memory'].every(
+    (name) => sameQuantity(want.limits[name], have.limits[name]) && sameQuantity(want.requests[name] ?? want.limits[name], have.requests[name] ?? have.limits[name]),
+  );
 }

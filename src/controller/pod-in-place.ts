@@ -54,8 +54,9 @@ function containerFields(from: PodTemplateSpec, to: PodTemplateSpec, path: strin
 
 /**
  * What keeps a pod of `from` from moving to `to` in place: the pod template's fields other than its labels,
- * its annotations, its containers' images and their resizable cpu/memory that differ, and (volumeClaimUpdatePolicy InPlace, whose claims
- * move with their replica's revision) the claim templates. Empty when the move can be made in place.
+ * its annotations, its containers' images and their resizable cpu/memory that differ, and
+ * (volumeClaimUpdatePolicy InPlace, whose claims move with their replica's revision) the claim templates.
+ * Empty when the move can be made in place.
  */
 export function notInPlaceFields(ctx: SyncContext, from: StatefulSet, to: StatefulSet): string[] {
   const a: PodTemplateSpec = from.spec.template;
@@ -182,10 +183,13 @@ function pendingResize(pod: Pod): PendingResize | undefined {
 /** Where a moving pod should end: the update revision, unless the partition now holds it at its own. */
 const destination = (ctx: SyncContext, pod: Pod): string => (podOrdinal(pod) - ctx.slots.start < ctx.strategy.partition ? podRevision(pod) : ctx.updateRevision);
 
-/** The pod's containers' resources are not `revision`'s template's. */
+/** The cpu/memory of the pod's containers are not `revision`'s template's (compared as quantities: the API server may write them otherwise). */
 function unresized(ctx: SyncContext, pod: Pod, revision: string): boolean {
-  const want = new Map((setAtRevision(ctx, revision)?.spec.template.spec?.containers ?? []).map((c) => [c.name, JSON.stringify(c['resources'])]));
-  return pod.spec.containers.some((c) => want.has(c.name) && want.get(c.name) !== JSON.stringify(c['resources']));
+  const want = setAtRevision(ctx, revision)?.spec.template.spec?.containers ?? [];
+  return pod.spec.containers.some((c) => {
+    const template = want.find((t) => t.name === c.name);
+    return template !== undefined && !sameCpuMemory(template, c['resources']);
+  });
 }
 
 type Settled = { action?: Action; blocker?: Blocker; wakeAt?: Instant };
@@ -230,8 +234,7 @@ function settle(ctx: SyncContext, pod: Pod, target: string): Settled {
 /**
  * Every pod moving in place, whatever the rest of the sync does: relabelled once the kubelet reports its new
  * images and resources, recreated or held when its resize does not proceed, or moved on when the update
- * revision changed meanwhile. These pods are unavailable already, so
- * this takes no budget.
+ * revision changed meanwhile. These pods are unavailable already, so this takes no budget.
  */
 export function inPlacePass(ctx: SyncContext): { actions: Action[]; blockers: Blocker[]; wakeAt?: Instant } {
   const out: { actions: Action[]; blockers: Blocker[]; wakeAt?: Instant } = { actions: [], blockers: [] };

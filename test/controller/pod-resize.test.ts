@@ -87,6 +87,16 @@ describe('podUpdatePolicy: cpu/memory resized in place', () => {
     assert.deepEqual([writes(again), patchOf(again)?.revision], [['patchPod web-2'], plan.status.updateRevision]);
   });
 
+  it('does not send the resize again when the API server writes the same quantities otherwise (0.2, not 200m)', () => {
+    const h = converged('InPlaceIfPossible');
+    h.update(resize('200m'));
+    h.sync();
+    const c = h.must('web-2').spec.containers[0];
+    if (c) c['resources'] = { requests: { cpu: '0.2', memory: '64Mi' }, limits: { cpu: '1000m', memory: '131072Ki' } };
+    h.reportsResources('web-2');
+    assert.deepEqual(writes(h.sync()), ['relabelPod web-2']);
+  });
+
   it('recreates the pod (InPlaceIfPossible) when its kubelet finds the resize Infeasible', () => {
     const h = converged('InPlaceIfPossible');
     h.update(resize('8', '9'));
