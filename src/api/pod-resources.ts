@@ -81,3 +81,41 @@ export function podRequests(spec: PodSpec): PodRequests {
   }
   return sum;
 }
+
+/** The container without its cpu and memory requests and limits (empty lists read as absent). */
+function withoutCpuMemory(c: Container): Container {
+  const drop = (list: ResourceList): ResourceList | undefined => {
+    const out: Record<string, Quantity> = {};
+    for (const [k, v] of Object.entries(list)) if (k !== 'cpu' && k !== 'memory') out[k] = v;
+    return Object.keys(out).length === 0 ? undefined : out;
+  };
+  const r = (c['resources'] as Record<string, unknown> | undefined) ?? {};
+  const { requests, limits } = containerResources(c);
+  return { ...c, resources: { ...r, requests: drop(requests), limits: drop(limits) } };
+}
+
+const sortedJson = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+
+/** Only the containers' cpu and memory requests and limits differ (ValidatePodResize's "only cpu and memory resources are mutable"). */
+export const cpuMemoryOnly = (next: Container, prev: Container): boolean => sortedJson(withoutCpuMemory(next)) === sortedJson(withoutCpuMemory(prev));
+
+/** Names in `prev` that `next` lacks: a request or limit a resize may not remove. */
+export const removedResources = (next: ResourceList, prev: ResourceList): string[] => Object.keys(prev).filter((k) => !Object.prototype.hasOwnProperty.call(next, k));
+
+const sameQuantity = (a: Quantity | undefined, b: Quantity | undefined): boolean => {
+  const x = quantityText(a);
+  const y = quantityText(b);
+  return x === y || (x !== undefined && y !== undefined && compareQuantities(x, y) === 0);
+};
+
+/**
+ * `actual` (a container status's `resources`, or another spec's) has the cpu and memory requests and limits of
+ * `desired`, compared as quantities (`0.5` is `500m`), a missing request reading as its limit (pod defaulting).
+ */
+export function sameCpuMemory(desired: Container, actual: unknown): boolean {
+  const want = containerResources(desired);
+  const have = containerResources({ name: desired.name, resources: actual } as Container);
+  return ['cpu', 'memory'].every(
+    (name) => sameQuantity(want.limits[name], have.limits[name]) && sameQuantity(want.requests[name] ?? want.limits[name], have.requests[name] ?? have.limits[name]),
+  );
+}

@@ -377,6 +377,11 @@ export const ClaimAnnotations = {
  */
 export const PodAnnotations = {
   inPlaceUpdateRevision: 'apps.ordinal.dev/in-place-update-revision',
+  /**
+   * kube-apiserver refused the resize the in-place update asked for (its PodResizeValidator: the node's
+   * allocatable can never hold it): the refusal, which the controller treats as the kubelet's `Infeasible`.
+   */
+  resizeRefused: 'apps.ordinal.dev/resize-refused',
 } as const;
 
 /** Converts an injected-clock instant to the RFC 3339 form the API server stores (whole seconds, T9). */

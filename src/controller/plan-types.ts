@@ -24,7 +24,7 @@ import type {
   StorageClass,
 } from '../api/types.js';
 import type { ObservedDurations } from './learned-durations.js';
-import type { InPlacePatch } from './pod-in-place.js';
+import type { InPlacePatch, ResizePatch } from './pod-in-place.js';
 import type { ReplicaIndex } from './replica-index.js';
 import type { LateStep } from './slow-rollout.js';
 
@@ -121,7 +121,8 @@ export type Action = ActionBase &
      */
     | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string; clearsInPlaceUpdate?: true }
     /** podUpdatePolicy: the pod's images and template metadata patched to `revision`'s, which its annotation names. */
-    | { kind: 'patchPod'; name: string; uid: string; ordinal: number; revision: string; patch: InPlacePatch }
+    /** `resize`: new cpu/memory, sent through pods/resize after `patch` (kube-apiserver's refusal is recorded on the pod). */
+    | { kind: 'patchPod'; name: string; uid: string; ordinal: number; revision: string; patch: InPlacePatch; resize?: ResizePatch }
     /** Identity/storage repair (§2.3). */
     | { kind: 'updatePod'; pod: Pod; ordinal: number }
     | {
@@ -199,6 +200,13 @@ export type Blocker =
   | { kind: 'podUpdatingInPlace'; pod: string; ordinal: number; revision: string; containers: string[] }
   /** podUpdatePolicy InPlaceOnly: the new revision changes `fields`, which a live pod cannot take: the rollout halts at this pod. */
   | { kind: 'inPlaceUpdateImpossible'; pod: string; ordinal: number; fields: string[] }
+  /** podUpdatePolicy: the kubelet defers the pod's resize (it fits the node, not now): waited for until `fallbackAt`. */
+  | { kind: 'podResizeDeferred'; pod: string; ordinal: number; message: string; fallbackAt: Instant }
+  /**
+   * podUpdatePolicy InPlaceOnly: the pod's resize does not proceed (`reason` Infeasible, Deferred past the
+   * timeout, or Forbidden by kube-apiserver; `message` is theirs): the rollout halts at this pod.
+   */
+  | { kind: 'podResizeImpossible'; pod: string; ordinal: number; reason: string; message: string }
   /** A pod is being created this sync (OrderedReady waits for it before the next ordinal). */
   | { kind: 'podCreating'; pod: string; ordinal: number }
   /**

@@ -159,10 +159,11 @@ function restartForClaims(ctx: SyncContext, pod: Pod, claims: ReplicaClaims): Ac
   return { kind: 'deletePod', batch: 0, name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', ordinal: podOrdinal(pod), cause: 'update' };
 }
 
-/** podUpdatePolicy: the pods moving in place, relabelled once their kubelet reports the new images (pod-in-place.ts). */
+/** podUpdatePolicy: the pods moving in place, relabelled once their kubelet reports the new images and resources (pod-in-place.ts). */
 function inPlacePhase(ctx: SyncContext): PhaseResult {
   const pass = inPlacePass(ctx);
-  return result({ work: [{ order: 'slowStart', items: pass.actions.map((a, position) => ({ position, steps: [[a]] })) }], blockers: pass.blockers });
+  const facts = pass.wakeAt === undefined ? {} : { facts: { wakeAt: pass.wakeAt } };
+  return result({ work: [{ order: 'slowStart', items: pass.actions.map((a, position) => ({ position, steps: [[a]] })) }], blockers: pass.blockers, ...facts });
 }
 
 function claimsPhase(ctx: SyncContext, known: readonly Blocker[]): PhaseResult {

@@ -2,7 +2,7 @@
 // retries, preconditions); every StatefulSet decision was made by the planner.
 
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
-import { isAlreadyExists, isNotFound } from '../api/errors.js';
+import { isAlreadyExists, isForbidden, isNotFound } from '../api/errors.js';
 import { equalRevision } from '../api/revision/hash.js';
 import { Labels, PodAnnotations, type ControllerRevision, type KubeObject, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
 import type { Action } from '../controller/plan-types.js';
@@ -69,8 +69,24 @@ export async function applyAction(action: Action, client: ClusterClient, ctx: Ac
       return client.patch(Resources.pods, ns, action.name, { metadata: { uid: action.uid, labels: { [Labels.revisionHash]: action.revision }, ...cleared } });
     }
     case 'patchPod':
-      // the patch carries the pod's uid, as the relabel does
-      return client.patch(Resources.pods, ns, action.name, action.patch);
+      return patchInPlace(action, client, ns);
+  }
+}
+
+/**
+ * The in-place patch (it carries the pod's uid, as the relabel does), then the resize through pods/resize. A
+ * resize kube-apiserver refuses (403: the node can never hold it) is recorded on the pod for the planner,
+ * which treats it as the kubelet's Infeasible.
+ */
+async function patchInPlace(action: Of<'patchPod'>, client: ClusterClient, ns: string | undefined): Promise<Applied> {
+  const patched = await client.patch(Resources.pods, ns, action.name, action.patch);
+  if (action.resize === undefined) return patched;
+  try {
+    return await client.patch(Resources.pods, ns, action.name, action.resize, { subresource: 'resize' });
+  } catch (err) {
+    if (!isForbidden(err)) throw err;
+    const refusal = { metadata: { uid: action.uid, annotations: { [PodAnnotations.resizeRefused]: err instanceof Error ? err.message : String(err) } } };
+    return client.patch(Resources.pods, ns, action.name, refusal);
   }
 }
 

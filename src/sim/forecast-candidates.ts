@@ -1,5 +1,6 @@
 // The settings a forecast compares with the set's own: other maxUnavailable values, batchStartPolicy
-// Together, podManagementPolicy Parallel. Kept apart from ./forecast.ts, which runs simulations, so that the
+// Together, podManagementPolicy Parallel, podUpdatePolicy InPlaceIfPossible (or Recreate for a set that
+// updates in place). Kept apart from ./forecast.ts, which runs simulations, so that the
 // CLI can parse `--candidate` without loading the simulator.
 
 import { maxUnavailableOf } from '../api/intstr.js';
@@ -13,19 +14,19 @@ export interface Candidate {
   note?: string;
 }
 
-export type Setting = 'maxUnavailable' | 'batchStartPolicy' | 'podManagementPolicy';
-export const SETTINGS: readonly Setting[] = ['maxUnavailable', 'batchStartPolicy', 'podManagementPolicy'];
+export type Setting = 'maxUnavailable' | 'batchStartPolicy' | 'podManagementPolicy' | 'podUpdatePolicy';
+export const SETTINGS: readonly Setting[] = ['maxUnavailable', 'batchStartPolicy', 'podManagementPolicy', 'podUpdatePolicy'];
 
 /** A candidate that sets one setting of this set (maxUnavailable in its strategy's own block). */
 export function settingCandidate(setting: Setting, value: unknown, set: StatefulSet): Candidate {
   const label = `${setting} ${String(value)}`;
   const block = set.spec.updateStrategy?.type === 'EnforcedRollingUpdate' ? 'enforcedRollingUpdate' : 'rollingUpdate';
   if (setting === 'maxUnavailable') return { label, set: [{ path: `spec.updateStrategy.${block}.maxUnavailable`, value }] };
-  if (setting === 'batchStartPolicy') return { label, set: [{ path: 'spec.updateStrategy.rollingUpdate.batchStartPolicy', value }] };
+  if (setting === 'batchStartPolicy' || setting === 'podUpdatePolicy') return { label, set: [{ path: `spec.updateStrategy.rollingUpdate.${setting}`, value }] };
   return { label, set: [{ path: 'spec.podManagementPolicy', value }], note: 'immutable: needs the set recreated (kubectl delete --cascade=orphan, then apply)' };
 }
 
-/** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel. */
+/** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel, the other podUpdatePolicy. */
 export function defaultCandidates(set: StatefulSet): Candidate[] {
   const type = set.spec.updateStrategy?.type ?? 'RollingUpdate';
   if (type !== 'RollingUpdate' && type !== 'EnforcedRollingUpdate') return [];
@@ -38,6 +39,10 @@ export function defaultCandidates(set: StatefulSet): Candidate[] {
     out.push(settingCandidate('batchStartPolicy', 'Together', set));
   }
   if (ordered) out.push(settingCandidate('podManagementPolicy', 'Parallel', set));
+  if (type === 'RollingUpdate' && set.apiVersion === 'apps.ordinal.dev/v1') {
+    const policy = set.spec.updateStrategy?.rollingUpdate?.podUpdatePolicy ?? 'Recreate';
+    out.push(settingCandidate('podUpdatePolicy', policy === 'Recreate' ? 'InPlaceIfPossible' : 'Recreate', set));
+  }
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 import { FeatureGateError, defaultFeatures, withFeatures } from '../api/features.js';
 import type { Seconds } from '../cluster/kubelet/config.js';
+import type { Allocatable } from '../cluster/kubelet/resize.js';
+import { parseQuantity, quantityText } from '../api/validation/quantity.js';
 import { EXPANSION_MODES, type StorageClassBehavior, type StorageConfig } from '../cluster/storage/storage-actor.js';
 import type { ClusterSpec, ControllerTarget, FaultSpec, ImageSpec } from './scenario-types.js';
 import {
@@ -43,7 +45,8 @@ function podGlobs(v: unknown, p: string, i: Issues): string[] | undefined {
 }
 const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
 // The keys each block accepts, exported so the scenario docs test can check every one is documented.
-export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage'] as const;
+export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage', 'allocatable'] as const;
+export const ALLOCATABLE_KEYS = ['cpu', 'memory'] as const;
 export const STORAGE_KEYS = ['bindSeconds', 'expansionSeconds', 'classes'] as const;
 export const STORAGE_CLASS_KEYS = ['expansion', 'expansionSeconds'] as const;
 export const IMAGE_KEYS = ['behavior', 'startSeconds', 'seconds', 'pods'] as const;
@@ -65,6 +68,8 @@ export function parseCluster(v: unknown, path: string, issues: Issues): ClusterS
   spec.podTerminationSeconds = optional(obj, 'podTerminationSeconds', path, issues, secondsOrSamples) ?? spec.podTerminationSeconds;
   const maxObjects = optional(obj, 'maxObjects', path, issues, (x, p, i) => numberField(x, p, i, { integer: true, min: 1 }));
   if (maxObjects !== undefined) spec.maxObjects = maxObjects;
+  const allocatable = optional(obj, 'allocatable', path, issues, parseAllocatable);
+  if (allocatable) spec.allocatable = allocatable;
   const storage = optional(obj, 'storage', path, issues, (x, p, i) => parseStorage(x, p, i));
   if (storage) spec.storage = storage;
   const images = optional(obj, 'images', path, issues, objectField) ?? {};
@@ -73,6 +78,22 @@ export function parseCluster(v: unknown, path: string, issues: Issues): ClusterS
     if (image) spec.images[key] = image;
   }
   return spec;
+}
+
+/** The node's allocatable `{cpu, memory}`: non-negative Kubernetes quantities (a number reads as its text). */
+function parseAllocatable(v: unknown, path: string, issues: Issues): Allocatable | undefined {
+  const obj = objectField(v, path, issues);
+  if (!obj) return undefined;
+  noUnknownKeys(obj, ALLOCATABLE_KEYS, path, issues);
+  const out: Allocatable = {};
+  for (const key of ALLOCATABLE_KEYS) {
+    if (obj[key] === undefined) continue;
+    const text = quantityText(obj[key]);
+    const parsed = text === undefined ? undefined : parseQuantity(text);
+    if (text === undefined || parsed === undefined || 'error' in parsed || parsed.negative) issues.add(at(path, key), 'must be a non-negative quantity, e.g. "4", "500m", "8Gi"');
+    else out[key] = text;
+  }
+  return out;
 }
 
 function parseStorage(v: unknown, path: string, issues: Issues): StorageConfig | undefined {

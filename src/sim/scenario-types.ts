@@ -5,6 +5,7 @@ import type { StorageConfig } from '../cluster/storage/storage-actor.js';
 import type { Resource } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';
 import type { Seconds } from '../cluster/kubelet/config.js';
+import type { Allocatable } from '../cluster/kubelet/resize.js';
 
 export type ImageBehavior = 'ImagePullBackOff' | 'CrashLoopBackOff' | 'NotReadyAfter';
 
@@ -29,6 +30,8 @@ export interface ClusterSpec {
   maxObjects?: number;
   /** The simulated storage (binding and expanding claims); absent: claims stay Pending, as before. */
   storage?: StorageConfig;
+  /** The node's allocatable cpu and memory (in-place resizes are admitted against it); absent: the Node reports none. */
+  allocatable?: Allocatable;
 }
 
 /** `faults`: applies only to the controller's client. */

@@ -232,7 +232,7 @@ const cases: Case[] = [
     desc: 'a pod updated in place whose kubelet has not reported the new image',
     ctx: pending,
     blocker: { kind: 'podUpdatingInPlace', pod: 'db-4', ordinal: 4, revision: 'db-59f45df6fb', containers: ['db'] },
-    want: 'db-4 was updated in place to revision db-59f45df6fb; the rollout waits for its kubelet to report the new image of db (the pod counts as unavailable until then)',
+    want: 'db-4 was updated in place to revision db-59f45df6fb; the rollout waits for its kubelet to report the new image and resources of db (the pod counts as unavailable until then)',
   },
   {
     desc: 'InPlaceOnly halting at a change a running pod cannot take',
@@ -240,7 +240,29 @@ const cases: Case[] = [
     blocker: { kind: 'inPlaceUpdateImpossible', pod: 'db-4', ordinal: 4, fields: ['spec.template.spec.containers[0].env'] },
     want:
       'db-4 is not updated: podUpdatePolicy InPlaceOnly, but the new revision changes spec.template.spec.containers[0].env, which a running pod cannot take; ' +
-      'change only container images, labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
+      'change only container images, cpu/memory (keeping the QoS class), labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
+  },
+  {
+    desc: 'a resize its kubelet defers, with the time left before the fallback',
+    ctx: pending,
+    blocker: { kind: 'podResizeDeferred', pod: 'db-4', ordinal: 4, message: "Node didn't have enough resource: cpu, requested: 2000, used: 3000, capacity: 4000", fallbackAt: pending.now + 270_000 },
+    want: 'db-4\'s resize is Deferred by its kubelet ("Node didn\'t have enough resource: cpu, requested: 2000, used: 3000, capacity: 4000"); the rollout waits 270 s more, then recreates the pod (its claims are kept)',
+  },
+  {
+    desc: 'InPlaceOnly halting at a resize its kubelet finds Infeasible',
+    ctx: pending,
+    blocker: { kind: 'podResizeImpossible', pod: 'db-4', ordinal: 4, reason: 'Infeasible', message: "Node didn't have enough capacity: cpu, requested: 6000, capacity: 4000" },
+    want:
+      'db-4 is not updated: podUpdatePolicy InPlaceOnly, but its resize is Infeasible on its node ("Node didn\'t have enough capacity: cpu, requested: 6000, capacity: 4000"); ' +
+      'lower the requests, or set podUpdatePolicy InPlaceIfPossible to have it recreated (its claims are kept)',
+  },
+  {
+    desc: 'InPlaceOnly halting at a resize kube-apiserver refused',
+    ctx: pending,
+    blocker: { kind: 'podResizeImpossible', pod: 'db-4', ordinal: 4, reason: 'Forbidden', message: 'pods "db-4" is forbidden: …' },
+    want:
+      'db-4 is not updated: podUpdatePolicy InPlaceOnly, but its resize was refused by the API server ("pods "db-4" is forbidden: …"); ' +
+      'lower the requests, or set podUpdatePolicy InPlaceIfPossible to have it recreated (its claims are kept)',
   },
 ];
 

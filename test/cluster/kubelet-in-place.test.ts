@@ -54,6 +54,7 @@ describe('simulated kubelet: in-place image updates', () => {
       ready: false,
       restartCount: 1,
       state: { waiting: { reason: 'ContainerCreating' } },
+      resources: {},
     });
     await env.clock.advance(4_999);
     assert.equal(await ready(env), 'False');

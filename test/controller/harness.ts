@@ -134,6 +134,7 @@ export class Harness {
         live.metadata.labels = merged(live.metadata.labels, a.patch.metadata.labels);
         live.metadata.annotations = merged(live.metadata.annotations, a.patch.metadata.annotations);
         live.spec.containers = structuredClone(a.patch.spec.containers);
+        if (a.resize !== undefined) live.spec.containers = structuredClone(a.resize.spec.containers);
         return;
       }
       case 'patchClaim': {
@@ -200,6 +201,21 @@ export class Harness {
       phase: waiting === 'ImagePullBackOff' ? 'Pending' : 'Running',
       conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: toTimestamp(this.now) }],
       containerStatuses: [{ name: 'app', ready: false, restartCount: 1, ...(waiting ? { state: { waiting: { reason: waiting } } } : {}) }],
+    };
+  }
+
+  /**
+   * The kubelet reports the pod's containers running with `resources` (default: their spec's, a resize done
+   * without restart: Ready), and `pending` as the PodResizePending condition since now.
+   */
+  reportsResources(name: string, opts: { resources?: unknown; pending?: { reason: string; message: string } } = {}): void {
+    const pod = this.must(name);
+    const at = toTimestamp(this.now);
+    const pending = opts.pending ? [{ type: 'PodResizePending', status: 'True' as const, lastTransitionTime: at, ...opts.pending }] : [];
+    pod.status = {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at }, ...pending],
+      containerStatuses: pod.spec.containers.map((c) => ({ name: c.name, image: c.image ?? '', ready: true, restartCount: 0, state: { running: {} }, resources: opts.resources ?? c['resources'] })),
     };
   }
 

@@ -177,8 +177,8 @@ function setNames(story: Scenario): string[] {
 async function realSegments(kubeconfig: string, ns: string, story: Scenario): Promise<Segments> {
   const client = createKubeClient({ kubeconfig, qps: 0, timers: realTimers(), random: Math.random });
   const observer = new NamespaceObserver(client, ns, Resources.ordinalStatefulSets);
-  const { podStartSeconds, podTerminationSeconds, images } = story.cluster;
-  const config: KubeletConfig = { podStartSeconds, podTerminationSeconds, images } as KubeletConfig;
+  const { podStartSeconds, podTerminationSeconds, images, allocatable } = story.cluster;
+  const config: KubeletConfig = { podStartSeconds, podTerminationSeconds, images, ...(allocatable ? { allocatable } : {}) } as KubeletConfig;
   const sets = setNames(story);
   try {
     await observer.start();

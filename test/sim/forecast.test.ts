@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forecastRollout, type CandidateForecast, type ForecastInput } from '../../src/sim/forecast.js';
-import { settingCandidate } from '../../src/sim/forecast-candidates.js';
+import { defaultCandidates, settingCandidate } from '../../src/sim/forecast-candidates.js';
 import type { StatefulSet } from '../../src/api/types.js';
 
 const set: StatefulSet = {
@@ -54,5 +54,17 @@ describe('forecast runs', () => {
     const records = (await two[1]?.medianRecords()) ?? [];
     const summary = records.find((r) => r.type === 'summary');
     assert.equal(summary?.type === 'summary' ? summary.convergedAt : undefined, two[1]?.median.seconds);
+  });
+
+  it('compares Recreate with InPlaceIfPossible for an apps.ordinal.dev/v1 set: the image change in place deletes no pod', async () => {
+    const ordinal: StatefulSet = { ...set, apiVersion: 'apps.ordinal.dev/v1' };
+    const candidates = defaultCandidates(ordinal).filter((c) => c.label.startsWith('podUpdatePolicy'));
+    assert.deepEqual(candidates.map((c) => c.label), ['podUpdatePolicy InPlaceIfPossible']);
+    const [current, inPlace] = await forecastRollout({ ...input, manifests: [ordinal], candidates, threads: 1 });
+    assert.deepEqual([current?.converged, inPlace?.converged], [6, 6]);
+    const deletions = async (c: CandidateForecast | undefined) => ((await c?.medianRecords()) ?? []).filter((r) => r.type === 'action' && r.resource === 'pods' && r.verb === 'delete').length;
+    assert.deepEqual([await deletions(current), await deletions(inPlace)], [5, 0], 'recreated: every pod deleted; in place: none');
+    const inPlaceSet = { ...ordinal, spec: { ...ordinal.spec, updateStrategy: { type: 'RollingUpdate' as const, rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' as const } } } };
+    assert.ok(defaultCandidates(inPlaceSet).some((c) => c.label === 'podUpdatePolicy Recreate'), 'a set that updates in place is compared with Recreate');
   });
 });

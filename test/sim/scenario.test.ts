@@ -146,6 +146,16 @@ controller: {featureGates: {NoSuchGate: true, PodIndexLabel: false}, target: kcm
     ]);
   });
 
+  it('reads the node\'s allocatable, and names a bad quantity or key by its path', () => {
+    const ok = parseScenario('kind: Scenario\ncluster: {allocatable: {cpu: 4, memory: 8Gi}}\n');
+    assert.deepEqual(ok.cluster.allocatable, { cpu: '4', memory: '8Gi' });
+    assert.deepEqual(issuesOf('kind: Scenario\ncluster: {allocatable: {cpu: -1, memory: lots, gpu: 1}}\n'), [
+      'cluster.allocatable.gpu: unknown field (allowed: cpu, memory)',
+      'cluster.allocatable.cpu: must be a non-negative quantity, e.g. "4", "500m", "8Gi"',
+      'cluster.allocatable.memory: must be a non-negative quantity, e.g. "4", "500m", "8Gi"',
+    ]);
+  });
+
   it('reports YAML syntax errors in one line with the file and position', () => {
     assert.throws(() => parseScenario('kind: Scenario\nsteps: [\n', 'test.yaml'), (e: unknown) => {
       assert.ok(e instanceof ScenarioError);

@@ -43,10 +43,10 @@ export interface ForecastOptions {
   report?: string;
 }
 
-/** `maxUnavailable=2`, `batchStartPolicy=Together`, `podManagementPolicy=Parallel`, or a dotted path. */
+/** `maxUnavailable=2`, `batchStartPolicy=Together`, `podManagementPolicy=Parallel`, `podUpdatePolicy=InPlaceIfPossible`, or a dotted path. */
 export function parseCandidate(text: string, set: StatefulSet): Candidate {
   const eq = text.indexOf('=');
-  if (eq <= 0) throw new ForecastInputError(`--candidate ${text}: want SETTING=VALUE (maxUnavailable=2, batchStartPolicy=Together, podManagementPolicy=Parallel or a dotted path)`);
+  if (eq <= 0) throw new ForecastInputError(`--candidate ${text}: want SETTING=VALUE (maxUnavailable=2, batchStartPolicy=Together, podManagementPolicy=Parallel, podUpdatePolicy=InPlaceIfPossible or a dotted path)`);
   const key = text.slice(0, eq);
   const value = loadYamlDocuments(text.slice(eq + 1))[0] ?? null;
   if ((SETTINGS as readonly string[]).includes(key)) return settingCandidate(key as Setting, value, set);

@@ -229,10 +229,15 @@ const SENTENCES: Sentences = {
     `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
   podDisruptionBudget: disruptionBudget,
   podUpdatingInPlace: (b) =>
-    `${b.pod} was updated in place to revision ${b.revision}; the rollout waits for its kubelet to report the new image of ${b.containers.join(', ')} (the pod counts as unavailable until then)`,
+    `${b.pod} was updated in place to revision ${b.revision}; the rollout waits for its kubelet to report the new image and resources of ${b.containers.join(', ')} (the pod counts as unavailable until then)`,
   inPlaceUpdateImpossible: (b) =>
     `${b.pod} is not updated: podUpdatePolicy InPlaceOnly, but the new revision changes ${b.fields.join(', ')}, which a running pod cannot take; ` +
-    'change only container images, labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
+    'change only container images, cpu/memory (keeping the QoS class), labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
+  podResizeDeferred: (b, ctx) =>
+    `${b.pod}'s resize is Deferred by its kubelet ("${b.message}"); the rollout waits ${formatSecondsLeft(b.fallbackAt - ctx.now)} more, then ${ctx.set.spec.updateStrategy?.rollingUpdate?.podUpdatePolicy === 'InPlaceOnly' ? 'halts' : 'recreates the pod (its claims are kept)'}`,
+  podResizeImpossible: (b) =>
+    `${b.pod} is not updated: podUpdatePolicy InPlaceOnly, but its resize ${b.reason === 'Forbidden' ? 'was refused by the API server' : b.reason === 'Infeasible' ? 'is Infeasible on its node' : 'stayed Deferred too long'} ("${b.message}"); ` +
+    'lower the requests, or set podUpdatePolicy InPlaceIfPossible to have it recreated (its claims are kept)',
   podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,
   rolloutAborted,
   noRollbackTarget,

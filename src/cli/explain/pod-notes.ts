@@ -41,6 +41,22 @@ function waitingForBudget(ctx: ExplainContext): Note[] {
   return out;
 }
 
+type InPlaceBlocker = Extract<Blocker, { kind: 'podUpdatingInPlace' | 'inPlaceUpdateImpossible' | 'podResizeDeferred' | 'podResizeImpossible' }>;
+
+/** podUpdatePolicy: a pod moving in place, or one that cannot. */
+function inPlaceNote(b: InPlaceBlocker): string {
+  switch (b.kind) {
+    case 'podUpdatingInPlace':
+      return `updated in place: waits for its kubelet to run ${b.containers.join(', ')}`;
+    case 'inPlaceUpdateImpossible':
+      return 'cannot be updated in place (InPlaceOnly): held';
+    case 'podResizeDeferred':
+      return `resize Deferred: ${b.message}`;
+    case 'podResizeImpossible':
+      return `resize ${b.reason}: ${b.message} (InPlaceOnly): held`;
+  }
+}
+
 function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
   switch (b.kind) {
     case 'podNotAvailable':
@@ -66,9 +82,10 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
     case 'claimResizeFailed':
       return [{ pod: b.pod, note: `claim ${b.claim} failed to expand: held` }];
     case 'podUpdatingInPlace':
-      return [{ pod: b.pod, note: `updated in place: waits for its kubelet to run ${b.containers.join(', ')}` }];
     case 'inPlaceUpdateImpossible':
-      return [{ pod: b.pod, note: 'cannot be updated in place (InPlaceOnly): held' }];
+    case 'podResizeDeferred':
+    case 'podResizeImpossible':
+      return [{ pod: b.pod, note: inPlaceNote(b) }];
     case 'budgetExhausted':
       return [...b.unavailablePods.map((pod) => ({ pod, note: 'unavailable: uses the maxUnavailable budget' })), ...(budgetInUse(b, ctx).exhausted ? waitingForBudget(ctx) : [])];
     case 'stuckOldRevision':

@@ -3,6 +3,7 @@
 // applies only to pods whose name one of its globs matches (a fault at one ordinal), else it is passed over.
 
 import type { Container, Instant, Pod } from '../../api/types.js';
+import type { Allocatable } from './resize.js';
 
 export type ImageBehaviorName = 'ImagePullBackOff' | 'CrashLoopBackOff' | 'NotReadyAfter';
 
@@ -31,6 +32,8 @@ export interface KubeletConfig {
   images?: Record<string, ImageBehavior>;
   /** Seeds the draws from `samples` (default 0). */
   seed?: number;
+  /** The node's allocatable cpu and memory: what in-place resizes are admitted against (absent: no limit). */
+  allocatable?: Allocatable;
 }
 
 /** How one container of a pod will behave, in integer milliseconds. */

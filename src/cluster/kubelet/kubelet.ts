@@ -5,7 +5,7 @@
 
 import { Resources, type ClusterClient, type Resource, type WatchEvent } from '../../api/client.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../api/errors.js';
-import { fromTimestamp, type Instant, type Pod } from '../../api/types.js';
+import { fromTimestamp, type Instant, type KubeObject, type Pod } from '../../api/types.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { podPlans, terminationDelayMs, type ContainerPlan, type KubeletConfig } from './config.js';
@@ -15,6 +15,7 @@ import { PodSource } from './pod-source.js';
 import { renderPodStatus } from './pod-status.js';
 import { nextStopEnd, restartedPlan, type RestartContext, type Stops } from './restart.js';
 import { writePodStatus } from './pod-status-writer.js';
+import { heldRequests, podResize, type AcceptedResize, type ResizeView } from './resize.js';
 
 /** POST /api/v1/namespaces/{ns}/bindings: how a scheduler sets spec.nodeName (pod updates may not). */
 export const BINDINGS: Resource = { group: '', version: 'v1', plural: 'bindings', kind: 'Binding', namespaced: true };
@@ -45,6 +46,8 @@ interface Tracked {
   t0?: Instant;
   /** Containers stopping to restart on a new image (restart.ts). */
   stops?: Stops;
+  /** The resize this kubelet accepted and is actuating (resize.ts). */
+  resize: { value?: AcceptedResize };
   wake?: { at: Instant; id: TimerId };
   termination?: TimerId;
   binding?: boolean;
@@ -126,12 +129,23 @@ class SimulatedKubelet implements Kubelet {
     };
   }
 
-  /** Creates the Node object if missing; a failure is reported and retried, it never stops the kubelet. */
+  /**
+   * Creates the Node object if missing, and reports the configured allocatable in its status (what
+   * kube-apiserver admits resizes against); a failure is reported and retried, it never stops the kubelet.
+   */
   private async registerNode(): Promise<void> {
+    const { client, nodeName, config } = this.opts;
     try {
-      await this.opts.client.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: this.opts.nodeName } });
+      await client.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName } }).catch((e: unknown) => {
+        if (!isAlreadyExists(e)) throw e;
+      });
+      const allocatable = config.allocatable;
+      if (allocatable === undefined) return;
+      const node = await client.get<KubeObject>(Resources.nodes, undefined, nodeName);
+      const status = { ...(node['status'] as object | undefined), capacity: allocatable, allocatable };
+      if (!deepEqual(node['status'], status)) await client.updateStatus(Resources.nodes, { ...node, status });
     } catch (e) {
-      if (isAlreadyExists(e) || !this.running) return;
+      if (!this.running) return;
       this.report(e);
       const { timers } = this.opts;
       this.registerRetry = timers.at(timers.now() + RETRY_MS, () => void this.registerNode(), `kubelet ${this.opts.nodeName} register`);
@@ -157,7 +171,7 @@ class SimulatedKubelet implements Kubelet {
     if (pod.spec?.nodeName && pod.spec.nodeName !== this.opts.nodeName) return this.forget(uid);
     let t = this.pods.get(uid);
     if (t === undefined) {
-      t = { pod };
+      t = { pod, resize: {} };
       this.pods.set(uid, t);
     } else if (newer(pod, t.pod)) t.pod = pod;
     if (t.pod.metadata.deletionTimestamp !== undefined) this.terminate(t);
@@ -195,7 +209,8 @@ class SimulatedKubelet implements Kubelet {
     const t0 = (t.t0 ??= fromTimestamp(t.pod.status?.startTime) ?? now);
     const r = this.restartContext(t, t.pod, t0, now);
     const plans = takenOverPlans(r);
-    const wakes = [...plans.map((p) => nextChangeAt(p, t0, now)), nextStopEnd(r)].filter((w): w is Instant => w !== undefined);
+    const resized = this.resize(t, t.pod, now);
+    const wakes = [...plans.map((p) => nextChangeAt(p, t0, now)), nextStopEnd(r), resized.doneAt].filter((w): w is Instant => w !== undefined);
     this.wakeAt(t, wakes.length > 0 ? Math.min(...wakes) : undefined);
     if (!deepEqual(t.pod.status, this.render(t, t.pod, t0))) this.write(t, t0);
   }
@@ -207,7 +222,19 @@ class SimulatedKubelet implements Kubelet {
   private render(t: Tracked, pod: Pod, t0: Instant) {
     const now = this.opts.timers.now();
     const views = takenOverPlans(this.restartContext(t, pod, t0, now)).map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
-    return renderPodStatus(pod, views, t0, now);
+    return renderPodStatus(pod, views, t0, now, this.resize(t, pod, now));
+  }
+
+  /** The pod's resize against the node's allocatable and the requests its other pods hold. */
+  private resize(t: Tracked, pod: Pod, now: Instant): ResizeView {
+    const others = { cpuMilli: 0, memoryBytes: 0 };
+    for (const o of this.pods.values()) {
+      if (o === t || !o.pod.spec?.nodeName || isTerminal(o.pod)) continue;
+      const held = heldRequests(o.pod);
+      others.cpuMilli += held.cpuMilli;
+      others.memoryBytes += held.memoryBytes;
+    }
+    return podResize({ pod, allocatable: this.opts.config.allocatable, others, now, accepted: t.resize });
   }
 
   private write(t: Tracked, t0: Instant): void {
@@ -286,6 +313,8 @@ class SimulatedKubelet implements Kubelet {
     if (t.wake) this.opts.timers.cancel(t.wake.id);
     if (t.termination !== undefined) this.opts.timers.cancel(t.termination);
     this.pods.delete(uid);
+    // its requests are free now: a Deferred resize may fit (upstream retries pending resizes when a pod goes)
+    if (this.running) for (const other of this.pods.values()) if (other.pod.status?.conditions?.some((c) => c.type === 'PodResizePending') && other.pod.spec?.nodeName) this.sync(other);
   }
 
   private report(error: unknown): void {

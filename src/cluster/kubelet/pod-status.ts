@@ -12,6 +12,7 @@ import {
 import type { ContainerPlan } from './config.js';
 import { IN_PLACE_EXIT } from './restart.js';
 import type { ContainerState } from './container-model.js';
+import type { ResizeView } from './resize.js';
 
 export interface ContainerView {
   plan: ContainerPlan;
@@ -19,14 +20,14 @@ export interface ContainerView {
 }
 
 /** Condition types the kubelet owns, in the order it writes them. */
-const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled', 'PodResizePending', 'PodResizeInProgress'];
 
 const isReady = (c: ContainerView): boolean => c.state.kind === 'running' && c.state.ready;
 /** Started once: a container restarting in place keeps its pod Running. */
 const isStarted = (c: ContainerView): boolean => c.state.kind === 'running' || c.state.kind === 'crashLoop' || c.plan.restart !== undefined;
 
 // upstream: pkg/kubelet/status/generate.go GeneratePodReadyCondition
-export function renderPodStatus(pod: Pod, containers: ContainerView[], t0: Instant, now: Instant): PodStatus {
+export function renderPodStatus(pod: Pod, containers: ContainerView[], t0: Instant, now: Instant, resize?: ResizeView): PodStatus {
   const prev = pod.status ?? {};
   const unready = containers.filter((c) => !isReady(c)).map((c) => c.plan.name);
   const ready = unready.length === 0;
@@ -37,13 +38,14 @@ export function renderPodStatus(pod: Pod, containers: ContainerView[], t0: Insta
     ready ? { type: 'Ready', status: 'True' } : { type: 'Ready', status: 'False', ...notReady },
     ready ? { type: 'ContainersReady', status: 'True' } : { type: 'ContainersReady', status: 'False', ...notReady },
     { type: 'PodScheduled', status: 'True' },
+    ...(resize?.condition ? [resize.condition] : []),
   ];
   const kept = (prev.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.includes(c.type));
   return {
     ...prev,
     phase: containers.every(isStarted) ? 'Running' : 'Pending',
     conditions: [...want.map((c) => withTransitionTime(c, prev.conditions, now)), ...kept],
-    containerStatuses: containers.map((c) => containerStatus(c, pod.metadata.name ?? '')),
+    containerStatuses: containers.map((c) => withResources(containerStatus(c, pod.metadata.name ?? ''), resize)),
     startTime: prev.startTime ?? toTimestamp(t0),
   };
 }
@@ -52,6 +54,12 @@ function withTransitionTime(c: PodCondition, prev: PodCondition[] | undefined, n
   const old = prev?.find((p) => p.type === c.type);
   const lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : toTimestamp(now);
   return { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime, ...(c.reason ? { reason: c.reason, message: c.message } : {}) };
+}
+
+/** The cpu and memory the container runs with (KEP-1287: what a resize has actuated). */
+function withResources(status: ContainerStatus, resize: ResizeView | undefined): ContainerStatus {
+  const resources = resize?.resources.get(status.name);
+  return resources === undefined ? status : { ...status, resources };
 }
 
 /** The old container of an in-place restart, as the kubelet reports it in lastState. */

@@ -3,14 +3,12 @@
 // changed, and the PodResizeValidator admission plugin refuses a pod whose requests its node could never hold.
 
 import { ApiError, type FieldIssue } from '../../api/errors.js';
-import { podQOSClass, podRequests } from '../../api/pod-resources.js';
+import { containerResources, cpuMemoryOnly, podQOSClass, podRequests, removedResources } from '../../api/pod-resources.js';
 import type { Container, KubeObject, Pod } from '../../api/types.js';
 import { cloneJson } from '../../api/validation/json.js';
 import { quantityText, scaledQuantity } from '../../api/validation/quantity.js';
 import { jsonEqual } from './equality.js';
 
-type Resources = { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
-const resourcesOf = (c: Container | undefined): Resources => (c?.['resources'] as Resources | undefined) ?? {};
 
 /**
  * The stored pod with the request's containers' resources and resizePolicy; the request as it is when it adds,
@@ -34,23 +32,6 @@ export function resizeRequest(request: KubeObject, stored: Pod): Pod {
   if (stored.spec.initContainers !== undefined) out.spec.initContainers = merged(spec.initContainers, stored.spec.initContainers);
   return out;
 }
-
-const removed = (next: Record<string, unknown> | undefined, prev: Record<string, unknown> | undefined): boolean =>
-  Object.keys(prev ?? {}).some((k) => !Object.prototype.hasOwnProperty.call(next ?? {}, k));
-
-/** The container without its cpu and memory requests and limits (empty lists read as absent). */
-function withoutCpuMemory(c: Container): Container {
-  const drop = (list: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(list ?? {})) if (k !== 'cpu' && k !== 'memory') out[k] = v;
-    return Object.keys(out).length === 0 ? undefined : out;
-  };
-  const r = resourcesOf(c);
-  return { ...c, resources: { ...r, requests: drop(r.requests), limits: drop(r.limits) } };
-}
-
-/** Only the container's cpu and memory requests and limits differ. */
-const cpuMemoryOnly = (next: Container, prev: Container): boolean => jsonEqual(withoutCpuMemory(next), withoutCpuMemory(prev));
 
 /** A container reported running without `resources`: its node's kubelet predates in-place resize. */
 // upstream: pkg/apis/core/validation/validation.go isPodResizeRequestSupported
@@ -78,11 +59,11 @@ export function validatePodResize(next: Pod, prev: Pod): FieldIssue[] {
   );
   if (renamed.length > 0) return [...issues, ...renamed];
   prevs.forEach((c, i) => {
-    const n = resourcesOf(nexts[i]);
-    const o = resourcesOf(c);
+    const n = containerResources(nexts[i] as Container);
+    const o = containerResources(c);
     const at = `spec.containers[${i}].resources`;
-    if (removed(n.requests, o.requests)) issues.push({ path: `${at}.requests`, type: 'Forbidden', detail: 'resource requests cannot be removed' });
-    if (removed(n.limits, o.limits)) issues.push({ path: `${at}.limits`, type: 'Forbidden', detail: 'resource limits cannot be removed' });
+    if (removedResources(n.requests, o.requests).length > 0) issues.push({ path: `${at}.requests`, type: 'Forbidden', detail: 'resource requests cannot be removed' });
+    if (removedResources(n.limits, o.limits).length > 0) issues.push({ path: `${at}.limits`, type: 'Forbidden', detail: 'resource limits cannot be removed' });
   });
   const others = !nexts.every((c, i) => cpuMemoryOnly(c, prevs[i] as Container)) || !jsonEqual(next.spec.initContainers, prev.spec.initContainers);
   if (others) issues.push({ path: 'spec', type: 'Forbidden', detail: 'only cpu and memory resources are mutable' });
