@@ -7,6 +7,7 @@
 import type { Pod } from '../api/types.js';
 import { MAX_LISTED_PODS } from './blockers.js';
 import type { Blocker } from './plan-types.js';
+import { missingIndices } from './replicas.js';
 import { downIndices, type SyncContext } from './sync-context.js';
 import { staleDescending } from './update-range.js';
 
@@ -24,8 +25,11 @@ export interface ZoneRollout {
   moves(index: number): boolean;
   /** Replicas still to update in later zones. */
   heldBack: number;
-  /** Another zone with unavailable replicas: no available pod of `zone` goes until it is whole. */
-  disrupted?: { zone: string; pods: string[] };
+  /**
+   * Another zone with unavailable replicas: no available pod of `zone` goes until it is whole. Null: replicas
+   * whose zone is not known yet (missing, unscheduled) while a known zone moves: they may be a zone's last batch.
+   */
+  disrupted?: { zone: Zone; pods: string[] };
 }
 
 /** The set's rollingUpdate.topologyKey; undefined when unset or empty. */
@@ -71,9 +75,11 @@ function decide(ctx: SyncContext, key: string): ZoneRollout | undefined {
   const first = (candidates: number[]): Zone => order.find((z) => candidates.some((i) => zone(i) === z)) ?? null;
   const staleDown = stale.filter((i) => downSet.has(i));
   const active = first(staleDown.length > 0 ? staleDown : stale);
-  const elsewhere = down.filter((i) => zone(i) !== null && zone(i) !== active);
-  const disruptedZone = elsewhere.length > 0 ? (first(elsewhere) as string) : undefined;
-  const pods = elsewhere.filter((i) => zone(i) === disruptedZone).slice(0, MAX_LISTED_PODS).map((i) => slots.pod(i)?.metadata.name ?? '');
+  // a missing replica's zone is unknown (zone() is null): it counts unless the unknown zone is the one moving
+  const elsewhere = [...down, ...missingIndices(slots)].filter((i) => zone(i) !== active);
+  const disruptedZone = elsewhere.length > 0 ? first(elsewhere) : undefined;
+  const name = (i: number): string => `${ctx.set.metadata.name ?? ''}-${slots.start + i}`;
+  const pods = elsewhere.filter((i) => zone(i) === disruptedZone).slice(0, MAX_LISTED_PODS).map(name);
   return {
     topologyKey: key,
     order,

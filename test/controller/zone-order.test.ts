@@ -26,21 +26,24 @@ interface Placed extends PodState {
   node?: string;
   /** On the new revision already. */
   updated?: boolean;
+  /** No pod at this ordinal. */
+  missing?: boolean;
 }
 
 /**
  * A set of `placed.length` replicas converged on v1, then changed to v2; pod i runs on `placed[i].node`
  * (unscheduled when absent), on v2 when `updated`.
  */
-function sync(placed: Placed[], opts: SetOptions = {}, nodes: ReadonlyMap<string, Record<string, string>> | null = NODES, feats = features): Plan {
+function sync(placed: Placed[], opts: SetOptions = {}, nodes: ReadonlyMap<string, Record<string, string>> | null = NODES, feats = features, key: string | null = ZONE): Plan {
   const replicas = placed.length;
-  const v1 = newSet(replicas, { topologyKey: ZONE, ...opts });
+  const v1 = newSet(replicas, { ...(key === null ? {} : { topologyKey: key }), ...opts });
   const rev = revisionOf(v1).metadata.name ?? '';
   const v2 = withStatus(withImage(v1, 'app:v2'), { replicas, readyReplicas: replicas, currentReplicas: replicas, updatedReplicas: 0, currentRevision: rev, updateRevision: rev, observedGeneration: 1 });
-  const pods = placed.map((p, i): Pod => {
+  const pods = placed.flatMap((p, i): Pod[] => {
+    if (p.missing) return [];
     const pod = podFor(v2, i, { ...p, from: p.updated ? v2 : v1 });
     if (p.node !== undefined) pod.spec = { ...pod.spec, nodeName: p.node };
-    return pod;
+    return [pod];
   });
   return planStatefulSet({ ...observe(v2, pods, { revisions: [revisionOf(v1), revisionOf(v2, 2)] }), ...(nodes === null ? {} : { nodeLabels: nodes }) }, T0, feats);
 }
@@ -65,7 +68,7 @@ describe('topologyKey: one zone at a time', () => {
   });
 
   it('without topologyKey the same pods go by ordinal only', () => {
-    const plan = sync(spread(), { maxUnavailable: 3, topologyKey: '' });
+    const plan = sync(spread(), { maxUnavailable: 3 }, NODES, features, null);
     assert.deepEqual(deleted(plan), [5, 4, 3]);
     assert.equal(zoneBlocker(plan), undefined);
   });
@@ -79,6 +82,13 @@ describe('topologyKey: one zone at a time', () => {
     assert.deepEqual(zoneBlocker(waiting)?.disrupted, { zone: 'zone-a', pods: ['web-3'] });
     const whole = sync(spread({ 0: { node: 'node-a', updated: true }, 3: { node: 'node-a', updated: true } }), { policy: 'Parallel', maxUnavailable: 3 });
     assert.deepEqual(deleted(whole), [4, 1]);
+  });
+
+  it('a missing replica (its zone unknown) holds the next batch until it is placed', () => {
+    // zone-a is done but web-3 was deleted and is not created again yet: it may be zone-a's
+    const plan = sync(spread({ 0: { node: 'node-a', updated: true }, 3: { missing: true } }), { policy: 'Parallel', maxUnavailable: 3 });
+    assert.deepEqual(deleted(plan), []);
+    assert.deepEqual(zoneBlocker(plan)?.disrupted, { zone: null, pods: ['web-3'] });
   });
 
   it('a replica recreated in another zone still holds the next batch until it is available', () => {
