@@ -1,5 +1,5 @@
 // The settings a forecast compares with the set's own: other maxUnavailable values, batchStartPolicy
-// Together, podManagementPolicy Parallel. Kept apart from ./forecast.ts, which runs simulations, so that the
+// Together, podManagementPolicy Parallel, and no topologyKey for a set that moves by zone. Kept apart from ./forecast.ts, which runs simulations, so that the
 // CLI can parse `--candidate` without loading the simulator.
 
 import { maxUnavailableOf } from '../api/intstr.js';
@@ -25,7 +25,7 @@ export function settingCandidate(setting: Setting, value: unknown, set: Stateful
   return { label, set: [{ path: 'spec.podManagementPolicy', value }], note: 'immutable: needs the set recreated (kubectl delete --cascade=orphan, then apply)' };
 }
 
-/** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel. */
+/** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel, no topologyKey. */
 export function defaultCandidates(set: StatefulSet): Candidate[] {
   const type = set.spec.updateStrategy?.type ?? 'RollingUpdate';
   if (type !== 'RollingUpdate' && type !== 'EnforcedRollingUpdate') return [];
@@ -38,6 +38,10 @@ export function defaultCandidates(set: StatefulSet): Candidate[] {
     out.push(settingCandidate('batchStartPolicy', 'Together', set));
   }
   if (ordered) out.push(settingCandidate('podManagementPolicy', 'Parallel', set));
+  // what moving one zone at a time costs: the same rollout by ordinal only
+  if (type === 'RollingUpdate' && set.spec.updateStrategy?.rollingUpdate?.topologyKey) {
+    out.push({ label: 'without topologyKey', set: [{ path: 'spec.updateStrategy.rollingUpdate.topologyKey', value: null }] });
+  }
   return out;
 }
 

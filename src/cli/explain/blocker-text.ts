@@ -172,7 +172,7 @@ function zoneOrder(b: Of<'zoneOrder'>): string {
   const order = b.order.map(zoneName).join(' → ');
   const held = b.heldBack > 0 ? `; ${b.heldBack} ${b.heldBack === 1 ? 'replica' : 'replicas'} of later zones ${b.heldBack === 1 ? 'waits' : 'wait'} for it` : '';
   const d = b.disrupted;
-  const where = d?.zone === null ? 'replicas not yet placed in a zone are unavailable' : `zone ${d?.zone ?? ''} has unavailable pods`;
+  const where = d?.zone === null ? 'replicas not yet placed in a zone are unavailable' : `${d?.zone ?? ''} has unavailable pods`;
   const disrupted = d === undefined ? '' : `; no available pod of ${zoneName(b.zone)} is deleted while ${where} (${d.pods.join(', ')})`;
   return `the update moves one ${b.topologyKey} at a time, in the order ${order}: ${zoneName(b.zone)} now${held}${disrupted}`;
 }

@@ -82,7 +82,7 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
     case 'podDisruptionBudget':
       return b.pods.map((pod) => ({ pod, note: `held by PodDisruptionBudget ${b.budget}` }));
     case 'zoneOrder':
-      return (b.disrupted?.pods ?? []).map((pod) => ({ pod, note: `unavailable${b.disrupted?.zone ? ` in zone ${b.disrupted.zone}` : ''}: the next zone waits for it` }));
+      return (b.disrupted?.pods ?? []).map((pod) => ({ pod, note: `unavailable${b.disrupted?.zone ? ` in ${b.disrupted.zone}` : ''}: the next zone waits for it` }));
     case 'partition':
       return heldBack(ctx);
     // set-wide: no pod of its own
