@@ -88,7 +88,12 @@ export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
   const held = zoneBlocker(zones);
   const missing = missingDescending(ctx.slots, partition, ctx.slots.count).next();
   // under a topologyKey the loop passes over the replicas of the zones that wait
-  const stale = [...staleDescending(ctx, partition)].find((i) => zones === undefined || zones.moves(i));
+  let stale: number | undefined;
+  for (const i of staleDescending(ctx, partition)) {
+    if (zones !== undefined && !zones.moves(i)) continue;
+    stale = i;
+    break;
+  }
   const down = downIndicesDescending(ctx, partition)[0];
   // the highest of the three decides, as the loop would meet it first (an index is either missing or a pod)
   const top = Math.max(missing.done === true ? -1 : missing.value, stale ?? -1, down ?? -1);
