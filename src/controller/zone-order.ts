@@ -75,8 +75,9 @@ function decide(ctx: SyncContext, key: string): ZoneRollout | undefined {
   const first = (candidates: number[]): Zone => order.find((z) => candidates.some((i) => zone(i) === z)) ?? null;
   const staleDown = stale.filter((i) => downSet.has(i));
   const active = first(staleDown.length > 0 ? staleDown : stale);
-  // a missing replica's zone is unknown (zone() is null): it counts unless the unknown zone is the one moving
-  const elsewhere = [...down, ...missingIndices(slots)].filter((i) => zone(i) !== active);
+  // a replica not placed yet (missing, or a pod not yet scheduled) may be any zone's: it counts whatever moves
+  const unplaced = (i: number): boolean => !slots.pod(i)?.spec?.nodeName;
+  const elsewhere = [...down, ...missingIndices(slots)].filter((i) => zone(i) !== active || unplaced(i));
   const disruptedZone = elsewhere.length > 0 ? first(elsewhere) : undefined;
   const name = (i: number): string => `${ctx.set.metadata.name ?? ''}-${slots.start + i}`;
   const pods = elsewhere.filter((i) => zone(i) === disruptedZone).slice(0, MAX_LISTED_PODS).map(name);

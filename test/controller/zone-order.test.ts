@@ -114,6 +114,12 @@ describe('topologyKey: one zone at a time', () => {
     assert.equal(zoneBlocker(last), undefined, 'nothing is held back any more');
   });
 
+  it('a pod not yet scheduled holds even the group of unknown zone: it may land in any zone', () => {
+    const plan = sync([{ node: 'node-x' }, { node: 'node-x' }, { updated: true, phase: 'Pending' }], { policy: 'Parallel', maxUnavailable: 3 });
+    assert.deepEqual(deleted(plan), []);
+    assert.deepEqual(zoneBlocker(plan)?.disrupted, { zone: null, pods: ['web-2'] });
+  });
+
   it('without observed nodes every pod is in the unknown zone: the update is not held by zones', () => {
     assert.deepEqual(deleted(sync(spread(), { maxUnavailable: 3 }, null)), [5, 4, 3]);
   });
