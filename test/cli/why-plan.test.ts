@@ -36,7 +36,7 @@ describe('why', () => {
     await advance(w, 5);
     assert.equal(await drive(w, whyCommand(w.deps, 'osts/web', {})), 0);
     const out = take(w).out;
-    assert.match(out, /The update moves one topology\.kubernetes\.io\/zone at a time, in the order zone-a → zone-b: zone-b now; no available pod of zone-b is deleted while zone-a has unavailable pods \(web-\d, web-\d\)/);
+    assert.match(out, /The update moves one topology\.kubernetes\.io\/zone at a time, in the order zone-a → zone-b: zone-b next; no available pod of zone-b is deleted while zone-a has unavailable pods \(web-\d, web-\d\)/);
   });
 
   it('prints the report and the raw blockers with -o json', async () => {

@@ -174,7 +174,8 @@ function zoneOrder(b: Of<'zoneOrder'>): string {
   const d = b.disrupted;
   const where = d?.zone === null ? 'replicas not yet placed in a zone are unavailable' : `${d?.zone ?? ''} has unavailable pods`;
   const disrupted = d === undefined ? '' : `; no available pod of ${zoneName(b.zone)} is deleted while ${where} (${d.pods.join(', ')})`;
-  return `the update moves one ${b.topologyKey} at a time, in the order ${order}: ${zoneName(b.zone)} now${held}${disrupted}`;
+  // a zone that waits for the one before has not started yet
+  return `the update moves one ${b.topologyKey} at a time, in the order ${order}: ${zoneName(b.zone)} ${d === undefined ? 'now' : 'next'}${held}${disrupted}`;
 }
 
 /** What failed, what the controller does about it, and what the user can do. */
