@@ -172,6 +172,11 @@ export interface StorageClass extends KubeObject {
 // upstream: plugin/pkg/admission/storage/persistentvolume/resize
 export const classAllowsExpansion = (cls: StorageClass | undefined): boolean => cls?.allowVolumeExpansion === true;
 
+/** v1 Node: what rollingUpdate.topologyKey reads (its labels); the simulated kubelet places pods on them. */
+export interface Node extends KubeObject {
+  spec?: { [key: string]: unknown };
+}
+
 /** policy/v1 PodDisruptionBudget: what an update deletion checks under rollingUpdate.respectPodDisruptionBudgets; the simulator keeps its status. */
 export interface PodDisruptionBudget extends KubeObject {
   spec: { minAvailable?: IntOrString; maxUnavailable?: IntOrString; selector?: LabelSelector; unhealthyPodEvictionPolicy?: string; [key: string]: unknown };
@@ -194,6 +199,8 @@ export interface RollingUpdateStatefulSetStrategy {
   batchStartPolicy?: 'Ordered' | 'Together';
   /** Ordinal extension: an update deletion waits while it would breach a PodDisruptionBudget selecting the pod. */
   respectPodDisruptionBudgets?: boolean;
+  /** Ordinal extension: a Node label (e.g. topology.kubernetes.io/zone): the update moves one of its values (a zone) at a time. */
+  topologyKey?: string;
   /** Ordinal extension (apps.ordinal.dev/v1): whether a pod moves to a new revision by recreation or in place. */
   podUpdatePolicy?: PodUpdatePolicy | string;
   /** Ordinal extension (apps.ordinal.dev/v1): what a failed rollout does (default Halt). */

@@ -51,6 +51,7 @@ function buildContext(
     claims: slots.index.claimsByName,
     storageClasses: observed.storageClasses,
     disruptionBudgets: observed.disruptionBudgets,
+    nodeLabels: observed.nodeLabels,
     revisions: claimed.revisions,
     rollback,
     durations: observed.durations,

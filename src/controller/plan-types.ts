@@ -60,6 +60,11 @@ export interface ObservedState {
    * its pods, each with every pod of the namespace it selects (absent: not observed, and no budget limits).
    */
   disruptionBudgets?: ObservedDisruptionBudget[];
+  /**
+   * rollingUpdate.topologyKey: the labels of the nodes the set's pods run on, by node name (absent: not observed,
+   * and every pod's zone is unknown).
+   */
+  nodeLabels?: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
 /** A PodDisruptionBudget and the pods its selector selects (the set's and any other workload's). */
@@ -196,6 +201,13 @@ export type Blocker =
       stale: boolean;
       unready: boolean;
     }
+  /**
+   * rollingUpdate.topologyKey: the update moves one zone (a value of the node label `topologyKey`) at a time, in
+   * `order`; `zone` is the one it moves now, `heldBack` replicas of later zones wait for it; `disrupted`: another
+   * zone still has unavailable replicas, so no available pod of `zone` goes yet. A zone of null: pods whose node
+   * or label is unknown (they move last), and missing replicas.
+   */
+  | { kind: 'zoneOrder'; topologyKey: string; order: (string | null)[]; zone: string | null; heldBack: number; disrupted?: { zone: string | null; pods: string[] } }
   /** podUpdatePolicy: the pod was patched to `revision` in place; the kubelet has not reported the new images of `containers` yet. */
   | { kind: 'podUpdatingInPlace'; pod: string; ordinal: number; revision: string; containers: string[] }
   /** podUpdatePolicy InPlaceOnly: the new revision changes `fields`, which a live pod cannot take: the rollout halts at this pod. */

@@ -12,6 +12,7 @@ import type { Blocker } from './plan-types.js';
 import { isTerminating } from './pod-state.js';
 import { missingDescending, missingIndices } from './replicas.js';
 import { oldCount, staleCount, staleDescending, staleDownDescending } from './update-range.js';
+import { zoneBlocker, zoneRollout } from './zone-order.js';
 
 export interface Candidate {
   index: number;
@@ -30,13 +31,15 @@ const candidate = (ctx: SyncContext, index: number): Candidate => ({ index, pod:
 
 /**
  * The first `budget` stale replicas of the update range, top-down; with a ledger, up to the first whose
- * deletion a PodDisruptionBudget refuses (a lower ordinal never goes before a higher one it holds back).
+ * deletion a PodDisruptionBudget refuses (a lower ordinal never goes before a higher one it holds back). Under
+ * a topologyKey, only those of the zone that moves, and none while another zone is disrupted.
  */
 function topStale(ctx: SyncContext, budget: number, skip?: ReadonlySet<number>, ledger?: DisruptionLedger): Candidate[] {
   const out: Candidate[] = [];
-  if (budget <= 0) return out;
+  const zones = zoneRollout(ctx);
+  if (budget <= 0 || zones?.disrupted !== undefined) return out;
   for (const index of staleDescending(ctx, ctx.strategy.partition)) {
-    if (skip?.has(index)) continue;
+    if (skip?.has(index) || (zones !== undefined && !zones.moves(index))) continue;
     const c = candidate(ctx, index);
     if (ledger !== undefined && !ledger.admit(c.pod)) break;
     out.push(c);
@@ -81,18 +84,27 @@ export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[
 // upstream: stateful_set_control.go updateStatefulSet (legacy loop, MaxUnavailableStatefulSet off)
 export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
   const { partition } = ctx.strategy;
+  const zones = zoneRollout(ctx);
+  const held = zoneBlocker(zones);
   const missing = missingDescending(ctx.slots, partition, ctx.slots.count).next();
-  const stale = staleDescending(ctx, partition).next();
+  // under a topologyKey the loop passes over the replicas of the zones that wait
+  let stale: number | undefined;
+  for (const i of staleDescending(ctx, partition)) {
+    if (zones !== undefined && !zones.moves(i)) continue;
+    stale = i;
+    break;
+  }
   const down = downIndicesDescending(ctx, partition)[0];
   // the highest of the three decides, as the loop would meet it first (an index is either missing or a pod)
-  const top = Math.max(missing.done === true ? -1 : missing.value, stale.done === true ? -1 : stale.value, down ?? -1);
-  if (top < 0) return { victims: [], blockers: remainingBlockers(ctx, [], undefined) };
+  const top = Math.max(missing.done === true ? -1 : missing.value, stale ?? -1, down ?? -1);
+  if (top < 0) return { victims: [], blockers: [...held, ...remainingBlockers(ctx, [], undefined)] };
   const pod = ctx.slots.pod(top);
   if (pod === undefined) return { victims: [], blockers: [{ kind: 'podMissing', pod: `${ctx.set.metadata.name ?? ''}-${ctx.slots.start + top}`, ordinal: ctx.slots.start + top }] };
-  if (stale.done !== true && stale.value === top) {
+  if (stale === top) {
+    if (zones?.disrupted !== undefined) return { victims: [], blockers: held };
     const ledger = DisruptionLedger.of(ctx);
-    if (ledger === undefined || ledger.admit(pod)) return { victims: [{ index: top, pod }], blockers: [] };
-    return { victims: [], blockers: [...ledger.blockers(), ...remainingBlockers(ctx, [], undefined)] };
+    if (ledger === undefined || ledger.admit(pod)) return { victims: [{ index: top, pod }], blockers: held };
+    return { victims: [], blockers: [...ledger.blockers(), ...held, ...remainingBlockers(ctx, [], undefined)] };
   }
   return { victims: [], blockers: [isTerminating(pod) ? block.terminating(pod) : block.notAvailable(pod, ctx.minReadySeconds)] };
 }
@@ -122,15 +134,18 @@ export function planDownFirst(ctx: SyncContext): UpdateDecision {
   const ledger = DisruptionLedger.of(ctx);
   const admitted = (c: Candidate): boolean => ledger === undefined || ledger.admit(c.pod);
   const phase1 = staleDownDescending(ctx);
-  const down = phase1.map((i) => candidate(ctx, i)).filter(admitted);
+  const zones = zoneRollout(ctx);
+  // a pod that is down already goes without budget, but only in the zone that moves
+  const down = phase1.filter((i) => zones === undefined || zones.moves(i)).map((i) => candidate(ctx, i)).filter(admitted);
   return withBudgets(ctx, budget, down, topStale(ctx, budget.remaining, new Set(phase1), ledger), ledger);
 }
 
-/** The decision, with what PodDisruptionBudgets hold back (respectPodDisruptionBudgets). */
+/** The decision, with what PodDisruptionBudgets (respectPodDisruptionBudgets) and the zone order (topologyKey) hold back. */
 function withBudgets(ctx: SyncContext, budget: UpdateBudget, down: Candidate[], available: Candidate[], ledger: DisruptionLedger | undefined): UpdateDecision {
   const victims = [...down, ...available];
-  // what a PodDisruptionBudget holds back does not wait for maxUnavailable while the budget has room
-  const limited = ledger === undefined || available.length >= budget.remaining;
-  const held = ledger?.blockers() ?? [];
+  const zones = zoneRollout(ctx);
+  // what a PodDisruptionBudget or the zone order holds back does not wait for maxUnavailable while the budget has room
+  const limited = (ledger === undefined && zones === undefined) || (available.length >= budget.remaining && zones?.disrupted === undefined);
+  const held = [...(ledger?.blockers() ?? []), ...zoneBlocker(zones)];
   return { victims, blockers: [...held, ...remainingBlockers(ctx, victims, limited ? budget : undefined)], unavailablePods: budget.unavailable };
 }

@@ -16,6 +16,7 @@ import type { EffectiveStrategy } from './effective-strategy.js';
 import type { ObservedDisruptionBudget } from './plan-types.js';
 import type { Rollback } from './rollback.js';
 import type { PlannerCache } from './planner-cache.js';
+import type { ZoneRollout } from './zone-order.js';
 
 export interface SyncContext {
   /** The live set. */
@@ -41,6 +42,8 @@ export interface SyncContext {
   storageClasses?: ReadonlyMap<string, StorageClass>;
   /** respectPodDisruptionBudgets: the budgets selecting the set's pods (disruption-budget.ts). */
   disruptionBudgets?: readonly ObservedDisruptionBudget[] | undefined;
+  /** rollingUpdate.topologyKey: node labels by node name (zone-order.ts). */
+  nodeLabels?: ReadonlyMap<string, Readonly<Record<string, string>>> | undefined;
   /** The set's revisions by name (a pod may be on one that is neither current nor update). */
   revisions: ReadonlyMap<string, ControllerRevision>;
   /**
@@ -72,6 +75,8 @@ export interface SyncMemo {
   sameTemplate?: Map<string, boolean>;
   /** podUpdatePolicy: the in-range pods moving in place. */
   moving?: Pod[];
+  /** rollingUpdate.topologyKey: the zone this sync moves (zone-order.ts); null when the set has no topologyKey. */
+  zones?: ZoneRollout | null;
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */

@@ -5,9 +5,10 @@ import { defaultStatefulSet } from '../api/defaults.js';
 import { defaultFeatures, type Features } from '../api/features.js';
 import { cloneJson } from '../api/validation/json.js';
 import { selectorMatches } from '../api/labels.js';
-import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
+import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
 import { respectsBudgets } from '../controller/disruption-budget.js';
 import { budgetsOf } from './disruption-budgets.js';
+import { movesByZone, nodeLabelsOf } from './node-zones.js';
 import type { ObservedState } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
 import type { ReplicaIndexes } from './replica-indexes.js';
@@ -23,6 +24,8 @@ export interface Caches {
   storageClasses?: Informer<StorageClass>;
   /** Watched where sets may respect PodDisruptionBudgets (apps.ordinal.dev/v1). */
   podDisruptionBudgets?: Informer<PodDisruptionBudget>;
+  /** Cluster-scoped; watched where sets may move by zone (rollingUpdate.topologyKey, apps.ordinal.dev/v1). */
+  nodes?: Informer<Node>;
 }
 
 /**
@@ -143,5 +146,6 @@ export function observe(stored: StatefulSet, caches: Caches, features: Features 
     ...(set.spec.volumeClaimUpdatePolicy === 'InPlace' && caches.storageClasses ? { storageClasses: caches.storageClasses.list() } : {}),
     ...withDurations(memo.durations?.of(set)),
     ...(respectsBudgets(set) && caches.podDisruptionBudgets ? { disruptionBudgets: budgetsOf(set, caches.podDisruptionBudgets, caches.pods) } : {}),
+    ...(movesByZone(set) && caches.nodes ? { nodeLabels: nodeLabelsOf(caches.nodes) } : {}),
   };
 }

@@ -5,7 +5,7 @@
 
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
-import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
+import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
 import type { Timers } from './clock.js';
 import type { EventRecorder } from './event-recorder.js';
 import { Expectations, type ObservedChange } from './expectations.js';
@@ -18,6 +18,7 @@ import { DurationLearner } from './duration-learner.js';
 import type { Planner } from './planner-port.js';
 import { keysForClaim, keysForStorageClass } from './claim-handlers.js';
 import { keysForBudget } from './disruption-budgets.js';
+import { keysForNode, nodeLabelsChanged } from './node-zones.js';
 import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
 import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
 import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './reconcile.js';
@@ -79,6 +80,8 @@ export class StatefulSetController {
       ...(deps.target === 'native' ? {} : { storageClasses: new Informer<StorageClass>({ ...base, resource: Resources.storageClasses }) }),
       // respectPodDisruptionBudgets (apps.ordinal.dev/v1 only) reads the budgets selecting a set's pods
       ...(deps.target === 'native' ? {} : { podDisruptionBudgets: informer<PodDisruptionBudget>(Resources.podDisruptionBudgets) }),
+      // topologyKey (apps.ordinal.dev/v1 only) reads the zone of a pod's node; cluster-scoped
+      ...(deps.target === 'native' ? {} : { nodes: new Informer<Node>({ ...base, resource: Resources.nodes }) }),
     };
     this.indexes = new ReplicaIndexes(this.caches.pods, this.caches.claims);
     this.durations = new DurationLearner(this.caches.pods, deps.timers);
@@ -136,8 +139,8 @@ export class StatefulSetController {
   }
 
   private informers(): Informer<KubeObject>[] {
-    const { pods, claims, revisions, storageClasses, podDisruptionBudgets } = this.caches;
-    const optional = [storageClasses, podDisruptionBudgets].filter((i) => i !== undefined);
+    const { pods, claims, revisions, storageClasses, podDisruptionBudgets, nodes } = this.caches;
+    const optional = [storageClasses, podDisruptionBudgets, nodes].filter((i) => i !== undefined);
     return [...this.targets.all.map((t) => t.informer), pods, claims, revisions, ...optional] as Informer<KubeObject>[];
   }
 
@@ -271,6 +274,10 @@ export class StatefulSetController {
     if (this.caches.podDisruptionBudgets) {
       const budgetKeys = (b: PodDisruptionBudget) => keysForBudget(targets, b);
       on(this.caches.podDisruptionBudgets, { add: budgetKeys, update: (a, b) => (a.metadata.resourceVersion === b.metadata.resourceVersion ? [] : budgetKeys(b)), del: budgetKeys });
+    }
+    if (this.caches.nodes) {
+      const nodeKeys = () => keysForNode(targets);
+      on(this.caches.nodes, { add: nodeKeys, update: (a, b) => (nodeLabelsChanged(a, b) ? nodeKeys() : []), del: nodeKeys });
     }
   }
 }

@@ -1,6 +1,7 @@
 // The settings a forecast compares with the set's own: other maxUnavailable values, batchStartPolicy
 // Together, podManagementPolicy Parallel, podUpdatePolicy InPlaceIfPossible (or Recreate for a set that
-// updates in place). Kept apart from ./forecast.ts, which runs simulations, so that the
+// updates in place), and no topologyKey for a set that moves by zone. Kept apart from ./forecast.ts, which
+// runs simulations, so that the
 // CLI can parse `--candidate` without loading the simulator.
 
 import { maxUnavailableOf } from '../api/intstr.js';
@@ -26,7 +27,7 @@ export function settingCandidate(setting: Setting, value: unknown, set: Stateful
   return { label, set: [{ path: 'spec.podManagementPolicy', value }], note: 'immutable: needs the set recreated (kubectl delete --cascade=orphan, then apply)' };
 }
 
-/** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel, the other podUpdatePolicy. */
+/** The candidates worth comparing for this set: other maxUnavailable values, Together, Parallel, the other podUpdatePolicy, no topologyKey. */
 export function defaultCandidates(set: StatefulSet): Candidate[] {
   const type = set.spec.updateStrategy?.type ?? 'RollingUpdate';
   if (type !== 'RollingUpdate' && type !== 'EnforcedRollingUpdate') return [];
@@ -42,6 +43,10 @@ export function defaultCandidates(set: StatefulSet): Candidate[] {
   if (type === 'RollingUpdate' && set.apiVersion === 'apps.ordinal.dev/v1') {
     const policy = set.spec.updateStrategy?.rollingUpdate?.podUpdatePolicy ?? 'Recreate';
     out.push(settingCandidate('podUpdatePolicy', policy === 'Recreate' ? 'InPlaceIfPossible' : 'Recreate', set));
+  }
+  // what moving one zone at a time costs: the same rollout by ordinal only
+  if (type === 'RollingUpdate' && set.spec.updateStrategy?.rollingUpdate?.topologyKey) {
+    out.push({ label: 'without topologyKey', set: [{ path: 'spec.updateStrategy.rollingUpdate.topologyKey', value: null }] });
   }
   return out;
 }

@@ -13,7 +13,8 @@ import { lifecycleEvents, podView, waitingOf } from './pod-lifecycle.js';
 import type { SetTracker } from './set-tracker.js';
 import type { SimState } from './state.js';
 import { claimRecord, podRecord, secondsSince, statusRecord, waitingRecord, type TimelineRecord } from './timeline.js';
-import { checkBudgetBreach, checkControllerDelete, checkPods, type Found } from './violations.js';
+import { checkBudgetBreach, checkControllerDelete, checkPods, checkZoneOrder, type Found } from './violations.js';
+import { ZONE_LABEL, type SimNode } from '../cluster/kubelet/index.js';
 
 export interface ObserverDeps {
   state: SimState;
@@ -24,6 +25,8 @@ export interface ObserverDeps {
   controllerActor: string;
   emit(record: TimelineRecord): void;
   violation(found: Found, at: number): void;
+  /** The scenario's Node objects, by name (absent: the one default node). */
+  nodes?: ReadonlyMap<string, SimNode>;
 }
 
 export function observeWrite(deps: ObserverDeps, w: WriteRecord): void {
@@ -82,7 +85,7 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
   const ordinal = podOrdinal(pod);
   const who = { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name ?? '', set: setName, ordinal: ordinal >= 0 ? ordinal : null, revision: podRevision(pod) || null };
   const minReady = setKey ? (deps.state.sets.get(setKey)?.set.spec.minReadySeconds ?? 0) : 0;
-  for (const event of events) deps.emit(podRecord(t, { ...who, event, ...(event === 'Ready' && minReady > 0 ? { availableAt: t + minReady } : {}) }));
+  for (const event of events) deps.emit(podRecord(t, { ...who, event, ...(event === 'Ready' && minReady > 0 ? { availableAt: t + minReady } : {}), ...(event === 'Scheduled' ? placement(deps, pod) : {}) }));
   const waiting = waitingOf(change.next);
   if (waiting !== undefined && waiting.reason !== waitingOf(change.prev)?.reason) deps.emit(waitingRecord(t, { ...who, ...waiting }));
   for (const key of new Set([change.prevSet, change.nextSet])) {
@@ -95,6 +98,14 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
 }
 
 /** Judges a controller deletion against the pods as they were just before it. */
+/** Several nodes: the node a pod was scheduled to, and its zone (ZONE_LABEL) when it has one. */
+function placement(deps: ObserverDeps, pod: Pod): { node?: string; zone?: string } {
+  const node = deps.nodes?.get(pod.spec?.nodeName ?? '');
+  if (node === undefined) return {};
+  const zone = node.labels[ZONE_LABEL];
+  return { node: node.name, ...(zone === undefined ? {} : { zone }) };
+}
+
 function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   const key = `${w.object.metadata.namespace ?? 'default'}/${w.name}`;
   const victim = deps.state.pods.get(key);
@@ -104,6 +115,12 @@ function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   const owner = setKey!;
   const unavailable = deps.state.hasSharedOrdinal(owner) ? undefined : () => deps.state.unavailableOrdinals(owner, set, w.at);
   for (const f of checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable, deps.state.claimHeld(owner, set, w.at))) deps.violation(f, w.at);
+  const topologyKey = set.spec.updateStrategy?.rollingUpdate?.topologyKey;
+  if (deps.nodes !== undefined && topologyKey) {
+    const nodes = deps.nodes;
+    const zoneOf = (p: Pod): string | undefined => nodes.get(p.spec?.nodeName ?? '')?.labels[topologyKey];
+    for (const f of checkZoneOrder(set, deps.state.podsOf(owner), victim, zoneOf, w.at)) deps.violation(f, w.at);
+  }
   const ns = victim.metadata.namespace ?? 'default';
   const budgets = [...deps.state.budgets.values()].filter((b) => (b.metadata.namespace ?? 'default') === ns);
   if (budgets.length === 0) return;

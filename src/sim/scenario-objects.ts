@@ -21,6 +21,7 @@ const CREATABLE: readonly Resource[] = [
   Resources.namespaces,
   Resources.controllerRevisions,
   Resources.podDisruptionBudgets,
+  Resources.nodes,
 ];
 
 export function resourceFor(apiVersion: string, kind: string): Resource | undefined {

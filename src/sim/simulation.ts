@@ -2,6 +2,7 @@
 // records the timeline. Records are emitted as things happen, so at equal `t` they keep the
 // order in which things happened.
 
+import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import type { Instant } from '../api/types.js';
 import type { MemorySnapshot } from '../cluster/memory/index.js';
@@ -20,7 +21,7 @@ import { SimState, displayName } from './state.js';
 import { runStep, type StepContext } from './steps.js';
 import * as tl from './timeline.js';
 import { checkControllerWrite } from './violations.js';
-import { CONTROLLER_ACTOR, NODE_NAME, SIM_EPOCH, buildWorld, type World } from './world.js';
+import { CONTROLLER_ACTOR, NODE_NAME, SIM_EPOCH, buildWorld, scenarioNodes, type World } from './world.js';
 
 export interface SimulationOptions {
   /** Called with every record as it is produced. */
@@ -92,6 +93,8 @@ export class Simulation {
       emit: (r) => this.emit(r),
       violation: (f, at) => this.violation(f.invariant, f.message, at),
     };
+    const nodes = scenarioNodes(scenario);
+    if (nodes.length > 0) observer.nodes = new Map(nodes.map((n) => [n.name, n]));
     this.world.cluster.onWrite((w) => observeWrite(observer, w));
   }
 
@@ -163,13 +166,17 @@ export class Simulation {
 
   async start(): Promise<void> {
     if (this.opts.start) this.world.cluster.restore(this.opts.start.snapshot, RESTORE_ACTOR);
-    await this.world.cluster.addNode(NODE_NAME);
+    // the scenario's nodes exist before any pod is bound to one of them
+    const nodes = this.scenario.objects.filter((o) => o.resource === Resources.nodes);
+    for (const { object } of nodes) await this.world.cluster.addNode(object);
+    if (nodes.length === 0) await this.world.cluster.addNode(NODE_NAME);
     await this.world.kubelet.start();
     this.world.storage?.start();
     this.world.disruption.start();
     await this.world.startController();
     if (this.opts.start) return;
     for (const [i, { resource, object }] of this.scenario.objects.entries()) {
+      if (resource === Resources.nodes) continue;
       try {
         await this.world.user.create(resource, structuredClone(object));
       } catch (e) {

@@ -94,14 +94,16 @@ export async function createdState(name: string, manifests: readonly unknown[], 
 }
 
 /**
- * A live cluster's objects as the start: bound to the simulated node, virtual time starting at `now` or at
- * the newest timestamp they hold, whichever is later (nothing observed lies in the future).
+ * A live cluster's objects as the start: bound to the simulated node (or, for a pod on one of `nodes`, the
+ * scenario's Node objects, to its own), virtual time starting at `now` or at the newest timestamp they hold,
+ * whichever is later (nothing observed lies in the future).
  */
-export function observedState(objects: ReadonlyArray<{ resource: Resource; object: KubeObject }>, now: Instant): StartState {
+export function observedState(objects: ReadonlyArray<{ resource: Resource; object: KubeObject }>, now: Instant, nodes: ReadonlySet<string> = new Set()): StartState {
   let at = now;
   const bound = objects.map(({ resource, object }) => {
     at = Math.max(at, newestTimestamp(object));
     if (resource !== Resources.pods || !isObj(object['spec']) || !object['spec']['nodeName']) return { resource, object };
+    if (nodes.has(String(object['spec']['nodeName']))) return { resource, object };
     return { resource, object: { ...object, spec: { ...object['spec'], nodeName: NODE_NAME } } as KubeObject };
   });
   return { at: Math.ceil(at / 1000) * 1000, snapshot: startSnapshot(bound) };

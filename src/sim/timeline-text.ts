@@ -39,7 +39,7 @@ export function formatRecordText(r: TimelineRecord): string {
     case 'step':
       return `${head} #${r.index} ${JSON.stringify(r.step)}`;
     case 'pod':
-      return `${head} ${r.namespace}/${r.name.padEnd(16)} ${r.event.padEnd(11)} ${r.revision ?? '-'}`;
+      return `${head} ${r.namespace}/${r.name.padEnd(16)} ${r.event.padEnd(11)} ${r.revision ?? '-'}${r.node === undefined ? '' : ` on ${r.node}${r.zone === undefined ? '' : ` (${r.zone})`}`}`;
     case 'waiting':
       return `${head} ${r.namespace}/${r.name.padEnd(16)} ${r.reason}: ${r.message}`;
     case 'claim':

@@ -28,6 +28,9 @@ export interface PodRecord {
   event: PodEvent;
   /** Extension, on `Ready` when the set has minReadySeconds: when the pod counts as available if it stays Ready. */
   availableAt?: number;
+  /** On `Scheduled`, when the scenario has Node objects: the node it was bound to, and that node's zone label. */
+  node?: string;
+  zone?: string;
 }
 
 /**
@@ -219,6 +222,8 @@ export function stepRecord(t: number, index: number, step: unknown): StepRecord 
 export function podRecord(t: number, p: Omit<PodRecord, 't' | 'type'>): PodRecord {
   const r: PodRecord = { t, type: 'pod', namespace: p.namespace, name: p.name, set: p.set, ordinal: p.ordinal, revision: p.revision, event: p.event };
   if (p.availableAt !== undefined) r.availableAt = p.availableAt;
+  if (p.node !== undefined) r.node = p.node;
+  if (p.zone !== undefined) r.zone = p.zone;
   return r;
 }
 

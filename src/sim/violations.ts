@@ -20,7 +20,7 @@ import {
   recreateNoMixedRevisions,
 } from '../controller/invariants.js';
 import type { ObservedState, Plan } from '../controller/plan-types.js';
-import { isPodReady, isTerminating, podOrdinal, podRevision } from '../controller/pod-state.js';
+import { isPodReady, isTerminating, isUnavailable, podOrdinal, podRevision } from '../controller/pod-state.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { rangeOf } from './converged.js';
 
@@ -118,4 +118,26 @@ export function checkBudgetBreach(set: StatefulSet, budgets: readonly PodDisrupt
     }
   }
   return out;
+}
+
+/**
+ * The controller deleted `victim` of `set`, which moves by zone (rollingUpdate.topologyKey), to update it: a
+ * breach of the zone order when the victim was available and a pod of the set in another zone (`zoneOf` its
+ * node, known zones only) was unavailable then (`pods`: the set's, just before): two zones disrupted at once.
+ */
+export function checkZoneOrder(set: StatefulSet, pods: readonly Pod[], victim: Pod, zoneOf: (pod: Pod) => string | undefined, now: Instant): Found[] {
+  if (!set.spec.updateStrategy?.rollingUpdate?.topologyKey) return [];
+  const { start, replicas } = rangeOf(set);
+  const ordinal = podOrdinal(victim);
+  const minReady = set.spec.minReadySeconds ?? 0;
+  const updated = set.status?.updateRevision !== undefined && podRevision(victim) === set.status.updateRevision;
+  if (ordinal < start || ordinal >= start + replicas || updated || isUnavailable(victim, minReady, now)) return [];
+  const zone = zoneOf(victim);
+  const elsewhere = pods.filter((p) => {
+    const z = zoneOf(p);
+    return z !== undefined && z !== zone && isUnavailable(p, minReady, now);
+  });
+  if (elsewhere.length === 0) return [];
+  const names = elsewhere.map((p) => `${p.metadata.name ?? ''} (${zoneOf(p) ?? ''})`).join(', ');
+  return [{ invariant: 'zoneOrder', message: `${set.metadata.name}: controller deleted ${victim.metadata.name} (${zone ?? 'no zone'}) while ${names} ${elsewhere.length === 1 ? 'was' : 'were'} unavailable in another zone` }];
 }

@@ -6,7 +6,8 @@ import type { ClusterClient } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import type { Instant } from '../api/types.js';
 import { DisruptionController } from '../cluster/disruption/disruption-controller.js';
-import { createKubelet, type Kubelet } from '../cluster/kubelet/index.js';
+import { createKubelet, type Kubelet, type SimNode } from '../cluster/kubelet/index.js';
+import { Resources } from '../api/client.js';
 import { StorageActor } from '../cluster/storage/storage-actor.js';
 import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
 import { createStatefulSetController, newPlanner } from '../runtime/statefulset-controller-factory.js';
@@ -26,6 +27,11 @@ export const USER_ACTOR = 'user';
 export const NODE_NAME = 'sim-node-1';
 /** Who writes PodDisruptionBudgets' status. */
 export const DISRUPTION_ACTOR = 'disruption-controller';
+
+/** The scenario's Node objects: the simulated kubelet runs them all (else the one node NODE_NAME). */
+export function scenarioNodes(scenario: Scenario): SimNode[] {
+  return scenario.objects.filter((o) => o.resource === Resources.nodes).map((o) => ({ name: o.object.metadata.name ?? '', labels: o.object.metadata.labels ?? {} }));
+}
 
 export interface WorldHooks {
   onSend(write: SentWrite): void;
@@ -59,7 +65,14 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const clock = createVirtualClock({ start, stepBudget: 50_000_000 });
   const { maxObjects } = scenario.cluster;
   const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}) });
-  const kubelet = createKubelet({ client: cluster.client('kubelet'), timers: clock, nodeName: NODE_NAME, config: { ...scenario.cluster, seed: scenario.seed } });
+  const nodes = scenarioNodes(scenario);
+  const kubelet = createKubelet({
+    client: cluster.client('kubelet'),
+    timers: clock,
+    nodeName: NODE_NAME,
+    config: { ...scenario.cluster, seed: scenario.seed },
+    ...(nodes.length > 0 ? { nodes: { list: nodes, random: randomFor(scenario.seed, 'scheduler') } } : {}),
+  });
   const disruption = new DisruptionController({ client: cluster.client(DISRUPTION_ACTOR), timers: clock, random: randomFor(scenario.seed, 'disruption') });
   const { storage: storageConfig } = scenario.cluster;
   const storage = storageConfig && new StorageActor({ client: cluster.client('storage'), timers: clock, random: randomFor(scenario.seed, 'storage'), config: { ...storageConfig, seed: scenario.seed } });

@@ -10,6 +10,7 @@ const enforced = (params: Record<string, unknown> = { partition: 0, maxUnavailab
 const ENF = 'spec.updateStrategy.enforcedRollingUpdate';
 const PDS = 'spec.progressDeadlineSeconds';
 const RPDB = 'spec.updateStrategy.rollingUpdate.respectPodDisruptionBudgets';
+const TK = 'spec.updateStrategy.rollingUpdate.topologyKey';
 
 describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden', () => {
   const rows: Row[] = [
@@ -21,6 +22,7 @@ describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden
     ['type EnforcedRollingUpdate', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, [`spec.updateStrategy.type: Forbidden: EnforcedRollingUpdate ${EXTENSION_ONLY}`]],
     ['respectPodDisruptionBudgets', { [RPDB]: true }, [`${RPDB}: Forbidden: ${EXTENSION_ONLY}`]],
     ['respectPodDisruptionBudgets false', { [RPDB]: false }, [`${RPDB}: Forbidden: ${EXTENSION_ONLY}`]],
+    ['topologyKey', { [TK]: 'topology.kubernetes.io/zone' }, [`${TK}: Forbidden: ${EXTENSION_ONLY}`]],
     ['onFailure', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, [`spec.updateStrategy.rollingUpdate.onFailure: Forbidden: ${EXTENSION_ONLY}`]],
   ];
   for (const [name, fields, want] of rows) it(name, () => assert.deepEqual(createMessages(fields, validSet()), want));
@@ -35,6 +37,10 @@ describe('validateStatefulSet: extensions in apps.ordinal.dev/v1', () => {
     ['respectPodDisruptionBudgets true', { [RPDB]: true }, []],
     ['respectPodDisruptionBudgets false', { [RPDB]: false }, []],
     ['respectPodDisruptionBudgets not a boolean', { [RPDB]: 'yes' }, [`${RPDB}: Invalid value: "yes": must be of type boolean`]],
+    ['topologyKey a label key', { [TK]: 'topology.kubernetes.io/zone' }, []],
+    ['topologyKey without a prefix', { [TK]: 'rack' }, []],
+    ['topologyKey not a string', { [TK]: 1 }, [`${TK}: Invalid value: 1: must be of type string`]],
+    ['topologyKey empty', { [TK]: '' }, [`${TK}: Invalid value: "": name part must be non-empty`, `${TK}: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`]],
     ['podUpdatePolicy InPlaceIfPossible', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible' }, []],
     ['podUpdatePolicy InPlaceOnly', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceOnly' }, []],
     [

@@ -183,6 +183,24 @@ const cases: Case[] = [
     want: 'db-4 waits: PodDisruptionBudget db has no status for its current spec yet, and allows no disruption until the disruption controller writes one',
   },
   {
+    desc: 'the zone order holding later zones',
+    ctx: pending,
+    blocker: { kind: 'zoneOrder', topologyKey: 'topology.kubernetes.io/zone', order: ['zone-a', 'zone-b', null], zone: 'zone-a', heldBack: 3 },
+    want: 'the update moves one topology.kubernetes.io/zone at a time, in the order zone-a → zone-b → (no zone): zone-a now; 3 replicas of later zones wait for it',
+  },
+  {
+    desc: 'the next zone waiting for the one before to be available',
+    ctx: pending,
+    blocker: { kind: 'zoneOrder', topologyKey: 'topology.kubernetes.io/zone', order: ['zone-a', 'zone-b'], zone: 'zone-b', heldBack: 0, disrupted: { zone: 'zone-a', pods: ['db-3'] } },
+    want: 'the update moves one topology.kubernetes.io/zone at a time, in the order zone-a → zone-b: zone-b next; no available pod of zone-b is deleted while zone-a has unavailable pods (db-3)',
+  },
+  {
+    desc: 'the next zone waiting for a replica not placed yet',
+    ctx: pending,
+    blocker: { kind: 'zoneOrder', topologyKey: 'topology.kubernetes.io/zone', order: ['zone-a', 'zone-b'], zone: 'zone-b', heldBack: 1, disrupted: { zone: null, pods: ['db-4'] } },
+    want: 'the update moves one topology.kubernetes.io/zone at a time, in the order zone-a → zone-b: zone-b next; 1 replica of later zones waits for it; no available pod of zone-b is deleted while replicas not yet placed in a zone are unavailable (db-4)',
+  },
+  {
     desc: 'Recreate waiting for old pods',
     ctx: pending,
     blocker: { kind: 'waitingForTermination', pods: ['web-0', 'web-1'] },

@@ -197,6 +197,30 @@ describe('forecast', () => {
     assert.ok((live?.p5 ?? 0) >= 59 && (live?.p95 ?? 0) <= 61, `${live?.p5}–${live?.p95}`);
   });
 
+  it('a set that moves by zone, offline with its Nodes and live on its pods\' nodes: the zone order\'s cost against the same rollout by ordinal only', async () => {
+    const nodes = ['a', 'b', 'c'].map((z) => `apiVersion: v1\nkind: Node\nmetadata: {name: node-${z}, labels: {topology.kubernetes.io/zone: zone-${z}}}\n`);
+    const spec = '      podManagementPolicy: Parallel\n      updateStrategy: {rollingUpdate: {maxUnavailable: 3, topologyKey: topology.kubernetes.io/zone}}\n';
+    const set = setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 6, spec }).replace(/^ {2}- /, '').replace(/^ {4}/gm, '');
+    const manifest = join(dir, 'zones.yaml');
+    writeFileSync(manifest, [...nodes, set].join('---\n'));
+    const r = bufferIO();
+    assert.equal(await forecastManifestCommand(manifest, { image: [{ container: 'app', image: 'app:2' }], podStartSeconds: [10], terminationSeconds: [1], runs: 2, output: 'json' }, r), 0, r.err);
+    const settings = (JSON.parse(r.out) as { settings: Setting[] }).settings;
+    const costs = settings.filter((s) => s.label === 'current' || s.label === 'without topologyKey').map((s) => [s.label, s.p50, s.lowestAvailable.replicas]);
+    // two pods per zone, one zone (11 s) at a time, against three pods and then three
+    assert.deepEqual(costs, [['current', 33, 4], ['without topologyKey', 22, 3]]);
+
+    // live: every run starts from the pods on their nodes, the nodes with their zones
+    const w = await startWorld(nodes.map((n) => `  - ${parse(n) ? JSON.stringify(parse(n)) : ''}\n`).join('') + setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 6, spec }), 'cluster: {podStartSeconds: 10, podTerminationSeconds: 1}\n');
+    assert.ok(await converge(w));
+    take(w);
+    const code = await forecastCommand(w.deps, 'osts/web', { image: [{ container: 'app', image: 'app:2' }], podStartSeconds: [10], terminationSeconds: [1], runs: 2, candidate: ['spec.updateStrategy.rollingUpdate.topologyKey=null'], output: 'json' });
+    const live = take(w);
+    assert.equal(code, 0, live.err);
+    const liveCosts = (JSON.parse(live.out) as { settings: Setting[] }).settings.map((s) => [s.label, s.p50, s.lowestAvailable.replicas]);
+    assert.deepEqual(liveCosts, [['current', 33, 4], ['spec.updateStrategy.rollingUpdate.topologyKey null', 22, 3]]);
+  });
+
   it('a set that respects PodDisruptionBudgets, offline and live: the budget\'s cost against the same rollout without it', async () => {
     const budget = '  - {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: web}, spec: {minAvailable: 4, selector: {matchLabels: {app: web}}}}\n';
     const spec = '      podManagementPolicy: Parallel\n      updateStrategy: {rollingUpdate: {maxUnavailable: 3, respectPodDisruptionBudgets: true}}\n';

@@ -27,6 +27,18 @@ describe('why', () => {
     assert.match(out, /\n0\s+web-0\s+web-\w+ \(old\)\s+Ready\s+/);
   });
 
+  it('reads the zones of the pods\' nodes for a set with topologyKey, and names the zone order', async () => {
+    const nodes = ['a', 'b'].map((z) => `  - {apiVersion: v1, kind: Node, metadata: {name: node-${z}, labels: {topology.kubernetes.io/zone: zone-${z}}}}\n`).join('');
+    const spec = '      podManagementPolicy: Parallel\n      updateStrategy: {rollingUpdate: {maxUnavailable: 2, topologyKey: topology.kubernetes.io/zone}}\n';
+    const w = await startWorld(nodes + setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 4, spec }), 'cluster: {podStartSeconds: 20}\n');
+    await converge(w);
+    await w.sim.world.user.patch(Resources.ordinalStatefulSets, 'default', 'web', setImage('app:2'));
+    await advance(w, 5);
+    assert.equal(await drive(w, whyCommand(w.deps, 'osts/web', {})), 0);
+    const out = take(w).out;
+    assert.match(out, /The update moves one topology\.kubernetes\.io\/zone at a time, in the order zone-a → zone-b: zone-b next; no available pod of zone-b is deleted while zone-a has unavailable pods \(web-\d, web-\d\)/);
+  });
+
   it('prints the report and the raw blockers with -o json', async () => {
     const w = await startWorld(setYaml({ replicas: 2 }));
     await advance(w, 1);

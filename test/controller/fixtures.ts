@@ -20,6 +20,7 @@ export interface SetOptions {
   maxUnavailable?: IntOrString;
   batchStartPolicy?: 'Ordered' | 'Together';
   respectPodDisruptionBudgets?: boolean;
+  topologyKey?: string;
   onFailure?: 'Halt' | 'Rollback';
   minReadySeconds?: number;
   start?: number;
@@ -46,6 +47,7 @@ function strategyOf(opts: SetOptions): StatefulSet['spec']['updateStrategy'] {
   if (opts.maxUnavailable !== undefined) rollingUpdate.maxUnavailable = opts.maxUnavailable;
   if (opts.batchStartPolicy !== undefined) rollingUpdate.batchStartPolicy = opts.batchStartPolicy;
   if (opts.respectPodDisruptionBudgets !== undefined) rollingUpdate.respectPodDisruptionBudgets = opts.respectPodDisruptionBudgets;
+  if (opts.topologyKey !== undefined) rollingUpdate.topologyKey = opts.topologyKey;
   if (opts.onFailure !== undefined) rollingUpdate.onFailure = opts.onFailure;
   return { type, rollingUpdate };
 }

@@ -111,6 +111,10 @@ describe('RBAC is least privilege', () => {
     assert.deepEqual(grants(clusterRole('rbac.yaml').rules, 'policy', 'poddisruptionbudgets'), ['list', 'watch']);
     assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, 'policy', 'poddisruptionbudgets'), []);
   });
+  it('lets the CRD target list and watch Nodes (topologyKey reads their zone label), nothing more; native not at all', () => {
+    assert.deepEqual(grants(clusterRole('rbac.yaml').rules, '', 'nodes'), ['list', 'watch']);
+    assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, '', 'nodes'), []);
+  });
   it('grants each target only its own StatefulSet kind', () => {
     assert.deepEqual(grants(clusterRole('rbac.yaml').rules, 'apps', 'statefulsets'), []);
     assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, 'apps.ordinal.dev', 'statefulsets'), []);

@@ -180,6 +180,31 @@ describe('statefulset controller: targets and lifecycle', () => {
     await controller.stop();
   });
 
+  it('hands the node labels to the planner of a set with topologyKey, and syncs it again when a node\'s labels change (not its status)', async () => {
+    const { cluster, controller, seen, outcomes, run } = setup({ target: 'crd' });
+    const zoned = { ...newSet('db', 1), apiVersion: 'apps.ordinal.dev/v1' };
+    zoned.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { topologyKey: 'topology.kubernetes.io/zone' } };
+    cluster.seed(Resources.ordinalStatefulSets, zoned);
+    cluster.seed(Resources.ordinalStatefulSets, { ...newSet('web', 1), apiVersion: 'apps.ordinal.dev/v1' });
+    const node = cluster.seed(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { 'topology.kubernetes.io/zone': 'a' } } });
+    await controller.start();
+    await run();
+    const last = (name: string) => seen.filter((o) => o.set.metadata.name === name).at(-1);
+    assert.deepEqual([...(last('db')?.nodeLabels ?? new Map())], [['n1', { 'topology.kubernetes.io/zone': 'a' }]]);
+    assert.equal(last('web')?.nodeLabels, undefined, 'a set without topologyKey reads no nodes');
+    const syncs = () => outcomes.filter(([, k]) => k === 'apps.ordinal.dev:default/db' || k === 'default/db').length;
+    const before = syncs();
+    await cluster.update(Resources.nodes, { ...node, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+    await run();
+    assert.equal(syncs(), before, 'a status change of a node brings nothing back');
+    const current = cluster.peek<typeof node>(Resources.nodes, undefined, 'n1')!;
+    await cluster.update(Resources.nodes, { ...current, metadata: { ...current.metadata, labels: { 'topology.kubernetes.io/zone': 'b' } } });
+    await run();
+    assert.equal(syncs(), before + 1, 'a label change syncs the set again');
+    assert.deepEqual([...(last('db')?.nodeLabels ?? new Map())], [['n1', { 'topology.kubernetes.io/zone': 'b' }]]);
+    await controller.stop();
+  });
+
   it('watches only the given namespaces', async () => {
     const { cluster, controller, pods, run } = setup({ namespaces: ['a'] });
     cluster.seed(Resources.statefulSets, newSet('web', 1, 'a'));

@@ -4,8 +4,8 @@ import { defaultFeatures } from '../../src/api/features.js';
 import type { ObservedState, Plan } from '../../src/controller/plan-types.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { SetTracker } from '../../src/sim/set-tracker.js';
-import type { PodDisruptionBudget } from '../../src/api/types.js';
-import { checkBudgetBreach, checkControllerDelete, checkControllerWrite, checkPods, checkedPlanner, type Found } from '../../src/sim/violations.js';
+import type { Pod, PodDisruptionBudget } from '../../src/api/types.js';
+import { checkBudgetBreach, checkControllerDelete, checkControllerWrite, checkPods, checkZoneOrder, checkedPlanner, type Found } from '../../src/sim/violations.js';
 import { T0, convergedStatus, pod, set } from './fixtures.js';
 
 const features = defaultFeatures();
@@ -33,6 +33,26 @@ describe('checkControllerDelete', () => {
     assert.deepEqual(checkControllerDelete(s, healthy(3), pod(0), T0, features).map((f) => f.invariant), ['onDeleteDeletion']);
     assert.deepEqual(checkControllerDelete(s, healthy(6), pod(5), T0, features), []);
     assert.deepEqual(checkControllerDelete(s, healthy(3), pod(0, { ready: false, phase: 'Failed' }), T0, features), []);
+  });
+});
+
+describe('checkZoneOrder', () => {
+  const zoned = set({ replicas: 4, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2, topologyKey: 'zone' } }, status: { replicas: 4, updateRevision: 'web-2' } });
+  // web-0 and web-2 in zone a, web-1 and web-3 in zone b
+  const zoneOf = (p: Pod): string | undefined => (p.spec?.nodeName === undefined ? undefined : p.spec.nodeName === 'n-a' ? 'a' : 'b');
+  const placed = (i: number, o: Parameters<typeof pod>[1] = {}) => pod(i, { node: i % 2 === 0 ? 'n-a' : 'n-b', ...o });
+
+  it('flags the deletion of an available pod while another zone has an unavailable pod', () => {
+    const found = checkZoneOrder(zoned, [placed(0), placed(1, { ready: false }), placed(2), placed(3)], placed(2), zoneOf, T0);
+    assert.deepEqual(found.map((f) => f.invariant), ['zoneOrder']);
+    assert.match(found[0]!.message, /^web: controller deleted web-2 \(a\) while web-1 \(b\) was unavailable in another zone/);
+  });
+
+  it('lets a deletion in the disrupted zone itself, of a pod already down, of an unplaced pod, or without topologyKey go', () => {
+    assert.deepEqual(checkZoneOrder(zoned, [placed(0, { terminating: true }), placed(1), placed(2), placed(3)], placed(2), zoneOf, T0), []);
+    assert.deepEqual(checkZoneOrder(zoned, [placed(0), placed(1, { ready: false }), placed(2, { ready: false }), placed(3)], placed(2, { ready: false }), zoneOf, T0), []);
+    assert.deepEqual(checkZoneOrder(zoned, [placed(0), pod(1, { ready: false }), placed(2), placed(3)], placed(2), zoneOf, T0), []);
+    assert.deepEqual(checkZoneOrder(rolling({ maxUnavailable: 2 }, 4), [placed(0), placed(1, { ready: false }), placed(2), placed(3)], placed(2), zoneOf, T0), []);
   });
 });
 

@@ -25,7 +25,7 @@ import { ownedBy } from '../rollout/rollout-status.js';
 import { collect, parseImage, parseSet, secondsList, wholeNumber } from '../explain/change-flags.js';
 import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
 import { learnLiveDurations } from '../explain/live-durations.js';
-import { observedStart, type ObservedStart } from '../explain/observed-start.js';
+import { observedStart, podNodes, type ObservedStart } from '../explain/observed-start.js';
 
 export interface ForecastOptions {
   image?: Array<{ container: string; image: string }>;
@@ -142,8 +142,10 @@ export function forecastCommand(deps: CommandDeps, name: string, opts: ForecastO
       const replacements = opts.filename !== undefined ? readManifestFile(opts.filename) : [];
       const live = { ...set, apiVersion: apiVersionOf(resource), kind: 'StatefulSet' };
       // Every run starts from the set as the cluster holds it.
-      const observed = await observedStart(deps.client, resource, live, pods, deps.timers.now());
-      return forecastSet(qualifiedName(resource, set.metadata.name ?? ''), set, [live], durations, opts, replacements, deps.io, observed);
+      // a set that moves by zone runs on its pods' nodes, so the zone order shows
+      const nodes = await podNodes(deps.client, live, pods);
+      const observed = await observedStart(deps.client, resource, live, pods, deps.timers.now(), nodes);
+      return forecastSet(qualifiedName(resource, set.metadata.name ?? ''), set, [...nodes, live], durations, opts, replacements, deps.io, observed);
     }),
   );
 }

@@ -171,6 +171,19 @@ function disruptionBudget(b: Of<'podDisruptionBudget'>): string {
   return `${allows}; the rollout waits for its pods to become healthy`;
 }
 
+const zoneName = (z: string | null): string => (z === null ? '(no zone)' : z);
+
+/** The zone order, the zone that moves, and what it waits for. */
+function zoneOrder(b: Of<'zoneOrder'>): string {
+  const order = b.order.map(zoneName).join(' → ');
+  const held = b.heldBack > 0 ? `; ${b.heldBack} ${b.heldBack === 1 ? 'replica' : 'replicas'} of later zones ${b.heldBack === 1 ? 'waits' : 'wait'} for it` : '';
+  const d = b.disrupted;
+  const where = d?.zone === null ? 'replicas not yet placed in a zone are unavailable' : `${d?.zone ?? ''} has unavailable pods`;
+  const disrupted = d === undefined ? '' : `; no available pod of ${zoneName(b.zone)} is deleted while ${where} (${d.pods.join(', ')})`;
+  // a zone that waits for the one before has not started yet
+  return `the update moves one ${b.topologyKey} at a time, in the order ${order}: ${zoneName(b.zone)} ${d === undefined ? 'now' : 'next'}${held}${disrupted}`;
+}
+
 /** What failed, what the controller does about it, and what the user can do. */
 function rolloutAborted(b: Of<'rolloutAborted'>, ctx: ExplainContext): string {
   const claims = b.claimsKeptGrown.length > 0 && !b.message.includes('claims never shrink') ? `; claims of ${b.claimsKeptGrown.join(', ')} keep their larger size (claims never shrink)` : '';
@@ -228,6 +241,7 @@ const SENTENCES: Sentences = {
   onDeleteStrategy: (b) =>
     `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
   podDisruptionBudget: disruptionBudget,
+  zoneOrder,
   podUpdatingInPlace: (b) =>
     `${b.pod} was updated in place to revision ${b.revision}; the rollout waits for its kubelet to report the new image and resources of ${b.containers.join(', ')} (the pod counts as unavailable until then)`,
   inPlaceUpdateImpossible: (b) =>

@@ -5,13 +5,14 @@
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { isForbidden } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
-import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../../api/types.js';
+import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../../api/types.js';
 import type { ObservedState } from '../../controller/plan-types.js';
 import type { Timers } from '../../runtime/clock.js';
 import { respectsBudgets } from '../../controller/disruption-budget.js';
 import { Informer } from '../../runtime/informer.js';
 import { noopLogger } from '../../runtime/logging-port.js';
 import { observe } from '../../runtime/observe.js';
+import { movesByZone } from '../../runtime/node-zones.js';
 
 export class ObserveError extends Error {
   override name = 'ObserveError';
@@ -64,8 +65,10 @@ export async function observeOnce(client: ClusterClient, timers: Timers, set: St
     ...((await readsStorageClasses(client, set)) ? { storageClasses: new Informer<StorageClass>({ ...clusterScoped, ...reading(Resources.storageClasses) }) } : {}),
     // a set that respects PodDisruptionBudgets waits on them: without them the plan would show deletions the controller does not make
     ...(respectsBudgets(set) ? { podDisruptionBudgets: new Informer<PodDisruptionBudget>({ ...common, ...reading(Resources.podDisruptionBudgets) }) } : {}),
+    // a set that moves by zone reads its pods' zones from their nodes: without them every pod's zone would be unknown
+    ...(movesByZone(set) ? { nodes: new Informer<Node>({ ...clusterScoped, ...reading(Resources.nodes) }) } : {}),
   };
-  const optional = [caches.storageClasses, caches.podDisruptionBudgets].filter((i) => i !== undefined);
+  const optional = [caches.storageClasses, caches.podDisruptionBudgets, caches.nodes].filter((i) => i !== undefined);
   const all = [caches.pods, caches.claims, caches.revisions, ...optional] as Informer<KubeObject>[];
   try {
     for (const informer of all) informer.start();

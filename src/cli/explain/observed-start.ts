@@ -5,11 +5,12 @@
 
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { isForbidden } from '../../api/errors.js';
-import type { Instant, KubeEvent, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
+import type { Instant, KubeEvent, KubeObject, Node, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
 import { claimOrdinal, claimTemplates } from '../../controller/claim-identity.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import type { StartState } from '../../sim/simulation.js';
 import { respectsBudgets } from '../../controller/disruption-budget.js';
+import { movesByZone } from '../../runtime/node-zones.js';
 import { setHistory } from '../rollout/rollout-history.js';
 
 /** The cluster's StorageClasses; none when the user may not list them (the simulated API server then refuses to grow a claim, for want of its class). */
@@ -28,8 +29,25 @@ export interface ObservedStart {
   expansion?: LearnedSeconds;
 }
 
-/** `set` (stored under `resource`) with `pods`, its revisions and claims, observed at `now`. */
-export async function observedStart(client: ClusterClient, resource: Resource, set: StatefulSet, pods: readonly Pod[], now: Instant): Promise<ObservedStart> {
+/**
+ * A set that moves by zone (rollingUpdate.topologyKey): the Nodes its pods run on, as scenario Node objects
+ * (name and labels; a node the cluster no longer has, or that the user may not read, without labels), so
+ * that each run's kubelet runs them and the pods keep their zones. Empty for any other set.
+ */
+export async function podNodes(client: ClusterClient, set: StatefulSet, pods: readonly Pod[]): Promise<KubeObject[]> {
+  const names = [...new Set(pods.flatMap((p) => (p.spec?.nodeName ? [p.spec.nodeName] : [])))].sort();
+  if (!movesByZone(set) || names.length === 0) return [];
+  let labels = new Map<string, Record<string, string>>();
+  try {
+    labels = new Map((await client.list<Node>(Resources.nodes, undefined)).items.map((n) => [n.metadata.name ?? '', n.metadata.labels ?? {}]));
+  } catch (e) {
+    if (!isForbidden(e)) throw e;
+  }
+  return names.map((name) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: labels.get(name) ?? {} } }));
+}
+
+/** `set` (stored under `resource`) with `pods`, its revisions and claims, observed at `now`; pods on `nodes` stay there. */
+export async function observedStart(client: ClusterClient, resource: Resource, set: StatefulSet, pods: readonly Pod[], now: Instant, nodes: readonly KubeObject[] = []): Promise<ObservedStart> {
   const namespace = set.metadata.namespace ?? 'default';
   const templates = claimTemplates(set);
   const claims =
@@ -49,6 +67,7 @@ export async function observedStart(client: ClusterClient, resource: Resource, s
       ...(respectsBudgets(set) ? (await client.list(Resources.podDisruptionBudgets, namespace)).items.map((object) => ({ resource: Resources.podDisruptionBudgets, object })) : []),
     ],
     now,
+    new Set(nodes.map((n) => n.metadata.name ?? '')),
   );
   return { from, ...(expansion ? { expansion } : {}) };
 }

@@ -100,6 +100,8 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return b.pods.map((pod) => ({ pod, note: 'Recreate: waiting for it to be gone' }));
     case 'podDisruptionBudget':
       return b.pods.map((pod) => ({ pod, note: `held by PodDisruptionBudget ${b.budget}` }));
+    case 'zoneOrder':
+      return (b.disrupted?.pods ?? []).map((pod) => ({ pod, note: `unavailable${b.disrupted?.zone ? ` in ${b.disrupted.zone}` : ''}: the next zone waits for it` }));
     case 'partition':
       return heldBack(ctx);
     // set-wide: no pod of its own

@@ -2,8 +2,8 @@
 // system:controller:statefulset-controller role: read sets and write only their status (and finalizers,
 // which blockOwnerDeletion on pod ownerReferences requires); full pod lifecycle; claims created and
 // re-owned but never deleted (retention works through ownerReferences and the garbage collector);
-// ControllerRevisions; Events; StorageClasses and PodDisruptionBudgets read (apps.ordinal.dev/v1: InPlace
-// claim expansion, rollingUpdate.respectPodDisruptionBudgets; a budget is only read, never written). The
+// ControllerRevisions; Events; StorageClasses, PodDisruptionBudgets and Nodes read (apps.ordinal.dev/v1: InPlace
+// claim expansion, rollingUpdate.respectPodDisruptionBudgets and topologyKey; none of them is written). The
 // Lease is a namespaced Role in the controller's own namespace.
 
 import { Resources, type Resource } from '../../api/client.js';
@@ -36,6 +36,8 @@ export function clusterRules(target: ManifestOptions['target']): Rule[] {
     ...(target !== 'native' ? [rule(['storage.k8s.io'], ['storageclasses'], ['get', 'list', 'watch'])] : []),
     // respectPodDisruptionBudgets (apps.ordinal.dev/v1) checks the budgets selecting a pod before an update deletion
     ...(target !== 'native' ? [rule(['policy'], ['poddisruptionbudgets'], ['list', 'watch'])] : []),
+    // topologyKey (apps.ordinal.dev/v1) reads the zone label of the node a pod runs on
+    ...(target !== 'native' ? [rule([''], ['nodes'], ['list', 'watch'])] : []),
   ];
 }
 

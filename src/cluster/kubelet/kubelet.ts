@@ -16,6 +16,8 @@ import { renderPodStatus } from './pod-status.js';
 import { nextStopEnd, restartedPlan, type RestartContext, type Stops } from './restart.js';
 import { writePodStatus } from './pod-status-writer.js';
 import { heldRequests, podResize, type AcceptedResize, type ResizeView } from './resize.js';
+import { placePod, type SimNode } from './placement.js';
+import type { Random } from '../../runtime/random.js';
 
 /** POST /api/v1/namespaces/{ns}/bindings: how a scheduler sets spec.nodeName (pod updates may not). */
 export const BINDINGS: Resource = { group: '', version: 'v1', plural: 'bindings', kind: 'Binding', namespaced: true };
@@ -23,7 +25,13 @@ export const BINDINGS: Resource = { group: '', version: 'v1', plural: 'bindings'
 export interface KubeletOptions {
   client: ClusterClient;
   timers: Timers;
+  /** The node it registers and binds pods to, unless `nodes` is given. */
   nodeName: string;
+  /**
+   * Several nodes (created by someone else, e.g. a scenario's Node objects) it runs instead: each unbound pod
+   * is bound to one of them as placement.ts spreads it, with `random` breaking ties.
+   */
+  nodes?: { list: readonly SimNode[]; random: Random };
   config: KubeletConfig;
   /** Only this namespace's pods (default: all), e.g. beside other kubelets on one API server. */
   namespace?: string;
@@ -51,6 +59,8 @@ interface Tracked {
   wake?: { at: Instant; id: TimerId };
   termination?: TimerId;
   binding?: boolean;
+  /** The node a binding in flight names (so pods bound together spread too). */
+  bindingTo?: string;
   writing?: boolean;
   dirty?: boolean;
 }
@@ -89,12 +99,17 @@ export function createKubelet(opts: KubeletOptions): Kubelet {
 class SimulatedKubelet implements Kubelet {
   private readonly pods = new Map<string, Tracked>();
   private readonly listeners: PodLifecycleListener[] = [];
+  /** The nodes whose pods it runs. */
+  private readonly nodeNames: ReadonlySet<string>;
+  /** Several nodes: where each pod name last ran (a StatefulSet pod comes back there, as its volume would pin it). */
+  private readonly lastNode = new Map<string, string>();
   private source: PodSource | undefined;
   private registerRetry: TimerId | undefined;
   private running = false;
 
   constructor(private readonly opts: KubeletOptions) {
     if (opts.onLifecycle) this.listeners.push(opts.onLifecycle);
+    this.nodeNames = new Set(opts.nodes === undefined ? [opts.nodeName] : opts.nodes.list.map((n) => n.name));
   }
 
   async start(): Promise<void> {
@@ -134,6 +149,8 @@ class SimulatedKubelet implements Kubelet {
    * kube-apiserver admits resizes against); a failure is reported and retried, it never stops the kubelet.
    */
   private async registerNode(): Promise<void> {
+    // scenario Nodes are the simulator's to create (with their labels); the single node is the kubelet's own
+    if (this.opts.nodes !== undefined) return;
     const { client, nodeName, config } = this.opts;
     try {
       await client.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName } }).catch((e: unknown) => {
@@ -168,7 +185,8 @@ class SimulatedKubelet implements Kubelet {
   private handle(pod: Pod): void {
     const uid = pod.metadata.uid;
     if (!uid || !this.running) return;
-    if (pod.spec?.nodeName && pod.spec.nodeName !== this.opts.nodeName) return this.forget(uid);
+    if (pod.spec?.nodeName && !this.nodeNames.has(pod.spec.nodeName)) return this.forget(uid);
+    if (pod.spec?.nodeName && this.opts.nodes !== undefined) this.lastNode.set(`${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`, pod.spec.nodeName);
     let t = this.pods.get(uid);
     if (t === undefined) {
       t = { pod, resize: {} };
@@ -179,19 +197,35 @@ class SimulatedKubelet implements Kubelet {
     else if (!isTerminal(t.pod)) this.sync(t);
   }
 
+  /** The node for an unbound pod: its only node, or the spread's choice among several. */
+  private nodeFor(pod: Pod): string {
+    const nodes = this.opts.nodes;
+    if (nodes === undefined) return this.opts.nodeName;
+    const last = this.lastNode.get(`${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`);
+    if (last !== undefined) return last;
+    const placed = [...this.pods.values()].flatMap((t) => {
+      const node = t.pod.spec?.nodeName ?? t.bindingTo;
+      return node === undefined ? [] : [{ pod: t.pod, node }];
+    });
+    return placePod(pod, nodes.list, placed, nodes.random);
+  }
+
   private bind(t: Tracked): void {
     if (t.binding) return;
     t.binding = true;
     const { name, namespace, uid } = t.pod.metadata;
+    t.bindingTo = this.nodeFor(t.pod);
     const binding = {
       apiVersion: 'v1',
       kind: 'Binding',
       metadata: { name, namespace, uid },
-      target: { apiVersion: 'v1', kind: 'Node', name: this.opts.nodeName },
+      target: { apiVersion: 'v1', kind: 'Node', name: t.bindingTo },
     };
     this.opts.client
       .create(BINDINGS, binding)
       .catch((e: unknown) => {
+        // a binding that went through counts until the pod's own nodeName replaces it
+        delete t.bindingTo;
         if (isConflict(e) || isNotFound(e)) return;
         this.report(e);
         this.retry(t, () => this.handle(t.pod));
@@ -273,7 +307,7 @@ class SimulatedKubelet implements Kubelet {
   // upstream: pkg/kubelet/status/status_manager.go syncPod (the final delete with grace 0 and a UID precondition)
   private terminate(t: Tracked): void {
     this.wakeAt(t, undefined);
-    if (t.termination !== undefined || t.pod.spec?.nodeName !== this.opts.nodeName) return;
+    if (t.termination !== undefined || !this.nodeNames.has(t.pod.spec?.nodeName ?? '')) return;
     const { timers } = this.opts;
     t.termination = timers.at(timers.now() + terminationDelayMs(this.opts.config, t.pod), () => this.finishDeletion(t), `kubelet delete ${t.pod.metadata.name}`);
   }

@@ -4,6 +4,7 @@
 import { cloneJson } from '../../api/validation/json.js';
 import { Resources, type Resource } from '../../api/client.js';
 import { isAlreadyExists } from '../../api/errors.js';
+import type { KubeObject } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
 import { ClientView } from './client-view.js';
 import { FaultInjector } from './faults.js';
@@ -71,9 +72,10 @@ class InMemoryCluster extends ClientView implements MemoryCluster {
     this.server.restore(actor, objects);
   }
 
-  async addNode(name: string): Promise<void> {
+  /** Creates a Node (by name, or as given) unless it exists. */
+  async addNode(node: string | KubeObject): Promise<void> {
     try {
-      await this.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name } });
+      await this.create(Resources.nodes, typeof node === 'string' ? { apiVersion: 'v1', kind: 'Node', metadata: { name: node } } : structuredClone(node));
     } catch (e) {
       if (!isAlreadyExists(e)) throw e;
     }

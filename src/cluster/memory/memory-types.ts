@@ -101,8 +101,8 @@ export interface MemoryCluster extends MemoryClusterClient {
    * begins where the snapshot was taken. Throws for an unknown resource or an object that exists.
    */
   restore(snapshot: MemorySnapshot, actor?: string): void;
-  /** Registers a Node object (cluster-scoped) as a kubelet would. */
-  addNode(name: string): Promise<void>;
+  /** Registers a Node object (cluster-scoped) as a kubelet would: by name, or as given (labels and all); an existing one is kept. */
+  addNode(node: string | KubeObject): Promise<void>;
   /** Forced 410: forgets all watch history, so any resume from an older resourceVersion gets Gone. */
   compact(): void;
   /** Ends every open watch stream (all actors, or one), with `error` passed to onClose. */
