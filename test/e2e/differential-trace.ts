@@ -104,7 +104,10 @@ async function runStoryWith(client: KubeClient, ns: string, story: Story): Promi
       lines.push(`status (${outcome}): ${stable(status)}`);
       lines.push(`${CONDITIONS}${conditions?.map((c) => `${c.type}=${c.status}/${c.reason ?? ''}`).join(', ') || '-'}`);
     }
-    await pause(2000); // events and the garbage collector trail the last status write
+    // events and the garbage collector trail the last status write; a controller's events go through its own
+    // rate-limited client, so on a loaded machine they may come seconds after the pods they tell of
+    await eventsFor(client, ns, observer.podEvents, byHand);
+    await pause(2000);
     lines.push(...(await finalFacts(client, ns)));
     return { lines, podEvents: observer.podEvents, stepTimes };
   } finally {
@@ -240,6 +243,19 @@ export function stable(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : v,
   );
+}
+
+/** Waits (up to 30 s) until the set's events tell of the pod creations and deletions its controller made. */
+async function eventsFor(client: KubeClient, ns: string, podEvents: readonly PodEvent[], byHand: ReadonlySet<string>): Promise<void> {
+  const wanted = new Set<string>();
+  if (podEvents.some((e) => e.type === 'Created')) wanted.add('SuccessfulCreate');
+  if (podEvents.some((e) => e.type === 'Terminating' && !byHand.has(e.uid))) wanted.add('SuccessfulDelete');
+  if (wanted.size === 0) return;
+  await waitUntil(`events of ${SET_NAME} in ${ns}`, 30_000, async () => {
+    const seen = new Set((await client.list<KubeEvent>(Resources.events, ns)).items.filter((e) => e.involvedObject?.kind === 'StatefulSet').map((e) => e.reason ?? ''));
+    const missing = [...wanted].filter((r) => !seen.has(r));
+    return missing.length === 0 || `no ${missing.join(', ')} event yet`;
+  }).catch(() => undefined); // the comparison then names what is missing
 }
 
 async function finalFacts(client: KubeClient, ns: string): Promise<string[]> {
