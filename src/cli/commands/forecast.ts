@@ -2,6 +2,8 @@
 // low its availability will go, from the set's own pods' durations (learned-durations.ts) replayed on the
 // simulated cluster many times, for its current strategy and candidate settings. Offline, without NAME:
 // `forecast -f MANIFEST --image …` with durations from `--pod-start-seconds` and `--termination-seconds`.
+// `--fail-at ORDINAL` / `--fail BEHAVIOUR`: the release fails there, and a set with onFailure: Rollback shows
+// when that is detected and how long and how low its way back goes.
 // Exit 0 with the forecast; 1: the set or cluster cannot be read, or no run converged; 2: bad input.
 
 import { writeFileSync } from 'node:fs';
@@ -225,8 +227,8 @@ export function register(program: Command): void {
     .option('--no-candidates', 'forecast the current setting only')
     .option('--runs <n>', 'simulated runs per setting', wholeNumber('--runs', 1), 20)
     .option('--seed <n>', 'seed of the first run (run k uses seed + k)', wholeNumber('--seed'), 1)
-    .addOption(new Option('--fail <behavior>', 'the release fails so (with onFailure: Rollback): forecast the way back (default with --fail-at: ImagePullBackOff)').choices(['ImagePullBackOff', 'CrashLoopBackOff']))
-    .option('--fail-at <ordinal>', 'the release fails on this ordinal\'s pod only (default with --fail: the lowest ordinal, the longest way back)', wholeNumber('--fail-at'))
+    .addOption(new Option('--fail <behavior>', 'the release fails so, for a set with onFailure: Rollback: forecast when that is detected and the way back; ImagePullBackOff with --fail-at alone').choices(['ImagePullBackOff', 'CrashLoopBackOff']))
+    .option('--fail-at <ordinal>', 'the release fails on this ordinal\'s pod only; with --fail alone, the lowest ordinal (the longest way back)', wholeNumber('--fail-at'))
     .addOption(outputOption())
     .option('--report <file>', 'also write the HTML report of the current setting\'s median run')
     .action(async (first: string | undefined, second: string | undefined, opts: ForecastOptions & KubeFlags) => {

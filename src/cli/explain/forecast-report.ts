@@ -1,5 +1,6 @@
 // `forecast` output: a table of the candidates (duration p5/p50/p95, lowest availability and when), the
 // durations it assumed and where they came from, and the batches of the current setting's median run.
+// For a failing release, a second table: when the rollout was aborted and the way back's duration and lowest availability.
 // `-o json|yaml` gives the same as data.
 
 import type { Band, CandidateForecast } from '../../sim/forecast.js';
