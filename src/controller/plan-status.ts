@@ -136,6 +136,14 @@ function featureConditions(ctx: SyncContext, conditions: Condition[]): { conditi
   return { conditions: setCondition(conditions, value, ctx.now), events };
 }
 
+/**
+ * SlowerThanForecast is an extension: apps/v1 sets emit what kube-controller-manager emits. OnDelete waits on
+ * the user, a way back is judged by nothing but the budget, and the band is of pods created and deleted: a
+ * restart in place (podUpdatePolicy) is neither.
+ */
+const judgedByBand = (ctx: SyncContext): boolean =>
+  ctx.set.apiVersion === ORDINAL_V1 && ctx.rollback === undefined && ctx.strategy.kind !== 'OnDelete' && !usesInPlaceUpdates(ctx);
+
 /** Pods outside the range that lost their ordinal to a later name: condemned, so counted (upstream's partition). */
 const shadowedOutOfRange = (ctx: SyncContext): Pod[] => ctx.slots.index.shadowedMembers().filter((f) => !ctx.slots.inRange(f.ordinal)).map((f) => f.pod);
 
@@ -164,9 +172,7 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
     // A set's first revision started no rollout: its creation is a scale from nothing.
     updateRevisionCreated: ctx.revisions.size > 1 ? fromTimestamp(ctx.revisions.get(ctx.updateRevision)?.metadata.creationTimestamp) : undefined,
     deadlineSeconds: ctx.progressDeadlineSeconds,
-    // OnDelete waits on the user, a way back is judged by nothing but the budget
-    // the band is of pods created and deleted: a restart in place (podUpdatePolicy) is neither, and is not judged
-    ...(ctx.rollback === undefined && ctx.strategy.kind !== 'OnDelete' && !usesInPlaceUpdates(ctx) ? { band: checkBand(ctx) } : {}),
+    ...(judgedByBand(ctx) ? { band: checkBand(ctx) } : {}),
   });
   const features = featureConditions(ctx, progress.conditions);
   const events = [...progress.events];

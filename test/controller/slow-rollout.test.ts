@@ -53,6 +53,15 @@ describe('SlowerThanForecast', () => {
     assert.equal(again.statusChanged, false, 'the message names the band, not the time taken: nothing to write again');
   });
 
+  it('is an extension: an apps/v1 set emits what kube-controller-manager emits, so it is never judged', () => {
+    const h = rolling({ apiVersion: 'apps/v1' });
+    h.advance(30 * SECOND);
+    const plan = h.sync();
+    assert.deepEqual(slowEvents(plan), []);
+    assert.notEqual(progressing(h)?.reason, 'SlowerThanForecast');
+    assert.ok(!plan.blockers.some((b) => b.kind === 'slowerThanForecast'), JSON.stringify(plan.blockers));
+  });
+
   it('stays until the rollout completes (a warning, not a failure: the rollout goes on)', () => {
     const h = rolling();
     h.advance(12 * SECOND);
