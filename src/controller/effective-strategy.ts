@@ -79,7 +79,7 @@ function kindOf(set: StatefulSet, features: Features, disabled: DisabledFeature[
  * onFailure of the declared rolling strategy's block (an EnforcedRollingUpdate that falls back to RollingUpdate
  * keeps its own): Rollback only where it is asked for, in apps.ordinal.dev/v1.
  */
-function onFailureOf(set: StatefulSet): OnFailurePolicy {
+export function onFailureOf(set: StatefulSet): OnFailurePolicy {
   if (set.apiVersion !== ORDINAL_V1) return 'Halt';
   const strategy = set.spec.updateStrategy;
   const declared = declaredStrategy(set);

@@ -21,8 +21,22 @@ export interface RunForecast {
   seconds?: number;
   lowestAvailable: { replicas: number; at: number };
   batches: Batch[];
+  /** onFailure: Rollback aborted the rollout (a forecast of a failing release): see Abort. */
+  aborted?: Abort;
   /** updatedAt[k]: seconds after the change when `status.updatedReplicas` first reached k (index 0 is 0). */
   updatedAt: number[];
+}
+
+/** A run's abort, from the rollout summary's record of it (rollout-tracker.ts) and the RolloutAborted event. */
+export interface Abort {
+  /** Seconds from the change to the abort: how long the failure took to be detected. */
+  at: number;
+  /** Seconds from the abort to every pod available on the last good revision; undefined when the way back did not end. */
+  back?: number;
+  /** The way back's lowest availability, and when (seconds after the change). */
+  lowestAvailable: { replicas: number; at: number };
+  /** The RolloutAborted event's message: what failed and where the pods go back to. */
+  message: string;
 }
 
 /** What every run of a forecast shares: sent once to each worker. */
@@ -47,6 +61,7 @@ class RunSummary {
   private change: number | undefined;
   private readonly batches = new Map<number, Batch>();
   private readonly updatedAt = [0];
+  private abortMessage = '';
 
   add(r: TimelineRecord): void {
     if (this.change === undefined) {
@@ -59,6 +74,7 @@ class RunSummary {
     if (r.type === 'status' && r.generation !== null && r.status.observedGeneration === r.generation) {
       while (this.updatedAt.length <= (r.status.updatedReplicas ?? 0)) this.updatedAt.push(r.t - change);
     }
+    if (r.type === 'event' && r.reason === 'RolloutAborted' && this.abortMessage === '') this.abortMessage = r.message;
     if (r.type === 'action' && r.resource === 'pods' && (r.verb === 'create' || r.verb === 'delete')) {
       const batch = this.batches.get(r.t) ?? { at: r.t - change, deleted: [], created: [] };
       (r.verb === 'delete' ? batch.deleted : batch.created).push(r.name);
@@ -79,7 +95,14 @@ class RunSummary {
     const lowestAvailable = rollout
       ? { replicas: rollout.lowestAvailable.replicas, at: rollout.lowestAvailable.at - change }
       : { replicas: Math.min(...Object.values(summary.sets).map((s) => s?.availableReplicas ?? 0)), at: 0 };
-    return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...this.batches.values()], updatedAt: this.updatedAt };
+    const a = rollout?.aborted;
+    const aborted: Abort | undefined = a && {
+      at: a.at - rollout.startedAt,
+      ...(converged && rollout.convergedAt !== null ? { back: rollout.convergedAt - a.at } : {}),
+      lowestAvailable: { replicas: a.lowestAvailable.replicas, at: a.lowestAvailable.at - change },
+      message: this.abortMessage,
+    };
+    return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...this.batches.values()], ...(aborted ? { aborted } : {}), updatedAt: this.updatedAt };
   }
 }
 

@@ -2,7 +2,8 @@
 // start and termination drawn from durations learned on the cluster (or given), for the set's current
 // strategy and for candidate settings. Every run starts from the set as it is (start-state.ts), and the runs
 // are shared by this thread and worker threads (forecast-pool.ts). Seeded: the same inputs give the same
-// forecast.
+// forecast. A failing release (`change.failure`) also gives, from the runs onFailure: Rollback aborted, when
+// the failure was detected and how long and how low the way back went.
 
 import type { Seconds } from '../cluster/kubelet/config.js';
 import { percentile, percentileIndex } from '../controller/learned-durations.js';
@@ -53,9 +54,53 @@ export interface CandidateForecast {
   medianRecords(): Promise<TimelineRecord[]>;
   /** Every run, by seed. */
   runs: RunForecast[];
+  /** A failing release (`change.failure`): its detection and way back, over the runs onFailure: Rollback aborted. */
+  rollback?: RollbackForecast;
+}
+
+export interface Band {
+  p5?: number;
+  p50?: number;
+  p95?: number;
+}
+
+export interface RollbackForecast {
+  /** Runs the failure aborted (the others halted or never reached the failing pod). */
+  aborted: number;
+  /** Seconds from the change to the abort. */
+  detected: Band;
+  /** Seconds from the abort to every pod available on the last good revision, over the runs whose way back ended. */
+  back: Band;
+  /** The lowest availability on the way back over those runs, and when (seconds after the change) in its run. */
+  lowestAvailable: { replicas: number; at: number };
+  /** What failed, as the RolloutAborted event of the first aborted run says. */
+  message: string;
 }
 
 export { percentile };
+
+const band = (values: number[]): Band => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const stats = { p5: percentile(sorted, 5), p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+  return Object.fromEntries(Object.entries(stats).filter(([, v]) => v !== undefined));
+};
+
+const lowestOf = (points: ReadonlyArray<{ replicas: number; at: number }>): { replicas: number; at: number } =>
+  points.reduce((low, p) => (p.replicas < low.replicas ? p : low), { replicas: Infinity, at: 0 });
+
+/** The detection and way back of the runs that were aborted; undefined when none was. */
+function rollbackForecast(runs: readonly RunForecast[]): RollbackForecast | undefined {
+  const aborted = runs.flatMap((r) => (r.aborted ? [r.aborted] : []));
+  const first = aborted[0];
+  if (first === undefined) return undefined;
+  return {
+    aborted: aborted.length,
+    detected: band(aborted.map((a) => a.at)),
+    back: band(aborted.flatMap((a) => (a.back === undefined ? [] : [a.back]))),
+    lowestAvailable: lowestOf(aborted.map((a) => a.lowestAvailable)),
+    message: first.message,
+  };
+}
 
 /** One setting's forecast from its runs (in seed order). */
 function candidateForecast(setup: ForecastSetup, index: number, candidate: Candidate, runs: RunForecast[]): CandidateForecast {
@@ -64,17 +109,18 @@ function candidateForecast(setup: ForecastSetup, index: number, candidate: Candi
   // The run at P50 itself, so that the report of "the median run" shows the table's P50.
   const median = converged[percentileIndex(converged.length, 50)] ?? runs[0];
   if (median === undefined) throw new Error('a forecast needs at least one run');
-  const lowest = runs.reduce((low, r) => (r.lowestAvailable.replicas < low.replicas ? r.lowestAvailable : low), { replicas: Infinity, at: 0 });
-  const stats = { p5: percentile(durations, 5), p50: percentile(durations, 50), p95: percentile(durations, 95) };
+  const lowest = lowestOf(runs.map((r) => r.lowestAvailable));
+  const rollback = rollbackForecast(runs);
   return {
     label: candidate.label,
     ...(candidate.note !== undefined ? { note: candidate.note } : {}),
     converged: durations.length,
-    ...Object.fromEntries(Object.entries(stats).filter(([, v]) => v !== undefined)),
+    ...band(durations),
     lowestAvailable: lowest,
     median,
     medianRecords: async () => (await runForecastJob(setup, { candidate: index, seed: median.seed }, true)).records,
     runs,
+    ...(rollback ? { rollback } : {}),
   };
 }
 

@@ -18,6 +18,14 @@ export interface ManifestChange {
   replacements: unknown[];
   /** Fields set on every StatefulSet from the start, before it is created (a forecast's immutable candidate). */
   initial?: Array<{ path: string; value: unknown }>;
+  /** The release fails (a forecast's `--fail-at`): every new image of the change behaves so on that ordinal's pod only. */
+  failure?: ReleaseFailure;
+}
+
+export type FailureBehavior = 'ImagePullBackOff' | 'CrashLoopBackOff';
+export interface ReleaseFailure {
+  behavior: FailureBehavior;
+  ordinal: number;
 }
 
 export interface ManifestTiming {
@@ -165,6 +173,7 @@ export function scenarioFromManifests(name: string, manifests: readonly unknown[
     if (change.replicas !== undefined || change.set.length > 0) changed.add(key);
   }
   const cluster: Obj = {};
+  if (change.failure !== undefined) cluster.images = failingImages(objects, sets, changed, change.failure);
   if (timing.podStartSeconds !== undefined) cluster.podStartSeconds = timing.podStartSeconds;
   if (timing.podTerminationSeconds !== undefined) cluster.podTerminationSeconds = timing.podTerminationSeconds;
   // Claims need storage to bind and grow, and a class that lets them grow.
@@ -183,6 +192,27 @@ export function scenarioFromManifests(name: string, manifests: readonly unknown[
     objects,
     steps,
   };
+}
+
+const imagesOf = (set: Obj & { spec: Obj }): Set<string> => new Set(containersOf(set).map((c) => String(c.image)));
+
+/**
+ * The simulator's image behaviours that make the release fail: each image a changed set runs that it did not
+ * run before, failing on the pod of `failure.ordinal` only, so the pods above it update and the rollout is
+ * stuck there (docs/scenarios.md, image behaviours).
+ */
+function failingImages(created: readonly Obj[], sets: Array<[string, Obj & { metadata: Obj; spec: Obj }]>, changed: ReadonlySet<string>, failure: ReleaseFailure): Obj {
+  const before = new Map(created.filter(isStatefulSet).map((o) => [keyOf(o), imagesOf(o)]));
+  const pods = new Map<string, string[]>();
+  for (const [key, set] of sets) {
+    if (!changed.has(key)) continue;
+    for (const image of imagesOf(set)) {
+      if (!before.get(key)?.has(image)) pods.set(image, [...(pods.get(image) ?? []), `${String(set.metadata.name)}-${failure.ordinal}`]);
+    }
+  }
+  const images = Object.fromEntries([...pods].map(([image, names]) => [image, { behavior: failure.behavior, pods: names }]));
+  if (pods.size === 0) throw new ManifestScenarioError('--fail, --fail-at: the change runs no new image, and the simulator makes a release fail by its image: give --image CONTAINER=IMAGE');
+  return images;
 }
 
 /** What makes a new revision: the pod template and the claim templates (those count under InPlace). */

@@ -28,6 +28,21 @@ spec:
 `,
 );
 
+const ROLLBACK = `apiVersion: apps.ordinal.dev/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  replicas: 6
+  progressDeadlineSeconds: 60
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: app, image: "app:1"}]}
+  updateStrategy:
+    type: RollingUpdate
+    rollingUpdate: {maxUnavailable: 1, onFailure: Rollback}
+`;
+
 interface Setting {
   label: string;
   converged: number;
@@ -243,4 +258,69 @@ describe('forecast', () => {
     assert.equal(code, 0, err);
     assert.deepEqual(costs(out), [['current', 55, 4], [withoutBudgets.replace('=', ' '), 22, 2]]);
   });
+
+  it('a release that fails (--fail-at) under onFailure: Rollback: when it is detected, how long the way back takes and how low it goes; in text, data and the report', async () => {
+    const rollback = join(dir, 'rollback.yaml');
+    writeFileSync(rollback, ROLLBACK);
+    const report = join(dir, 'rollback.html');
+    const opts: ForecastOptions = { image: [{ container: 'app', image: 'app:2' }], failAt: 2, podStartSeconds: [4], terminationSeconds: [1], runs: 3, candidate: ['maxUnavailable=2'] };
+    const r = await offline({ ...opts, output: 'json' }, rollback);
+    assert.equal(r.code, 0, r.err);
+    const data = JSON.parse(r.out) as { failure: { behavior: string; pod: string }; settings: Array<Setting & { rollback: { aborted: number; detected: { p50: number }; back: { p5: number; p50: number; p95: number }; lowestAvailable: { replicas: number; at: number } } }> };
+    assert.deepEqual(data.failure, { behavior: 'ImagePullBackOff', pod: 'web-2' });
+    const [current, two] = data.settings;
+    // web-5 to web-3 update (5 s each); web-2 never pulls its image and 60 s later the rollout is aborted; then
+    // web-2, web-5, web-4, web-3 go back one at a time, 5 s each, never more than one pod down.
+    assert.equal(current?.rollback.aborted, 3);
+    assert.equal(current?.rollback.detected.p50, 76);
+    assert.deepEqual(current?.rollback.back, { p5: 20, p50: 20, p95: 20 });
+    assert.deepEqual(current?.rollback.lowestAvailable, { replicas: 5, at: 76 });
+    assert.equal(current?.p50, 96);
+    assert.equal(two?.rollback.lowestAvailable.replicas, 4);
+
+    const text = await offline({ ...opts, report }, rollback);
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, /\nIf the release fails \(ImagePullBackOff on web-2\): .*\n.*\nSETTING +DETECTED +BACK P5 +BACK P50 +BACK P95 +LOWEST ON THE WAY BACK +NOTE\ncurrent +1m16s +20s +20s +20s +5 of 6 at \+1m16s\nmaxUnavailable 2 .* 4 of 6 at /);
+    assert.match(text.out, /\n {2}Rollout to revision \S+ aborted: it made no progress for progressDeadlineSeconds \(60 s\); every pod goes back/);
+    // The median run's report shows the abort and the way back in its rollout table.
+    assert.match(readFileSync(report, 'utf8'), /at 1m16s<\/span>; back in 20s, lowest available 5 of 6/);
+
+    // --fail alone: the lowest ordinal, where the way back is longest.
+    const worst = await offline({ ...opts, failAt: undefined, fail: 'CrashLoopBackOff', candidates: false, output: 'json' }, rollback);
+    const worstData = JSON.parse(worst.out) as typeof data;
+    assert.deepEqual(worstData.failure, { behavior: 'CrashLoopBackOff', pod: 'web-0' });
+    assert.ok((worstData.settings[0]?.rollback.back.p50 ?? 0) > 20, 'six pods go back, not four');
+  });
+
+  it('refuses a failing release it cannot forecast, in one line, exit 2', async () => {
+    const rollback = join(dir, 'rollback.yaml');
+    writeFileSync(rollback, ROLLBACK);
+    const image = [{ container: 'app', image: 'app:2' }];
+    const outside = await offline({ image, failAt: 6 }, rollback);
+    assert.deepEqual([outside.code, outside.err], [2, 'error: --fail-at 6: rollback.yaml has ordinals 0–5\n']);
+    const halt = await offline({ image, fail: 'ImagePullBackOff' });
+    assert.equal(halt.code, 2);
+    assert.match(halt.err, /^error: --fail: web\.yaml does not roll back by itself \(spec\.updateStrategy\.rollingUpdate\.onFailure is not Rollback, an apps\.ordinal\.dev\/v1 field\): a failed release halts where it broke until someone acts, so there is no way back to forecast\n$/);
+    const noImage = await offline({ set: [{ path: 'spec.minReadySeconds', value: 3 }], failAt: 1 }, rollback);
+    assert.equal(noImage.code, 2);
+    assert.match(noImage.err, /^error: --fail, --fail-at: the change runs no new image, and the simulator makes a release fail by its image: give --image CONTAINER=IMAGE\n$/);
+  });
+
+  it('live: a set that rolls back by itself, its release failing on the lowest ordinal', async () => {
+    const spec = '      progressDeadlineSeconds: 30\n      updateStrategy: {type: RollingUpdate, rollingUpdate: {onFailure: Rollback}}\n';
+    const w = await startWorld(setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 3, spec }), 'cluster: {podStartSeconds: 4, podTerminationSeconds: 2}\n');
+    assert.ok(await converge(w));
+    take(w);
+    const code = await forecastCommand(w.deps, 'web', { image: [{ container: 'app', image: 'app:2' }], fail: 'CrashLoopBackOff', runs: 2, candidates: false, output: 'json' });
+    const { out, err } = take(w);
+    assert.equal(code, 0, err);
+    const data = JSON.parse(out) as { failure: { pod: string }; settings: Array<{ rollback: { aborted: number; detected: { p50: number }; back: { p50: number }; lowestAvailable: { replicas: number } } }> };
+    assert.equal(data.failure.pod, 'web-0');
+    const rb = data.settings[0]?.rollback;
+    assert.equal(rb?.aborted, 2);
+    assert.ok((rb?.detected.p50 ?? 0) >= 30, `detected at ${rb?.detected.p50} s`);
+    assert.ok((rb?.back.p50 ?? 0) > 0);
+    assert.equal(rb?.lowestAvailable.replicas, 2);
+  });
 });
+

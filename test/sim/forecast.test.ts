@@ -67,4 +67,30 @@ describe('forecast runs', () => {
     const inPlaceSet = { ...ordinal, spec: { ...ordinal.spec, updateStrategy: { type: 'RollingUpdate' as const, rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' as const } } } };
     assert.ok(defaultCandidates(inPlaceSet).some((c) => c.label === 'podUpdatePolicy Recreate'), 'a set that updates in place is compared with Recreate');
   });
+
+  it('a release that fails at an ordinal under onFailure: Rollback: detected at the deadline, back within the batches it needs', async () => {
+    const rollback: StatefulSet = {
+      ...set,
+      apiVersion: 'apps.ordinal.dev/v1',
+      spec: { ...set.spec, replicas: 6, progressDeadlineSeconds: 60, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, onFailure: 'Rollback' } } },
+    };
+    const failing = { ...input, manifests: [rollback], change: { ...input.change, failure: { behavior: 'ImagePullBackOff' as const, ordinal: 2 } }, start: { samples: [4] }, termination: { samples: [1] }, runs: 3, threads: 1 };
+    const [current, two] = await forecastRollout({ ...failing, candidates: [settingCandidate('maxUnavailable', 2, rollback)] });
+    const rb = current?.rollback;
+    assert.equal(rb?.aborted, 3);
+    // web-5, web-4, web-3 update (5 s each), web-2 is created at 16 s and never pulls its image: 60 s later, the abort.
+    assert.deepEqual(rb?.detected, { p5: 76, p50: 76, p95: 76 });
+    // The way back: web-2 (broken, replaced at once), then web-5, web-4, web-3, one at a time, each 1 s + 4 s.
+    assert.deepEqual(rb?.back, { p5: 20, p50: 20, p95: 20 });
+    assert.deepEqual(rb?.lowestAvailable, { replicas: 5, at: 76 });
+    assert.match(rb?.message ?? '', /aborted: it made no progress for progressDeadlineSeconds \(60 s\)/);
+    assert.equal(current?.p50, 96, 'the rollout ends when the way back does');
+    assert.deepEqual(current?.median.batches.filter((b) => b.deleted.length > 0 && b.at >= 76).map((b) => b.deleted), [['web-2'], ['web-5'], ['web-4'], ['web-3']]);
+    // Two at a time: the way back is shorter and goes lower.
+    assert.ok((two?.rollback?.back.p50 ?? Infinity) < 20, `${two?.rollback?.back.p50}`);
+    assert.equal(two?.rollback?.lowestAvailable.replicas, 4);
+    // Without the failure, nothing is aborted.
+    const [healthy] = await forecastRollout({ ...failing, change: input.change, candidates: [] });
+    assert.equal(healthy?.rollback, undefined);
+  });
 });

@@ -2,18 +2,22 @@
 // low its availability will go, from the set's own pods' durations (learned-durations.ts) replayed on the
 // simulated cluster many times, for its current strategy and candidate settings. Offline, without NAME:
 // `forecast -f MANIFEST --image …` with durations from `--pod-start-seconds` and `--termination-seconds`.
+// `--fail-at ORDINAL` / `--fail BEHAVIOUR`: the release fails there, and a set with onFailure: Rollback shows
+// when that is detected and how long and how low its way back goes.
 // Exit 0 with the forecast; 1: the set or cluster cannot be read, or no run converged; 2: bad input.
 
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { apiVersionOf, Resources } from '../../api/client.js';
 import { loadYamlDocuments } from '../../api/yaml-loader.js';
 import { selectorMatches } from '../../api/labels.js';
 import type { Pod, StatefulSet } from '../../api/types.js';
 import { defaultCandidates, SETTINGS, settingCandidate, type Candidate, type Setting } from '../../sim/forecast-candidates.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
-import { describeChange, ManifestScenarioError, type ManifestChange } from '../../sim/scenario-from-manifests.js';
+import { describeChange, ManifestScenarioError, setPath, type FailureBehavior, type ManifestChange, type ReleaseFailure } from '../../sim/scenario-from-manifests.js';
+import { onFailureOf } from '../../controller/effective-strategy.js';
+import { startOrdinal } from '../../controller/spec.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { forecastData, renderForecast, type ForecastView } from '../explain/forecast-report.js';
@@ -41,6 +45,9 @@ export interface ForecastOptions {
   seed?: number;
   output?: OutputFormat;
   report?: string;
+  /** The release fails: how (default ImagePullBackOff) and on which ordinal (default the lowest, the longest way back). */
+  fail?: FailureBehavior;
+  failAt?: number;
 }
 
 /** `maxUnavailable=2`, `batchStartPolicy=Together`, `podManagementPolicy=Parallel`, `podUpdatePolicy=InPlaceIfPossible`, or a dotted path. */
@@ -60,6 +67,43 @@ export class ForecastInputError extends Error {
 
 const given = (flag: number[] | undefined, source: string): LearnedSeconds | undefined => (flag === undefined ? undefined : { samples: flag, source });
 
+/**
+ * With `--fail` or `--fail-at`, the failure the forecast injects: the set (after the change) must roll back by
+ * itself and have that ordinal. Without onFailure: Rollback a failed release halts until someone acts, so it has
+ * no way back to forecast: refused rather than forecast as a rollout that never ends.
+ */
+function releaseFailure(subject: string, set: StatefulSet, change: ManifestChange, opts: ForecastOptions): ReleaseFailure | undefined {
+  if (opts.fail === undefined && opts.failAt === undefined) return undefined;
+  const after = structuredClone(set);
+  for (const s of change.set) setPath(after as unknown as Record<string, unknown>, s.path, s.value);
+  if (change.replicas !== undefined) after.spec.replicas = change.replicas;
+  const flag = opts.failAt !== undefined ? '--fail-at' : '--fail';
+  if (onFailureOf(after) !== 'Rollback') {
+    throw new ForecastInputError(`${flag}: ${subject} does not roll back by itself (spec.updateStrategy.${after.spec.updateStrategy?.type === 'EnforcedRollingUpdate' ? 'enforcedRollingUpdate' : 'rollingUpdate'}.onFailure is not Rollback, an apps.ordinal.dev/v1 field): a failed release halts where it broke until someone acts, so there is no way back to forecast`);
+  }
+  const first = startOrdinal(after);
+  const last = first + (after.spec.replicas ?? 1) - 1;
+  const ordinal = opts.failAt ?? first;
+  if (ordinal < first || ordinal > last) throw new ForecastInputError(`--fail-at ${ordinal}: ${subject} has ordinals ${first}–${last}`);
+  return { behavior: opts.fail ?? 'ImagePullBackOff', ordinal };
+}
+
+/** The change the flags give (and the failure of the release, if asked for); refused when there is nothing to forecast. */
+function changeToForecast(subject: string, set: StatefulSet, opts: ForecastOptions, replacements: unknown[]): ManifestChange {
+  const change: ManifestChange = {
+    images: opts.image ?? [],
+    set: opts.set ?? [],
+    replacements,
+    ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}),
+  };
+  if (change.images.length === 0 && change.set.length === 0 && change.replacements.length === 0 && change.replicas === undefined) {
+    throw new ForecastInputError('nothing to forecast: give the change (--image CONTAINER=IMAGE, -f NEW.yaml, --set PATH=VALUE or --replicas N)');
+  }
+  if (set.spec.updateStrategy?.type === 'OnDelete') throw new ForecastInputError(`${subject} uses OnDelete: the controller replaces a pod only when you delete it, so there is no rollout to forecast`);
+  const failure = releaseFailure(subject, set, change, opts);
+  return failure === undefined ? change : { ...change, failure };
+}
+
 /** Runs the forecast for `set` as it is (manifests) with the durations, and prints it. */
 async function forecastSet(
   subject: string,
@@ -71,16 +115,7 @@ async function forecastSet(
   io: CommandIO,
   observed?: ObservedStart,
 ): Promise<number> {
-  const change: ManifestChange = {
-    images: opts.image ?? [],
-    set: opts.set ?? [],
-    replacements,
-    ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}),
-  };
-  if (change.images.length === 0 && change.set.length === 0 && change.replacements.length === 0 && change.replicas === undefined) {
-    throw new ForecastInputError('nothing to forecast: give the change (--image CONTAINER=IMAGE, -f NEW.yaml, --set PATH=VALUE or --replicas N)');
-  }
-  if (set.spec.updateStrategy?.type === 'OnDelete') throw new ForecastInputError(`${subject} uses OnDelete: the controller replaces a pod only when you delete it, so there is no rollout to forecast`);
+  const change = changeToForecast(subject, set, opts, replacements);
   if (durations.start.samples.length === 0) throw new ForecastInputError(`${subject} has no Ready pod to learn start times from: give --pod-start-seconds`);
   // Loaded only now: the simulation brings in prom-client.
   const [{ forecastRollout }, { StartStateError }] = await Promise.all([import('../../sim/forecast.js'), import('../../sim/start-state.js')]);
@@ -106,7 +141,16 @@ async function forecastSet(
     io.stderr(`error: ${e.message}\n`);
     return 1;
   }
-  const view: ForecastView = { subject, change: describeChange(change), replicas: change.replicas ?? set.spec.replicas ?? 1, runs, seed, ...durations, results };
+  const view: ForecastView = {
+    subject,
+    change: describeChange(change),
+    replicas: change.replicas ?? set.spec.replicas ?? 1,
+    runs,
+    seed,
+    ...durations,
+    results,
+    ...(change.failure ? { failure: { behavior: change.failure.behavior, pod: `${set.metadata.name ?? ''}-${change.failure.ordinal}` } } : {}),
+  };
   if (opts.output === 'json' || opts.output === 'yaml') io.stdout(structured(forecastData(view), opts.output));
   else io.stdout(renderForecast(view));
   if (opts.report !== undefined) {
@@ -183,6 +227,8 @@ export function register(program: Command): void {
     .option('--no-candidates', 'forecast the current setting only')
     .option('--runs <n>', 'simulated runs per setting', wholeNumber('--runs', 1), 20)
     .option('--seed <n>', 'seed of the first run (run k uses seed + k)', wholeNumber('--seed'), 1)
+    .addOption(new Option('--fail <behavior>', 'the release fails so, for a set with onFailure: Rollback: forecast when that is detected and the way back; ImagePullBackOff with --fail-at alone').choices(['ImagePullBackOff', 'CrashLoopBackOff']))
+    .option('--fail-at <ordinal>', 'the release fails on this ordinal\'s pod only; with --fail alone, the lowest ordinal (the longest way back)', wholeNumber('--fail-at'))
     .addOption(outputOption())
     .option('--report <file>', 'also write the HTML report of the current setting\'s median run')
     .action(async (first: string | undefined, second: string | undefined, opts: ForecastOptions & KubeFlags) => {

@@ -1,8 +1,9 @@
 // `forecast` output: a table of the candidates (duration p5/p50/p95, lowest availability and when), the
 // durations it assumed and where they came from, and the batches of the current setting's median run.
+// For a failing release, a second table: when the rollout was aborted and the way back's duration and lowest availability.
 // `-o json|yaml` gives the same as data.
 
-import type { CandidateForecast } from '../../sim/forecast.js';
+import type { Band, CandidateForecast } from '../../sim/forecast.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import { formatSeconds } from '../../report/chart-layout.js';
 import { renderTable } from './table.js';
@@ -17,6 +18,8 @@ export interface ForecastView {
   start: LearnedSeconds;
   termination: LearnedSeconds;
   results: CandidateForecast[];
+  /** The release fails (`--fail`, `--fail-at`): how, and on which pod. */
+  failure?: { behavior: string; pod: string };
 }
 
 /** As the report of the median run writes them, so that the two read the same. */
@@ -43,6 +46,27 @@ function assumptions(v: ForecastView): string[] {
   return lines;
 }
 
+/** `12s`, or `10s–14s` from p5 to p95. */
+const range = (b: Band): string => (b.p5 === b.p95 ? seconds(b.p50) : `${seconds(b.p5)}–${seconds(b.p95)}`);
+
+/** A failing release: per setting, when the failure is detected and how long and how low the way back goes. */
+function wayBack(v: ForecastView, failure: { behavior: string; pod: string }): string[] {
+  const rows = v.results.map((r) => {
+    const rb = r.rollback;
+    if (rb === undefined) return [r.label, '-', '-', '-', '-', '-', 'no run was aborted'];
+    const note = rb.aborted < v.runs ? `${v.runs - rb.aborted} run(s) not aborted` : rb.back.p50 === undefined ? 'no way back ended' : '';
+    return [r.label, range(rb.detected), seconds(rb.back.p5), seconds(rb.back.p50), seconds(rb.back.p95), `${rb.lowestAvailable.replicas} of ${v.replicas} at +${seconds(rb.lowestAvailable.at)}`, note];
+  });
+  const message = v.results[0]?.rollback?.message;
+  return [
+    '',
+    `If the release fails (${failure.behavior} on ${failure.pod}): the durations above run from the change until every pod is`,
+    'available again on the last good revision; detected (p5–p95) is when the rollout was aborted, then the way back:',
+    ...renderTable(['SETTING', 'DETECTED', 'BACK P5', 'BACK P50', 'BACK P95', 'LOWEST ON THE WAY BACK', 'NOTE'], rows).map((l) => l.trimEnd()),
+    ...(message ? [`  ${message}`] : []),
+  ];
+}
+
 export function renderForecast(v: ForecastView): string {
   const lines = [`Forecast for ${v.subject}: ${v.change}`, ...assumptions(v), ''];
   const rows = v.results.map((r) => [
@@ -54,6 +78,7 @@ export function renderForecast(v: ForecastView): string {
     r.converged < v.runs ? `${v.runs - r.converged} run(s) did not converge` : (r.note ?? ''),
   ]);
   lines.push(...renderTable(['SETTING', 'P5', 'P50', 'P95', 'LOWEST AVAILABLE', 'NOTE'], rows).map((l) => l.trimEnd()));
+  if (v.failure) lines.push(...wayBack(v, v.failure));
   const current = v.results[0];
   if (current) {
     lines.push('', `Batches of the median run (${current.label}${current.median.seconds !== undefined ? `, ${seconds(current.median.seconds)}` : ''}):`);
@@ -75,6 +100,7 @@ export function forecastData(v: ForecastView): object {
     seed: v.seed,
     podStartSeconds: v.start,
     podTerminationSeconds: v.termination,
+    ...(v.failure ? { failure: v.failure } : {}),
     settings: v.results.map(({ medianRecords: _records, runs: _runs, ...r }) => r),
   };
 }
