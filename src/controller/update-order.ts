@@ -55,8 +55,9 @@ function decide(ctx: SyncContext, label: string, values: string[]): PriorityRoll
   const order = stale.sort((a, b) => rank(a) - rank(b));
   const active = rank(order[0] as number);
   const moves = (i: number): boolean => rank(i) === active;
+  // a missing replica counts as the lowest priority: recreated, it has no label until its operator sets one
   let lowest = active;
-  for (let i = 0; i < slots.count; i++) if (slots.pod(i) !== undefined) lowest = Math.min(lowest, rank(i));
+  for (let i = 0; i < slots.count && lowest > 0; i++) lowest = Math.min(lowest, rank(i));
   const out: PriorityRollout = { label, values, order, moves, heldBack: order.filter((i) => !moves(i)).length };
   if (active === lowest) return out;
   // a higher priority goes once the set is whole: its stale pods that are down already are not waited for

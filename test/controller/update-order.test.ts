@@ -59,6 +59,12 @@ describe('updateOrder: Priority', () => {
     });
   }
 
+  it('Parallel: the primary waits for a replica not yet recreated (it will come back without its label)', () => {
+    const plan = sync(db(0, 2, { 1: { missing: true } }), { policy: 'Parallel', maxUnavailable: 3 });
+    assert.deepEqual(deleted(plan), []);
+    assert.deepEqual(orderBlocker(plan)?.waitingFor, ['web-1']);
+  });
+
   it('maxUnavailable still counts: 1 takes the first replica only', () => {
     const plan = sync(db(2), { maxUnavailable: 1 });
     assert.deepEqual(deleted(plan), [1]);
