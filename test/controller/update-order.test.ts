@@ -17,12 +17,13 @@ interface Labelled extends PodState {
   role?: string;
   updated?: boolean;
   missing?: boolean;
+  node?: string;
 }
 
 const PRIORITY: SetOptions = { updateOrder: 'Priority', priority: { label: 'role', values: ['replica', 'primary'] } };
 
 /** A set of `pods.length` replicas converged on v1, then changed to v2; pod i labelled role=`pods[i].role`. */
-function sync(pods: Labelled[], opts: SetOptions = {}, feats = features): Plan {
+function sync(pods: Labelled[], opts: SetOptions = {}, feats = features, nodeLabels?: ReadonlyMap<string, Record<string, string>>): Plan {
   const replicas = pods.length;
   const v1 = newSet(replicas, { ...PRIORITY, ...opts });
   const rev = revisionOf(v1).metadata.name ?? '';
@@ -31,9 +32,10 @@ function sync(pods: Labelled[], opts: SetOptions = {}, feats = features): Plan {
     if (p.missing) return [];
     const pod = podFor(v2, i, { ...p, from: p.updated ? v2 : v1 });
     if (p.role !== undefined) pod.metadata.labels = { ...pod.metadata.labels, role: p.role };
+    if (p.node !== undefined) pod.spec = { ...pod.spec, nodeName: p.node };
     return [pod];
   });
-  return planStatefulSet(observe(v2, observed, { revisions: [revisionOf(v1), revisionOf(v2, 2)] }), T0, feats);
+  return planStatefulSet({ ...observe(v2, observed, { revisions: [revisionOf(v1), revisionOf(v2, 2)] }), ...(nodeLabels ? { nodeLabels } : {}) }, T0, feats);
 }
 
 /** A database: the primary on db-0 (the pod upstream updates last anyway) or elsewhere. */
@@ -97,6 +99,16 @@ describe('updateOrder: Priority', () => {
     assert.deepEqual(deleted(plan), []);
     const replicaDown = sync(db(2, 3, { 0: { role: 'replica', ready: false } }), { policy: 'Parallel', maxUnavailable: 1 });
     assert.deepEqual(deleted(replicaDown), [0]);
+  });
+
+  it('with topologyKey the priority orders the pods within the zone that moves', () => {
+    const ZONE = 'topology.kubernetes.io/zone';
+    const nodes = new Map([['node-a', { [ZONE]: 'zone-a' }], ['node-b', { [ZONE]: 'zone-b' }]]);
+    // web-0 (the primary) and web-2 in zone-a, web-1 and web-3 in zone-b
+    const pods: Labelled[] = [{ role: 'primary', node: 'node-a' }, { node: 'node-b' }, { node: 'node-a' }, { node: 'node-b' }];
+    const opts: SetOptions = { topologyKey: ZONE, maxUnavailable: 2, priority: { label: 'role', values: ['primary'] } };
+    assert.deepEqual(deleted(sync(pods, opts, features, nodes)), [2]);
+    assert.deepEqual(deleted(sync(pods, { ...opts, updateOrder: 'Ordinal', priority: undefined }, features, nodes)), [2, 0]);
   });
 
   it('the partition holds back pods whatever their priority', () => {
