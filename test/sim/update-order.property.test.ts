@@ -6,8 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseScenario } from '../../src/sim/scenario.js';
-import { Simulation } from '../../src/sim/simulation.js';
+import { apiFaults, faultsLine, simulate } from './fault-cases.js';
 import { propertySeed } from '../property-seed.js';
 
 const cases = fc
@@ -21,9 +20,7 @@ const cases = fc
       maxUnavailable: fc.integer({ min: 1, max: 4 }),
       parallel: fc.boolean(),
       budget: fc.boolean(),
-      apiErrors: fc.constantFrom(0, 0.1, 0.25),
-      conflicts: fc.constantFrom(0, 0.2),
-      watchDelay: fc.constantFrom(0, 0.5, 2),
+      ...apiFaults,
       podStart: fc.integer({ min: 1, max: 6 }),
       seed: fc.integer({ min: 1, max: 1000 }),
     }),
@@ -32,18 +29,13 @@ const cases = fc
 type Case = typeof cases extends fc.Arbitrary<infer T> ? T : never;
 
 function scenario(c: Case): string {
-  const faults = [
-    c.apiErrors > 0 ? `apiErrors: {rate: ${c.apiErrors}}` : '',
-    c.conflicts > 0 ? `conflicts: {rate: ${c.conflicts}}` : '',
-    c.watchDelay > 0 ? `watch: {delaySeconds: ${c.watchDelay}}` : '',
-  ].filter(Boolean);
   const labels = Array.from({ length: c.replicas }, (_, i) => (i === c.primary ? 'primary' : c.labelReplicas ? 'replica' : undefined))
     .map((role, i) => (role === undefined ? '' : `  - patch: {kind: Pod, name: db-${i}, merge: {metadata: {labels: {role: ${role}}}}}`))
     .filter(Boolean);
   return `kind: Scenario
 seed: ${c.seed}
 cluster: {podStartSeconds: ${c.podStart}, podTerminationSeconds: 1}
-${faults.length > 0 ? `faults: {${faults.join(', ')}}` : ''}
+${faultsLine(c)}
 objects:
 ${c.budget ? '  - {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: db}, spec: {maxUnavailable: 1, selector: {matchLabels: {app: db}}}}' : ''}
   - apiVersion: apps.ordinal.dev/v1
@@ -75,10 +67,7 @@ ${labels.join('\n')}
 describe('updateOrder: Priority (property)', () => {
   it(`the primary is deleted last, once every other pod is updated and Ready, and the rollout completes (seed ${propertySeed})`, async () => {
     for (const c of fc.sample(cases, { seed: propertySeed, numRuns: 32 })) {
-      const sim = new Simulation(parseScenario(scenario(c)));
-      await sim.start();
-      await sim.runSteps();
-      await sim.finish();
+      const sim = await simulate(scenario(c));
       const what = JSON.stringify(c);
       assert.deepEqual(sim.violations, [], what);
       assert.equal(sim.failed, false, `${what}: ${JSON.stringify(sim.records.filter((r) => r.type === 'failure' || (r.type === 'expect' && !r.ok)))}`);
