@@ -39,8 +39,9 @@ function* updateCandidates(ctx: SyncContext): Generator<number> {
   const zones = zoneRollout(ctx);
   const priority = priorityRollout(ctx);
   if (zones?.disrupted !== undefined || priority?.waitingFor !== undefined) return;
-  const order = priority === undefined ? staleDescending(ctx, ctx.strategy.partition) : priority.order.filter(priority.moves);
-  for (const index of order) if (zones === undefined || zones.moves(index)) yield index;
+  // the priority order holds the stale replicas of the zone that moves only
+  if (priority !== undefined) yield* priority.order.filter(priority.moves);
+  else for (const index of staleDescending(ctx, ctx.strategy.partition)) if (zones === undefined || zones.moves(index)) yield index;
 }
 
 /**
@@ -101,12 +102,14 @@ export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
   const held = [...zoneBlocker(zones), ...priorityBlocker(ctx, priority)];
   const missing = missingDescending(ctx.slots, partition, ctx.slots.count).next();
   // under a topologyKey the loop passes over the replicas of the zones that wait; under Priority it takes the
-  // first of the priority that moves
-  let stale: number | undefined;
-  for (const i of priority === undefined ? staleDescending(ctx, partition) : priority.order.filter(priority.moves)) {
-    if (zones !== undefined && !zones.moves(i)) continue;
-    stale = i;
-    break;
+  // first of the priority that moves (within the zone that moves)
+  let stale = priority?.order.find(priority.moves);
+  if (priority === undefined) {
+    for (const i of staleDescending(ctx, partition)) {
+      if (zones !== undefined && !zones.moves(i)) continue;
+      stale = i;
+      break;
+    }
   }
   const downs = downIndicesDescending(ctx, partition);
   const missingTop = missing.done === true ? -1 : missing.value;
