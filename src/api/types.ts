@@ -201,10 +201,26 @@ export interface RollingUpdateStatefulSetStrategy {
   respectPodDisruptionBudgets?: boolean;
   /** Ordinal extension: a Node label (e.g. topology.kubernetes.io/zone): the update moves one of its values (a zone) at a time. */
   topologyKey?: string;
+  /** Ordinal extension: Ordinal (default, upstream) takes the pods to update top-down by ordinal; Priority by `priority`. */
+  updateOrder?: UpdateOrder | string;
+  /** Ordinal extension: under updateOrder Priority, the pod label the priority is read from. */
+  priority?: UpdatePriority;
   /** Ordinal extension (apps.ordinal.dev/v1): whether a pod moves to a new revision by recreation or in place. */
   podUpdatePolicy?: PodUpdatePolicy | string;
   /** Ordinal extension (apps.ordinal.dev/v1): what a failed rollout does (default Halt). */
   onFailure?: OnFailurePolicy | string;
+}
+
+export const UPDATE_ORDERS = ['Ordinal', 'Priority'] as const;
+export type UpdateOrder = (typeof UPDATE_ORDERS)[number];
+
+/**
+ * updateOrder Priority: a pod's priority is the position of its `label`'s value in `values` (listed from the
+ * first updated to the last); a pod without the label, or with a value not listed, comes before them all.
+ */
+export interface UpdatePriority {
+  label: string;
+  values?: string[];
 }
 
 /**

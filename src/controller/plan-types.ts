@@ -208,6 +208,12 @@ export type Blocker =
    * or label is unknown (they move last), and missing replicas.
    */
   | { kind: 'zoneOrder'; topologyKey: string; order: (string | null)[]; zone: string | null; heldBack: number; disrupted?: { zone: string | null; pods: string[] } }
+  /**
+   * rollingUpdate.updateOrder Priority: the pods still to update go in `order` (by the pod label `label`, its
+   * `values` from the first updated to the last); `heldBack` of them, of higher priorities, wait for the lower
+   * ones; `waitingFor`: the next priority waits for these unavailable replicas.
+   */
+  | { kind: 'updateOrder'; label: string; values: string[]; order: string[]; heldBack: number; waitingFor?: string[] }
   /** podUpdatePolicy: the pod was patched to `revision` in place; the kubelet has not reported the new images of `containers` yet. */
   | { kind: 'podUpdatingInPlace'; pod: string; ordinal: number; revision: string; containers: string[] }
   /** podUpdatePolicy InPlaceOnly: the new revision changes `fields`, which a live pod cannot take: the rollout halts at this pod. */

@@ -12,6 +12,7 @@ import type { Blocker } from './plan-types.js';
 import { isTerminating } from './pod-state.js';
 import { missingDescending, missingIndices } from './replicas.js';
 import { oldCount, staleCount, staleDescending, staleDownDescending } from './update-range.js';
+import { priorityBlocker, priorityRollout } from './update-order.js';
 import { zoneBlocker, zoneRollout } from './zone-order.js';
 
 export interface Candidate {
@@ -30,16 +31,28 @@ export interface UpdateDecision {
 const candidate = (ctx: SyncContext, index: number): Candidate => ({ index, pod: ctx.slots.pod(index) as Pod });
 
 /**
- * The first `budget` stale replicas of the update range, top-down; with a ledger, up to the first whose
- * deletion a PodDisruptionBudget refuses (a lower ordinal never goes before a higher one it holds back). Under
- * a topologyKey, only those of the zone that moves, and none while another zone is disrupted.
+ * The stale replicas of the update range a batch chooses from, in update order: top-down, or under updateOrder
+ * Priority those of the priority that moves; under a topologyKey only those of the zone that moves. Nothing
+ * while another zone is disrupted or a higher priority waits for the set to be whole.
+ */
+function* updateCandidates(ctx: SyncContext): Generator<number> {
+  const zones = zoneRollout(ctx);
+  const priority = priorityRollout(ctx);
+  if (zones?.disrupted !== undefined || priority?.waitingFor !== undefined) return;
+  // the priority order holds the stale replicas of the zone that moves only
+  if (priority !== undefined) yield* priority.order.filter(priority.moves);
+  else for (const index of staleDescending(ctx, ctx.strategy.partition)) if (zones === undefined || zones.moves(index)) yield index;
+}
+
+/**
+ * The first `budget` update candidates; with a ledger, up to the first whose deletion a PodDisruptionBudget
+ * refuses (a pod never goes before one earlier in the order that it holds back).
  */
 function topStale(ctx: SyncContext, budget: number, skip?: ReadonlySet<number>, ledger?: DisruptionLedger): Candidate[] {
   const out: Candidate[] = [];
-  const zones = zoneRollout(ctx);
-  if (budget <= 0 || zones?.disrupted !== undefined) return out;
-  for (const index of staleDescending(ctx, ctx.strategy.partition)) {
-    if (skip?.has(index) || (zones !== undefined && !zones.moves(index))) continue;
+  if (budget <= 0) return out;
+  for (const index of updateCandidates(ctx)) {
+    if (skip?.has(index)) continue;
     const c = candidate(ctx, index);
     if (ledger !== undefined && !ledger.admit(c.pod)) break;
     out.push(c);
@@ -85,23 +98,30 @@ export function remainingBlockers(ctx: SyncContext, victims: readonly Candidate[
 export function planLegacyUpdate(ctx: SyncContext): UpdateDecision {
   const { partition } = ctx.strategy;
   const zones = zoneRollout(ctx);
-  const held = zoneBlocker(zones);
+  const priority = priorityRollout(ctx);
+  const held = [...zoneBlocker(zones), ...priorityBlocker(ctx, priority)];
   const missing = missingDescending(ctx.slots, partition, ctx.slots.count).next();
-  // under a topologyKey the loop passes over the replicas of the zones that wait
-  let stale: number | undefined;
-  for (const i of staleDescending(ctx, partition)) {
-    if (zones !== undefined && !zones.moves(i)) continue;
-    stale = i;
-    break;
+  // under a topologyKey the loop passes over the replicas of the zones that wait; under Priority it takes the
+  // first of the priority that moves (within the zone that moves)
+  let stale = priority?.order.find(priority.moves);
+  if (priority === undefined) {
+    for (const i of staleDescending(ctx, partition)) {
+      if (zones !== undefined && !zones.moves(i)) continue;
+      stale = i;
+      break;
+    }
   }
-  const down = downIndicesDescending(ctx, partition)[0];
-  // the highest of the three decides, as the loop would meet it first (an index is either missing or a pod)
-  const top = Math.max(missing.done === true ? -1 : missing.value, stale ?? -1, down ?? -1);
+  const downs = downIndicesDescending(ctx, partition);
+  const missingTop = missing.done === true ? -1 : missing.value;
+  // the highest of the three decides, as the loop would meet it first (an index is either missing or a pod);
+  // under Priority any other replica missing or down is waited for first, one pod at a time as the loop does
+  const other = Math.max(missingTop, downs.find((i) => i !== stale) ?? -1);
+  const top = priority === undefined ? Math.max(missingTop, stale ?? -1, downs[0] ?? -1) : other >= 0 ? other : (stale ?? -1);
   if (top < 0) return { victims: [], blockers: [...held, ...remainingBlockers(ctx, [], undefined)] };
   const pod = ctx.slots.pod(top);
   if (pod === undefined) return { victims: [], blockers: [{ kind: 'podMissing', pod: `${ctx.set.metadata.name ?? ''}-${ctx.slots.start + top}`, ordinal: ctx.slots.start + top }] };
   if (stale === top) {
-    if (zones?.disrupted !== undefined) return { victims: [], blockers: held };
+    if (zones?.disrupted !== undefined || priority?.waitingFor !== undefined) return { victims: [], blockers: held };
     const ledger = DisruptionLedger.of(ctx);
     if (ledger === undefined || ledger.admit(pod)) return { victims: [{ index: top, pod }], blockers: held };
     return { victims: [], blockers: [...ledger.blockers(), ...held, ...remainingBlockers(ctx, [], undefined)] };
@@ -135,17 +155,21 @@ export function planDownFirst(ctx: SyncContext): UpdateDecision {
   const admitted = (c: Candidate): boolean => ledger === undefined || ledger.admit(c.pod);
   const phase1 = staleDownDescending(ctx);
   const zones = zoneRollout(ctx);
-  // a pod that is down already goes without budget, but only in the zone that moves
-  const down = phase1.filter((i) => zones === undefined || zones.moves(i)).map((i) => candidate(ctx, i)).filter(admitted);
+  const priority = priorityRollout(ctx);
+  // a pod that is down already goes without budget, but only in the zone and the priority that move
+  const moves = (i: number): boolean => (zones === undefined || zones.moves(i)) && (priority === undefined || priority.moves(i));
+  const down = phase1.filter(moves).map((i) => candidate(ctx, i)).filter(admitted);
   return withBudgets(ctx, budget, down, topStale(ctx, budget.remaining, new Set(phase1), ledger), ledger);
 }
 
-/** The decision, with what PodDisruptionBudgets (respectPodDisruptionBudgets) and the zone order (topologyKey) hold back. */
+/** The decision, with what PodDisruptionBudgets (respectPodDisruptionBudgets), the zone order (topologyKey) and the priority order (updateOrder) hold back. */
 function withBudgets(ctx: SyncContext, budget: UpdateBudget, down: Candidate[], available: Candidate[], ledger: DisruptionLedger | undefined): UpdateDecision {
   const victims = [...down, ...available];
   const zones = zoneRollout(ctx);
-  // what a PodDisruptionBudget or the zone order holds back does not wait for maxUnavailable while the budget has room
-  const limited = (ledger === undefined && zones === undefined) || (available.length >= budget.remaining && zones?.disrupted === undefined);
-  const held = [...(ledger?.blockers() ?? []), ...zoneBlocker(zones)];
+  const priority = priorityRollout(ctx);
+  // what a PodDisruptionBudget, the zone or the priority order holds back does not wait for maxUnavailable while the budget has room
+  const ordered = zones === undefined && priority === undefined;
+  const limited = (ledger === undefined && ordered) || (available.length >= budget.remaining && zones?.disrupted === undefined && priority?.waitingFor === undefined);
+  const held = [...(ledger?.blockers() ?? []), ...zoneBlocker(zones), ...priorityBlocker(ctx, priority)];
   return { victims, blockers: [...held, ...remainingBlockers(ctx, victims, limited ? budget : undefined)], unavailablePods: budget.unavailable };
 }

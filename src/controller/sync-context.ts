@@ -16,6 +16,7 @@ import type { EffectiveStrategy } from './effective-strategy.js';
 import type { ObservedDisruptionBudget } from './plan-types.js';
 import type { Rollback } from './rollback.js';
 import type { PlannerCache } from './planner-cache.js';
+import type { PriorityRollout } from './update-order.js';
 import type { ZoneRollout } from './zone-order.js';
 
 export interface SyncContext {
@@ -77,6 +78,8 @@ export interface SyncMemo {
   moving?: Pod[];
   /** rollingUpdate.topologyKey: the zone this sync moves (zone-order.ts); null when the set has no topologyKey. */
   zones?: ZoneRollout | null;
+  /** rollingUpdate.updateOrder Priority: the priority that moves this sync (update-order.ts); null when none. */
+  priority?: PriorityRollout | null;
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */

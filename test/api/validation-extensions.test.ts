@@ -11,6 +11,9 @@ const ENF = 'spec.updateStrategy.enforcedRollingUpdate';
 const PDS = 'spec.progressDeadlineSeconds';
 const RPDB = 'spec.updateStrategy.rollingUpdate.respectPodDisruptionBudgets';
 const TK = 'spec.updateStrategy.rollingUpdate.topologyKey';
+const UO = 'spec.updateStrategy.rollingUpdate.updateOrder';
+const PR = 'spec.updateStrategy.rollingUpdate.priority';
+const byRole = { [UO]: 'Priority', [PR]: { label: 'role', values: ['replica', 'primary'] } };
 
 describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden', () => {
   const rows: Row[] = [
@@ -23,6 +26,7 @@ describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden
     ['respectPodDisruptionBudgets', { [RPDB]: true }, [`${RPDB}: Forbidden: ${EXTENSION_ONLY}`]],
     ['respectPodDisruptionBudgets false', { [RPDB]: false }, [`${RPDB}: Forbidden: ${EXTENSION_ONLY}`]],
     ['topologyKey', { [TK]: 'topology.kubernetes.io/zone' }, [`${TK}: Forbidden: ${EXTENSION_ONLY}`]],
+    ['updateOrder and priority', byRole, [`${UO}: Forbidden: ${EXTENSION_ONLY}`, `${PR}: Forbidden: ${EXTENSION_ONLY}`]],
     ['onFailure', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, [`spec.updateStrategy.rollingUpdate.onFailure: Forbidden: ${EXTENSION_ONLY}`]],
   ];
   for (const [name, fields, want] of rows) it(name, () => assert.deepEqual(createMessages(fields, validSet()), want));
@@ -41,6 +45,14 @@ describe('validateStatefulSet: extensions in apps.ordinal.dev/v1', () => {
     ['topologyKey without a prefix', { [TK]: 'rack' }, []],
     ['topologyKey not a string', { [TK]: 1 }, [`${TK}: Invalid value: 1: must be of type string`]],
     ['topologyKey empty', { [TK]: '' }, [`${TK}: Invalid value: "": name part must be non-empty`, `${TK}: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`]],
+    ['updateOrder Priority by a label', byRole, []],
+    ['updateOrder Ordinal', { [UO]: 'Ordinal' }, []],
+    ['updateOrder unknown', { [UO]: 'Role' }, [`${UO}: Unsupported value: "Role": supported values: "Ordinal", "Priority"`]],
+    ['updateOrder Priority without priority', { [UO]: 'Priority' }, [`${PR}: Required value: updateOrder Priority reads the priority from a pod label`]],
+    ['priority without updateOrder Priority', { [PR]: { label: 'role' } }, [`${PR}: Invalid value: {"label":"role"}: only allowed with updateOrder 'Priority'`]],
+    ['priority without a label', { [UO]: 'Priority', [PR]: { values: ['primary'] } }, [`${PR}.label: Required value`]],
+    ['priority label not a label key', { [UO]: 'Priority', [PR]: { label: 'a/b/c' } }, [`${PR}.label: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`]],
+    ['priority value not a label value', { [UO]: 'Priority', [PR]: { label: 'role', values: ['pri mary'] } }, [`${PR}.values[0]: Invalid value: "pri mary": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`]],
     ['podUpdatePolicy InPlaceIfPossible', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible' }, []],
     ['podUpdatePolicy InPlaceOnly', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceOnly' }, []],
     [

@@ -201,6 +201,18 @@ const cases: Case[] = [
     want: 'the update moves one topology.kubernetes.io/zone at a time, in the order zone-a → zone-b: zone-b next; 1 replica of later zones waits for it; no available pod of zone-b is deleted while replicas not yet placed in a zone are unavailable (db-4)',
   },
   {
+    desc: 'the priority order holding the primary',
+    ctx: pending,
+    blocker: { kind: 'updateOrder', label: 'role', values: ['replica', 'primary'], order: ['db-2', 'db-1', 'db-0'], heldBack: 1 },
+    want: 'the update takes pods by their role label, lowest priority first ((no listed value) → replica → primary), in the order db-2, db-1, db-0; 1 pod of a higher priority waits for the lower ones',
+  },
+  {
+    desc: 'the next priority waiting for every replica to be available',
+    ctx: pending,
+    blocker: { kind: 'updateOrder', label: 'role', values: ['replica', 'primary'], order: ['db-0'], heldBack: 0, waitingFor: ['db-1'] },
+    want: 'the update takes pods by their role label, lowest priority first ((no listed value) → replica → primary), in the order db-0; the next priority waits until every replica is available (db-1 is not)',
+  },
+  {
     desc: 'Recreate waiting for old pods',
     ctx: pending,
     blocker: { kind: 'waitingForTermination', pods: ['web-0', 'web-1'] },

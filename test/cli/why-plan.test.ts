@@ -39,6 +39,18 @@ describe('why', () => {
     assert.match(out, /The update moves one topology\.kubernetes\.io\/zone at a time, in the order zone-a → zone-b: zone-b next; no available pod of zone-b is deleted while zone-a has unavailable pods \(web-\d, web-\d\)/);
   });
 
+  it('names the priority order of a set with updateOrder Priority, and what the primary waits for', async () => {
+    const spec = '      podManagementPolicy: Parallel\n      updateStrategy: {rollingUpdate: {maxUnavailable: 2, updateOrder: Priority, priority: {label: role, values: [primary]}}}\n';
+    const w = await startWorld(setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 3, spec }), 'cluster: {podStartSeconds: 20}\n');
+    await converge(w);
+    await w.sim.world.user.patch(Resources.pods, 'default', 'web-2', { metadata: { labels: { role: 'primary' } } });
+    await w.sim.world.user.patch(Resources.ordinalStatefulSets, 'default', 'web', setImage('app:2'));
+    await advance(w, 5);
+    assert.equal(await drive(w, whyCommand(w.deps, 'osts/web', {})), 0);
+    const out = take(w).out;
+    assert.match(out, /The update takes pods by their role label, lowest priority first \(\(no listed value\) → primary\), in the order web-2; the next priority waits until every replica is available \(web-0, web-1 are not\)/);
+  });
+
   it('prints the report and the raw blockers with -o json', async () => {
     const w = await startWorld(setYaml({ replicas: 2 }));
     await advance(w, 1);

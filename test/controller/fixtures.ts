@@ -21,6 +21,8 @@ export interface SetOptions {
   batchStartPolicy?: 'Ordered' | 'Together';
   respectPodDisruptionBudgets?: boolean;
   topologyKey?: string;
+  updateOrder?: 'Ordinal' | 'Priority';
+  priority?: { label: string; values?: string[] };
   onFailure?: 'Halt' | 'Rollback';
   minReadySeconds?: number;
   start?: number;
@@ -48,6 +50,8 @@ function strategyOf(opts: SetOptions): StatefulSet['spec']['updateStrategy'] {
   if (opts.batchStartPolicy !== undefined) rollingUpdate.batchStartPolicy = opts.batchStartPolicy;
   if (opts.respectPodDisruptionBudgets !== undefined) rollingUpdate.respectPodDisruptionBudgets = opts.respectPodDisruptionBudgets;
   if (opts.topologyKey !== undefined) rollingUpdate.topologyKey = opts.topologyKey;
+  if (opts.updateOrder !== undefined) rollingUpdate.updateOrder = opts.updateOrder;
+  if (opts.priority !== undefined) rollingUpdate.priority = opts.priority;
   if (opts.onFailure !== undefined) rollingUpdate.onFailure = opts.onFailure;
   return { type, rollingUpdate };
 }

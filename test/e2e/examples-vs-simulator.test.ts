@@ -239,6 +239,8 @@ async function runStep(client: KubeClient, ns: string, observer: NamespaceObserv
       return;
     case 'patch':
       if (step.target.kind === 'StorageClass') return void (await client.patch(Resources.storageClasses, undefined, step.target.name, step.merge));
+      // a pod's labels, as a database operator sets role=primary (examples/primary-last.yaml)
+      if (step.target.kind === 'Pod') return void (await client.patch(Resources.pods, ns, step.target.name, step.merge));
       if (step.target.kind !== 'StatefulSet') throw new Error(`patch of ${step.target.kind} is not supported here`);
       wrote(await client.patch<StatefulSet>(res, ns, step.target.name, step.merge));
       return;

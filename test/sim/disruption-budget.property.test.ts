@@ -7,8 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseScenario } from '../../src/sim/scenario.js';
-import { Simulation } from '../../src/sim/simulation.js';
+import { apiFaults, faultsLine, simulate } from './fault-cases.js';
 import { propertySeed } from '../property-seed.js';
 
 /** minAvailable as the disruption controller scales it (a percentage rounded up). */
@@ -25,9 +24,7 @@ const cases = fc
     ),
     /** A second budget over the pods of these ordinals, keeping all but one of them. */
     subset: fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 3 }), { nil: undefined }),
-    apiErrors: fc.constantFrom(0, 0.1, 0.25),
-    conflicts: fc.constantFrom(0, 0.2),
-    watchDelay: fc.constantFrom(0, 0.5, 2),
+    ...apiFaults,
     /** A pod of no controller that the budgets select too, which a user deletes that many seconds into the rollout. */
     userDelete: fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
     podStart: fc.integer({ min: 1, max: 6 }),
@@ -49,15 +46,10 @@ const budget = (name: string, field: string, value: number | string, selector: s
 
 function scenario(c: Case): string {
   const subset = c.subset && c.subset.length > 0 ? c.subset : undefined;
-  const faults = [
-    c.apiErrors > 0 ? `apiErrors: {rate: ${c.apiErrors}}` : '',
-    c.conflicts > 0 ? `conflicts: {rate: ${c.conflicts}}` : '',
-    c.watchDelay > 0 ? `watch: {delaySeconds: ${c.watchDelay}}` : '',
-  ].filter(Boolean);
   return `kind: Scenario
 seed: ${c.replicas * 1000 + c.podStart}
 cluster: {podStartSeconds: ${c.podStart}, podTerminationSeconds: 1}
-${faults.length > 0 ? `faults: {${faults.join(', ')}}` : ''}
+${faultsLine(c)}
 objects:
 ${c.userDelete !== undefined ? '  - {apiVersion: v1, kind: Pod, metadata: {name: helper, labels: {app: db}}, spec: {containers: [{name: c, image: "busybox:1.36"}]}}' : ''}
 ${budget('all', c.budget.field, c.budget.value, '{matchLabels: {app: db}}')}
@@ -86,10 +78,7 @@ ${c.userDelete !== undefined ? `  - advance: ${c.userDelete}\n  - deletePod: hel
 describe('respectPodDisruptionBudgets (property)', () => {
   it(`no update deletion breaches a PodDisruptionBudget, and the rollout completes (seed ${propertySeed})`, async () => {
     for (const c of fc.sample(cases, { seed: propertySeed, numRuns: 16 })) {
-      const sim = new Simulation(parseScenario(scenario(c)));
-      await sim.start();
-      await sim.runSteps();
-      await sim.finish();
+      const sim = await simulate(scenario(c));
       const what = JSON.stringify(c);
       assert.deepEqual(sim.violations, [], what);
       assert.equal(sim.failed, false, `${what}: ${JSON.stringify(sim.records.filter((r) => r.type === 'failure' || (r.type === 'expect' && !r.ok)))}`);

@@ -7,8 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseScenario } from '../../src/sim/scenario.js';
-import { Simulation } from '../../src/sim/simulation.js';
+import { apiFaults, faultsLine, simulate } from './fault-cases.js';
 import { propertySeed } from '../property-seed.js';
 
 const cases = fc.record({
@@ -20,9 +19,7 @@ const cases = fc.record({
   maxUnavailable: fc.integer({ min: 1, max: 4 }),
   parallel: fc.boolean(),
   budget: fc.boolean(),
-  apiErrors: fc.constantFrom(0, 0.1, 0.25),
-  conflicts: fc.constantFrom(0, 0.2),
-  watchDelay: fc.constantFrom(0, 0.5, 2),
+  ...apiFaults,
   podStart: fc.integer({ min: 1, max: 6 }),
   seed: fc.integer({ min: 1, max: 1000 }),
 });
@@ -30,11 +27,6 @@ const cases = fc.record({
 type Case = typeof cases extends fc.Arbitrary<infer T> ? T : never;
 
 function scenario(c: Case): string {
-  const faults = [
-    c.apiErrors > 0 ? `apiErrors: {rate: ${c.apiErrors}}` : '',
-    c.conflicts > 0 ? `conflicts: {rate: ${c.conflicts}}` : '',
-    c.watchDelay > 0 ? `watch: {delaySeconds: ${c.watchDelay}}` : '',
-  ].filter(Boolean);
   const nodes = Array.from({ length: c.zones * c.nodesPerZone }, (_, i) => {
     const zone = `zone-${String.fromCharCode(97 + (i % c.zones))}`;
     return `  - {apiVersion: v1, kind: Node, metadata: {name: node-${i}, labels: {topology.kubernetes.io/zone: ${zone}}}}`;
@@ -43,7 +35,7 @@ function scenario(c: Case): string {
   return `kind: Scenario
 seed: ${c.seed}
 cluster: {podStartSeconds: ${c.podStart}, podTerminationSeconds: 1}
-${faults.length > 0 ? `faults: {${faults.join(', ')}}` : ''}
+${faultsLine(c)}
 objects:
 ${nodes.join('\n')}
 ${c.budget ? '  - {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: db}, spec: {maxUnavailable: 1, selector: {matchLabels: {app: db}}}}' : ''}
@@ -70,10 +62,7 @@ steps:
 describe('topologyKey (property)', () => {
   it(`no update deletion disrupts a second zone, and the rollout completes (seed ${propertySeed})`, async () => {
     for (const c of fc.sample(cases, { seed: propertySeed, numRuns: 16 })) {
-      const sim = new Simulation(parseScenario(scenario(c)));
-      await sim.start();
-      await sim.runSteps();
-      await sim.finish();
+      const sim = await simulate(scenario(c));
       const what = JSON.stringify(c);
       assert.deepEqual(sim.violations, [], what);
       assert.equal(sim.failed, false, `${what}: ${JSON.stringify(sim.records.filter((r) => r.type === 'failure' || (r.type === 'expect' && !r.ok)))}`);

@@ -21,7 +21,7 @@ import {
 } from './crd-rules.js';
 import { MAX_CLAIM_TEMPLATES } from '../validation/claim-template-update.js';
 import { k8sSchema, POD_SPEC } from './k8s-schema.js';
-import { disruptionAwareSchema } from './disruption-aware-schema.js';
+import { disruptionAwareSchema, UPDATE_ORDER_RULES } from './disruption-aware-schema.js';
 import { objectMetaSchema } from './object-meta-schema.js';
 import { int32, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
 
@@ -105,7 +105,7 @@ const updateStrategy = rules(
     'How pods are replaced when the template changes.',
     {
       type: str('RollingUpdate (default), OnDelete, Recreate, or the Ordinal extension EnforcedRollingUpdate.'),
-      rollingUpdate: obj('Parameters of the RollingUpdate strategy.', {
+      rollingUpdate: rules(obj('Parameters of the RollingUpdate strategy.', {
         partition: { ...partition('RollingUpdate'), default: 0 },
         maxUnavailable: { ...maxUnavailable, default: 1 },
         batchStartPolicy: str('Ordinal extension: under OrderedReady, Together recreates a whole batch of deleted pods at once; Ordered (default) is upstream.', {
@@ -118,7 +118,7 @@ const updateStrategy = rules(
           { enum: ['Recreate', 'InPlaceIfPossible', 'InPlaceOnly'], default: 'Recreate' },
         ),
         onFailure,
-      }),
+      }), ...UPDATE_ORDER_RULES),
       enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {
         partition: partition('EnforcedRollingUpdate'),
         maxUnavailable,

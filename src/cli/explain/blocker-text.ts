@@ -184,6 +184,14 @@ function zoneOrder(b: Of<'zoneOrder'>): string {
   return `the update moves one ${b.topologyKey} at a time, in the order ${order}: ${zoneName(b.zone)} ${d === undefined ? 'now' : 'next'}${held}${disrupted}`;
 }
 
+/** The priority order, the pods in the order they go, and what the next priority waits for. */
+function updateOrder(b: Of<'updateOrder'>): string {
+  const ranks = ['(no listed value)', ...b.values].join(' → ');
+  const held = b.heldBack > 0 ? `; ${b.heldBack} ${b.heldBack === 1 ? 'pod' : 'pods'} of a higher priority ${b.heldBack === 1 ? 'waits' : 'wait'} for the lower ones` : '';
+  const waiting = b.waitingFor === undefined ? '' : `; the next priority waits until every replica is available (${b.waitingFor.join(', ')} ${b.waitingFor.length === 1 ? 'is' : 'are'} not)`;
+  return `the update takes pods by their ${b.label} label, lowest priority first (${ranks}), in the order ${b.order.join(', ')}${held}${waiting}`;
+}
+
 /** What failed, what the controller does about it, and what the user can do. */
 function rolloutAborted(b: Of<'rolloutAborted'>, ctx: ExplainContext): string {
   const claims = b.claimsKeptGrown.length > 0 && !b.message.includes('claims never shrink') ? `; claims of ${b.claimsKeptGrown.join(', ')} keep their larger size (claims never shrink)` : '';
@@ -242,6 +250,7 @@ const SENTENCES: Sentences = {
     `OnDelete: ${b.outdatedPods} ${b.outdatedPods === 1 ? 'pod runs' : 'pods run'} the old revision until you delete ${b.outdatedPods === 1 ? 'it' : 'them'}`,
   podDisruptionBudget: disruptionBudget,
   zoneOrder,
+  updateOrder,
   podUpdatingInPlace: (b) =>
     `${b.pod} was updated in place to revision ${b.revision}; the rollout waits for its kubelet to report the new image and resources of ${b.containers.join(', ')} (the pod counts as unavailable until then)`,
   inPlaceUpdateImpossible: (b) =>

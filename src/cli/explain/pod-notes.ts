@@ -57,6 +57,18 @@ function inPlaceNote(b: InPlaceBlocker): string {
   }
 }
 
+/** The pods a PodDisruptionBudget, the zone order or the priority order holds back, or waits for. */
+function disruptionNotes(b: Extract<Blocker, { kind: 'podDisruptionBudget' | 'zoneOrder' | 'updateOrder' }>): Note[] {
+  switch (b.kind) {
+    case 'podDisruptionBudget':
+      return b.pods.map((pod) => ({ pod, note: `held by PodDisruptionBudget ${b.budget}` }));
+    case 'zoneOrder':
+      return (b.disrupted?.pods ?? []).map((pod) => ({ pod, note: `unavailable${b.disrupted?.zone ? ` in ${b.disrupted.zone}` : ''}: the next zone waits for it` }));
+    case 'updateOrder':
+      return (b.waitingFor ?? []).map((pod) => ({ pod, note: 'unavailable: the next priority waits for it' }));
+  }
+}
+
 function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
   switch (b.kind) {
     case 'podNotAvailable':
@@ -99,9 +111,9 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
     case 'waitingForTermination':
       return b.pods.map((pod) => ({ pod, note: 'Recreate: waiting for it to be gone' }));
     case 'podDisruptionBudget':
-      return b.pods.map((pod) => ({ pod, note: `held by PodDisruptionBudget ${b.budget}` }));
     case 'zoneOrder':
-      return (b.disrupted?.pods ?? []).map((pod) => ({ pod, note: `unavailable${b.disrupted?.zone ? ` in ${b.disrupted.zone}` : ''}: the next zone waits for it` }));
+    case 'updateOrder':
+      return disruptionNotes(b);
     case 'partition':
       return heldBack(ctx);
     // set-wide: no pod of its own
