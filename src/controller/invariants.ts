@@ -14,7 +14,7 @@ import { observedPods, ReplicaIndex } from './replica-index.js';
 import type { Action, ObservedState, Plan } from './plan-types.js';
 import { inPlaceTarget, isFailed, isRunningAndAvailable, isSucceeded, isTerminating, isUnavailable, parentNameAndOrdinal, podOrdinal, podRevision } from './pod-state.js';
 import { forecastBand } from './slow-rollout.js';
-import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
+import { isParallel, minReadySecondsOf, podUpdatePolicyOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
 import { effectiveStrategy, type EffectiveStrategy } from './effective-strategy.js';
 import { isRollingBack, movingTo } from './rollback.js';
 
@@ -130,12 +130,6 @@ function moving(set: StatefulSet, status: StatefulSetStatus | undefined, feature
 const deadlineOf = (set: StatefulSet, observed: ObservedState): number =>
   progressDeadlineSecondsOf(set, set.spec.progressDeadlineSeconds === PROGRESS_DEADLINE_AUTO ? forecastBand(observed.durations) : {});
 
-/** podUpdatePolicy may move the set's pods in place (they are unavailable while they move). */
-const movesInPlace = (set: StatefulSet): boolean => {
-  const policy = set.spec.updateStrategy?.rollingUpdate?.podUpdatePolicy;
-  return policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly';
-};
-
 /**
  * `claims: false`: judge pods alone, leaving out what claims hold (claimHeldOrdinals) and pods moving in place
  * (podUpdatePolicy), whose pods are Running and Ready.
@@ -144,7 +138,8 @@ function world(observed: ObservedState, plan: Plan, now: Instant, features: Feat
   const set = observed.set;
   const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods), observed.claims);
   const held = claims ? claimHeldOrdinals(set, index.claimsByName.values(), now) : new Set<number>();
-  if (claims && movesInPlace(set)) {
+  // podUpdatePolicy may move the set's pods in place (they are unavailable while they move)
+  if (claims && podUpdatePolicyOf(set) !== 'Recreate') {
     for (const o of index.ordinals.ascending()) {
       const pod = index.member(o)?.pod;
       if (pod !== undefined && inPlaceTarget(pod) !== undefined) held.add(o);

@@ -1,7 +1,7 @@
 // Reading a (defaulted, validated) StatefulSet spec the way the controller needs it, with the API defaults
 // applied again here so that a half-defaulted object (e.g. from a test or an older server) still plans.
 
-import { PROGRESS_DEADLINE_AUTO, type LabelSelector, type StatefulSet } from '../api/types.js';
+import { PROGRESS_DEADLINE_AUTO, type LabelSelector, type PodUpdatePolicy, type StatefulSet } from '../api/types.js';
 import { autoDeadlineSeconds, type ForecastBand } from './slow-rollout.js';
 
 export const INT32_MAX = 2147483647;
@@ -86,3 +86,11 @@ export function setTypeOf(set: StatefulSet): { apiVersion: string; kind: string 
 }
 
 export const setName = (set: StatefulSet): string => set.metadata.name ?? '';
+
+/** RollingUpdate's podUpdatePolicy (Recreate for every other strategy, and when unset). */
+export function podUpdatePolicyOf(set: StatefulSet): PodUpdatePolicy {
+  const strategy = set.spec.updateStrategy;
+  const policy = strategy?.rollingUpdate?.podUpdatePolicy;
+  const rolling = (strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
+  return rolling && (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') ? policy : 'Recreate';
+}

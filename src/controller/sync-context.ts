@@ -8,7 +8,7 @@ import { mergeAscending } from './merge.js';
 import { inPlaceTarget, isUnavailable, podOrdinal, podRevision } from './pod-state.js';
 import { movingPods } from './pod-in-place.js';
 import { unavailability, type Slots, type Unavailability } from './replicas.js';
-import { isParallel, minReadySecondsOf, progressDeadlineSecondsOf } from './spec.js';
+import { isParallel, minReadySecondsOf, podUpdatePolicyOf, progressDeadlineSecondsOf } from './spec.js';
 import type { ObservedDurations } from './learned-durations.js';
 import { forecastBand, type ForecastBand } from './slow-rollout.js';
 import { claimsAvailable, replicaClaims, type ReplicaClaims } from './claim-updates.js';
@@ -114,14 +114,6 @@ function memoBand(cache: PlannerCache, durations: ObservedDurations): ForecastBa
   let band = cache.bands.get(durations);
   if (band === undefined) cache.bands.set(durations, (band = forecastBand(durations)));
   return band;
-}
-
-/** RollingUpdate's podUpdatePolicy (Recreate for every other strategy, and when unset). */
-function podUpdatePolicyOf(set: StatefulSet): PodUpdatePolicy {
-  const strategy = set.spec.updateStrategy;
-  const policy = strategy?.rollingUpdate?.podUpdatePolicy;
-  const rolling = (strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
-  return rolling && (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') ? policy : 'Recreate';
 }
 
 /** podUpdatePolicy moves pods in place (InPlaceIfPossible, InPlaceOnly) under the RollingUpdate that runs. */
