@@ -209,6 +209,65 @@ export interface RollingUpdateStatefulSetStrategy {
   podUpdatePolicy?: PodUpdatePolicy | string;
   /** Ordinal extension (apps.ordinal.dev/v1): what a failed rollout does (default Halt). */
   onFailure?: OnFailurePolicy | string;
+  /** Ordinal extension (apps.ordinal.dev/v1): the user's pause: no pod or claim is updated while true. */
+  paused?: boolean;
+  /** Ordinal extension (apps.ordinal.dev/v1): how far the rollout goes, step by step, and what each step waits for. */
+  steps?: RolloutStep[];
+}
+
+/**
+ * One step of a staged rollout (rollout-steps.ts): how far it goes — `partition` (an index, as
+ * rollingUpdate.partition) or `replicas` (updated replicas: a count or a percentage of replicas, rounded up) —
+ * then what must happen before the next step: a pause (until promoted, or a bake time) or an analysis.
+ */
+export interface RolloutStep {
+  partition?: number;
+  replicas?: IntOrString;
+  /** `{}`: until `kubectl ordinal rollout promote`; `{duration}`: a bake time, counted while every updated replica stays available. */
+  pause?: { duration?: string };
+  analysis?: StepAnalysis;
+}
+
+/** A step's analysis: an HTTP check the controller makes, or the set's own readiness for a duration. */
+export interface StepAnalysis {
+  http?: HttpAnalysis;
+  readiness?: { duration: string; failureLimit?: number };
+}
+
+export interface HttpAnalysis {
+  /** An http:// or https:// URL the controller GETs. */
+  url: string;
+  /** The status code a check expects (default 200). */
+  expectedStatus?: number;
+  /** Between checks (a duration, default 10s). */
+  interval?: string;
+  /** Checks made before the analysis passes (default 1). */
+  count?: number;
+  /** Failed checks tolerated; one more fails the analysis (default 0). */
+  failureLimit?: number;
+  /** Per request (a duration, default 5s). */
+  timeout?: string;
+}
+
+/** Where the current step stands (status.currentStepState). */
+export type StepState = 'Updating' | 'Paused' | 'Baking' | 'Analyzing' | 'Failed' | 'Completed';
+
+/** Why the rollout does not go on: the user's pause, a step's, an analysis in flight, or EnforcedRollingUpdate's halt. */
+export type PauseReason = 'UserPause' | 'StepPause' | 'AnalysisRunning' | 'SafetyHalt';
+
+export interface PauseCondition {
+  reason: PauseReason;
+  /** RFC 3339. */
+  since: string;
+}
+
+/** The current step's analysis so far. */
+export interface StepAnalysisStatus {
+  successful: number;
+  failed: number;
+  /** RFC 3339: the last HTTP check, or the last readiness change counted. */
+  lastCheckTime?: string;
+  message?: string;
 }
 
 export const UPDATE_ORDERS = ['Ordinal', 'Priority'] as const;
@@ -241,6 +300,8 @@ export interface EnforcedRollingUpdateStatefulSetStrategy {
   partition?: number;
   maxUnavailable?: IntOrString;
   onFailure?: OnFailurePolicy | string;
+  paused?: boolean;
+  steps?: RolloutStep[];
 }
 
 export type VolumeClaimUpdatePolicy = 'OnDelete' | 'InPlace';
@@ -308,6 +369,18 @@ export interface StatefulSetStatus {
   lastAvailableRevision?: string;
   /** apps.ordinal.dev/v1, onFailure Rollback: the value of the rollout-retry annotation the controller last acted on. */
   observedRolloutRetry?: string;
+  /** apps.ordinal.dev/v1, steps: the step the rollout is at (steps.length once every step passed). */
+  currentStepIndex?: number;
+  /** apps.ordinal.dev/v1, steps: what the current step waits for. */
+  currentStepState?: StepState;
+  /** apps.ordinal.dev/v1, steps: RFC 3339, since when the step is in that state (a bake counts from it). */
+  currentStepSince?: string;
+  /** apps.ordinal.dev/v1, steps: the update revision the steps run for (a new one restarts them). */
+  stepRevision?: string;
+  /** apps.ordinal.dev/v1, steps: the current step's analysis. */
+  stepAnalysis?: StepAnalysisStatus;
+  /** apps.ordinal.dev/v1: why the rollout does not go on, the user's pause kept apart from the controller's. */
+  pauseConditions?: PauseCondition[];
 }
 
 export interface VolumeClaimTemplateStatus {
@@ -386,6 +459,14 @@ export const Labels = {
  * annotation on the set (metadata, not spec: no new generation, no new revision).
  */
 export const RetryAnnotation = 'apps.ordinal.dev/rollout-retry';
+
+/**
+ * `kubectl ordinal rollout promote`: `<updateRevision>/<step index>` passes that step's gate now;
+ * `<updateRevision>/full` passes every remaining step. Naming the revision and step makes a stale value inert.
+ */
+export const PromoteAnnotation = 'apps.ordinal.dev/rollout-promote';
+/** `kubectl ordinal rollout abort`: the update revision whose rollout fails now (onFailure decides what follows). */
+export const AbortAnnotation = 'apps.ordinal.dev/rollout-abort';
 
 export const ClaimAnnotations = {
   resizeRequestedAt: 'apps.ordinal.dev/resize-requested-at',

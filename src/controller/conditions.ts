@@ -17,6 +17,8 @@ export const Reason = {
   progressDeadlineExceeded: 'ProgressDeadlineExceeded',
   safetyHalt: 'SafetyHalt',
   rolloutAborted: 'RolloutAborted',
+  rolloutPaused: 'RolloutPaused',
+  analysisFailed: 'AnalysisFailed',
   slowerThanForecast: 'SlowerThanForecast',
   minimumReplicasAvailable: 'MinimumReplicasAvailable',
   minimumReplicasUnavailable: 'MinimumReplicasUnavailable',

@@ -75,16 +75,17 @@ export function newStatefulSetPod(set: StatefulSet, ordinal: number): Pod {
 /**
  * Whether a missing pod for `ordinal` is created from the current revision: RollingUpdate without a
  * rollingUpdate block below start + status.currentReplicas, or below start + partition when the strategy has a
- * partition (rollingUpdate, or our enforcedRollingUpdate). Everything else uses the update revision.
+ * partition (rollingUpdate, or our enforcedRollingUpdate; a staged rollout's step partition when it is at one).
+ * Everything else uses the update revision.
  */
 // upstream: stateful_set_utils.go newVersionedStatefulSetPod (the revision choice)
-export function createsAtCurrentRevision(set: StatefulSet, ordinal: number): boolean {
+export function createsAtCurrentRevision(set: StatefulSet, ordinal: number, stepPartition?: number): boolean {
   const strategy = set.spec.updateStrategy;
   const type = strategy?.type || 'RollingUpdate';
   const block = type === 'EnforcedRollingUpdate' ? strategy?.enforcedRollingUpdate : strategy?.rollingUpdate;
   const start = startOrdinal(set);
   if (type === 'RollingUpdate' && block === undefined) return ordinal < start + (set.status?.currentReplicas ?? 0);
-  return block !== undefined && ordinal < start + partitionOf(set);
+  return block !== undefined && ordinal < start + (stepPartition ?? partitionOf(set));
 }
 
 // upstream: stateful_set_utils.go newVersionedStatefulSetPod
@@ -94,8 +95,10 @@ export function newVersionedStatefulSetPod(
   currentRevision: string,
   updateRevision: string,
   ordinal: number,
+  /** rollingUpdate.steps: the partition of the step the rollout is at (rollout-steps.ts), above spec's. */
+  stepPartition?: number,
 ): Pod {
-  const atCurrent = createsAtCurrentRevision(currentSet, ordinal);
+  const atCurrent = createsAtCurrentRevision(currentSet, ordinal, stepPartition);
   const pod = newStatefulSetPod(atCurrent ? currentSet : updateSet, ordinal);
   pod.metadata.labels = { ...pod.metadata.labels, [Labels.revisionHash]: atCurrent ? currentRevision : updateRevision };
   return pod;

@@ -16,6 +16,7 @@ import { deletingStatus, planStatus } from './plan-status.js';
 import { slotsOf } from './replicas.js';
 import { planRevisions, type RevisionPlan } from './revisions.js';
 import { planAbort, type AbortDecision, type Rollback } from './rollback.js';
+import { planSteps, type StepPlan } from './rollout-steps.js';
 import { statusChanged } from './status-counters.js';
 import { effectiveStrategy } from './effective-strategy.js';
 import { planSync, type SyncBody } from './update-statefulset.js';
@@ -58,13 +59,29 @@ function buildContext(
   });
 }
 
-/** The context of the sync, and what onFailure: Rollback decided (rollback.ts). */
-function syncContext(observed: ObservedState, claimed: Claimed, revisions: RevisionPlan, now: Instant, features: Features, cache: PlannerCache): { ctx: SyncContext; abort: AbortDecision } {
+/**
+ * The context of the sync, where a staged rollout is (rollout-steps.ts: its step's partition becomes the one
+ * every phase works to), and what onFailure: Rollback decided (rollback.ts).
+ */
+function syncContext(
+  observed: ObservedState,
+  claimed: Claimed,
+  revisions: RevisionPlan,
+  now: Instant,
+  features: Features,
+  cache: PlannerCache,
+): { ctx: SyncContext; abort: AbortDecision; steps: StepPlan } {
   const base = buildContext(observed, claimed, { current: revisions.currentRevision, update: revisions.updateRevision }, now, features, cache);
-  const abort = planAbort(base, claimed.revisions);
-  if (abort.kind !== 'rollingBack') return { ctx: base, abort };
+  const steps = planSteps(base, observed.analysisResults);
+  const abort = planAbort(base, claimed.revisions, steps.failure);
+  if (abort.kind !== 'rollingBack') {
+    const partition = steps.partition ?? base.strategy.partition;
+    // the step's partition changes what the phases see (zones, priorities), so they start from a fresh memo
+    const ctx = partition === base.strategy.partition ? { ...base, steps } : { ...base, steps, strategy: { ...base.strategy, partition }, memo: {} };
+    return { ctx, abort, steps };
+  }
   const target = abort.targetRevision;
-  return { ctx: buildContext(observed, claimed, { current: target, update: target }, now, features, cache, abort.rollback), abort };
+  return { ctx: buildContext(observed, claimed, { current: target, update: target }, now, features, cache, abort.rollback), abort, steps };
 }
 
 function retryAt(blockers: readonly Blocker[], now: Instant): Instant | undefined {
@@ -86,22 +103,23 @@ function startedEvents(ctx: SyncContext, body: SyncBody): { events: PlannedEvent
   return { events, enforcedStarted };
 }
 
-function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, abort: AbortDecision, fixed: { first: Action[]; last: Action[] }): Plan {
-  const status = planStatus(ctx, body, revisions.collisionCount, abort);
+function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, abort: AbortDecision, steps: StepPlan, fixed: { first: Action[]; last: Action[] }): Plan {
+  const status = planStatus(ctx, body, revisions.collisionCount, abort, steps);
   const started = startedEvents(ctx, body);
   const disabled = ctx.strategy.disabled.map((d): Blocker => ({ kind: 'featureDisabled', gate: d.gate, field: d.field }));
-  const blockers = [...disabled, ...status.blockers, ...body.blockers, ...status.progress.blockers];
-  const wakeAt = earliest(ctx.slots.index.nextAvailableAt(ctx.now), status.progress.wakeAt, body.halt.failsAt, body.wakeAt, retryAt(blockers, ctx.now));
+  const blockers = [...disabled, ...status.blockers, ...steps.blockers, ...body.blockers, ...status.progress.blockers];
+  const wakeAt = earliest(ctx.slots.index.nextAvailableAt(ctx.now), status.progress.wakeAt, body.halt.failsAt, body.wakeAt, steps.wakeAt, retryAt(blockers, ctx.now));
   const plan: Plan = {
     status: status.status,
     statusChanged: statusChanged(ctx.set.status, status.status, status.complete),
     actions: withOutcomeEvents(finalizeBatches([...fixed.first, ...body.actions, ...fixed.last]), ctx.set),
     blockers,
-    events: [...status.featureEvents, ...started.events, ...body.events, ...status.events],
+    events: [...status.featureEvents, ...started.events, ...steps.events, ...body.events, ...status.events],
     metrics: planMetrics({ ctx, body, status, enforcedStarted: started.enforcedStarted, abortStarted: abort.kind === 'rollingBack' && abort.failure !== undefined }),
     previousStatus: structuredClone(ctx.set.status ?? { replicas: 0 }),
   };
   if (wakeAt !== undefined) plan.wakeAt = wakeAt;
+  if (steps.probe !== undefined && ctx.rollback === undefined) plan.probes = [steps.probe];
   return plan;
 }
 
@@ -134,13 +152,13 @@ function planValid(observed: ObservedState, now: Instant, features: Features, ca
   const set = observed.set;
   const claimed = claimObjects(set, observed);
   const revisions = planRevisions(set, claimed.revisions, features, cache.revisions);
-  const { ctx, abort } = syncContext(observed, claimed, revisions, now, features, cache);
+  const { ctx, abort, steps } = syncContext(observed, claimed, revisions, now, features, cache);
   // adoption and the revision write come before upstream's UpdateStatefulSet: a failure there ends the sync
   const first = [...claimed.actions, ...revisions.actions].map((a): Action => ({ ...a, endsSyncOnFailure: true }));
   const current = abort.kind === 'rollingBack' ? abort.targetRevision : revisions.currentRevision;
   const last = planHistoryTruncation(set, claimed.revisions, keptRevisions(set, claimed), current, revisions.updateRevision);
   if (isDeleting(set)) return deletingPlan(ctx, claimed, revisions, [...first, ...last]);
-  return assemble(ctx, planSync(ctx), revisions, abort, { first, last });
+  return assemble(ctx, planSync(ctx), revisions, abort, steps, { first, last });
 }
 
 /**

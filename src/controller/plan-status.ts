@@ -1,11 +1,11 @@
 // The status a valid sync writes: counters (§6), the optimistic decrement of update deletions, the
 // completion promotion, conditions and the transition events that go with them.
 
-import { fromTimestamp, ORDINAL_V1, type Condition, type Instant, type Pod, type StatefulSetStatus, type VolumeClaimTemplateStatus } from '../api/types.js';
+import { fromTimestamp, ORDINAL_V1, toTimestamp, type Condition, type Instant, type PauseCondition, type Pod, type StatefulSetStatus, type VolumeClaimTemplateStatus } from '../api/types.js';
 import { claimTemplates } from './claim-identity.js';
 import { claimsAvailable, claimsReady, replicaClaims } from './claim-updates.js';
 import { claimTemplateStatus } from './claim-template-status.js';
-import { conditionsOf, ConditionType, findCondition, removeCondition, setCondition } from './conditions.js';
+import { conditionsOf, ConditionType, findCondition, Reason, removeCondition, setCondition } from './conditions.js';
 import type { PodFacts } from './pod-facts.js';
 import { downIndices, usesInPlaceUpdates, type SyncContext } from './sync-context.js';
 import { featureDisabledEvent, rolledBackEvent, rolloutAbortedEvent, safetyHaltEvent } from './event-texts.js';
@@ -13,7 +13,8 @@ import type { Action, Blocker, PlannedEvent } from './plan-types.js';
 import { abortBlockers, abortStatus, carriedAbortMessage, isRolledBack, type AbortDecision } from './rollback.js';
 import { replicasOf } from './spec.js';
 import { podAvailableAt } from './pod-state.js';
-import { hasProgressed, planProgress, type ProgressResult } from './progress.js';
+import { hasProgressed, planProgress, type ProgressInput, type ProgressResult } from './progress.js';
+import { stepStatus, type StepPlan } from './rollout-steps.js';
 import { checkBand } from './slow-rollout.js';
 import { completeUpdate, computeReplicaStatus, newStatus, type ClaimView, type ReplicaCounts } from './status-counters.js';
 import { staleCount } from './update-range.js';
@@ -147,13 +148,14 @@ const judgedByBand = (ctx: SyncContext): boolean =>
 /** Pods outside the range that lost their ordinal to a later name: condemned, so counted (upstream's partition). */
 const shadowedOutOfRange = (ctx: SyncContext): Pod[] => ctx.slots.index.shadowedMembers().filter((f) => !ctx.slots.inRange(f.ordinal)).map((f) => f.pod);
 
-export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: number, abort: AbortDecision): StatusPlan {
+export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: number, abort: AbortDecision, steps: StepPlan): StatusPlan {
   const actions = body.actions;
   const podWrites = actions.filter((a) => a.kind === 'createPod' || a.kind === 'deletePod').length;
   const extra = shadowedOutOfRange(ctx);
   const counters = countersFor(ctx, extra, actions, collisionCount);
   const stored = ctx.set.status;
-  const complete = isComplete(ctx, podWrites);
+  // a staged rollout is complete once its last step passed (a step's partition is not the end)
+  const complete = isComplete(ctx, podWrites) && (ctx.rollback !== undefined || steps.state === 'Completed');
   const halted = body.halt.halted ? { pod: body.halt.halted.pod.metadata.name ?? '', reason: body.halt.halted.reason } : undefined;
   const started = abort.kind === 'rollingBack' ? abort.failure : undefined;
   const aborted = ctx.rollback === undefined ? undefined : { message: carriedAbortMessage(ctx, started), started: started !== undefined };
@@ -169,6 +171,7 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
     ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: () => latestOf(ctx.slots.index.lastProgress(), lastPodProgress(extra)) }),
     // a rollback that halts (its own pods fail too) stays RolloutAborted; the safetyHalt blocker says where
     ...(aborted ? { aborted } : halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
+    ...(ctx.rollback === undefined ? stepProgress(ctx, steps, counters) : {}),
     // A set's first revision started no rollout: its creation is a scale from nothing.
     updateRevisionCreated: ctx.revisions.size > 1 ? fromTimestamp(ctx.revisions.get(ctx.updateRevision)?.metadata.creationTimestamp) : undefined,
     deadlineSeconds: ctx.progressDeadlineSeconds,
@@ -179,11 +182,56 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
   if (progress.haltStarted && halted) events.push(safetyHaltEvent(ctx.set, halted.pod, halted.reason, ctx.updateRevision));
   const conditions = conditionsHaveUpdateTime(ctx.set) ? features.conditions : features.conditions.map(withoutUpdateTime);
   const fullyAvailable = complete && counters.currentRevision === ctx.updateRevision;
-  const status: StatefulSetStatus = { ...counters, conditions, ...abortStatus(ctx, abort, fullyAvailable) };
+  const status: StatefulSetStatus = { ...counters, conditions, ...abortStatus(ctx, abort, fullyAvailable), ...stepStatus(ctx, steps) };
+  if (steps.retry !== undefined) status.observedRolloutRetry = steps.retry;
+  const pauses = pauseConditions(ctx, steps, halted !== undefined);
+  if (pauses.length > 0) status.pauseConditions = pauses;
   if (aborted?.started) events.push(rolloutAbortedEvent(aborted.message));
   const rollback = ctx.rollback;
   if (rollback !== undefined && isRolledBack(status, rollback, replicasOf(ctx.set)) && !isRolledBack(stored, rollback, replicasOf(ctx.set))) events.push(rolledBackEvent(ctx.set, rollback.aborted, rollback.target));
   return { status, featureEvents: features.events, events, progress, complete, blockers: abortBlockers(ctx, abort, aborted?.message) };
+}
+
+/** status.pauseConditions: the steps' and the user's pauses, and EnforcedRollingUpdate's halt (apps.ordinal.dev/v1). */
+function pauseConditions(ctx: SyncContext, steps: StepPlan, halted: boolean): PauseCondition[] {
+  if (ctx.set.apiVersion !== ORDINAL_V1) return [];
+  if (!halted) return steps.pauses;
+  const kept = ctx.set.status?.pauseConditions?.find((p) => p.reason === 'SafetyHalt')?.since;
+  return [...steps.pauses, { reason: 'SafetyHalt', since: kept ?? toTimestamp(ctx.now) }];
+}
+
+/** What Progressing says of a staged or paused rollout: paused (no deadline), or failed at a step (onFailure Halt). */
+function stepProgress(ctx: SyncContext, steps: StepPlan, next: StatefulSetStatus): Pick<ProgressInput, 'paused' | 'stepFailed'> {
+  const revision = ctx.updateRevision;
+  const where = steps.steps.length === 0 || steps.index >= steps.steps.length ? '' : ` at step ${steps.index + 1}/${steps.steps.length}`;
+  const counts = `${next.updatedReplicas ?? 0} of ${replicasOf(ctx.set)} pods updated, ${next.availableReplicas ?? 0} available`;
+  if (steps.failure !== undefined) {
+    const what = steps.failure.kind === 'aborted' ? 'aborted by the user' : `failed its analysis: ${steps.failure.message}`;
+    return { stepFailed: { reason: steps.failure.kind === 'aborted' ? Reason.rolloutAborted : Reason.analysisFailed, message: `Rollout to revision ${revision}${where} ${what}; it stays there until retried (kubectl ordinal rollout retry) or the template changes; ${counts}` } };
+  }
+  const user = steps.pauses.some((p) => p.reason === 'UserPause');
+  const step = steps.blockers.find((b) => b.kind === 'rolloutStep');
+  const waiting = step?.kind === 'rolloutStep' && step.state !== 'Updating' ? stepWait(step) : undefined;
+  if (!user && waiting === undefined) return {};
+  const why = user ? 'paused (spec paused: true)' : `paused${where}: ${waiting ?? ''}`;
+  return { paused: { message: `Rollout to revision ${revision} ${why}; ${counts}` } };
+}
+
+/** A step's wait in words (no countdown: the message stays the same from sync to sync). */
+function stepWait(step: Extract<Blocker, { kind: 'rolloutStep' }>): string {
+  const until = step.until === undefined ? '' : ` until ${toTimestamp(step.until)}`;
+  switch (step.gate) {
+    case 'pause':
+      return 'until promoted';
+    case 'bake':
+      return `baking${until}`;
+    case 'readiness':
+      return `readiness analysis${until}`;
+    case 'http':
+      return `analysis running, ${step.analysis?.successful ?? 0} checks passed`;
+    case 'none':
+      return 'going on';
+  }
 }
 
 /**

@@ -16,6 +16,8 @@
 import type {
   ControllerRevision,
   Instant,
+  StepAnalysisStatus,
+  StepState,
   PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
@@ -65,6 +67,26 @@ export interface ObservedState {
    * and every pod's zone is unknown).
    */
   nodeLabels?: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** rollingUpdate.steps: the HTTP analysis checks the runtime made for the set (absent: none). */
+  analysisResults?: readonly AnalysisResult[];
+}
+
+/** An HTTP check of a step's analysis, due now: the runtime GETs `url` and reports an AnalysisResult. */
+export interface AnalysisProbe {
+  /** `<update revision>/<step index>`: the step the result counts for. */
+  key: string;
+  url: string;
+  expectedStatus: number;
+  timeoutMs: number;
+}
+
+/** What one check saw. */
+export interface AnalysisResult {
+  key: string;
+  at: Instant;
+  ok: boolean;
+  /** e.g. "HTTP 200", "HTTP 503, expected 200", "connect ECONNREFUSED". */
+  message: string;
 }
 
 /** A PodDisruptionBudget and the pods its selector selects (the set's and any other workload's). */
@@ -233,7 +255,17 @@ export type Blocker =
    */
   | { kind: 'rolloutAborted'; revision: string; target: string; message: string; claimsKeptGrown: string[] }
   /** onFailure: Rollback, the rollout to `revision` failed, and no other revision was ever fully available: it halts. */
-  | { kind: 'noRollbackTarget'; revision: string; failure: string };
+  | { kind: 'noRollbackTarget'; revision: string; failure: string }
+  /** rollingUpdate.paused: the user paused the rollout; nothing is updated until it is resumed. */
+  | { kind: 'rolloutPaused' }
+  /**
+   * rollingUpdate.steps: the rollout is at `step` (0-based) of `steps`, working to `partition`; `state` says what
+   * it waits for (`gate`: the step's pause, bake, http or readiness analysis); `until`: when a bake or readiness
+   * window ends.
+   */
+  | { kind: 'rolloutStep'; step: number; steps: number; state: StepState; gate: 'none' | 'pause' | 'bake' | 'http' | 'readiness'; partition: number; until?: Instant; analysis?: StepAnalysisStatus }
+  /** rollingUpdate.steps: the step failed the rollout (an analysis, or the user's abort); with onFailure Halt it stays there. */
+  | { kind: 'stepFailed'; step: number; steps: number; message: string };
 
 export type BlockerKind = Blocker['kind'];
 
@@ -275,4 +307,6 @@ export interface Plan {
   wakeAt?: Instant;
   /** The status as observed (settleStatus compares with it; nothing is written when an `endsSyncOnFailure` action failed, as upstream). */
   previousStatus?: StatefulSetStatus;
+  /** rollingUpdate.steps: HTTP checks due now; the runtime makes them and feeds the results to the next sync. */
+  probes?: AnalysisProbe[];
 }

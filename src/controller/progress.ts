@@ -50,6 +50,10 @@ export interface ProgressInput {
   deadlineSeconds: number;
   /** The rollout's steps in flight against the set's p95 band (slow-rollout.ts). */
   band?: BandCheck;
+  /** The user's pause, or a step's gate (rollout-steps.ts): Progressing True, RolloutPaused, no deadline. */
+  paused?: { message: string };
+  /** A step failed the rollout and onFailure is Halt: Progressing False with `reason` until retried. */
+  stepFailed?: { reason: string; message: string };
 }
 
 export interface ProgressResult {
@@ -212,10 +216,32 @@ function onDeleteWaiting(input: ProgressInput, previous: Condition | undefined):
   return { value: { type: ConditionType.progressing, status: 'True', reason: inProgressReason('OnDelete'), message, lastUpdateTime: mark }, events: [], blockers: [] };
 }
 
+/**
+ * Paused (the user's pause or a step's gate): Progressing stays True with reason RolloutPaused and its mark
+ * kept from when the pause began, with no deadline (as a paused Deployment); the deadline counts again from
+ * the resume, whose mark is new (RolloutPaused is not an in-progress reason).
+ */
+function pausedDecision(input: ProgressInput, previous: Condition | undefined): Decision {
+  const was = previous?.status === 'True' && previous.reason === Reason.rolloutPaused;
+  const mark = was ? (progressMark(previous) ?? input.now) : input.now;
+  const message = input.paused?.message ?? '';
+  return { value: { type: ConditionType.progressing, status: 'True', reason: Reason.rolloutPaused, message, lastUpdateTime: mark }, events: [], blockers: [] };
+}
+
+/** A failed step under onFailure Halt: Progressing False from the failure until retried or the template changes. */
+function stepFailedDecision(input: ProgressInput, previous: Condition | undefined): Decision {
+  const failed = input.stepFailed as { reason: string; message: string };
+  const was = previous?.status === 'False' && previous.reason === failed.reason;
+  const mark = was ? (progressMark(previous) ?? input.now) : input.now;
+  return { value: { type: ConditionType.progressing, status: 'False', reason: failed.reason, message: failed.message, lastUpdateTime: mark }, events: [], blockers: [] };
+}
+
 function progressingDecision(input: ProgressInput, previous: Condition | undefined): Decision {
   if (input.aborted !== undefined) return abortedDecision(input, previous);
   if (input.halted !== undefined) return haltedDecision(input, previous);
+  if (input.stepFailed !== undefined) return stepFailedDecision(input, previous);
   if (isStillComplete(input, previous)) return { events: [], blockers: [] };
+  if (input.paused !== undefined && !input.complete) return pausedDecision(input, previous);
   if (input.complete && input.strategy === 'OnDelete' && (input.next.updatedReplicas ?? 0) < replicasOf(input.set)) return onDeleteWaiting(input, previous);
   if (input.complete) return { value: completedValue(input), events: [], blockers: [] };
   return underway(input, previous);

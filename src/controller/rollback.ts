@@ -19,19 +19,21 @@ import { claimTemplates } from './claim-identity.js';
 import { conditionsOf, ConditionType, findCondition, progressMark, Reason } from './conditions.js';
 import { checkSafetyHalt } from './enforced-rolling-update.js';
 import type { Blocker } from './plan-types.js';
+import type { StepFailure } from './rollout-steps.js';
 import { isOwnedRevision } from './revisions.js';
 import { setAtRevision, type SyncContext } from './sync-context.js';
 
 /**
- * Why a rollout has failed. The steps issue (pause and analysis steps) adds an `analysisFailed` kind here:
- * detectFailure is the one place that says a rollout failed, and everything after it (abort, events, metric,
- * `why`) reads this value.
+ * Why a rollout has failed: detectFailure is the one place that says a rollout failed, and everything after it
+ * (abort, events, metric, `why`) reads this value.
  */
 export type RolloutFailure =
   /** EnforcedRollingUpdate's safety check: the highest pod of the update revision failed to become available. */
   | { kind: 'safetyHalt'; pod: string; reason: string }
   /** Progressing turned False with ProgressDeadlineExceeded (a previous sync wrote it; `since`: the progress mark). */
-  | { kind: 'progressDeadlineExceeded'; since: Instant };
+  | { kind: 'progressDeadlineExceeded'; since: Instant }
+  /** rollingUpdate.steps: a step's analysis failed, or the user aborted the rollout (rollout-steps.ts). */
+  | StepFailure;
 
 /** A rollback under way: the pods move from `aborted` (and any other revision) to `target`. */
 export interface Rollback {
@@ -75,8 +77,9 @@ function targetOf(set: StatefulSet, owned: readonly ControllerRevision[], update
   return owned.find((r) => r.metadata.name === named && isOwnedRevision(set, r));
 }
 
-/** The failure this sync sees in a rollout to the update revision, if any (see RolloutFailure). */
-export function detectFailure(ctx: SyncContext): RolloutFailure | undefined {
+/** The failure this sync sees in a rollout to the update revision, if any (see RolloutFailure); `step`: the steps' own. */
+export function detectFailure(ctx: SyncContext, step?: StepFailure): RolloutFailure | undefined {
+  if (step !== undefined) return step;
   if (ctx.strategy.kind === 'EnforcedRollingUpdate') {
     const halted = checkSafetyHalt(ctx).halted;
     if (halted !== undefined) return { kind: 'safetyHalt', pod: halted.pod.metadata.name ?? '', reason: halted.reason };
@@ -94,7 +97,7 @@ export function detectFailure(ctx: SyncContext): RolloutFailure | undefined {
  * What onFailure: Rollback does this sync, given the context of the spec's revisions (`ctx`) and the set's
  * owned revisions. Pure: reads only the stored status, the annotation, the revisions and the pods.
  */
-export function planAbort(ctx: SyncContext, revisions: readonly ControllerRevision[]): AbortDecision {
+export function planAbort(ctx: SyncContext, revisions: readonly ControllerRevision[], step?: StepFailure): AbortDecision {
   const set = ctx.set;
   const stored = set.status;
   const retry = retryValue(set);
@@ -104,7 +107,7 @@ export function planAbort(ctx: SyncContext, revisions: readonly ControllerRevisi
     if (target !== undefined) return { kind: 'rollingBack', rollback: { aborted: ctx.updateRevision, target: target.metadata.name ?? '' }, targetRevision: target };
   }
   if (ctx.strategy.onFailure !== 'Rollback') return { kind: 'none' };
-  const failure = detectFailure(ctx);
+  const failure = detectFailure(ctx, step);
   if (failure === undefined) return { kind: 'none' };
   if (target === undefined) return { kind: 'noTarget', failure };
   // the abort consumes a retry value already there, so that only a new one retries
@@ -118,6 +121,10 @@ export function failureText(f: RolloutFailure, deadlineSeconds: number): string 
       return `pod ${f.pod} failed to become available (${f.reason})`;
     case 'progressDeadlineExceeded':
       return `it made no progress for progressDeadlineSeconds (${deadlineSeconds} s)`;
+    case 'analysisFailed':
+      return `step ${f.step + 1} failed its analysis: ${f.message}`;
+    case 'aborted':
+      return `it was aborted at step ${f.step + 1} by the user`;
   }
 }
 

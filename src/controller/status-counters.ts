@@ -149,12 +149,20 @@ const claimStatusKey = (list: readonly VolumeClaimTemplateStatus[] | undefined):
 /** onFailure: Rollback's record (controller/rollback.ts). */
 const ABORT_FIELDS = ['abortedRevision', 'lastAvailableRevision', 'observedRolloutRetry'] as const;
 
+/** rollingUpdate.steps and paused (controller/rollout-steps.ts), field by field. */
+const stepStatusKey = (s: StatefulSetStatus | undefined): string => {
+  const a = s?.stepAnalysis;
+  const pauses = Array.isArray(s?.pauseConditions) ? s.pauseConditions.map((p) => `${p?.reason}@${p?.since}`).sort() : [];
+  return JSON.stringify([s?.currentStepIndex, s?.currentStepState, s?.currentStepSince, s?.stepRevision, a?.successful, a?.failed, a?.lastCheckTime, a?.message, pauses]);
+};
+
 export function statusChanged(stored: StatefulSetStatus | undefined, next: StatefulSetStatus, quietConditions: boolean): boolean {
   if (inconsistentStatus(stored, next)) return true;
   // field by field: the API server returns a custom resource's keys in its own order
   if (claimStatusKey(stored?.volumeClaimTemplates) !== claimStatusKey(next.volumeClaimTemplates)) return true;
   if (n(stored?.collisionCount) !== n(next.collisionCount)) return true;
   if (ABORT_FIELDS.some((f) => (stored?.[f] ?? '') !== (next[f] ?? ''))) return true;
+  if (stepStatusKey(stored) !== stepStatusKey(next)) return true;
   if (conditionsEqual(stored?.conditions, next.conditions)) return false;
   return !(quietConditions && list(stored?.conditions).length === 0);
 }

@@ -15,6 +15,7 @@ import { claimsAvailable, replicaClaims, type ReplicaClaims } from './claim-upda
 import type { EffectiveStrategy } from './effective-strategy.js';
 import type { ObservedDisruptionBudget } from './plan-types.js';
 import type { Rollback } from './rollback.js';
+import type { StepPlan } from './rollout-steps.js';
 import type { PlannerCache } from './planner-cache.js';
 import type { PriorityRollout } from './update-order.js';
 import type { ZoneRollout } from './zone-order.js';
@@ -60,6 +61,11 @@ export interface SyncContext {
   band: ForecastBand;
   /** spec.progressDeadlineSeconds in seconds (`auto` derived from `band`). */
   progressDeadlineSeconds: number;
+  /**
+   * rollingUpdate.steps and paused (rollout-steps.ts), outside a rollback: `strategy.partition` is already the
+   * step's; `holds` keeps the update phase from updating any pod or claim.
+   */
+  steps?: StepPlan;
 }
 
 /**
@@ -121,7 +127,7 @@ export const usesInPlaceUpdates = (ctx: SyncContext): boolean => ctx.podUpdatePo
 
 /** The unsaved pod upstream puts in an empty slot (newVersionedStatefulSetPod). */
 export function placeholderPod(ctx: SyncContext, index: number): Pod {
-  return newVersionedStatefulSetPod(ctx.currentSet, ctx.updateSet, ctx.currentRevision, ctx.updateRevision, ctx.slots.start + index);
+  return newVersionedStatefulSetPod(ctx.currentSet, ctx.updateSet, ctx.currentRevision, ctx.updateRevision, ctx.slots.start + index, ctx.steps?.partition);
 }
 
 /** The set as of `revision` (upstream's currentSet / updateSet, or another revision of its history); undefined for an unknown one. */

@@ -198,9 +198,20 @@ function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult 
   return result({ work: [{ order: 'sequential', items }], blockers: out.blockers, events, facts });
 }
 
+/**
+ * A paused rollout (rollingUpdate.paused, or a failed step: rollout-steps.ts) updates no pod or claim; under
+ * EnforcedRollingUpdate it still replaces broken pods of an old revision (as Deployments and Kruise do while paused).
+ */
+function heldUpdate(ctx: SyncContext, halt: HaltCheck): PhaseResult {
+  if (ctx.strategy.kind !== 'EnforcedRollingUpdate') return result({});
+  const decision = planEnforcedUpdate(ctx, halt);
+  return deleteVictims(ctx, { ...decision, victims: decision.victims.filter(({ pod }) => isOld(ctx, pod) && isStuck(ctx, pod)) });
+}
+
 /** The strategy's update phase (upstream §4.1 dispatch); an aborted rollout's way back (rollback.ts) instead. */
 function updatePhase(ctx: SyncContext, halt: HaltCheck): PhaseResult {
   if (ctx.rollback !== undefined) return deleteVictims(ctx, halt.halted === undefined ? planDownFirst(ctx) : { victims: [], blockers: [] });
+  if (ctx.steps?.holds === true) return heldUpdate(ctx, halt);
   switch (ctx.strategy.kind) {
     case 'OnDelete': {
       const outdated = oldCount(ctx, 0);

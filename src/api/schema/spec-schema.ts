@@ -23,6 +23,7 @@ import { MAX_CLAIM_TEMPLATES } from '../validation/claim-template-update.js';
 import { k8sSchema, POD_SPEC } from './k8s-schema.js';
 import { disruptionAwareSchema, UPDATE_ORDER_RULES } from './disruption-aware-schema.js';
 import { objectMetaSchema } from './object-meta-schema.js';
+import { stepsSchema } from './steps-schema.js';
 import { int32, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
 
 const maxUnavailable = rules(
@@ -118,11 +119,13 @@ const updateStrategy = rules(
           { enum: ['Recreate', 'InPlaceIfPossible', 'InPlaceOnly'], default: 'Recreate' },
         ),
         onFailure,
+        ...stepsSchema,
       }), ...UPDATE_ORDER_RULES),
       enforcedRollingUpdate: obj('Ordinal extension: parameters of EnforcedRollingUpdate, which replaces stuck pods of an old revision.', {
         partition: partition('EnforcedRollingUpdate'),
         maxUnavailable,
         onFailure,
+        ...stepsSchema,
       }),
     },
     { default: { type: 'RollingUpdate', rollingUpdate: {} } },

@@ -7,6 +7,7 @@ import { MAX_CLAIM_TEMPLATES } from './claim-template-update.js';
 import { child, forbidden, invalid, NEGATIVE, notSupported, tooMany, type IssueList } from './field.js';
 import { isAbsent, type JsonObject } from './json.js';
 import { forbidDisruptionAware, validateDisruptionAware } from './disruption-aware-update.js';
+import { forbidSteps, validateSteps } from './rollout-steps.js';
 import { rejectRollingUpdate, STRATEGY_PATH, validateRollingParams } from './rolling-update.js';
 import { asObject, int32At, stringAt } from './values.js';
 import { PROGRESS_DEADLINE_AUTO } from '../types.js';
@@ -41,7 +42,9 @@ export function validateEnforcedStrategy(strategy: JsonObject, ctx: SpecContext,
     return out.add(forbidden(TYPE_PATH, ENFORCED_GATED));
   }
   rejectRollingUpdate(strategy, out);
-  validateOnFailure(validateRollingParams(strategy.enforcedRollingUpdate, ENFORCED_PATH, out), ENFORCED_PATH, out);
+  const params = validateRollingParams(strategy.enforcedRollingUpdate, ENFORCED_PATH, out);
+  validateOnFailure(params, ENFORCED_PATH, out);
+  if (params) validateSteps(params, ENFORCED_PATH, out);
 }
 
 function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, rollingUpdate: JsonObject | undefined, out: IssueList): void {
@@ -50,6 +53,7 @@ function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, ro
   if (strategy && !isAbsent(strategy.enforcedRollingUpdate)) out.add(forbidden(ENFORCED_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.batchStartPolicy)) out.add(forbidden(BATCH_PATH, EXTENSION_ONLY));
   if (rollingUpdate) forbidDisruptionAware(rollingUpdate, out);
+  if (rollingUpdate) forbidSteps(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   if (rollingUpdate && !isAbsent(rollingUpdate.podUpdatePolicy)) out.add(forbidden(POD_UPDATE_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.onFailure)) out.add(forbidden(child(STRATEGY_PATH, 'rollingUpdate', ON_FAILURE), EXTENSION_ONLY));
 }
@@ -84,6 +88,7 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
     validateEnum(rollingUpdate.batchStartPolicy, BATCH_PATH, BATCH_START_POLICIES, out);
     validateEnum(rollingUpdate.podUpdatePolicy, POD_UPDATE_PATH, POD_UPDATE_POLICIES, out);
     validateDisruptionAware(rollingUpdate, out);
+    validateSteps(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   }
   validateOnFailure(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   validateProgressDeadline(spec, out);

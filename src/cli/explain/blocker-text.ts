@@ -203,6 +203,28 @@ const noRollbackTarget = (b: Of<'noRollbackTarget'>): string =>
   `the rollout to revision ${b.revision} failed (${b.failure}), but onFailure: Rollback has no revision to go back to: none was fully available before it ` +
   '(status.lastAvailableRevision is recorded when a rollout completes), so the set halts as with onFailure: Halt';
 
+/** Where a staged rollout is, what it waits for, and how the user moves it on. */
+function rolloutStep(b: Of<'rolloutStep'>, ctx: ExplainContext): string {
+  const name = ctx.set.metadata.name ?? '';
+  const where = `the rollout is at step ${b.step + 1}/${b.steps} (partition ${b.partition}: pods from index ${b.partition} up move to the new revision)`;
+  const left = b.until === undefined ? '' : ` for ${formatSecondsLeft(b.until - ctx.now)} more`;
+  const checks = b.analysis === undefined ? '' : ` (${b.analysis.successful} passed, ${b.analysis.failed} failed${b.analysis.message ? `; last: ${b.analysis.message}` : ''})`;
+  const promote = `\`kubectl ordinal rollout promote ${name}\``;
+  switch (b.state) {
+    case 'Paused':
+      return `${where}: paused until promoted; ${promote} goes on to the next step`;
+    case 'Baking':
+      return `${where}: baking${left} while every updated replica stays available; ${promote} skips the rest`;
+    case 'Analyzing':
+      return b.gate === 'readiness' ? `${where}: readiness analysis${left}${checks}` : `${where}: analysis running${checks}; ${promote} skips it`;
+    case 'Updating':
+      return `${where}: waits for those replicas to be updated and available before the step's ${b.gate === 'none' ? 'end' : b.gate}`;
+    case 'Failed':
+    case 'Completed':
+      return where;
+  }
+}
+
 const internalError = (b: Of<'internalError'>): string =>
   `internal error in the planner: ${b.message}; this is a bug in Ordinal, please report it with the log line`;
 
@@ -264,6 +286,10 @@ const SENTENCES: Sentences = {
   podCreating: (b, ctx) => `${b.pod} is being created; ${policy(ctx)} waits for it to be Running and Ready before the next ordinal`,
   rolloutAborted,
   noRollbackTarget,
+  rolloutPaused: (_b, ctx) => `the rollout is paused (spec paused: true): no pod or claim is updated until \`kubectl ordinal rollout resume ${ctx.set.metadata.name ?? ''}\`; scaling and the replacement of failed pods go on`,
+  rolloutStep,
+  stepFailed: (b, ctx) =>
+    `the rollout failed at step ${b.step + 1}/${b.steps}: ${b.message}; nothing more is updated until \`kubectl ordinal rollout retry ${ctx.set.metadata.name ?? ''}\` runs the step again or the template changes`,
 };
 
 /** One sentence (no final period) saying what `b` means for this set. */

@@ -69,7 +69,26 @@ function disruptionNotes(b: Extract<Blocker, { kind: 'podDisruptionBudget' | 'zo
   }
 }
 
+/** Blockers of the set as a whole: no pod of their own. */
+const SET_WIDE = [
+  'invalidSpec',
+  'internalError',
+  'featureDisabled',
+  'setDeleting',
+  'progressDeadlineExceeded',
+  'workCapped',
+  'ordinalOverflow',
+  'onDeleteStrategy',
+  'rolloutAborted',
+  'noRollbackTarget',
+  'rolloutPaused',
+  'rolloutStep',
+  'stepFailed',
+] as const;
+const isSetWide = (b: Blocker): b is Extract<Blocker, { kind: (typeof SET_WIDE)[number] }> => (SET_WIDE as readonly string[]).includes(b.kind);
+
 function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
+  if (isSetWide(b)) return [];
   switch (b.kind) {
     case 'podNotAvailable':
       return [{ pod: b.pod, note: notAvailableNote(b, ctx) }];
@@ -116,18 +135,6 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return disruptionNotes(b);
     case 'partition':
       return heldBack(ctx);
-    // set-wide: no pod of its own
-    case 'invalidSpec':
-    case 'internalError':
-    case 'featureDisabled':
-    case 'setDeleting':
-    case 'progressDeadlineExceeded':
-    case 'workCapped':
-    case 'ordinalOverflow':
-    case 'onDeleteStrategy':
-    case 'rolloutAborted':
-    case 'noRollbackTarget':
-      return [];
   }
 }
 

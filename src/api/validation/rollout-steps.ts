@@ -1,0 +1,103 @@
+// A rolling block's staged-rollout fields (apps.ordinal.dev/v1 only): `paused` and `steps`. In an apps/v1
+// object each is Forbidden, as every extension field. The CRD schema (schema/steps-schema.ts) says the same.
+
+import { parseGoDuration } from '../duration.js';
+import { EXTENSION_ONLY } from './context.js';
+import { child, forbidden, index, invalid, NEGATIVE, required, tooMany, type IssueList } from './field.js';
+import { isAbsent, type JsonObject } from './json.js';
+import { isValidPercent } from './names.js';
+import { arrayAt, int32At, objectAt, stringAt, typeIssue } from './values.js';
+
+/** The CRD's bound on steps. */
+export const MAX_STEPS = 32;
+const FIELDS = ['paused', 'steps'] as const;
+
+/** apps/v1: each field set is Forbidden. */
+export function forbidSteps(block: JsonObject, path: string, out: IssueList): void {
+  for (const f of FIELDS) if (!isAbsent(block[f])) out.add(forbidden(child(path, f), EXTENSION_ONLY));
+}
+
+/** A positive Go duration (`30s`, `10m`); undefined when absent or invalid. */
+function durationAt(v: unknown, path: string, out: IssueList): number | undefined {
+  const text = stringAt(v, path, out);
+  if (text === undefined) return undefined;
+  try {
+    const ms = parseGoDuration(text);
+    if (ms > 0) return ms;
+    out.add(invalid(path, text, 'must be greater than 0'));
+  } catch (e) {
+    out.add(invalid(path, text, (e as Error).message));
+  }
+  return undefined;
+}
+
+function nonNegativeAt(v: unknown, path: string, out: IssueList, min = 0): void {
+  const n = int32At(v, path, out);
+  if (n !== undefined && n < min) out.add(invalid(path, n, min === 0 ? NEGATIVE : `must be greater than or equal to ${min}`));
+}
+
+function validateHttp(v: unknown, path: string, out: IssueList): void {
+  const http = objectAt(v, path, out);
+  if (http === undefined) return;
+  const urlPath = child(path, 'url');
+  const url = stringAt(http.url, urlPath, out);
+  if (url === undefined) out.add(required(urlPath));
+  else if (!/^https?:\/\//.test(url) || !URL.canParse(url)) out.add(invalid(urlPath, url, 'must be an http:// or https:// URL'));
+  const statusPath = child(path, 'expectedStatus');
+  const status = int32At(http.expectedStatus, statusPath, out);
+  if (status !== undefined && (status < 100 || status > 599)) out.add(invalid(statusPath, status, 'must be an HTTP status code (100-599)'));
+  durationAt(http.interval, child(path, 'interval'), out);
+  durationAt(http.timeout, child(path, 'timeout'), out);
+  nonNegativeAt(http.count, child(path, 'count'), out, 1);
+  nonNegativeAt(http.failureLimit, child(path, 'failureLimit'), out);
+}
+
+function validateAnalysis(v: unknown, path: string, out: IssueList): void {
+  const analysis = objectAt(v, path, out);
+  if (analysis === undefined) return;
+  const has = { http: !isAbsent(analysis.http), readiness: !isAbsent(analysis.readiness) };
+  if (has.http === has.readiness) out.add(invalid(path, analysis, 'exactly one of http and readiness'));
+  if (has.http) validateHttp(analysis.http, child(path, 'http'), out);
+  if (has.readiness) {
+    const readinessPath = child(path, 'readiness');
+    const readiness = objectAt(analysis.readiness, readinessPath, out);
+    if (readiness === undefined) return;
+    if (isAbsent(readiness.duration)) out.add(required(child(readinessPath, 'duration')));
+    else durationAt(readiness.duration, child(readinessPath, 'duration'), out);
+    nonNegativeAt(readiness.failureLimit, child(readinessPath, 'failureLimit'), out);
+  }
+}
+
+/** `replicas`: a count ≥ 0 or "N%" up to 100%. */
+function validateStepReplicas(v: unknown, path: string, out: IssueList): void {
+  if (typeof v === 'string') {
+    for (const msg of isValidPercent(v)) out.add(invalid(path, v, msg));
+    if (isValidPercent(v).length === 0 && Number(v.slice(0, -1)) > 100) out.add(invalid(path, v, 'must not be greater than 100%'));
+  } else nonNegativeAt(v, path, out);
+}
+
+function validateStep(v: unknown, path: string, out: IssueList): void {
+  const step = objectAt(v, path, out);
+  if (step === undefined) return;
+  const has = { partition: !isAbsent(step.partition), replicas: !isAbsent(step.replicas) };
+  if (has.partition === has.replicas) out.add(invalid(path, step, 'exactly one of partition and replicas'));
+  if (has.partition) nonNegativeAt(step.partition, child(path, 'partition'), out);
+  if (has.replicas) validateStepReplicas(step.replicas, child(path, 'replicas'), out);
+  if (!isAbsent(step.pause) && !isAbsent(step.analysis)) out.add(invalid(path, step, 'a step waits for a pause or an analysis, not both'));
+  if (!isAbsent(step.pause)) {
+    const pause = objectAt(step.pause, child(path, 'pause'), out);
+    if (pause !== undefined && !isAbsent(pause.duration)) durationAt(pause.duration, child(path, 'pause', 'duration'), out);
+  }
+  if (!isAbsent(step.analysis)) validateAnalysis(step.analysis, child(path, 'analysis'), out);
+}
+
+/** apps.ordinal.dev/v1: `paused` and `steps` of a rolling block at `path`. */
+export function validateSteps(block: JsonObject, path: string, out: IssueList): void {
+  if (!isAbsent(block.paused) && typeof block.paused !== 'boolean') out.add(typeIssue(child(path, 'paused'), block.paused, 'boolean'));
+  if (isAbsent(block.steps)) return;
+  const stepsPath = child(path, 'steps');
+  const steps = arrayAt(block.steps, stepsPath, out);
+  if (steps === undefined) return;
+  if (steps.length > MAX_STEPS) out.add(tooMany(stepsPath, steps.length, MAX_STEPS));
+  steps.forEach((s, i) => validateStep(s, index(stepsPath, i), out));
+}
