@@ -5,7 +5,8 @@
 // aborted revision again. A merge patch of the metadata: no new generation, no new revision.
 
 import type { ClusterClient, Resource } from '../../api/client.js';
-import { RetryAnnotation, toTimestamp, type StatefulSet } from '../../api/types.js';
+import type { StatefulSet } from '../../api/types.js';
+import { retryPatch } from '../../api/rollout-signals.js';
 import { isRollingBack } from '../../controller/rollback.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { CommandIO } from '../explain/io.js';
@@ -16,11 +17,6 @@ export interface RolloutRetryArgs {
   resource: Resource;
   set: StatefulSet;
   dryRun?: DryRun;
-}
-
-/** The merge patch that asks for a retry. */
-export function retryPatch(now: number): unknown {
-  return { metadata: { annotations: { [RetryAnnotation]: toTimestamp(now) } } };
 }
 
 export async function rolloutRetry(client: ClusterClient, args: RolloutRetryArgs, io: CommandIO, clock: Clock): Promise<number> {
