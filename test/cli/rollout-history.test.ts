@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import type { PersistentVolumeClaim, Pod, StatefulSet } from '../../src/api/types.js';
-import { rolloutHistoryCommand, rolloutPauseCommand, rolloutRestartCommand, rolloutUndoCommand } from '../../src/cli/commands/rollout.js';
+import { rolloutHistoryCommand, rolloutRestartCommand, rolloutUndoCommand } from '../../src/cli/commands/rollout.js';
 import { parse } from 'yaml';
 import { buildProgram } from '../../src/cli/program.js';
 import { parseSetRef, setRefText } from '../../src/cli/explain/set-ref.js';
@@ -195,18 +195,5 @@ describe('set names', () => {
     const program = buildProgram('kubectl ordinal');
     const status = program.commands.find((c) => c.name() === 'rollout')?.commands.find((c) => c.name() === 'status');
     assert.deepEqual(status?.registeredArguments.map((a) => [a.name(), a.required]), [['name', true], ['name2', false]]);
-  });
-});
-
-describe('rollout pause and resume', () => {
-  it('exit 1 with the partition patch that holds or releases the rollout instead', async () => {
-    const w = await startWorld(setYaml({ apiVersion: 'apps.ordinal.dev/v1' }));
-    assert.equal(await drive(w, rolloutPauseCommand(w.deps, 'web', 'pause')), 1);
-    assert.equal(
-      take(w).err,
-      `error: statefulset.apps.ordinal.dev/web cannot be paused: StatefulSets have no spec.paused; to hold a rollout, set the partition to the number of replicas: kubectl patch statefulset.apps.ordinal.dev/web --type merge -p '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":3}}}}'\n`,
-    );
-    assert.equal(await drive(w, rolloutPauseCommand(w.deps, 'web', 'resume')), 1);
-    assert.match(take(w).err, /cannot be resumed: .*lower it \(to 0 for every pod\): .*"partition":0\}/);
   });
 });

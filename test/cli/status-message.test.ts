@@ -162,3 +162,50 @@ describe('rolloutState after a spec change', () => {
     assert.deepEqual(again, { kind: 'failed', message: 'statefulset "web" exceeded its progress deadline' });
   });
 });
+
+describe('rolloutState of a staged rollout', () => {
+  const http = { url: 'http://checks.example/healthz', count: 5 };
+  const steps = [{ replicas: 1, pause: {} }, { replicas: 2, pause: { duration: '10m' } }, { replicas: 2, analysis: { http } }, { partition: 0, analysis: { readiness: { duration: '5m' } } }];
+  const staged = (status: Partial<NonNullable<StatefulSet['status']>>, rolling: object = {}): StatefulSet =>
+    withStatus({ ...set({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { steps, ...rolling } } }), apiVersion: 'apps.ordinal.dev/v1' }, {
+      updateRevision: 'web-2',
+      stepRevision: 'web-2',
+      updatedReplicas: 1,
+      currentStepSince: '2026-01-01T00:00:00Z',
+      ...status,
+    });
+  const at = (index: number, state: NonNullable<NonNullable<StatefulSet['status']>['currentStepState']>, more: object = {}) => staged({ currentStepIndex: index, currentStepState: state, ...more });
+  const cases: { desc: string; set: StatefulSet; now?: number; state: object }[] = [
+    { desc: 'a step paused until promoted is held for a person', set: at(0, 'Paused'), state: { kind: 'paused', by: 'step', message: 'step 1/4: paused until promoted (kubectl ordinal rollout promote web)' } },
+    { desc: 'a bake says how long is left', set: at(1, 'Baking'), now: T0 + 3 * 60_000, state: { kind: 'progressing', message: 'step 2/4: paused for 7m more (bake)' } },
+    { desc: 'an HTTP analysis counts its checks', set: at(2, 'Analyzing', { stepAnalysis: { successful: 2, failed: 0 } }), state: { kind: 'progressing', message: 'step 3/4: analysis running (2 of 5 checks passed)' } },
+    { desc: 'and the failed ones within failureLimit', set: at(2, 'Analyzing', { stepAnalysis: { successful: 2, failed: 1 } }), state: { kind: 'progressing', message: 'step 3/4: analysis running (2 of 5 checks passed, 1 failed)' } },
+    { desc: 'a readiness analysis says how long is left', set: at(3, 'Analyzing'), now: T0 + 30_000, state: { kind: 'progressing', message: 'step 4/4: readiness analysis for 4m30s more' } },
+    { desc: 'a step updating its pods names its boundary', set: at(1, 'Updating'), state: { kind: 'progressing', message: 'step 2/4: waiting for 2 pods from index 1 up to be updated and available (1 updated)...' } },
+    {
+      desc: "the user's pause comes first",
+      set: staged({ currentStepIndex: 1, currentStepState: 'Baking', pauseConditions: [{ reason: 'UserPause', since: '2026-01-01T00:00:00Z' }] }, { paused: true }),
+      state: { kind: 'paused', by: 'user', message: 'step 2/4: paused (spec paused: true; kubectl ordinal rollout resume web)' },
+    },
+    {
+      desc: 'a promote the controller has not acted on is waited for',
+      set: { ...at(0, 'Paused'), metadata: { ...set().metadata, annotations: { 'apps.ordinal.dev/rollout-promote': 'web-2/0' } } },
+      state: { kind: 'progressing', message: 'Waiting for statefulset rollout promote to be observed...' },
+    },
+    {
+      desc: 'a failed analysis fails the rollout',
+      set: at(2, 'Failed', progressing('AnalysisFailed', 'False', 'Rollout to revision web-2 at step 3/4 failed its analysis: 1 of 1 checks failed')),
+      state: { kind: 'failed', message: 'statefulset "web" rollout failed: Rollout to revision web-2 at step 3/4 failed its analysis: 1 of 1 checks failed' },
+    },
+    {
+      desc: 'a retry of a failed step the controller has not acted on is waited for',
+      set: { ...at(2, 'Failed', progressing('AnalysisFailed')), metadata: { ...set().metadata, annotations: { 'apps.ordinal.dev/rollout-retry': 'now' } } },
+      state: { kind: 'progressing', message: 'Waiting for statefulset rollout retry to be observed...' },
+    },
+  ];
+  for (const c of cases) {
+    it(c.desc, () => {
+      assert.deepEqual(rolloutState(c.set, three, c.now ?? T0), c.state);
+    });
+  }
+});

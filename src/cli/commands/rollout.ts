@@ -1,23 +1,23 @@
-// `rollout status|history|undo|restart|retry NAME` for apps/v1 and apps.ordinal.dev/v1 StatefulSets, with
-// kubectl's flags, messages and exit codes. The functions take a ClusterClient (tests use the in-memory
-// cluster); `register` only wires them to commander and a real cluster.
+// `rollout status|history|undo|restart|retry|pause|resume|promote|abort NAME` for apps/v1 and
+// apps.ordinal.dev/v1 StatefulSets, with kubectl's flags, messages and exit codes. The functions take a
+// ClusterClient (tests use the in-memory cluster); `register` only wires them to commander and a real cluster.
 //
-// `rollout pause|resume` only explain: a StatefulSet has no `spec.paused` (neither apps/v1 nor the CRD, and
-// kubectl refuses both verbs for StatefulSets); emulating it with the partition would change what happens to
-// deleted pods below it and to scale-ups, and would overwrite a partition the user set, so they print the
-// partition patch that holds (or releases) a rollout and exit 1.
+// `rollout pause|resume` set apps.ordinal.dev/v1's rollingUpdate.paused. apps/v1 has no such field (kubectl
+// refuses both verbs for StatefulSets); emulating it with the partition would change what happens to deleted
+// pods below it and to scale-ups, and would overwrite a partition the user set, so for an apps/v1 set they
+// print the partition patch that holds (or releases) a rollout and exit 1.
 
 import { Option, type Command } from 'commander';
 import { parseGoDuration } from '../explain/durations.js';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { useColor } from '../explain/io.js';
 import { outputOption, type OutputFormat } from '../explain/output-format.js';
-import { addSetArguments, qualifiedName, setRefText } from '../explain/set-ref.js';
-import { replicasOf } from '../../controller/spec.js';
+import { addSetArguments, setRefText } from '../explain/set-ref.js';
 import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 import { rolloutHistory } from '../rollout/rollout-history.js';
 import { rolloutRestart } from '../rollout/restart.js';
 import { rolloutRetry } from '../rollout/retry.js';
+import { rolloutAbort, rolloutPause, rolloutPromote } from '../rollout/signals.js';
 import { rolloutStatus } from '../rollout/rollout-status.js';
 import { rolloutUndo } from '../rollout/undo.js';
 import { dryRunOption, type DryRun } from '../rollout/dry-run.js';
@@ -54,24 +54,17 @@ export function rolloutUndoCommand(deps: CommandDeps, name: string, opts: { toRe
   return runOnSet(deps, name, ({ resource, set }) => rolloutUndo(deps.client, { resource, set, toRevision: opts.toRevision ?? 0, dryRun: opts.dryRun ?? 'none' }, deps.io));
 }
 
-/** `rollout pause|resume`: what to do instead, with the patch for this set; always exit 1. */
-export function rolloutPauseCommand(deps: CommandDeps, name: string, verb: 'pause' | 'resume'): Promise<number> {
-  return runOnSet(deps, name, async ({ resource, set }) => {
-    const ref = qualifiedName(resource, set.metadata.name ?? '');
-    const type = set.spec.updateStrategy?.type ?? 'RollingUpdate';
-    const block = type === 'EnforcedRollingUpdate' ? 'enforcedRollingUpdate' : 'rollingUpdate';
-    const patch = `kubectl patch ${ref} --type merge -p '{"spec":{"updateStrategy":{"${block}":{"partition":${verb === 'pause' ? replicasOf(set) : 0}}}}}'`;
-    const instead =
-      type === 'OnDelete'
-        ? 'with OnDelete the controller replaces a pod only when you delete it'
-        : type === 'Recreate'
-          ? 'a Recreate rollout has no partition to hold it by'
-          : verb === 'pause'
-            ? `to hold a rollout, set the partition to the number of replicas: ${patch}`
-            : `to go on with a rollout held by its partition, lower it (to 0 for every pod): ${patch}`;
-    deps.io.stderr(`error: ${ref} cannot be ${verb}d: StatefulSets have no spec.paused; ${instead}\n`);
-    return 1;
-  });
+/** `rollout pause|resume`: rollingUpdate.paused (apps.ordinal.dev/v1); for apps/v1, the partition patch to use instead and exit 1. */
+export function rolloutPauseCommand(deps: CommandDeps, name: string, verb: 'pause' | 'resume', opts: { dryRun?: DryRun } = {}): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) => rolloutPause(deps.client, { resource, set, dryRun: opts.dryRun ?? 'none' }, verb, deps.io));
+}
+
+export function rolloutPromoteCommand(deps: CommandDeps, name: string, opts: { full?: boolean; dryRun?: DryRun } = {}): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) => rolloutPromote(deps.client, { resource, set, full: opts.full === true, dryRun: opts.dryRun ?? 'none' }, deps.io));
+}
+
+export function rolloutAbortCommand(deps: CommandDeps, name: string, opts: { dryRun?: DryRun } = {}): Promise<number> {
+  return runOnSet(deps, name, ({ resource, set }) => rolloutAbort(deps.client, { resource, set, dryRun: opts.dryRun ?? 'none' }, deps.io));
 }
 
 export function rolloutRestartCommand(deps: CommandDeps, name: string, opts: { dryRun?: DryRun } = {}): Promise<number> {
@@ -91,7 +84,7 @@ const revisionNumber = (v: string): number => {
 export function register(program: Command): void {
   const rollout = program.command('rollout').description('manage the rollout of a StatefulSet (apps/v1 or apps.ordinal.dev/v1)');
   const sub = (name: string, description: string) => addKubeFlags(addSetArguments(rollout.command(name).description(description)));
-  sub('status', 'watch the rollout until it converges; exit 1 on ProgressDeadlineExceeded, SafetyHalt, RolloutAborted or timeout')
+  sub('status', 'watch the rollout until it converges; exit 1 on ProgressDeadlineExceeded, SafetyHalt, RolloutAborted, AnalysisFailed or timeout; 3 when paused (spec paused), 4 at a step paused until promoted')
     .option('-w, --watch', 'watch until done', true)
     .option('--no-watch', 'print the status once; exit 0 only if converged')
     .addOption(new Option('--timeout <duration>', 'give up after this long (e.g. 30s, 5m; 0 waits forever)').default('0'))
@@ -113,18 +106,29 @@ export function register(program: Command): void {
       process.exitCode = await withCluster(opts, (deps) => rolloutUndoCommand(deps, setRefText(first, second), opts));
     });
   for (const verb of ['pause', 'resume'] as const) {
-    sub(verb, `StatefulSets cannot be ${verb}d: prints the partition patch to use instead`).action(
-      async (first: string, second: string | undefined, opts: KubeFlags) => {
-        process.exitCode = await withCluster(opts, (deps) => rolloutPauseCommand(deps, setRefText(first, second), verb));
-      },
-    );
+    sub(verb, `${verb} the rollout (apps.ordinal.dev/v1 rollingUpdate.paused: ${verb === 'pause'}); for apps/v1 prints the partition patch to use instead`)
+      .addOption(dryRunOption())
+      .action(async (first: string, second: string | undefined, opts: { dryRun?: DryRun } & KubeFlags) => {
+        process.exitCode = await withCluster(opts, (deps) => rolloutPauseCommand(deps, setRefText(first, second), verb, opts));
+      });
   }
+  sub('promote', "pass the current step's pause or analysis of a staged rollout (annotation apps.ordinal.dev/rollout-promote)")
+    .option('--full', 'pass every remaining step')
+    .addOption(dryRunOption())
+    .action(async (first: string, second: string | undefined, opts: { full?: boolean; dryRun?: DryRun } & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutPromoteCommand(deps, setRefText(first, second), opts));
+    });
+  sub('abort', 'fail a staged rollout at its current step now; onFailure decides what follows (annotation apps.ordinal.dev/rollout-abort)')
+    .addOption(dryRunOption())
+    .action(async (first: string, second: string | undefined, opts: { dryRun?: DryRun } & KubeFlags) => {
+      process.exitCode = await withCluster(opts, (deps) => rolloutAbortCommand(deps, setRefText(first, second), opts));
+    });
   sub('restart', 'replace every pod by the update strategy (template annotation kubectl.kubernetes.io/restartedAt)')
     .addOption(dryRunOption())
     .action(async (first: string, second: string | undefined, opts: { dryRun?: DryRun } & KubeFlags) => {
       process.exitCode = await withCluster(opts, (deps) => rolloutRestartCommand(deps, setRefText(first, second), opts));
     });
-  sub('retry', 'try again a rollout that onFailure: Rollback aborted (annotation apps.ordinal.dev/rollout-retry)')
+  sub('retry', 'try again a rollout that onFailure: Rollback aborted, or a failed or aborted step (annotation apps.ordinal.dev/rollout-retry)')
     .addOption(dryRunOption())
     .action(async (first: string, second: string | undefined, opts: { dryRun?: DryRun } & KubeFlags) => {
       process.exitCode = await withCluster(opts, (deps) => rolloutRetryCommand(deps, setRefText(first, second), opts));

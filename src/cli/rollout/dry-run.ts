@@ -3,7 +3,7 @@
 // kube-apiserver admits and validates it without storing it.
 
 import { Option } from 'commander';
-import type { Resource } from '../../api/client.js';
+import type { ClusterClient, Resource } from '../../api/client.js';
 import { defaultStatefulSet } from '../../api/defaults.js';
 import { defaultFeatures } from '../../api/features.js';
 import type { StatefulSet } from '../../api/types.js';
@@ -28,4 +28,10 @@ export const dryRunSuffix = (dryRun: DryRun): string => (dryRun === 'client' ? '
 export function checkUpdate(resource: Resource, next: StatefulSet, stored: StatefulSet): void {
   const features = defaultFeatures();
   admitStatefulSetUpdate(resource, next, defaultStatefulSet(stored, features), 'main', features);
+}
+
+/** Sends a merge patch of the set (none for --dry-run=client; `dryRun=All` for server). */
+export async function patchSet(client: ClusterClient, resource: Resource, set: StatefulSet, patch: unknown, dryRun: DryRun): Promise<void> {
+  if (dryRun === 'client') return;
+  await client.patch<StatefulSet>(resource, set.metadata.namespace ?? 'default', set.metadata.name ?? '', patch, { dryRun: dryRun === 'server' });
 }

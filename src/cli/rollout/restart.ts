@@ -7,7 +7,7 @@ import { toTimestamp, type StatefulSet } from '../../api/types.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
-import { dryRunSuffix, type DryRun } from './dry-run.js';
+import { dryRunSuffix, patchSet, type DryRun } from './dry-run.js';
 
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
@@ -30,9 +30,7 @@ export async function rolloutRestart(client: ClusterClient, args: RolloutRestart
     return 1;
   }
   const dryRun = args.dryRun ?? 'none';
-  if (dryRun !== 'client') {
-    await client.patch<StatefulSet>(args.resource, args.set.metadata.namespace ?? 'default', args.set.metadata.name ?? '', restartPatch(clock.now()), { dryRun: dryRun === 'server' });
-  }
+  await patchSet(client, args.resource, args.set, restartPatch(clock.now()), dryRun);
   io.stdout(`${name} restarted${dryRunSuffix(dryRun)}\n`);
   return 0;
 }

@@ -1,4 +1,6 @@
-// `rollout retry NAME`: tries again a rollout that onFailure: Rollback aborted. Status is the controller's and
+// `rollout retry NAME`: tries again a rollout that onFailure: Rollback aborted, or a staged rollout's step that
+// failed (an analysis under onFailure: Halt, or `rollout abort`): the patch lifts the abort, and the controller
+// runs the step again. Status is the controller's and
 // spec the user's (their GitOps tool's), so the signal is an annotation on the set: a new value of
 // apps.ordinal.dev/rollout-retry (the time, as kubectl's restartedAt), which the controller acts on once —
 // it clears status.abortedRevision, records the value in status.observedRolloutRetry and rolls to the
@@ -8,10 +10,11 @@ import type { ClusterClient, Resource } from '../../api/client.js';
 import type { StatefulSet } from '../../api/types.js';
 import { retryPatch } from '../../api/rollout-signals.js';
 import { isRollingBack } from '../../controller/rollback.js';
+import { stepsOf } from '../../controller/rollout-steps.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
-import { dryRunSuffix, type DryRun } from './dry-run.js';
+import { dryRunSuffix, patchSet, type DryRun } from './dry-run.js';
 
 export interface RolloutRetryArgs {
   resource: Resource;
@@ -22,15 +25,28 @@ export interface RolloutRetryArgs {
 export async function rolloutRetry(client: ClusterClient, args: RolloutRetryArgs, io: CommandIO, clock: Clock): Promise<number> {
   const name = qualifiedName(args.resource, args.set.metadata.name ?? '');
   const status = args.set.status;
-  if (!isRollingBack(status)) {
-    const why = status?.abortedRevision !== undefined ? `its template changed since revision ${status.abortedRevision} was aborted` : 'its status records no aborted rollout (onFailure: Rollback)';
+  const step = failedStep(args.set);
+  if (!isRollingBack(status) && step === undefined) {
+    const why =
+      status?.abortedRevision !== undefined
+        ? `its template changed since revision ${status.abortedRevision} was aborted`
+        : stepsOf(args.set).length > 0
+          ? 'its status records no failed step (status.currentStepState) and no aborted rollout (onFailure: Rollback)'
+          : 'its status records no aborted rollout (onFailure: Rollback)';
     io.stderr(`error: ${name} has no aborted rollout to retry: ${why}\n`);
     return 1;
   }
   const dryRun = args.dryRun ?? 'none';
-  if (dryRun !== 'client') {
-    await client.patch<StatefulSet>(args.resource, args.set.metadata.namespace ?? 'default', args.set.metadata.name ?? '', retryPatch(clock.now()), { dryRun: dryRun === 'server' });
-  }
-  io.stdout(`${name} rollout of revision ${status?.abortedRevision ?? ''} retried${dryRunSuffix(dryRun)}\n`);
+  await patchSet(client, args.resource, args.set, retryPatch(clock.now()), dryRun);
+  const what = isRollingBack(status) ? `revision ${status?.abortedRevision ?? ''}` : `revision ${status?.updateRevision ?? ''} at step ${step ?? ''}`;
+  io.stdout(`${name} rollout of ${what} retried${dryRunSuffix(dryRun)}\n`);
   return 0;
+}
+
+/** "i/n" of a step of the update revision that failed (onFailure: Halt, or aborted), if any. */
+function failedStep(set: StatefulSet): string | undefined {
+  const s = set.status;
+  const total = stepsOf(set).length;
+  if (s?.currentStepState !== 'Failed' || s.stepRevision !== s.updateRevision || s.currentStepIndex === undefined || total === 0) return undefined;
+  return `${s.currentStepIndex + 1}/${total}`;
 }

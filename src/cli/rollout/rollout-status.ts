@@ -1,6 +1,7 @@
 // `rollout status NAME [--watch] [--timeout D]`: exit 0 once the set has converged, 1 when the rollout
-// failed (ProgressDeadlineExceeded, SafetyHalt), timed out, the set is gone, or the server cannot be read
-// (a list fails: the client has already retried what is worth retrying). Watching uses the runtime's
+// failed (ProgressDeadlineExceeded, SafetyHalt, RolloutAborted, AnalysisFailed), timed out, the set is gone,
+// or the server cannot be read (a list fails: the client has already retried what is worth retrying); 3 or 4
+// when it waits for a person (ExitCode; 2 is left to usage errors, as `ordinal controller` uses it). A bake or an analysis under way is not that: a watch goes on. Watching uses the runtime's
 // informers (list + watch) on the injected Timers, so tests run it against the in-memory cluster on
 // virtual time. With `-o json|yaml` it prints no progress, only one document when it ends (statusDocument).
 
@@ -68,7 +69,22 @@ function labelSelectorOf(set: StatefulSet): string | undefined {
   }
 }
 
-const exitCode = (state: RolloutState): number => (state.kind === 'done' ? 0 : 1);
+/** The exit codes: a script tells a finished rollout from a failed one, and both from one held for a person. */
+export const ExitCode = {
+  done: 0,
+  /** Failed, timed out, the set gone, or an API error. */
+  failed: 1,
+  /** spec.updateStrategy.rollingUpdate.paused: nothing moves until `rollout resume`. */
+  pausedByUser: 3,
+  /** A step paused until promoted: nothing moves until `rollout promote` (or abort). */
+  pausedAtStep: 4,
+} as const;
+
+function exitCode(state: RolloutState): number {
+  if (state.kind === 'done') return ExitCode.done;
+  if (state.kind === 'paused') return state.by === 'user' ? ExitCode.pausedByUser : ExitCode.pausedAtStep;
+  return ExitCode.failed;
+}
 
 function report(state: RolloutState, io: CommandIO): void {
   if (state.kind === 'failed') io.stderr(`error: ${state.message}\n`);

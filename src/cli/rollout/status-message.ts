@@ -4,20 +4,27 @@
 // A Progressing=False condition with reason ProgressDeadlineExceeded, SafetyHalt or RolloutAborted (while
 // the pods go back, and after) is a failure of the current spec only: a status that has not observed the latest generation, or a condition the caller saw
 // on such a status (the same condition, kept after the change), judges an older spec and fails nothing.
+// A staged rollout (rollingUpdate.steps) says which step it is at and what the step waits for; a rollout held
+// for a person (spec paused, or a step paused until promoted) is `paused`: nothing moves until someone acts.
 
 import { partitionOf } from '../../api/intstr.js';
-import { RetryAnnotation, type Condition, type Instant, type Pod, type StatefulSet } from '../../api/types.js';
+import { AbortAnnotation, fromTimestamp, PromoteAnnotation, RetryAnnotation, type Condition, type Instant, type Pod, type StatefulSet } from '../../api/types.js';
+import { parseGoDuration } from '../../api/duration.js';
 import { findCondition } from '../../controller/conditions.js';
 import { isRollingBack } from '../../controller/rollback.js';
+import { isUserPaused, stepPartition, stepsOf } from '../../controller/rollout-steps.js';
+import { formatWait } from '../explain/durations.js';
 import { minReadySecondsOf, replicasOf } from '../../controller/spec.js';
 import { convergence } from '../../sim/converged.js';
 
 export type RolloutState =
   | { kind: 'progressing'; message: string }
   | { kind: 'done'; message: string }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string }
+  /** Held until a person acts: `user` — spec paused (resume); `step` — a step paused until promoted. */
+  | { kind: 'paused'; by: 'user' | 'step'; message: string };
 
-const FAILURE_REASONS = new Set(['ProgressDeadlineExceeded', 'SafetyHalt', 'RolloutAborted']);
+const FAILURE_REASONS = new Set(['ProgressDeadlineExceeded', 'SafetyHalt', 'RolloutAborted', 'AnalysisFailed']);
 
 /**
  * The status has not yet been written for the latest spec (kubectl's "spec update to be observed"), or for the
@@ -25,10 +32,30 @@ const FAILURE_REASONS = new Set(['ProgressDeadlineExceeded', 'SafetyHalt', 'Roll
  */
 const isStatusStale = (set: StatefulSet): boolean => (set.status?.observedGeneration ?? 0) < (set.metadata.generation ?? 0) || isRetryPending(set);
 
-/** `rollout retry` asked for a retry the controller has not acted on yet. */
+/** `rollout retry` asked for a retry the controller has not acted on yet (of an aborted rollout, or a failed step). */
 function isRetryPending(set: StatefulSet): boolean {
   const asked = set.metadata.annotations?.[RetryAnnotation];
-  return asked !== undefined && asked !== set.status?.observedRolloutRetry && isRollingBack(set.status);
+  return asked !== undefined && asked !== set.status?.observedRolloutRetry && (isRollingBack(set.status) || set.status?.currentStepState === 'Failed');
+}
+
+/** The step a staged rollout is at, when the status shows one under way for the update revision. */
+function currentStep(set: StatefulSet): { index: number; total: number } | undefined {
+  const s = set.status;
+  const total = stepsOf(set).length;
+  const index = s?.currentStepIndex;
+  if (total === 0 || index === undefined || index >= total || s?.stepRevision !== s?.updateRevision) return undefined;
+  return { index, total };
+}
+
+/** `rollout promote` or `rollout abort` asked for what the controller has not done yet. */
+function signalPending(set: StatefulSet): 'promote' | 'abort' | undefined {
+  const step = currentStep(set);
+  const s = set.status;
+  if (step === undefined || s?.currentStepState === 'Failed') return undefined;
+  const annotations = set.metadata.annotations ?? {};
+  if (annotations[AbortAnnotation] === s?.updateRevision) return 'abort';
+  const promote = annotations[PromoteAnnotation];
+  return promote === `${s?.stepRevision ?? ''}/full` || promote === `${s?.stepRevision ?? ''}/${step.index}` ? 'promote' : undefined;
 }
 
 /** The Progressing condition when it says the rollout failed, whichever spec it judged. */
@@ -54,6 +81,7 @@ function failure(set: StatefulSet, stale: Condition | undefined): RolloutState |
   const name = set.metadata.name ?? '';
   if (c.reason === 'ProgressDeadlineExceeded') return { kind: 'failed', message: `statefulset "${name}" exceeded its progress deadline` };
   if (c.reason === 'RolloutAborted') return { kind: 'failed', message: `statefulset "${name}" rollout aborted: ${c.message ?? 'RolloutAborted'}` };
+  if (c.reason === 'AnalysisFailed') return { kind: 'failed', message: `statefulset "${name}" rollout failed: ${c.message ?? 'AnalysisFailed'}` };
   return { kind: 'failed', message: `statefulset "${name}" rollout halted: ${c.message ?? 'SafetyHalt'}` };
 }
 
@@ -65,15 +93,72 @@ function partition(set: StatefulSet): number {
   return t === 'RollingUpdate' || t === 'EnforcedRollingUpdate' ? partitionOf(set) : 0;
 }
 
+/** The status does not yet answer what was last asked of the controller: a new spec, a retry, a promote or an abort. */
+function observedWait(set: StatefulSet): string | undefined {
+  const s = set.status;
+  if (!s || !s.observedGeneration || (set.metadata.generation ?? 0) > s.observedGeneration) {
+    return 'Waiting for statefulset spec update to be observed...';
+  }
+  if (isRetryPending(set)) return 'Waiting for statefulset rollout retry to be observed...';
+  const signal = signalPending(set);
+  return signal === undefined ? undefined : `Waiting for statefulset rollout ${signal} to be observed...`;
+}
+
+/** A bake or readiness window's time left, from the state's start and the step's duration. */
+function timeLeft(set: StatefulSet, duration: string | undefined, now: Instant): string {
+  const since = fromTimestamp(set.status?.currentStepSince) ?? now;
+  return formatWait(since + parseGoDuration(duration ?? '0s') - now);
+}
+
+/** Where a staged rollout is and what its step waits for; `paused` when it waits for a promote. */
+function stepState(set: StatefulSet, now: Instant): RolloutState | undefined {
+  const at = currentStep(set);
+  if (at === undefined) return undefined;
+  const s = set.status;
+  const step = stepsOf(set)[at.index];
+  const label = `step ${at.index + 1}/${at.total}`;
+  const name = set.metadata.name ?? '';
+  switch (s?.currentStepState) {
+    case 'Paused':
+      return { kind: 'paused', by: 'step', message: `${label}: paused until promoted (kubectl ordinal rollout promote ${name})` };
+    case 'Baking':
+      return { kind: 'progressing', message: `${label}: paused for ${timeLeft(set, step?.pause?.duration, now)} more (bake)` };
+    case 'Analyzing': {
+      const readiness = step?.analysis?.readiness;
+      if (readiness !== undefined) return { kind: 'progressing', message: `${label}: readiness analysis for ${timeLeft(set, readiness.duration, now)} more` };
+      const a = s.stepAnalysis;
+      const failed = (a?.failed ?? 0) > 0 ? `, ${a?.failed ?? 0} failed` : '';
+      return { kind: 'progressing', message: `${label}: analysis running (${a?.successful ?? 0} of ${step?.analysis?.http?.count ?? 1} checks passed${failed})` };
+    }
+    case 'Updating': {
+      const replicas = replicasOf(set);
+      const boundary = Math.max(partition(set), step === undefined ? 0 : stepPartition(step, replicas));
+      return { kind: 'progressing', message: `${label}: waiting for ${replicas - boundary} pods from index ${boundary} up to be updated and available (${s.updatedReplicas ?? 0} updated)...` };
+    }
+    // a failed step is Progressing False (failure() reads it); a completed one leaves kubectl's messages
+    case 'Failed':
+    case 'Completed':
+    case undefined:
+      return undefined;
+  }
+}
+
+/** The user's pause (spec paused, observed), while a rollout is under way: nothing moves until resumed. */
+function userPause(set: StatefulSet): RolloutState | undefined {
+  const s = set.status;
+  if (!isUserPaused(set) || !s?.pauseConditions?.some((p) => p.reason === 'UserPause')) return undefined;
+  if (s.updateRevision === s.currentRevision && currentStep(set) === undefined) return undefined;
+  const at = currentStep(set);
+  const where = at === undefined ? '' : `step ${at.index + 1}/${at.total}: `;
+  return { kind: 'paused', by: 'user', message: `${where}paused (spec paused: true; kubectl ordinal rollout resume ${set.metadata.name ?? ''})` };
+}
+
 /** kubectl's waiting messages, in its order, plus availability and scale-down which kubectl does not check. */
 // upstream: kubectl/pkg/polymorphichelpers/rollout_status.go StatefulSetStatusViewer.Status
 function waitingMessage(set: StatefulSet): string | undefined {
   const s = set.status;
   const replicas = replicasOf(set);
-  if (!s || !s.observedGeneration || (set.metadata.generation ?? 0) > s.observedGeneration) {
-    return 'Waiting for statefulset spec update to be observed...';
-  }
-  if (isRetryPending(set)) return 'Waiting for statefulset rollout retry to be observed...';
+  if (!s) return 'Waiting for statefulset spec update to be observed...';
   // InPlace: a replica whose claim expands is not ready (KEP-4650); say what it waits for
   const expanding = set.spec.volumeClaimUpdatePolicy === 'InPlace' ? (s.volumeClaimTemplates ?? []).reduce((n, t) => n + (t.updating ?? 0), 0) : 0;
   if (expanding > 0) return `Waiting for ${expanding} claims to finish expanding...`;
@@ -110,6 +195,10 @@ function doneMessage(set: StatefulSet): string {
 export function rolloutState(set: StatefulSet, pods: readonly Pod[], now: Instant, stale?: Condition): RolloutState {
   const failed = failure(set, stale);
   if (failed) return failed;
+  const observing = observedWait(set);
+  if (observing !== undefined) return { kind: 'progressing', message: observing };
+  const held = userPause(set) ?? stepState(set, now);
+  if (held !== undefined) return held;
   const waiting = waitingMessage(set);
   if (waiting !== undefined) return { kind: 'progressing', message: waiting };
   const c = convergence(set, pods, now);
