@@ -37,8 +37,8 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 /** Why a step failed the rollout (rollback.ts's RolloutFailure reads it). */
 export interface StepFailure {
   kind: 'analysisFailed' | 'aborted';
-  /** The step's index (0-based). */
-  step: number;
+  /** The step's index (0-based); absent for an abort of a rollout without steps. */
+  step?: number;
   message: string;
 }
 
@@ -358,7 +358,12 @@ export function planSteps(ctx: SyncContext, results: readonly AnalysisResult[] =
   const pauses = paused ? [userPause(ctx)] : [];
   const steps = ctx.strategy.kind === 'RollingUpdate' || ctx.strategy.kind === 'EnforcedRollingUpdate' ? stepsOf(set) : [];
   if (steps.length === 0) {
-    return { steps, index: 0, state: 'Completed', since: ctx.now, holds: paused, events: pauseEvents, blockers: paused ? [{ kind: 'rolloutPaused' }] : [], pauses };
+    // without steps, an abort (its annotation names the revision rolling out) fails the rollout as a whole
+    const aborted = ctx.currentRevision !== ctx.updateRevision && set.apiVersion === ORDINAL_V1 && set.metadata.annotations?.[AbortAnnotation] === ctx.updateRevision;
+    const failure: StepFailure | undefined = aborted ? { kind: 'aborted', message: 'aborted by the user (kubectl ordinal rollout abort)' } : undefined;
+    const blockers: Blocker[] = [...(paused ? [{ kind: 'rolloutPaused' } as const] : []), ...(failure ? [{ kind: 'stepFailed', step: 0, steps: 0, message: failure.message } as const] : [])];
+    const plan: StepPlan = { steps, index: 0, state: 'Completed', since: ctx.now, holds: paused || aborted, events: pauseEvents, blockers, pauses };
+    return failure === undefined ? plan : { ...plan, failure };
   }
   const run = new StepRun(ctx, steps, results);
   run.signals();
