@@ -169,6 +169,42 @@ describe('rollout abort and retry', () => {
   });
 });
 
+describe('rollout abort without steps', () => {
+  it('an apps.ordinal.dev/v1 rollout under way is held (onFailure: Halt), status exits 1, and retry lets it finish', async () => {
+    const w = await startWorld(setYaml({ apiVersion: ORDINAL }));
+    assert.ok(await converge(w));
+    await w.sim.world.user.patch(RES, 'default', 'web', setImage('app:2'));
+    await advance(w, 3);
+    assert.equal(await drive(w, rolloutAbortCommand(w.deps, 'web')), 0);
+    const revision = (await stored(w)).status?.updateRevision ?? '';
+    assert.equal(take(w).out, `statefulset.apps.ordinal.dev/web rollout of revision ${revision} aborted: it stays there until \`kubectl ordinal rollout retry web\`\n`);
+    assert.equal(await drive(w, rolloutStatusCommand(w.deps, 'web', {})), ExitCode.failed);
+    assert.match(take(w).err, /^error: statefulset "web" rollout aborted: /);
+    await advance(w, 5);
+    const held = (await stored(w)).status?.updatedReplicas;
+    assert.ok((held ?? 0) < 3);
+    await advance(w, 30);
+    assert.equal((await stored(w)).status?.updatedReplicas, held, 'nothing more is updated');
+    assert.equal(await drive(w, rolloutAbortCommand(w.deps, 'web')), 1);
+    assert.equal(take(w).err, `error: statefulset.apps.ordinal.dev/web has no rollout to abort: the rollout of revision ${revision} is aborted already\n`);
+    assert.equal(await drive(w, rolloutRetryCommand(w.deps, 'web')), 0);
+    assert.equal(take(w).out, `statefulset.apps.ordinal.dev/web rollout of revision ${revision} retried\n`);
+    // the abort's condition is still there until the controller's next sync: status waits rather than fail
+    assert.equal(await drive(w, rolloutStatusCommand(w.deps, 'web', {})), ExitCode.done);
+  });
+
+  it('refuses apps/v1, and a set with no rollout under way', async () => {
+    const w = await startWorld(setYaml());
+    assert.ok(await converge(w));
+    assert.equal(await drive(w, rolloutAbortCommand(w.deps, 'web')), 1);
+    assert.equal(take(w).err, 'error: statefulset.apps/web has no rollout to abort: only an apps.ordinal.dev/v1 StatefulSet can be aborted (the annotation apps.ordinal.dev/rollout-abort)\n');
+    const v1 = await startWorld(setYaml({ apiVersion: ORDINAL }));
+    assert.ok(await converge(v1));
+    assert.equal(await drive(v1, rolloutAbortCommand(v1.deps, 'web')), 1);
+    assert.match(take(v1).err, /^error: statefulset.apps.ordinal.dev\/web has no rollout to abort: no rollout is in progress \(status.updateRevision is status.currentRevision, web-\w+\)\n$/);
+  });
+});
+
 describe('plan at a step', () => {
   it('names the step and what it waits for', async () => {
     const w = await atFirstStep();

@@ -7,7 +7,7 @@
 // aborted revision again. A merge patch of the metadata: no new generation, no new revision.
 
 import type { ClusterClient, Resource } from '../../api/client.js';
-import type { StatefulSet } from '../../api/types.js';
+import { AbortAnnotation, type StatefulSet } from '../../api/types.js';
 import { retryPatch } from '../../api/rollout-signals.js';
 import { isRollingBack } from '../../controller/rollback.js';
 import { stepsOf } from '../../controller/rollout-steps.js';
@@ -26,7 +26,9 @@ export async function rolloutRetry(client: ClusterClient, args: RolloutRetryArgs
   const name = qualifiedName(args.resource, args.set.metadata.name ?? '');
   const status = args.set.status;
   const step = failedStep(args.set);
-  if (!isRollingBack(status) && step === undefined) {
+  // an abort under onFailure: Halt of a rollout without steps: the retry lifts it
+  const held = status?.updateRevision !== undefined && args.set.metadata.annotations?.[AbortAnnotation] === status.updateRevision;
+  if (!isRollingBack(status) && step === undefined && !held) {
     const why =
       status?.abortedRevision !== undefined
         ? `its template changed since revision ${status.abortedRevision} was aborted`
@@ -38,7 +40,7 @@ export async function rolloutRetry(client: ClusterClient, args: RolloutRetryArgs
   }
   const dryRun = args.dryRun ?? 'none';
   await patchSet(client, args.resource, args.set, retryPatch(clock.now()), dryRun);
-  const what = isRollingBack(status) ? `revision ${status?.abortedRevision ?? ''}` : `revision ${status?.updateRevision ?? ''} at step ${step ?? ''}`;
+  const what = isRollingBack(status) ? `revision ${status?.abortedRevision ?? ''}` : `revision ${status?.updateRevision ?? ''}${step === undefined ? '' : ` at step ${step}`}`;
   io.stdout(`${name} rollout of ${what} retried${dryRunSuffix(dryRun)}\n`);
   return 0;
 }

@@ -6,7 +6,8 @@
 
 import type { ClusterClient, Resource } from '../../api/client.js';
 import { abortPatch, pausePatch, promotePatch, rollingBlockName } from '../../api/rollout-signals.js';
-import { ORDINAL_V1, type StatefulSet } from '../../api/types.js';
+import { AbortAnnotation, ORDINAL_V1, type StatefulSet } from '../../api/types.js';
+import { isRollingBack } from '../../controller/rollback.js';
 import { isUserPaused, stepsOf } from '../../controller/rollout-steps.js';
 import { replicasOf } from '../../controller/spec.js';
 import type { CommandIO } from '../explain/io.js';
@@ -80,17 +81,31 @@ export async function rolloutPromote(client: ClusterClient, args: RolloutSignalA
   return 0;
 }
 
-/** `rollout abort`: fails the staged rollout at its current step now; onFailure decides what follows. */
+/**
+ * `rollout abort`: fails the rollout now — a staged one at its current step, any other apps.ordinal.dev/v1
+ * rollout as a whole; onFailure decides what follows.
+ */
 export async function rolloutAbort(client: ClusterClient, args: RolloutSignalArgs, io: CommandIO): Promise<number> {
   const name = qualifiedName(args.resource, args.set.metadata.name ?? '');
-  const at = stepUnderWay(args.set, 'abort');
-  if (typeof at === 'string') return refuse(io, `${name} has no rollout to abort: ${at}`);
+  const underWay = abortable(args.set);
+  if (typeof underWay === 'string') return refuse(io, `${name} has no rollout to abort: ${underWay}`);
   const patch = abortPatch(args.set.status);
   if (patch === undefined) return refuse(io, `${name} has no rollout to abort: its status names no update revision`);
   const dryRun = args.dryRun ?? 'none';
   await patchSet(client, args.resource, args.set, patch, dryRun);
   const rollback = args.set.spec.updateStrategy?.[rollingBlockName(args.set)]?.onFailure === 'Rollback';
   const then = rollback ? 'onFailure: Rollback brings the pods back to the last fully available revision' : `it stays there until \`kubectl ordinal rollout retry ${args.set.metadata.name ?? ''}\``;
-  io.stdout(`${name} rollout of revision ${args.set.status?.updateRevision ?? ''} aborted at step ${at.index + 1}/${at.total}${dryRunSuffix(dryRun)}: ${then}\n`);
+  const where = underWay === undefined ? '' : ` at step ${underWay.index + 1}/${underWay.total}`;
+  io.stdout(`${name} rollout of revision ${args.set.status?.updateRevision ?? ''} aborted${where}${dryRunSuffix(dryRun)}: ${then}\n`);
   return 0;
+}
+
+/** The step an abort stops (undefined: a rollout without steps), or why there is nothing to abort. */
+function abortable(set: StatefulSet): { index: number; total: number } | undefined | string {
+  if (set.apiVersion !== ORDINAL_V1) return `only an ${ORDINAL_V1} StatefulSet can be aborted (the annotation ${AbortAnnotation})`;
+  if (stepsOf(set).length > 0) return stepUnderWay(set, 'abort');
+  const s = set.status;
+  if (s?.updateRevision === undefined || s.updateRevision === s.currentRevision) return `no rollout is in progress (status.updateRevision is status.currentRevision${s?.currentRevision ? `, ${s.currentRevision}` : ''})`;
+  if (isRollingBack(s) || set.metadata.annotations?.[AbortAnnotation] === s.updateRevision) return `the rollout of revision ${s.updateRevision} is aborted already`;
+  return undefined;
 }

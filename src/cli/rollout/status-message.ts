@@ -49,13 +49,13 @@ function currentStep(set: StatefulSet): { index: number; total: number } | undef
 
 /** `rollout promote` or `rollout abort` asked for what the controller has not done yet. */
 function signalPending(set: StatefulSet): 'promote' | 'abort' | undefined {
-  const step = currentStep(set);
   const s = set.status;
-  if (step === undefined || s?.currentStepState === 'Failed') return undefined;
+  if (s === undefined || s.currentStepState === 'Failed' || isRollingBack(s) || s.updateRevision === s.currentRevision) return undefined;
   const annotations = set.metadata.annotations ?? {};
-  if (annotations[AbortAnnotation] === s?.updateRevision) return 'abort';
+  if (annotations[AbortAnnotation] === s.updateRevision) return failureCondition(set)?.reason === 'RolloutAborted' ? undefined : 'abort';
+  const step = currentStep(set);
   const promote = annotations[PromoteAnnotation];
-  return promote === `${s?.stepRevision ?? ''}/full` || promote === `${s?.stepRevision ?? ''}/${step.index}` ? 'promote' : undefined;
+  return step !== undefined && (promote === `${s.stepRevision ?? ''}/full` || promote === `${s.stepRevision ?? ''}/${step.index}`) ? 'promote' : undefined;
 }
 
 /** The Progressing condition when it says the rollout failed, whichever spec it judged. */
@@ -68,6 +68,15 @@ const sameCondition = (a: Condition, b: Condition): boolean =>
   a.reason === b.reason && a.lastTransitionTime === b.lastTransitionTime && a.message === b.message;
 
 /**
+ * An abort under onFailure: Halt of a rollout without steps holds only while its annotation names the update
+ * revision: once `rollout retry` removed it, the condition is the controller's to take back, not a failure.
+ */
+function isAbortLifted(set: StatefulSet, c: Condition): boolean {
+  const s = set.status;
+  return c.reason === 'RolloutAborted' && !isRollingBack(s) && s?.currentStepState !== 'Failed' && set.metadata.annotations?.[AbortAnnotation] !== s?.updateRevision;
+}
+
+/**
  * The failure condition of a status written for an older spec than the set's: a watch keeps it, so that the
  * same condition still there once the new generation is observed is not taken for a failure of the change.
  */
@@ -77,7 +86,7 @@ export function staleFailure(set: StatefulSet): Condition | undefined {
 
 function failure(set: StatefulSet, stale: Condition | undefined): RolloutState | undefined {
   const c = failureCondition(set);
-  if (c === undefined || isStatusStale(set) || (stale !== undefined && sameCondition(c, stale))) return undefined;
+  if (c === undefined || isStatusStale(set) || (stale !== undefined && sameCondition(c, stale)) || isAbortLifted(set, c)) return undefined;
   const name = set.metadata.name ?? '';
   if (c.reason === 'ProgressDeadlineExceeded') return { kind: 'failed', message: `statefulset "${name}" exceeded its progress deadline` };
   if (c.reason === 'RolloutAborted') return { kind: 'failed', message: `statefulset "${name}" rollout aborted: ${c.message ?? 'RolloutAborted'}` };
