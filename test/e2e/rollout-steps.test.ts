@@ -3,7 +3,7 @@
 // kubectl would run them) move a rollout step by step, and `rollout status` exits 3/4 where it waits for a
 // person; an HTTP analysis made by the controller against a server this test runs (node:http on 127.0.0.1,
 // answering what the test says) lets the rollout go on when it answers 200 and fails it (Progressing False,
-// AnalysisFailed) when it answers 500. Skipped without a control plane, failed under CI without one
+// AnalysisFailed) when it answers 500, and passes again once `rollout retry` runs it after a fix. Skipped without a control plane, failed under CI without one
 // (test/e2e/control-plane.ts).
 
 import { after as afterAll, describe } from 'node:test';
@@ -26,6 +26,7 @@ import { podRevision } from '../../src/controller/pod-state.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
 import { closeSession } from './cluster-session.js';
 import { e2eTest, type TestEnv } from './harness.js';
+import { pause } from './wait.js';
 
 afterAll(() => closeSession());
 
@@ -158,5 +159,14 @@ describe('staged rollouts on kube-apiserver', () => {
     assert.match(p.take().err, /^error: statefulset "probed" rollout failed: Rollout to revision probed-\w+ at step 1\/3 failed its analysis/);
     const old = failed.status?.currentRevision ?? '';
     assert.deepEqual((await revisions(env, 'probed')).slice(0, 2), [old, old], 'nothing below the canary was updated');
+
+    // the endpoint fixed, `rollout retry` runs the step's analysis again, and it passes
+    server.set(200);
+    // a step's analysis counts the checks made from the (whole) second its state started: retry a second later
+    // than the failed check, or that check counts again
+    await pause(1_100);
+    assert.equal(await rolloutRetryCommand(p, 'probed'), 0);
+    assert.match(p.take().out, /rollout of revision probed-\w+ at step 1\/3 retried\n$/);
+    await env.waitForSet('probed', 'the retried analysis to pass', 45_000, atStep(1, 'Paused'));
   });
 });
