@@ -118,7 +118,7 @@ export function register(program: Command): void {
     .action(async (first: string, second: string | undefined, opts: { full?: boolean; dryRun?: DryRun } & KubeFlags) => {
       process.exitCode = await withCluster(opts, (deps) => rolloutPromoteCommand(deps, setRefText(first, second), opts));
     });
-  sub('abort', 'fail a staged rollout at its current step now; onFailure decides what follows (annotation apps.ordinal.dev/rollout-abort)')
+  sub('abort', 'fail the rollout now (a staged one at its current step); onFailure decides what follows (annotation apps.ordinal.dev/rollout-abort)')
     .addOption(dryRunOption())
     .action(async (first: string, second: string | undefined, opts: { dryRun?: DryRun } & KubeFlags) => {
       process.exitCode = await withCluster(opts, (deps) => rolloutAbortCommand(deps, setRefText(first, second), opts));

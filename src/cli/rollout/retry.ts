@@ -1,6 +1,6 @@
-// `rollout retry NAME`: tries again a rollout that onFailure: Rollback aborted, or a staged rollout's step that
-// failed (an analysis under onFailure: Halt, or `rollout abort`): the patch lifts the abort, and the controller
-// runs the step again. Status is the controller's and
+// `rollout retry NAME`: tries again a rollout that onFailure: Rollback aborted, a staged rollout's step that
+// failed (an analysis under onFailure: Halt, or `rollout abort`), or a rollout `rollout abort` holds under
+// Halt: the patch lifts the abort, and the controller runs the step again. Status is the controller's and
 // spec the user's (their GitOps tool's), so the signal is an annotation on the set: a new value of
 // apps.ordinal.dev/rollout-retry (the time, as kubectl's restartedAt), which the controller acts on once —
 // it clears status.abortedRevision, records the value in status.observedRolloutRetry and rolls to the
