@@ -3,7 +3,8 @@
 // or the server cannot be read (a list fails: the client has already retried what is worth retrying); 3 or 4
 // when it waits for a person (ExitCode; 2 is left to usage errors, as `ordinal controller` uses it). A bake
 // or an analysis under way is not that: a watch goes on. Watching uses the runtime's informers (list +
-// watch) on the injected Timers, so tests run it against the in-memory cluster on virtual time. With `-o json|yaml` it prints no progress, only one document when it ends (statusDocument).
+// watch) on the injected Timers, so tests run it against the in-memory cluster on virtual time. With
+// `-o json|yaml` it prints no progress, only one document when it ends (statusDocument).
 
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { selectorToString } from '../../api/labels.js';
