@@ -108,6 +108,13 @@ describe('rollout promote', () => {
     assert.match(take(w).out, /statefulset rolling update complete 3 pods at revision web-\w+/);
   });
 
+  it('-o json: outcome paused, with the same exit code', async () => {
+    const w = await atFirstStep();
+    assert.equal(await drive(w, rolloutStatusCommand(w.deps, 'web', { output: 'json' })), ExitCode.pausedAtStep);
+    const doc = JSON.parse(take(w).out) as { outcome: string; message: string };
+    assert.deepEqual([doc.outcome, doc.message], ['paused', 'step 1/3: paused until promoted (kubectl ordinal rollout promote web)']);
+  });
+
   it('--full passes every remaining step', async () => {
     const w = await atFirstStep();
     assert.equal(await drive(w, rolloutPromoteCommand(w.deps, 'web', { full: true, dryRun: 'client' })), 0);
