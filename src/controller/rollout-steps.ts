@@ -117,6 +117,14 @@ function promotion(set: StatefulSet, revision: string): number | 'full' | undefi
 
 const stepLabel = (index: number, total: number): string => `step ${index + 1}/${total}`;
 
+/** Why the step's analysis failed, in the same words every sync (a condition message that changed would be written again). */
+function analysisFailure(step: RolloutStep | undefined, analysis: StepAnalysisStatus | undefined): string {
+  const http = step?.analysis?.http;
+  if (http === undefined || analysis === undefined) return analysis?.message ?? 'the analysis failed';
+  const checks = analysis.successful + analysis.failed;
+  return `${analysis.failed} of ${checks} checks of ${http.url} failed (failureLimit ${http.failureLimit ?? 0})${analysis.message ? `: ${analysis.message}` : ''}`;
+}
+
 /** The keyed result list of the current step's HTTP checks, folded into its counts. */
 function foldResults(analysis: StepAnalysisStatus, key: string, since: Instant, results: readonly AnalysisResult[]): StepAnalysisStatus {
   const last = fromTimestamp(analysis.lastCheckTime) ?? Number.NEGATIVE_INFINITY;
@@ -215,7 +223,7 @@ class StepRun {
     }
     if (aborted && this.index < this.steps.length) return this.fail('aborted', 'aborted by the user (kubectl ordinal rollout abort)');
     if (this.state === 'Failed') {
-      this.failure = { kind: 'analysisFailed', step: this.index, message: this.analysis?.message ?? 'the analysis failed' };
+      this.failure = { kind: 'analysisFailed', step: this.index, message: analysisFailure(this.steps[this.index], this.analysis) };
       return;
     }
     const promote = promotion(set, updateRevision);
@@ -298,7 +306,7 @@ class StepRun {
     const analysis = foldResults(this.analysis ?? { successful: 0, failed: 0 }, key, this.since, this.results);
     this.analysis = analysis;
     if (analysis.failed > (http.failureLimit ?? 0)) {
-      this.fail('analysisFailed', `${analysis.failed} of ${analysis.successful + analysis.failed} checks of ${http.url} failed (failureLimit ${http.failureLimit ?? 0})${analysis.message ? `: ${analysis.message}` : ''}`);
+      this.fail('analysisFailed', analysisFailure(this.steps[this.index], analysis));
       return false;
     }
     if (analysis.successful + analysis.failed >= (http.count ?? 1)) {
