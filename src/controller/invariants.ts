@@ -368,7 +368,7 @@ export function stepBoundaryRespected(observed: ObservedState, plan: Plan, now: 
   if (!ours) return out;
   // where the rollout was before this sync: the stored step, or the first one of a new rollout
   const kept = stored?.stepRevision === revision && typeof stored.currentStepIndex === 'number';
-  const from = kept ? stored.currentStepIndex : stored?.currentRevision !== undefined && stored.currentRevision !== revision ? 0 : undefined;
+  const from = kept ? (stored.currentStepState === 'Completed' ? steps.length : stored.currentStepIndex) : stored?.currentRevision !== undefined && stored.currentRevision !== revision ? 0 : undefined;
   if (from === undefined) return out;
   for (let i = from; i < index; i++) {
     if (stepPassed(observed, plan, i, kept && i === from, now) === undefined) out.push(`passed step ${i + 1}/${steps.length} (${gateOf(steps[i] as RolloutStep)}) this sync without its gate allowing it`);

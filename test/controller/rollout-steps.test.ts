@@ -472,4 +472,49 @@ describe('steps: a new template, undo, abort and retry', () => {
     run(h, 10);
     assert.deepEqual([...h.checked].sort(), ['Analyzing', 'Baking', 'Completed', 'Failed', 'Paused', 'Updating', 'UserPause']);
   });
+
+  it('a bake keeps watching while the user pauses: a replica that went unavailable during the pause starts it again', () => {
+    const h = staged([{ replicas: 1, pause: { duration: '30s' } }, { replicas: '100%', pause: {} }]);
+    h.setImage('app:v2');
+    run(h, 5);
+    assert.deepEqual(at(h), [0, 'Baking']);
+    const started = Date.parse(h.set.status?.currentStepSince ?? '');
+    h.patch(pausePatch(h.set, true));
+    run(h, 1);
+    h.now = started + 20 * SECOND;
+    h.notReady('web-3');
+    run(h, 1);
+    h.ready('web-3');
+    run(h, 1);
+    h.now = started + 35 * SECOND;
+    h.patch(pausePatch(h.set, false));
+    run(h, 1);
+    assert.deepEqual(at(h), [0, 'Baking'], 'web-3 was unavailable 15 s ago: the bake has 15 s to go');
+    h.now = started + 52 * SECOND;
+    run(h, 15);
+    assert.deepEqual(at(h), [1, 'Paused']);
+  });
+
+  it('readiness: a scale-up during the window starts it again, without counting as a replica that went unavailable', () => {
+    const h = staged([{ partition: 2, analysis: { readiness: { duration: '1m' } } }, { replicas: '100%', pause: {} }]);
+    h.setImage('app:v2');
+    run(h, 8);
+    assert.deepEqual(at(h), [0, 'Analyzing']);
+    h.update((s) => (s.spec.replicas = 5));
+    run(h, 5);
+    assert.deepEqual(at(h), [0, 'Analyzing']);
+    assert.equal(h.set.status?.stepAnalysis?.failed, 0);
+    assert.equal(revisions(h)['web-4'], 'new');
+  });
+
+  it('a completed rollout stays completed when steps are added (no new revision)', () => {
+    const h = staged([{ replicas: 1 }]);
+    h.setImage('app:v2');
+    run(h, 15);
+    assert.deepEqual(at(h), [1, 'Completed']);
+    h.update((s) => (s.spec.updateStrategy?.rollingUpdate?.steps?.push({ replicas: 2, pause: {} })));
+    run(h, 3);
+    assert.deepEqual(at(h), [2, 'Completed']);
+    assert.equal(progressing(h)?.reason, 'RolloutCompleted');
+  });
 });
