@@ -18,7 +18,8 @@ const duration = (d: string): Schema =>
 
 /** A step's `replicas`: maxUnavailable's checks but its "cannot be 0" (no replica updated in a step is fine). */
 const stepReplicas = rules(
-  intOrString('Updated replicas in this step: a count or a percentage of replicas (rounded up).'),
+  // bounded, so that the rules' cost over MAX_STEPS steps stays within kube-apiserver's budget
+  { ...intOrString('Updated replicas in this step: a count or a percentage of replicas (rounded up).'), maxLength: 8 },
   ...MAX_UNAVAILABLE_RULES.filter((r) => r.message !== 'cannot be 0'),
 );
 
