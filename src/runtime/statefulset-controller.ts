@@ -95,7 +95,7 @@ export class StatefulSetController {
     const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
     this.expectations = new Expectations({ clock: deps.timers, ...ttl });
     this.queue = new WorkQueue<string>({ timers: deps.timers, metrics: deps.metrics.workQueue<string>('statefulset', deps.timers) });
-    this.prober = deps.probePort && new AnalysisProber({ port: deps.probePort, clock: deps.timers, logger: this.log, onResult: (key, set, probe, result) => this.analysisResult(key, set, probe, result) });
+    this.prober = deps.probePort && new AnalysisProber({ port: deps.probePort, timers: deps.timers, logger: this.log, onResult: (key, set, probe, result) => this.analysisResult(key, set, probe, result) });
   }
 
   /** A check came back: counted, and the set synced again to fold it into its step's analysis. */

@@ -146,6 +146,20 @@ describe('simulated HTTP analysis', () => {
     ]);
   });
 
+  it('makes checks of one step at most a second apart, whatever the interval (status times have whole seconds)', async () => {
+    const r = await run(
+      scenario({
+        endpoints: `{"${URL}": 200}`,
+        gate: `analysis: {http: {url: "${URL}", interval: 500ms, count: 3}}`,
+        steps: `${ROLL}  - waitFor: Converged
+`,
+      }),
+    );
+    assertHeld(r);
+    assert.deepEqual(analyses(r).map((c) => c.t), [11, 12, 13]);
+    assert.equal(events(r, 'RolloutStepCompleted')[0]?.t, 13);
+  });
+
   it('prints each check in the text timeline', async () => {
     const text = scenario({ endpoints: `{"${URL}": 503}`, steps: `${ROLL}  - advance: 30\n` });
     const parsed = parseScenario(text);
