@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { runScenario, type RunResult } from '../../src/sim/runner.js';
 import { parseScenario } from '../../src/sim/scenario.js';
-import { ScenarioError } from '../../src/sim/scenario-fields.js';
+import { issuesOf } from './fixtures.js';
 import { TextTimeline } from '../../src/sim/timeline-text.js';
 import type { AnalysisRecord, EventRecord, ExpectRecord, FailureRecord, PodRecord } from '../../src/sim/timeline.js';
 
@@ -249,16 +249,6 @@ ${ROLL}  - advance: 60
 });
 
 describe('scenario keys of staged rollouts', () => {
-  function issuesOf(text: string): string[] {
-    try {
-      parseScenario(text, 'test.yaml');
-    } catch (e) {
-      assert.ok(e instanceof ScenarioError, String(e));
-      return e.issues.map((i) => `${i.path}: ${i.message}`);
-    }
-    assert.fail('expected a ScenarioError');
-  }
-
   it('checks analysisEndpoints and endpoint steps field by field', () => {
     const text = scenario({
       endpoints: `{"ftp://x": 200, "${URL}": 99, "http://ok.test/": 204}`,
