@@ -216,7 +216,7 @@ class StepRun {
   }
 
   /** The user's signals: promote, abort, retry (annotations; see types.ts). */
-  signals(): void {
+  signals(paused: boolean): void {
     const { set, updateRevision } = this.ctx;
     const stored = set.status;
     const retry = set.metadata.annotations?.[RetryAnnotation];
@@ -233,7 +233,8 @@ class StepRun {
       this.failure = { kind: 'analysisFailed', step: this.index, message: analysisFailure(this.steps[this.index], this.analysis) };
       return;
     }
-    const promote = promotion(set, updateRevision);
+    // a promote waits for the resume: no step passes while the user pauses (its annotation stays valid)
+    const promote = paused ? undefined : promotion(set, updateRevision);
     if (promote === 'full' && this.index < this.steps.length) {
       this.events.push({ type: 'Normal', reason: 'RolloutPromoted', message: `Rollout to revision ${updateRevision} promoted past every remaining step` });
       this.index = this.steps.length;
@@ -393,7 +394,7 @@ export function planSteps(ctx: SyncContext, results: readonly AnalysisResult[] =
     return failure === undefined ? plan : { ...plan, failure };
   }
   const run = new StepRun(ctx, steps, results);
-  run.signals();
+  run.signals(paused);
   run.run(paused);
   const plan: StepPlan = {
     steps,

@@ -185,6 +185,20 @@ describe('steps: gates', () => {
     assert.deepEqual(revisions(h), { 'web-0': 'old', 'web-1': 'old', 'web-2': 'new', 'web-3': 'new' });
   });
 
+  it("a promote sent while the user pauses waits for the resume: no step passes during the pause", () => {
+    const h = staged([{ replicas: 1, pause: {} }, { replicas: '100%' }]);
+    h.setImage('app:v2');
+    run(h, 10);
+    h.patch(pausePatch(h.set, true));
+    h.patch(promotePatch(h.set.status, false));
+    run(h, 10);
+    assert.deepEqual(at(h), [0, 'Paused']);
+    assert.deepEqual(revisions(h), { 'web-0': 'old', 'web-1': 'old', 'web-2': 'old', 'web-3': 'new' });
+    h.patch(pausePatch(h.set, false));
+    run(h, 30);
+    assert.deepEqual(at(h), [2, 'Completed']);
+  });
+
   it('promote full passes every remaining step and the rollout completes', () => {
     const h = staged([{ replicas: 1, pause: {} }, { replicas: 2, pause: {} }, { replicas: 3, pause: {} }]);
     h.setImage('app:v2');
@@ -351,6 +365,17 @@ describe("steps: the user's pause", () => {
     const plans = run(h, 5);
     assert.deepEqual(deleted(plans), ['web-3']);
     assert.deepEqual(revisions(h), { 'web-0': 'old', 'web-1': 'old', 'web-2': 'old', 'web-3': 'new' });
+  });
+
+  it('while paused, EnforcedRollingUpdate replaces a broken old pod below a healthy one too', () => {
+    const h = staged([{ replicas: '100%' }], { strategy: 'EnforcedRollingUpdate', paused: true, progressDeadlineSeconds: 30 });
+    h.setImage('app:v2');
+    run(h, 2);
+    h.notReady('web-1', 'CrashLoopBackOff');
+    h.advance(40 * SECOND);
+    const plans = run(h, 5);
+    assert.deepEqual(deleted(plans), ['web-1']);
+    assert.deepEqual(revisions(h), { 'web-0': 'old', 'web-1': 'new', 'web-2': 'old', 'web-3': 'old' });
   });
 
   it('the progress deadline does not run while paused and counts again from the resume', () => {
