@@ -27,6 +27,7 @@ import {
   type StepState,
 } from '../api/types.js';
 import type { AnalysisResult, Blocker, PlannedEvent, AnalysisProbe } from './plan-types.js';
+import { conditionsOf, ConditionType, findCondition, Reason } from './conditions.js';
 import { declaredStrategy } from './spec.js';
 import { downIndices, type SyncContext } from './sync-context.js';
 import { staleCount } from './update-range.js';
@@ -390,7 +391,11 @@ export function planSteps(ctx: SyncContext, results: readonly AnalysisResult[] =
     const aborted = ctx.currentRevision !== ctx.updateRevision && set.apiVersion === ORDINAL_V1 && set.metadata.annotations?.[AbortAnnotation] === ctx.updateRevision;
     const failure: StepFailure | undefined = aborted ? { kind: 'aborted', message: 'aborted by the user (kubectl ordinal rollout abort)' } : undefined;
     const blockers: Blocker[] = [...(paused ? [{ kind: 'rolloutPaused' } as const] : []), ...(failure ? [{ kind: 'stepFailed', step: 0, steps: 0, message: failure.message } as const] : [])];
-    const plan: StepPlan = { steps, index: 0, state: 'Completed', since: ctx.now, holds: paused || aborted, events: pauseEvents, blockers, pauses };
+    // under Halt the abort is announced here once (onFailure: Rollback announces its own)
+    const stored = findCondition(conditionsOf(set.status), ConditionType.progressing);
+    const announce = aborted && ctx.strategy.onFailure !== 'Rollback' && stored?.reason !== Reason.rolloutAborted;
+    const events: PlannedEvent[] = announce ? [...pauseEvents, { type: 'Warning', reason: 'RolloutAborted', message: `Rollout to revision ${ctx.updateRevision} aborted by the user (kubectl ordinal rollout abort); it stays where it is until retried` }] : pauseEvents;
+    const plan: StepPlan = { steps, index: 0, state: 'Completed', since: ctx.now, holds: paused || aborted, events, blockers, pauses };
     return failure === undefined ? plan : { ...plan, failure };
   }
   const run = new StepRun(ctx, steps, results);

@@ -3,7 +3,7 @@
 
 import { Resources, type ClusterClient } from '../api/client.js';
 import { isNotFound } from '../api/errors.js';
-import type { Instant, KubeObject, StatefulSet } from '../api/types.js';
+import { AbortAnnotation, type Instant, type KubeObject, type StatefulSet } from '../api/types.js';
 import { isRunningAndReady } from '../controller/pod-state.js';
 import { progressingFalse } from './converged.js';
 import { evaluateExpect, type ExpectContext } from './expect.js';
@@ -112,7 +112,10 @@ function signalPatch(step: Extract<Step, { kind: RolloutSignal }>, set: Stateful
     case 'abort':
       return underway ? (abortPatch(status) ?? 'has no rollout to abort') : 'has no rollout to abort (status.updateRevision is status.currentRevision)';
     case 'retry':
-      return isRollingBack(status) || status?.currentStepState === 'Failed' ? retryPatch(now) : 'has no failed or aborted rollout to retry';
+      // as `rollout retry`: an abort under onFailure Rollback, a failed step, or an abort held under Halt
+      return isRollingBack(status) || status?.currentStepState === 'Failed' || (underway && set.metadata.annotations?.[AbortAnnotation] === status?.updateRevision)
+        ? retryPatch(now)
+        : 'has no failed or aborted rollout to retry';
   }
 }
 

@@ -234,6 +234,23 @@ ${ROLL}  - advance: 60
     assertHeld(r);
   });
 
+  it('abort of a rollout without steps under Halt holds it where it is (RolloutAborted, once); retry lets it go on', async () => {
+    const text = scenario({ steps: '' }).replace(/          steps:\n            - replicas: 1\n.*\n            - replicas: 100%\n/, '');
+    const r = await run(`${text}  - setImage: {name: web, container: app, image: "app:v2"}
+  - advance: 3
+  - abort: web
+  - advance: 30
+  - expect:
+      status: {web: {updatedReplicas: 2, conditions: [{type: Progressing, status: "False", reason: RolloutAborted}]}}
+  - retry: web
+  - waitFor: Converged
+`);
+    assertHeld(r);
+    const aborted = of<EventRecord>(r, 'event').filter((e) => e.reason === 'RolloutAborted');
+    assert.equal(aborted.length, 1);
+    assert.match(aborted[0]?.message ?? '', /aborted by the user/);
+  });
+
   it('a signal that cannot apply ends the run with a failure naming the step', async () => {
     const promote = await run(scenario({ gate: 'pause: {}', steps: '  - promote: web\n' }));
     assert.equal(promote.exitCode, 1);
