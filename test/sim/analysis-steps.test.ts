@@ -235,7 +235,7 @@ ${ROLL}  - advance: 60
   });
 
   it('abort of a rollout without steps under Halt holds it where it is (RolloutAborted, once); retry lets it go on', async () => {
-    const text = scenario({ steps: '' }).replace(/          steps:\n            - replicas: 1\n.*\n            - replicas: 100%\n/, '');
+    const text = scenario({ steps: '' }).replace(/ {10}steps:\n {12}- replicas: 1\n.*\n {12}- replicas: 100%\n/, '');
     const r = await run(`${text}  - setImage: {name: web, container: app, image: "app:v2"}
   - advance: 3
   - abort: web
