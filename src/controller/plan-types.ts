@@ -73,8 +73,11 @@ export interface ObservedState {
 
 /** An HTTP check of a step's analysis, due now: the runtime GETs `url` and reports an AnalysisResult. */
 export interface AnalysisProbe {
-  /** `<update revision>/<step index>`: the step the result counts for. */
+  /** `<update revision>/<step index>/<attempt>` (the retry value in effect): the results that count for the step. */
   key: string;
+  revision: string;
+  /** The step's index (0-based). */
+  step: number;
   url: string;
   expectedStatus: number;
   timeoutMs: number;

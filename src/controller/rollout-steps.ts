@@ -318,7 +318,9 @@ class StepRun {
 
   private http(http: HttpAnalysis, paused: boolean): boolean {
     this.enter('Analyzing');
-    const key = `${this.ctx.updateRevision}/${this.index}`;
+    // a retry starts a new attempt: checks made before it (even in the same second) do not count
+    const attempt = this.retry ?? this.ctx.set.status?.observedRolloutRetry ?? '';
+    const key = `${this.ctx.updateRevision}/${this.index}/${attempt}`;
     const analysis = foldResults(this.analysis ?? { successful: 0, failed: 0 }, key, this.since, this.results);
     this.analysis = analysis;
     if (analysis.failed > (http.failureLimit ?? 0)) {
@@ -339,7 +341,7 @@ class StepRun {
     const last = fromTimestamp(analysis.lastCheckTime);
     const due = last === undefined ? this.since : last + interval;
     if (due <= this.now) {
-      this.probe = { key, url: http.url, expectedStatus: http.expectedStatus ?? 200, timeoutMs };
+      this.probe = { key, revision: this.ctx.updateRevision, step: this.index, url: http.url, expectedStatus: http.expectedStatus ?? 200, timeoutMs };
       // the result wakes the set; if none comes, look again after the timeout
       this.wakeAt = this.now + timeoutMs + interval;
     } else this.wakeAt = due;

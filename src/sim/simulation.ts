@@ -122,9 +122,7 @@ export class Simulation {
   }
 
   private onAnalysis(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void {
-    // the planner's key: `<update revision>/<step index>`
-    const cut = probe.key.lastIndexOf('/');
-    const where = { namespace: set.metadata.namespace ?? '', set: set.metadata.name ?? '', revision: probe.key.slice(0, cut), step: Number(probe.key.slice(cut + 1)) };
+    const where = { namespace: set.metadata.namespace ?? '', set: set.metadata.name ?? '', revision: probe.revision, step: probe.step };
     this.emit(tl.analysisRecord(tl.secondsSince(this.origin, result.at), { ...where, url: probe.url, ok: result.ok, message: result.message }));
   }
 

@@ -278,8 +278,9 @@ describe('steps: gates', () => {
     h.setImage('app:v2');
     let probes = run(h, 5).flatMap((p) => p.probes ?? []);
     assert.deepEqual(at(h), [0, 'Analyzing']);
-    const key = `${h.set.status?.updateRevision ?? ''}/0`;
-    assert.deepEqual(probes.slice(0, 1), [{ key, url, expectedStatus: 200, timeoutMs: 5000 }]);
+    const revision = h.set.status?.updateRevision ?? '';
+    const key = `${revision}/0/`;
+    assert.deepEqual(probes.slice(0, 1), [{ key, revision, step: 0, url, expectedStatus: 200, timeoutMs: 5000 }]);
     h.results.push({ key, at: h.now, ok: true, message: 'HTTP 200' });
     run(h, 1);
     assert.deepEqual([h.set.status?.stepAnalysis?.successful, h.set.status?.stepAnalysis?.failed], [1, 0]);
@@ -288,7 +289,7 @@ describe('steps: gates', () => {
     h.advance(10 * SECOND);
     probes = run(h, 1).flatMap((p) => p.probes ?? []);
     assert.equal(probes.length, 1, 'due again 30 s after the last check');
-    h.results.push({ key, at: h.now, ok: true, message: 'HTTP 200' }, { key: `${h.set.status?.updateRevision ?? ''}/1`, at: h.now, ok: false, message: 'another step' });
+    h.results.push({ key, at: h.now, ok: true, message: 'HTTP 200' }, { key: `${revision}/1/`, at: h.now, ok: false, message: 'another step' });
     run(h, 8);
     assert.deepEqual(at(h), [1, 'Paused']);
   });
@@ -298,7 +299,7 @@ describe('steps: gates', () => {
     const h = staged([{ replicas: 1, analysis: { http: { url, interval: '10s', count: 5, failureLimit: 1 } } }, { replicas: '100%' }]);
     h.setImage('app:v2');
     run(h, 5);
-    const key = `${h.set.status?.updateRevision ?? ''}/0`;
+    const key = `${h.set.status?.updateRevision ?? ''}/0/`;
     h.results.push({ key, at: h.now, ok: false, message: 'HTTP 503, expected 200' });
     run(h, 1);
     assert.deepEqual(at(h), [0, 'Analyzing'], 'one failure is within failureLimit 1');
@@ -309,6 +310,22 @@ describe('steps: gates', () => {
     assert.ok(reasons(failed).includes('AnalysisFailed'));
     assert.match(progressing(h)?.message ?? '', /2 of 2 checks of http:\/\/canary\.example\/health failed \(failureLimit 1\): HTTP 503, expected 200/);
     assert.deepEqual(run(h, 5).flatMap((p) => p.probes ?? []), [], 'a failed analysis makes no more checks');
+  });
+
+  it('http: a retry in the same second as the failed check starts a new attempt: that check does not count again', () => {
+    const url = 'http://canary.example/health';
+    const h = staged([{ replicas: 1, analysis: { http: { url, interval: '10s', count: 1 } } }, { replicas: '100%' }]);
+    h.setImage('app:v2');
+    run(h, 5);
+    const first = `${h.set.status?.updateRevision ?? ''}/0/`;
+    h.results.push({ key: first, at: h.now, ok: false, message: 'HTTP 503, expected 200' });
+    run(h, 1);
+    assert.deepEqual(at(h), [0, 'Failed']);
+    h.patch(retryPatch(h.now));
+    const retried = run(h, 2);
+    assert.deepEqual(at(h), [0, 'Analyzing'], 'the failed check of the earlier attempt does not fail the retry');
+    const probes = retried.flatMap((p) => p.probes ?? []);
+    assert.equal(probes.length > 0 && probes.every((p) => p.key !== first), true, 'the retry checks under a new key');
   });
 });
 

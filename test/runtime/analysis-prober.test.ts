@@ -19,7 +19,7 @@ const set = (uid = 'u1'): StatefulSet => ({
   spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:v1' }] } } },
 });
 
-const probe = (key = 'web-2/0'): AnalysisProbe => ({ key, url: 'http://canary.test/', expectedStatus: 200, timeoutMs: 5000 });
+const probe = (key = 'web-2/0/'): AnalysisProbe => ({ key, revision: 'web-2', step: 0, url: 'http://canary.test/', expectedStatus: 200, timeoutMs: 5000 });
 
 /** A port whose checks the test answers one by one. */
 function fakePort() {
@@ -47,7 +47,7 @@ describe('AnalysisProber', () => {
     clock.advanceBy(1500);
     calls[0]!.answer({ ok: true, message: 'HTTP 200' });
     await clock.settle();
-    const expected: AnalysisResult = { key: 'web-2/0', at: started + 1500, ok: true, message: 'HTTP 200' };
+    const expected: AnalysisResult = { key: 'web-2/0/', at: started + 1500, ok: true, message: 'HTTP 200' };
     assert.deepEqual(arrived, [{ key: 'ns/web', result: expected }]);
     assert.deepEqual(p.results(set()), [expected]);
     clock.advanceBy(MIN_CHECK_SPACING_MS);
@@ -148,6 +148,6 @@ describe('AnalysisProber', () => {
     p.start('ns/web', set(), [probe()]);
     calls[0]!.answer({ ok: false, message: 'HTTP 503, expected 200' });
     await clock.settle();
-    assert.deepEqual(observe(set(), caches, undefined, memo).analysisResults, [{ key: 'web-2/0', at: clock.now(), ok: false, message: 'HTTP 503, expected 200' }]);
+    assert.deepEqual(observe(set(), caches, undefined, memo).analysisResults, [{ key: 'web-2/0/', at: clock.now(), ok: false, message: 'HTTP 503, expected 200' }]);
   });
 });
