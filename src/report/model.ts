@@ -4,6 +4,7 @@
 import type { StatefulSetStatus } from '../api/types.js';
 import { inProgressReason, isInProgressReason, Reason } from '../controller/conditions.js';
 import type { ClaimRecord, PodRecord, RolloutSummary, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
+import { stepPhases, type StepPhase } from './rollout-steps.js';
 
 export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Restarting' | 'Failed' | 'Terminating';
 
@@ -59,6 +60,8 @@ export interface ReportModel {
   /** Revisions of each group (set) in order of first appearance: colours are per set. */
   revisions: Map<string, string[]>;
   counters: CounterSeries[];
+  /** rollingUpdate.steps: each set's step phases (rollout-steps.ts), keyed by group; sets without steps are absent. */
+  stepPhases: Map<string, StepPhase[]>;
   steps: { t: number; index: number; step: unknown }[];
   expects: { t: number; index: number; ok: boolean; message: string }[];
   failures: { t: number; index: number; message: string }[];
@@ -125,6 +128,7 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
     groupMarkers: new Map(),
     revisions: new Map(),
     counters: [],
+    stepPhases: new Map(),
     steps: [],
     expects: [],
     failures: [],
@@ -137,6 +141,10 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
   for (const row of rows.values()) closeSegment(row, end);
   for (const row of rows.values()) for (const r of row.resizes) if (r.outcome === 'Unfinished') r.end = end;
   model.rows = [...rows.values()].map(({ open: _open, ...row }) => row).sort(compareRows);
+  for (const series of model.counters) {
+    const phases = stepPhases(series, end);
+    if (phases.length > 0) model.stepPhases.set(series.group, phases);
+  }
   return model;
 }
 

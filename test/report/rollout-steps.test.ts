@@ -1,0 +1,82 @@
+// A staged rollout on the report's timeline: each step's Updating, Paused, Baking, Analyzing and Failed
+// stretches from the recorded status, as a row under the set's header and a table of when each step started,
+// when its gate began and when it passed.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { renderReport } from '../../src/report/index.js';
+import { buildModel } from '../../src/report/model.js';
+import { stepRecords } from '../../src/report/rollout-steps.js';
+import { runScenario } from '../../src/sim/runner.js';
+import { parseScenario } from '../../src/sim/scenario.js';
+import type { StatefulSetStatus, StepState } from '../../src/api/types.js';
+import type { TimelineRecord } from '../../src/sim/timeline.js';
+
+const status = (t: number, index: number, state: StepState, revision = 'db-b'): TimelineRecord => ({
+  t,
+  type: 'status',
+  namespace: 'default',
+  name: 'db',
+  generation: 2,
+  status: { replicas: 4, updateRevision: revision, currentStepIndex: index, currentStepState: state, stepRevision: revision } as StatefulSetStatus,
+});
+
+const canary = async (): Promise<TimelineRecord[]> => {
+  const text = readFileSync(new URL('../../examples/canary-steps.yaml', import.meta.url), 'utf8');
+  return (await runScenario(parseScenario(text, 'canary-steps.yaml'))).records;
+};
+
+describe('rollout steps in the report', () => {
+  it('draws the canary, its bake and each later step from the recorded status', async () => {
+    const model = buildModel(await canary(), 't');
+    const phases = model.stepPhases.get('default/db') ?? [];
+    assert.deepEqual(
+      phases.map((p) => [p.index, p.of, p.state, p.start, p.end]),
+      [
+        [0, 4, 'Updating', 40, 46],
+        [0, 4, 'Baking', 46, 166],
+        [1, 4, 'Updating', 166, 172],
+        [1, 4, 'Baking', 172, 202],
+        [2, 4, 'Updating', 202, 214],
+        [2, 4, 'Baking', 214, 244],
+        [3, 4, 'Updating', 244, 268],
+      ],
+    );
+    const html = renderReport(await canary(), { title: 't' });
+    assert.match(html, /<g class="steps-row" data-group="default\/db">/);
+    assert.equal((html.match(/<g class="phase" data-step="0" data-state="Baking">/g) ?? []).length, 1);
+    assert.match(html, /<title>step 1\/4 Baking 46s–2m46s \(2m00s\) revision db-/);
+    assert.match(html, /<h2>Rollout steps<\/h2>/);
+    assert.match(html, /<td>step 1\/4<\/td><td><code>db-[0-9a-f]+<\/code><\/td><td>40s<\/td><td>Baking from 46s<\/td><td>2m46s<\/td>/);
+  });
+
+  it('a set without steps gets no step row, legend or table', () => {
+    const html = renderReport([{ t: 0, type: 'status', namespace: 'default', name: 'web', generation: 1, status: { replicas: 1 } }], { title: 't' });
+    assert.doesNotMatch(html, /steps-row|Rollout steps/);
+  });
+
+  it('a manual pause and a failed analysis, and steps passed in one sync', () => {
+    const records = [status(0, 3, 'Completed', 'db-a'), status(10, 0, 'Updating'), status(15, 0, 'Paused'), status(90, 2, 'Updating'), status(95, 2, 'Analyzing'), status(125, 2, 'Failed')];
+    const model = buildModel(records, 't');
+    assert.deepEqual(
+      model.stepPhases.get('default/db')?.map((p) => [p.index + 1, p.state, p.start, p.end, p.open]),
+      [
+        [1, 'Updating', 10, 15, false],
+        [1, 'Paused', 15, 90, false],
+        [3, 'Updating', 90, 95, false],
+        [3, 'Analyzing', 95, 125, false],
+        [3, 'Failed', 125, 125, true],
+      ],
+    );
+    assert.deepEqual(
+      stepRecords(model.counters[0]!).map((r) => [r.index + 1, r.of, r.started, r.gate?.state, r.gate?.at, r.passed, r.failed]),
+      [
+        [1, 3, 10, 'Paused', 15, 90, undefined],
+        [2, 3, 90, undefined, undefined, 90, undefined],
+        [3, 3, 90, 'Analyzing', 95, undefined, 125],
+      ],
+    );
+    assert.match(renderReport(records, { title: 't' }), /<span class="bad">failed at 2m05s<\/span>/);
+  });
+});
