@@ -10,7 +10,8 @@
 // left out (batches are compared, not the example's assertions), and durations shortened so the real run
 // takes about a minute: pod start and termination 1.5-3 s (well above the batch rule's 600 ms, so a
 // dependent operation always lands in a later batch), minReadySeconds ≤ 5, progressDeadlineSeconds ≤ 20,
-// `advance` ≤ 20 s. Batches follow differential-trace.ts's timing rule (virtual time on the simulator's
+// a staged rollout's bake times and readiness windows ≤ 5 s, `advance` ≤ 20 s. Batches follow
+// differential-trace.ts's timing rule (virtual time on the simulator's
 // side), per set, and a trace is split only by the steps that change something (setImage, patch, apply,
 // deletePod): waiting steps do not split it, so when exactly a wait ends does not matter. One relaxation: a
 // batch the simulator made at one instant that the real run was seen to make in pieces, all within a pod
@@ -21,6 +22,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { Resources } from '../../src/api/client.js';
+import { parseGoDuration } from '../../src/api/duration.js';
 import type { StatefulSet } from '../../src/api/types.js';
 import type { KubeletConfig } from '../../src/cluster/kubelet/index.js';
 import { longestSeconds } from '../../src/cluster/kubelet/config.js';
@@ -76,6 +78,27 @@ function realTimeStorage(storage: Raw, names: ReadonlyMap<string, string>): Raw 
   };
 }
 
+/** A duration of a staged rollout's step, at most 5 s. */
+const shortDuration = (d: unknown): unknown => (typeof d === 'string' ? `${Math.min(parseGoDuration(d), 5000) / 1000}s` : d);
+
+/** rollingUpdate.steps with bake times and readiness windows of at most 5 s. */
+function realTimeSteps(strategy: Raw): Raw {
+  const out = { ...strategy };
+  for (const block of ['rollingUpdate', 'enforcedRollingUpdate']) {
+    const b = out[block] as Raw | undefined;
+    if (!Array.isArray(b?.steps)) continue;
+    const steps = (b.steps as Raw[]).map((step) => {
+      const s = { ...step };
+      if (s.pause !== undefined) s.pause = { ...(s.pause as Raw), ...((s.pause as Raw).duration !== undefined ? { duration: shortDuration((s.pause as Raw).duration) } : {}) };
+      const readiness = (s.analysis as Raw | undefined)?.readiness as Raw | undefined;
+      if (readiness !== undefined) s.analysis = { ...(s.analysis as Raw), readiness: { ...readiness, duration: shortDuration(readiness.duration) } };
+      return s;
+    });
+    out[block] = { ...b, steps };
+  }
+  return out;
+}
+
 /** The example as a story both sides can run in about a minute of real time (see the header). */
 function realTimeStory(text: string, source: string): Scenario {
   const original = parseScenario(text, source);
@@ -100,6 +123,7 @@ function realTimeStory(text: string, source: string): Scenario {
       const spec = { ...(o.spec as Raw) };
       if (typeof spec.minReadySeconds === 'number') spec.minReadySeconds = Math.min(spec.minReadySeconds, 5);
       if (typeof spec.progressDeadlineSeconds === 'number') spec.progressDeadlineSeconds = Math.min(spec.progressDeadlineSeconds, 20);
+      if (spec.updateStrategy !== undefined) spec.updateStrategy = realTimeSteps(spec.updateStrategy as Raw);
       return { ...o, apiVersion: ORDINAL_API, spec };
     });
   const objects = renameClasses<Raw[]>([...classes, ...sets], names).map((o) => (o.kind === 'StorageClass' ? { ...o, metadata: { name: names.get(String((o.metadata as Raw).name)) } } : o));
