@@ -6,6 +6,7 @@ import { rollingBlockName } from '../api/rollout-signals.js';
 import { fromTimestamp, type Instant, type RolloutStep, type StatefulSet } from '../api/types.js';
 import { gateOf, stepPartition } from '../controller/rollout-steps.js';
 import { formatSeconds } from '../sim/format-seconds.js';
+import { analysisText } from './rollout-steps.js';
 
 /** `replicas 25%, partition 6` */
 function target(step: RolloutStep, replicas: number): string {
@@ -33,7 +34,7 @@ export function currentStepLine(set: StatefulSet, now?: Instant): string | undef
   if (step === undefined) return `steps: all ${steps.length} passed${user}`;
   const since = fromTimestamp(s.currentStepSince);
   const where = `step ${s.currentStepIndex + 1}/${steps.length} (${target(step, set.spec.replicas ?? 1)})`;
-  const checks = s.stepAnalysis === undefined ? '' : `, ${s.stepAnalysis.successful} passed, ${s.stepAnalysis.failed} failed`;
+  const checks = s.stepAnalysis === undefined ? '' : `, ${analysisText(s.stepAnalysis)}`;
   const what = ((): string => {
     switch (s.currentStepState) {
       case 'Paused':

@@ -3,7 +3,7 @@
 // row of bars under the set's header, and listed in a table. A step whose gate passed in the sync that reached
 // it has no bar: the RolloutStepCompleted marker on the header says when.
 
-import type { StatefulSetStatus, StepState } from '../api/types.js';
+import type { StatefulSetStatus, StepAnalysisStatus, StepState } from '../api/types.js';
 import { escapeHtml, num } from './escape.js';
 import { formatSeconds, ROW_H, type TimeScale } from './chart-layout.js';
 import type { CounterSeries, ReportModel } from './model.js';
@@ -20,6 +20,8 @@ export interface StepPhase {
   end: number;
   /** The phase lasted to the end of the run. */
   open: boolean;
+  /** An analysis's checks as the phase's last status gave them. */
+  analysis?: StepAnalysisStatus;
 }
 
 export const STEP_STATE_STYLE: Record<StepPhase['state'], { color: string; help: string }> = {
@@ -35,10 +37,16 @@ interface StepPoint {
   index: number;
   state: StepState;
   revision: string;
+  analysis?: StepAnalysisStatus;
 }
 
-const stepPoint = (t: number, s: StatefulSetStatus): StepPoint | undefined =>
-  s.currentStepIndex === undefined || s.currentStepState === undefined ? undefined : { t, index: s.currentStepIndex, state: s.currentStepState, revision: s.stepRevision ?? s.updateRevision ?? '' };
+function stepPoint(t: number, s: StatefulSetStatus): StepPoint | undefined {
+  if (s.currentStepIndex === undefined || s.currentStepState === undefined) return undefined;
+  return { t, index: s.currentStepIndex, state: s.currentStepState, revision: s.stepRevision ?? s.updateRevision ?? '', ...(s.stepAnalysis !== undefined ? { analysis: s.stepAnalysis } : {}) };
+}
+
+/** `2 passed, 1 failed: HTTP 503, expected 200` */
+export const analysisText = (a: StepAnalysisStatus): string => `${a.successful} passed, ${a.failed} failed${a.message ? `: ${a.message}` : ''}`;
 
 /** The step phases of one set from its status over time, up to `end`. */
 export function stepPhases(series: CounterSeries, end: number): StepPhase[] {
@@ -47,9 +55,15 @@ export function stepPhases(series: CounterSeries, end: number): StepPhase[] {
   const phases: StepPhase[] = [];
   let open: StepPhase | undefined;
   for (const p of points) {
-    if (open !== undefined && open.index === p.index && open.state === p.state && open.revision === p.revision) continue;
+    if (open !== undefined && open.index === p.index && open.state === p.state && open.revision === p.revision) {
+      if (p.analysis !== undefined) open.analysis = p.analysis;
+      continue;
+    }
     if (open !== undefined) phases.push({ ...open, end: p.t, open: false });
-    open = p.state === 'Completed' ? undefined : { index: p.index, ...(of !== undefined ? { of } : {}), state: p.state, revision: p.revision, start: p.t, end, open: true };
+    open =
+      p.state === 'Completed'
+        ? undefined
+        : { index: p.index, ...(of !== undefined ? { of } : {}), state: p.state, revision: p.revision, start: p.t, end, open: true, ...(p.analysis !== undefined ? { analysis: p.analysis } : {}) };
   }
   if (open !== undefined) phases.push(open);
   return phases.filter((p) => p.end > p.start || p.open);
@@ -58,7 +72,8 @@ export function stepPhases(series: CounterSeries, end: number): StepPhase[] {
 export const stepName = (p: Pick<StepPhase, 'index' | 'of'>): string => `step ${p.index + 1}${p.of !== undefined ? `/${p.of}` : ''}`;
 
 const phaseText = (p: StepPhase): string =>
-  `${stepName(p)} ${p.state} ${formatSeconds(p.start)}–${p.open ? 'end of run' : formatSeconds(p.end)} (${formatSeconds(p.end - p.start)}) revision ${p.revision}`;
+  `${stepName(p)} ${p.state} ${formatSeconds(p.start)}–${p.open ? 'end of run' : formatSeconds(p.end)} (${formatSeconds(p.end - p.start)}) revision ${p.revision}` +
+  (p.analysis !== undefined ? `; checks: ${analysisText(p.analysis)}` : '');
 
 /** Upper bound of a 10px character's width, so that a label written on a bar never overflows it. */
 const CHAR_W = 6.2;
@@ -97,6 +112,8 @@ export interface StepRecord {
   gate?: { state: StepState; at: number };
   passed?: number;
   failed?: number;
+  /** The analysis's checks as the step's last status gave them. */
+  analysis?: StepAnalysisStatus;
 }
 
 /** Each step of each rollout of one set, from its status over time; steps passed in one sync get the same instants. */
@@ -120,6 +137,7 @@ export function stepRecords(series: CounterSeries): StepRecord[] {
     for (let i = from ?? p.index; i < p.index; i++) at(p.revision, i, p.t).passed ??= p.t;
     if (p.state === 'Completed') continue;
     const record = at(p.revision, p.index, p.t);
+    if (p.analysis !== undefined) record.analysis = p.analysis;
     if (p.state === 'Failed') record.failed ??= p.t;
     else if (p.state !== 'Updating') record.gate ??= { state: p.state, at: p.t };
   }
@@ -131,7 +149,8 @@ export function stepPhaseTable(model: ReportModel): string {
   const cell = (t: number | undefined): string => (t === undefined ? '<span class="muted">-</span>' : escapeHtml(formatSeconds(t)));
   const rows = model.counters.flatMap((series) =>
     stepRecords(series).map((r) => {
-      const gate = r.gate === undefined ? '<span class="muted">-</span>' : `${r.gate.state} from ${escapeHtml(formatSeconds(r.gate.at))}`;
+      const checks = r.analysis === undefined ? '' : ` (${escapeHtml(analysisText(r.analysis))})`;
+      const gate = r.gate === undefined ? '<span class="muted">-</span>' : `${r.gate.state} from ${escapeHtml(formatSeconds(r.gate.at))}${checks}`;
       const end = r.failed !== undefined ? `<span class="bad">failed at ${escapeHtml(formatSeconds(r.failed))}</span>${r.passed !== undefined ? `, passed at ${escapeHtml(formatSeconds(r.passed))}` : ''}` : cell(r.passed);
       return (
         `<tr><td>${escapeHtml(series.group)}</td><td>${escapeHtml(stepName(r))}</td><td><code>${escapeHtml(r.revision)}</code></td>` +

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { renderReport } from '../../src/report/index.js';
 import { buildModel } from '../../src/report/model.js';
-import { stepRecords } from '../../src/report/rollout-steps.js';
+import { renderStepRow, stepRecords } from '../../src/report/rollout-steps.js';
+import { timeScale } from '../../src/report/chart-layout.js';
 import { runScenario } from '../../src/sim/runner.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import type { StatefulSetStatus, StepState } from '../../src/api/types.js';
@@ -57,7 +58,17 @@ describe('rollout steps in the report', () => {
   });
 
   it('a manual pause and a failed analysis, and steps passed in one sync', () => {
-    const records = [status(0, 3, 'Completed', 'db-a'), status(10, 0, 'Updating'), status(15, 0, 'Paused'), status(90, 2, 'Updating'), status(95, 2, 'Analyzing'), status(125, 2, 'Failed')];
+    const failing = { successful: 1, failed: 2, message: 'HTTP 503, expected 200' };
+    const withChecks = (r: TimelineRecord, analysis: StatefulSetStatus['stepAnalysis']): TimelineRecord => (r.type === 'status' ? { ...r, status: { ...r.status, stepAnalysis: analysis } } : r);
+    const records = [
+      status(0, 3, 'Completed', 'db-a'),
+      status(10, 0, 'Updating'),
+      status(15, 0, 'Paused'),
+      status(90, 2, 'Updating'),
+      withChecks(status(95, 2, 'Analyzing'), { successful: 0, failed: 0 }),
+      withChecks(status(105, 2, 'Analyzing'), { successful: 1, failed: 0 }),
+      withChecks(status(125, 2, 'Failed'), failing),
+    ];
     const model = buildModel(records, 't');
     assert.deepEqual(
       model.stepPhases.get('default/db')?.map((p) => [p.index + 1, p.state, p.start, p.end, p.open]),
@@ -77,6 +88,9 @@ describe('rollout steps in the report', () => {
         [3, 3, 90, 'Analyzing', 95, undefined, 125],
       ],
     );
-    assert.match(renderReport(records, { title: 't' }), /<span class="bad">failed at 2m05s<\/span>/);
+    const html = renderReport(records, { title: 't' });
+    assert.match(html, /<td>Analyzing from 1m35s \(1 passed, 2 failed: HTTP 503, expected 200\)<\/td><td><span class="bad">failed at 2m05s<\/span><\/td>/);
+    const row = renderStepRow('default/db', model.stepPhases.get('default/db') ?? [], 0, timeScale(125));
+    assert.match(row, /<title>step 3\/3 Analyzing 1m35s–2m05s \(30s\) revision db-b; checks: 1 passed, 0 failed<\/title>/);
   });
 });
