@@ -3,10 +3,11 @@
 // single controller deletion against the world as the simulator sees it. Tests, fast-check and the
 // simulator all call these.
 
+import { parseGoDuration } from '../api/duration.js';
 import type { Features } from '../api/features.js';
-import { PROGRESS_DEADLINE_AUTO, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet, type StatefulSetStatus } from '../api/types.js';
+import { fromTimestamp, PromoteAnnotation, PROGRESS_DEADLINE_AUTO, type Instant, type RolloutStep, type PersistentVolumeClaim, type Pod, type StatefulSet, type StatefulSetStatus } from '../api/types.js';
 import { claimNamesForOrdinal, claimOrdinal, claimTemplates, isClaimOwnerUpToDate } from './claim-identity.js';
-import { claimsAvailableFrom, claimsReadiness } from './claim-updates.js';
+import { claimRevision, claimsAvailableFrom, claimsReadiness } from './claim-updates.js';
 import { isBrokenPod } from './enforced-rolling-update.js';
 import { identityMatches, storageMatches } from './identity.js';
 import { mergeAscending } from './merge.js';
@@ -17,6 +18,7 @@ import { forecastBand } from './slow-rollout.js';
 import { isParallel, minReadySecondsOf, podUpdatePolicyOf, progressDeadlineSecondsOf, slotCountOf, startOrdinal } from './spec.js';
 import { effectiveStrategy, type EffectiveStrategy } from './effective-strategy.js';
 import { isRollingBack, movingTo } from './rollback.js';
+import { gateOf, isUserPaused, stepPartition, stepsOf } from './rollout-steps.js';
 
 const nameOf = (p: Pod): string => p.metadata.name ?? '';
 const ownPods = (set: StatefulSet, pods: readonly Pod[]): Pod[] =>
@@ -271,6 +273,109 @@ export function enforcedHaltRespected(observed: ObservedState, plan: Plan, now: 
     .map((d) => `deleted ${d.name} while the highest new-revision pod ${nameOf(pod)} is unavailable`);
 }
 
+/** An action that moves a pod or claim of the set toward the update revision (an update), at `ordinal`. */
+interface UpdateWrite {
+  ordinal: number;
+  what: string;
+  /**
+   * What goes on while the rollout is held: EnforcedRollingUpdate's replacement of a broken old pod, and a
+   * creation (scaling, a failed pod replaced), which the step's partition alone bounds.
+   */
+  whileHeld: boolean;
+}
+
+/** The plan's updates: update deletions, in-place patches, claims patched to the update revision, relabels and creations on it. */
+function updateWrites(w: World, observed: ObservedState, plan: Plan): UpdateWrite[] {
+  // a pod created while every pod is on one revision (a new set, a completed rollout) updates nothing
+  const rolling = (observed.set.status?.currentRevision ?? plan.status.currentRevision) !== w.updateRevision;
+  const created = new Set(creates(plan).map((c) => c.pod.metadata.name ?? ''));
+  const out: UpdateWrite[] = [];
+  for (const a of plan.actions) {
+    if (a.kind === 'deletePod' && (a.cause === 'update' || a.cause === 'forced')) {
+      const pod = podAt(w, a.ordinal);
+      const brokenOld = a.cause === 'forced' && pod !== undefined && podRevision(pod) !== w.updateRevision && !healthy(w, pod);
+      out.push({ ordinal: a.ordinal, what: `update deletion of ${a.name}`, whileHeld: brokenOld });
+    } else if (a.kind === 'patchPod') out.push({ ordinal: a.ordinal, what: `in-place patch of ${a.name}`, whileHeld: false });
+    else if (a.kind === 'relabelPod' && a.revision === w.updateRevision && a.clearsInPlaceUpdate !== true) out.push({ ordinal: a.ordinal, what: `relabel of ${a.name} to the update revision`, whileHeld: false });
+    else if (a.kind === 'createPod' && rolling && podRevision(a.pod) === w.updateRevision) out.push({ ordinal: a.ordinal, what: `creation of ${a.pod.metadata.name ?? ''} on the update revision`, whileHeld: true });
+    else if (a.kind === 'patchClaim') {
+      const before = w.index.claimsByName.get(a.name);
+      const moves = claimRevision(a.claim) === w.updateRevision && (before === undefined || claimRevision(before) !== w.updateRevision);
+      // the claims of a pod created in this sync follow its revision: part of the creation
+      if (moves || a.growsTo !== undefined) out.push({ ordinal: parentNameAndOrdinal(a.podName).ordinal, what: `patch of claim ${a.name}`, whileHeld: created.has(a.podName) });
+    }
+  }
+  return out;
+}
+
+/** Why the rollout may have passed step `i` this sync (undefined: nothing allowed it). */
+function stepPassed(observed: ObservedState, plan: Plan, i: number, first: boolean, now: Instant): string | undefined {
+  const set = observed.set;
+  const revision = plan.status.updateRevision ?? '';
+  const promote = set.metadata.annotations?.[PromoteAnnotation];
+  if (promote === `${revision}/${i}` || promote === `${revision}/full`) return 'promoted';
+  if (isUserPaused(set)) return undefined;
+  const step = stepsOf(set)[i];
+  if (step === undefined) return undefined;
+  const stored = set.status;
+  const timed = (state: string, duration: string | undefined): string | undefined => {
+    const since = fromTimestamp(stored?.currentStepSince);
+    const ms = duration === undefined ? 0 : parseGoDuration(duration);
+    return first && stored?.currentStepState === state && since !== undefined && now >= since + ms ? 'timed' : undefined;
+  };
+  switch (gateOf(step)) {
+    case 'none':
+    case 'http':
+      return 'gate';
+    case 'pause':
+      return undefined;
+    case 'bake':
+      return timed('Baking', step.pause?.duration);
+    case 'readiness':
+      return timed('Analyzing', step.analysis?.readiness?.duration);
+  }
+}
+
+/**
+ * rollingUpdate.steps and paused: no update (deletion, in-place patch, claim patch, relabel or creation on the
+ * update revision) below the partition of the step the rollout is at after this sync, and none at all while the
+ * user paused the rollout or a step failed it (EnforcedRollingUpdate still replaces broken old pods then; scaling
+ * and replacing failed pods create on the update revision above the step's partition). The step moves on this
+ * sync only past gates that allow it: no gate, an analysis, a promote naming it, or a bake or readiness window
+ * that started in an earlier sync and has run its time.
+ */
+export function stepBoundaryRespected(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
+  const set = observed.set;
+  const steps = stepsOf(set);
+  const w = world(observed, plan, now, features);
+  const rolling = w.strategy.kind === 'RollingUpdate' || w.strategy.kind === 'EnforcedRollingUpdate';
+  const paused = isUserPaused(set);
+  if (!rolling || w.rollback || (steps.length === 0 && !paused)) return [];
+  const status = plan.status;
+  const revision = status.updateRevision ?? '';
+  const ours = steps.length > 0 && status.stepRevision === revision && typeof status.currentStepIndex === 'number';
+  const index = ours ? Math.min(status.currentStepIndex as number, steps.length) : steps.length;
+  const at = steps[index];
+  const bound = at === undefined ? w.strategy.partition : Math.max(w.strategy.partition, stepPartition(at, slotCountOf(set)));
+  const held = paused || (ours && status.currentStepState === 'Failed');
+  const start = startOrdinal(set);
+  const out: string[] = [];
+  for (const u of updateWrites(w, observed, plan)) {
+    if (held && !u.whileHeld) out.push(`${u.what} while the rollout is ${paused ? 'paused' : 'failed at a step'}`);
+    else if (u.ordinal - start < bound) out.push(`${u.what} below the partition ${bound}${at === undefined ? '' : ` of step ${index + 1}/${steps.length}`}`);
+  }
+  const stored = set.status;
+  if (!ours) return out;
+  // where the rollout was before this sync: the stored step, or the first one of a new rollout
+  const kept = stored?.stepRevision === revision && typeof stored.currentStepIndex === 'number';
+  const from = kept ? (stored.currentStepState === 'Completed' ? steps.length : stored.currentStepIndex) : stored?.currentRevision !== undefined && stored.currentRevision !== revision ? 0 : undefined;
+  if (from === undefined) return out;
+  for (let i = from; i < index; i++) {
+    if (stepPassed(observed, plan, i, kept && i === from, now) === undefined) out.push(`passed step ${i + 1}/${steps.length} (${gateOf(steps[i] as RolloutStep)}) this sync without its gate allowing it`);
+  }
+  return out;
+}
+
 /** Every plan-level checker. */
 export function checkPlan(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   return [
@@ -279,6 +384,7 @@ export function checkPlan(observed: ObservedState, plan: Plan, now: Instant, fea
     ...maxUnavailableBudget(observed, plan, now, features),
     ...recreateNoMixedRevisions(observed, plan, features),
     ...enforcedHaltRespected(observed, plan, now, features),
+    ...stepBoundaryRespected(observed, plan, now, features),
   ];
 }
 

@@ -209,7 +209,8 @@ function stepProgress(ctx: SyncContext, steps: StepPlan, next: StatefulSetStatus
     const what = steps.failure.kind === 'aborted' ? 'aborted by the user' : `failed its analysis: ${steps.failure.message}`;
     return { stepFailed: { reason: steps.failure.kind === 'aborted' ? Reason.rolloutAborted : Reason.analysisFailed, message: `Rollout to revision ${revision}${where} ${what}; it stays there until retried (kubectl ordinal rollout retry) or the template changes; ${counts}` } };
   }
-  const user = steps.pauses.some((p) => p.reason === 'UserPause');
+  // the user's pause holds a rollout; a scale goes on, and says so
+  const user = steps.pauses.some((p) => p.reason === 'UserPause') && ctx.currentRevision !== ctx.updateRevision;
   const step = steps.blockers.find((b) => b.kind === 'rolloutStep');
   const waiting = step?.kind === 'rolloutStep' && step.state !== 'Updating' ? stepWait(step) : undefined;
   if (!user && waiting === undefined) return {};

@@ -264,7 +264,7 @@ export type Blocker =
    * window ends.
    */
   | { kind: 'rolloutStep'; step: number; steps: number; state: StepState; gate: 'none' | 'pause' | 'bake' | 'http' | 'readiness'; partition: number; until?: Instant; analysis?: StepAnalysisStatus }
-  /** rollingUpdate.steps: the step failed the rollout (an analysis, or the user's abort); with onFailure Halt it stays there. */
+  /** rollingUpdate.steps: the step failed the rollout (an analysis, or the user's abort; `steps` 0: an abort of a rollout without steps); with onFailure Halt it stays there. */
   | { kind: 'stepFailed'; step: number; steps: number; message: string };
 
 export type BlockerKind = Blocker['kind'];

@@ -122,9 +122,9 @@ export function failureText(f: RolloutFailure, deadlineSeconds: number): string 
     case 'progressDeadlineExceeded':
       return `it made no progress for progressDeadlineSeconds (${deadlineSeconds} s)`;
     case 'analysisFailed':
-      return `step ${f.step + 1} failed its analysis: ${f.message}`;
+      return `step ${(f.step ?? 0) + 1} failed its analysis: ${f.message}`;
     case 'aborted':
-      return `it was aborted at step ${f.step + 1} by the user`;
+      return f.step === undefined ? 'it was aborted by the user' : `it was aborted at step ${f.step + 1} by the user`;
   }
 }
 

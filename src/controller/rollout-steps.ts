@@ -37,8 +37,8 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 /** Why a step failed the rollout (rollback.ts's RolloutFailure reads it). */
 export interface StepFailure {
   kind: 'analysisFailed' | 'aborted';
-  /** The step's index (0-based). */
-  step: number;
+  /** The step's index (0-based); absent for an abort of a rollout without steps. */
+  step?: number;
   message: string;
 }
 
@@ -106,6 +106,12 @@ function reached(ctx: SyncContext, boundary: number): boolean {
   return downIndices(ctx, boundary).next().done === true;
 }
 
+/** An updated replica from `boundary` up is down or terminating (a missing one, as after a scale-up, is not). */
+function wentUnavailable(ctx: SyncContext, boundary: number): boolean {
+  const { slots } = ctx;
+  return slots.countOf(slots.index.terminating, boundary) > 0 || downIndices(ctx, boundary).next().done !== true;
+}
+
 /** `<revision>/<index>` or `<revision>/full` of the promote annotation, when it names this revision. */
 function promotion(set: StatefulSet, revision: string): number | 'full' | undefined {
   const value = set.metadata.annotations?.[PromoteAnnotation];
@@ -116,6 +122,14 @@ function promotion(set: StatefulSet, revision: string): number | 'full' | undefi
 }
 
 const stepLabel = (index: number, total: number): string => `step ${index + 1}/${total}`;
+
+/** Why the step's analysis failed, in the same words every sync (a condition message that changed would be written again). */
+function analysisFailure(step: RolloutStep | undefined, analysis: StepAnalysisStatus | undefined): string {
+  const http = step?.analysis?.http;
+  if (http === undefined || analysis === undefined) return analysis?.message ?? 'the analysis failed';
+  const checks = analysis.successful + analysis.failed;
+  return `${analysis.failed} of ${checks} checks of ${http.url} failed (failureLimit ${http.failureLimit ?? 0})${analysis.message ? `: ${analysis.message}` : ''}`;
+}
 
 /** The keyed result list of the current step's HTTP checks, folded into its counts. */
 function foldResults(analysis: StepAnalysisStatus, key: string, since: Instant, results: readonly AnalysisResult[]): StepAnalysisStatus {
@@ -157,8 +171,9 @@ class StepRun {
     this.now = ctx.now;
     const same = stored?.stepRevision === ctx.updateRevision && typeof stored.currentStepIndex === 'number';
     if (same) {
-      this.index = Math.min(stored.currentStepIndex as number, steps.length);
+      // a completed rollout stays completed when steps are added to the spec afterwards
       this.state = stored.currentStepState ?? 'Updating';
+      this.index = this.state === 'Completed' ? steps.length : Math.min(stored.currentStepIndex as number, steps.length);
       this.since = fromTimestamp(stored.currentStepSince) ?? wholeSecond(this.now);
       this.analysis = stored.stepAnalysis;
     } else if (ctx.currentRevision === ctx.updateRevision) {
@@ -201,7 +216,7 @@ class StepRun {
   }
 
   /** The user's signals: promote, abort, retry (annotations; see types.ts). */
-  signals(): void {
+  signals(paused: boolean): void {
     const { set, updateRevision } = this.ctx;
     const stored = set.status;
     const retry = set.metadata.annotations?.[RetryAnnotation];
@@ -215,10 +230,11 @@ class StepRun {
     }
     if (aborted && this.index < this.steps.length) return this.fail('aborted', 'aborted by the user (kubectl ordinal rollout abort)');
     if (this.state === 'Failed') {
-      this.failure = { kind: 'analysisFailed', step: this.index, message: this.analysis?.message ?? 'the analysis failed' };
+      this.failure = { kind: 'analysisFailed', step: this.index, message: analysisFailure(this.steps[this.index], this.analysis) };
       return;
     }
-    const promote = promotion(set, updateRevision);
+    // a promote waits for the resume: no step passes while the user pauses (its annotation stays valid)
+    const promote = paused ? undefined : promotion(set, updateRevision);
     if (promote === 'full' && this.index < this.steps.length) {
       this.events.push({ type: 'Normal', reason: 'RolloutPromoted', message: `Rollout to revision ${updateRevision} promoted past every remaining step` });
       this.index = this.steps.length;
@@ -230,13 +246,17 @@ class StepRun {
     }
   }
 
-  /** Runs steps as far as the pods allow this sync. */
+  /**
+   * Runs steps as far as the pods allow this sync. While the user pauses, the current step's gate keeps
+   * watching the pods (a replica that goes unavailable starts a bake or readiness window again, as it would
+   * unpaused) but does not pass.
+   */
   run(paused: boolean): void {
     for (let guard = 0; guard <= this.steps.length && this.index < this.steps.length; guard++) {
       const step = this.steps[this.index] as RolloutStep;
       this.partition = Math.max(this.ctx.strategy.partition, stepPartition(step, this.ctx.slots.count));
-      if (this.state === 'Failed' || paused) return;
-      if (!this.gate(step)) return;
+      if (this.state === 'Failed') return;
+      if (!this.gate(step, paused)) return;
     }
     if (this.index >= this.steps.length) {
       this.partition = undefined;
@@ -244,12 +264,14 @@ class StepRun {
     }
   }
 
-  /** The step's gate; true when it passed (the next step runs this sync). */
-  private gate(step: RolloutStep): boolean {
+  /** The step's gate; true when it passed (the next step runs this sync; never while `paused`). */
+  private gate(step: RolloutStep, paused: boolean): boolean {
     const gate = gateOf(step);
-    if (!reached(this.ctx, this.partition as number)) {
-      // a readiness analysis counts each time an updated replica goes unavailable during its window
-      if (gate === 'readiness' && this.state === 'Analyzing') {
+    const boundary = this.partition as number;
+    if (!reached(this.ctx, boundary)) {
+      // a readiness analysis counts each time an updated replica goes unavailable during its window (a replica
+      // added by a scale-up starts the window again without counting)
+      if (gate === 'readiness' && this.state === 'Analyzing' && wentUnavailable(this.ctx, boundary)) {
         const failed = (this.analysis?.failed ?? 0) + 1;
         const unavailable = `an updated replica went unavailable during the readiness window (${failed} time${failed === 1 ? '' : 's'})`;
         this.analysis = { successful: this.analysis?.successful ?? 0, failed, lastCheckTime: toTimestamp(this.now), message: unavailable };
@@ -263,6 +285,7 @@ class StepRun {
     }
     switch (gate) {
       case 'none':
+        if (paused) return false;
         this.advance('reached');
         return true;
       case 'pause':
@@ -271,34 +294,39 @@ class StepRun {
         this.pause('StepPause');
         return false;
       case 'bake':
-        return this.timed('Baking', durationMs(step.pause?.duration, 0), 'baked', 'StepPause');
+        return this.timed('Baking', durationMs(step.pause?.duration, 0), 'baked', 'StepPause', paused);
       case 'readiness':
-        return this.timed('Analyzing', durationMs(step.analysis?.readiness?.duration, 0), 'passed its readiness analysis', 'AnalysisRunning');
+        return this.timed('Analyzing', durationMs(step.analysis?.readiness?.duration, 0), 'passed its readiness analysis', 'AnalysisRunning', paused);
       case 'http':
-        return this.http(step.analysis?.http as HttpAnalysis);
+        return this.http(step.analysis?.http as HttpAnalysis, paused);
     }
   }
 
   /** A bake time or a readiness window: passes `ms` after the state started (a replica going down restarts it). */
-  private timed(state: 'Baking' | 'Analyzing', ms: number, how: string, reason: PauseReason): boolean {
+  private timed(state: 'Baking' | 'Analyzing', ms: number, how: string, reason: PauseReason, paused: boolean): boolean {
     this.enter(state);
     if (state === 'Analyzing') this.analysis ??= { successful: 0, failed: 0 };
-    if (this.now >= this.since + ms) {
+    if (this.now >= this.since + ms && !paused) {
       this.advance(how);
       return true;
     }
-    this.wakeAt = this.since + ms;
+    if (this.now < this.since + ms) this.wakeAt = this.since + ms;
     this.pause(reason);
     return false;
   }
 
-  private http(http: HttpAnalysis): boolean {
+  private http(http: HttpAnalysis, paused: boolean): boolean {
     this.enter('Analyzing');
     const key = `${this.ctx.updateRevision}/${this.index}`;
     const analysis = foldResults(this.analysis ?? { successful: 0, failed: 0 }, key, this.since, this.results);
     this.analysis = analysis;
     if (analysis.failed > (http.failureLimit ?? 0)) {
-      this.fail('analysisFailed', `${analysis.failed} of ${analysis.successful + analysis.failed} checks of ${http.url} failed (failureLimit ${http.failureLimit ?? 0})${analysis.message ? `: ${analysis.message}` : ''}`);
+      this.fail('analysisFailed', analysisFailure(this.steps[this.index], analysis));
+      return false;
+    }
+    if (paused) {
+      // no check is made while paused (planSteps drops the probe), so nothing to wake for
+      this.pause('AnalysisRunning');
       return false;
     }
     if (analysis.successful + analysis.failed >= (http.count ?? 1)) {
@@ -358,10 +386,15 @@ export function planSteps(ctx: SyncContext, results: readonly AnalysisResult[] =
   const pauses = paused ? [userPause(ctx)] : [];
   const steps = ctx.strategy.kind === 'RollingUpdate' || ctx.strategy.kind === 'EnforcedRollingUpdate' ? stepsOf(set) : [];
   if (steps.length === 0) {
-    return { steps, index: 0, state: 'Completed', since: ctx.now, holds: paused, events: pauseEvents, blockers: paused ? [{ kind: 'rolloutPaused' }] : [], pauses };
+    // without steps, an abort (its annotation names the revision rolling out) fails the rollout as a whole
+    const aborted = ctx.currentRevision !== ctx.updateRevision && set.apiVersion === ORDINAL_V1 && set.metadata.annotations?.[AbortAnnotation] === ctx.updateRevision;
+    const failure: StepFailure | undefined = aborted ? { kind: 'aborted', message: 'aborted by the user (kubectl ordinal rollout abort)' } : undefined;
+    const blockers: Blocker[] = [...(paused ? [{ kind: 'rolloutPaused' } as const] : []), ...(failure ? [{ kind: 'stepFailed', step: 0, steps: 0, message: failure.message } as const] : [])];
+    const plan: StepPlan = { steps, index: 0, state: 'Completed', since: ctx.now, holds: paused || aborted, events: pauseEvents, blockers, pauses };
+    return failure === undefined ? plan : { ...plan, failure };
   }
   const run = new StepRun(ctx, steps, results);
-  run.signals();
+  run.signals(paused);
   run.run(paused);
   const plan: StepPlan = {
     steps,

@@ -8,7 +8,7 @@ import { BatchWriter, type Item } from './batches.js';
 import { earliest } from './availability.js';
 import { claimsAvailableAt, recordResizes, replicaClaims, resizingBlocker, updateStep, type ReplicaClaims } from './claim-updates.js';
 import { condemnedPass } from './condemned.js';
-import { isOld, slotUnavailability, type SyncContext } from './sync-context.js';
+import { downIndicesDescending, isOld, slotUnavailability, type SyncContext } from './sync-context.js';
 import { oldCount, staleCount } from './update-range.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, isStuck, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
 import { claimBlockedEvent, forcedReplacementEvent } from './event-texts.js';
@@ -203,9 +203,13 @@ function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult 
  * EnforcedRollingUpdate it still replaces broken pods of an old revision (as Deployments and Kruise do while paused).
  */
 function heldUpdate(ctx: SyncContext, halt: HaltCheck): PhaseResult {
-  if (ctx.strategy.kind !== 'EnforcedRollingUpdate') return result({});
-  const decision = planEnforcedUpdate(ctx, halt);
-  return deleteVictims(ctx, { ...decision, victims: decision.victims.filter(({ pod }) => isOld(ctx, pod) && isStuck(ctx, pod)) });
+  if (ctx.strategy.kind !== 'EnforcedRollingUpdate' || halt.halted !== undefined) return result({});
+  // the stuck old pods from the partition up, highest first: none is available, so none takes budget
+  const victims = downIndicesDescending(ctx, ctx.strategy.partition)
+    .map((index) => ({ index, pod: ctx.slots.pod(index) }))
+    .filter((c): c is { index: number; pod: Pod } => c.pod !== undefined && !isTerminating(c.pod) && isOld(ctx, c.pod) && isStuck(ctx, c.pod))
+    .slice(0, ctx.strategy.maxUnavailable);
+  return deleteVictims(ctx, { victims, blockers: [] });
 }
 
 /** The strategy's update phase (upstream §4.1 dispatch); an aborted rollout's way back (rollback.ts) instead. */

@@ -174,8 +174,10 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
       return void model.expects.push({ t: r.t, index: r.index, ok: r.ok, message: r.message });
     case 'failure':
       return void model.failures.push({ t: r.t, index: r.index, message: r.message });
-    // the controller's writes and the summary are read elsewhere (the summary by buildModel)
+    // the controller's writes and the summary are read elsewhere (the summary by buildModel); analysis checks
+    // show in the status (stepAnalysis) and Events
     case 'action':
+    case 'analysis':
     case 'summary':
       return;
   }

@@ -39,6 +39,8 @@ export interface ControllerMetrics {
   claimPatchRefused(set: StatefulSet): void;
   /** The plan holds `claim`: its class does not allow expansion to `request` (counted once per claim and request). */
   claimExpansionRefused(set: StatefulSet, claim: string, request: string): void;
+  /** An HTTP check of a staged rollout's analysis step came back (analysis-prober.ts). */
+  observeAnalysisCheck(set: StatefulSet, ok: boolean): void;
   /** Deletes every series of the set (it was deleted). */
   forgetSet(namespace: string, name: string): void;
   /** Work-queue metrics (`workqueue_*{name}`) in this registry. */
@@ -87,6 +89,12 @@ function build(registry: Registry) {
     // controller-runtime's controller_runtime_reconcile_panics_total: a recovered bug, not a failed API call
     panics: new Counter({ name: 'ordinal_reconcile_panics_total', help: 'StatefulSet syncs that ended in an internal error (a bug in Ordinal)', registers }),
     reconcileDuration: histogram('ordinal_reconcile_duration_seconds', 'Duration of one StatefulSet sync', [], RECONCILE_BUCKETS),
+    analysisChecks: new Counter({
+      name: 'ordinal_analysis_checks_total',
+      help: 'HTTP checks of staged rollouts\' analysis steps, by result (success: the expected status; failure: another status, an error or no answer in time)',
+      labelNames: ['namespace', 'statefulset', 'result'],
+      registers,
+    }),
     eventsDropped: new Counter({
       name: 'ordinal_events_dropped_total',
       help: 'Events not written because too many were waiting to be (client-go drops them alike), by type',
@@ -219,6 +227,12 @@ class PromControllerMetrics implements ControllerMetrics {
     this.m.eventsDropped.inc({ type });
   }
 
+  observeAnalysisCheck(set: StatefulSet, ok: boolean): void {
+    const labels = this.labelsOf(set);
+    this.seenOf(labels);
+    this.m.analysisChecks.inc({ namespace: labels.namespace, statefulset: labels.statefulset, result: ok ? 'success' : 'failure' });
+  }
+
   forgetSet(namespace: string, name: string): void {
     const seen = this.seen.get(`${namespace}/${name}`);
     if (seen === undefined) return;
@@ -233,6 +247,7 @@ class PromControllerMetrics implements ControllerMetrics {
     for (const [key, resize] of this.resizes) if (resize.labels.namespace === namespace && resize.labels.statefulset === name) this.resizes.delete(key);
     for (const [key, r] of this.refused) if (key.startsWith(`${namespace}/`) && r.statefulset === name) this.refused.delete(key);
     for (const strategy of seen.strategies) this.m.updateDuration.remove({ namespace, statefulset: name, strategy });
+    for (const result of ['success', 'failure']) this.m.analysisChecks.remove({ namespace, statefulset: name, result });
   }
 
   workQueue<K>(name: string, clock: Clock): WorkQueueMetrics<K> {

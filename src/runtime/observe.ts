@@ -9,7 +9,7 @@ import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, 
 import { respectsBudgets } from '../controller/disruption-budget.js';
 import { budgetsOf } from './disruption-budgets.js';
 import { movesByZone, nodeLabelsOf } from './node-zones.js';
-import type { ObservedState } from '../controller/plan-types.js';
+import type { AnalysisResult, ObservedState } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
 import type { ReplicaIndexes } from './replica-indexes.js';
 import type { DurationLearner } from './duration-learner.js';
@@ -117,9 +117,14 @@ export interface ObserveMemo {
   indexes?: ReplicaIndexes;
   /** The set's pods' durations as learned from the pod informer (SlowerThanForecast, `progressDeadlineSeconds: auto`). */
   durations?: DurationLearner;
+  /** The HTTP checks of staged rollouts' analysis steps made so far (analysis-prober.ts). */
+  analysis?: { results(set: StatefulSet): readonly AnalysisResult[] };
 }
 
 const withDurations = (durations: ObservedDurations | undefined): { durations?: ObservedDurations } => (durations === undefined ? {} : { durations });
+
+const withResults = (results: readonly AnalysisResult[] | undefined): { analysisResults?: readonly AnalysisResult[] } =>
+  results === undefined || results.length === 0 ? {} : { analysisResults: results };
 
 /**
  * The set is defaulted here because a CRD stores the pod template as written (kube-apiserver applies core
@@ -145,6 +150,7 @@ export function observe(stored: StatefulSet, caches: Caches, features: Features 
     revisions: ownedOrOrphan(caches.revisions, set, (r) => selectorMatches(set.spec.selector, r.metadata.labels)),
     ...(set.spec.volumeClaimUpdatePolicy === 'InPlace' && caches.storageClasses ? { storageClasses: caches.storageClasses.list() } : {}),
     ...withDurations(memo.durations?.of(set)),
+    ...withResults(memo.analysis?.results(stored)),
     ...(respectsBudgets(set) && caches.podDisruptionBudgets ? { disruptionBudgets: budgetsOf(set, caches.podDisruptionBudgets, caches.pods) } : {}),
     ...(movesByZone(set) && caches.nodes ? { nodeLabels: nodeLabelsOf(caches.nodes) } : {}),
   };

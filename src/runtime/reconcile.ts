@@ -9,6 +9,7 @@ import type { Clock } from './clock.js';
 import { objectReference, type EventRecorder } from './event-recorder.js';
 import { applyPlan, type ExecutionResult } from './executor.js';
 import type { Expectations } from './expectations.js';
+import type { AnalysisProber } from './analysis-prober.js';
 import type { Logger } from './logging-port.js';
 import type { ControllerMetrics } from './metrics.js';
 import { observe, type Caches, type ObserveMemo } from './observe.js';
@@ -43,6 +44,8 @@ export interface SyncDeps {
   metrics: ControllerMetrics;
   events: EventRecorder;
   logger: Logger;
+  /** Makes the plan's analysis checks (rollingUpdate.steps); absent: none are made. */
+  prober?: AnalysisProber;
 }
 
 // upstream: stateful_set.go sync + syncStatefulSet
@@ -64,6 +67,8 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
   const now = deps.clock.now();
   const observed = observe(set, deps.caches, deps.features, deps.memo);
   const plan = deps.planner.plan(observed, now, deps.features);
+  // the checks run beside the sync: their results queue the set again
+  deps.prober?.start(key, set, plan.probes);
   const result = await applyPlan(plan, deps.client, {
     set,
     resource: parsed.target.resource,

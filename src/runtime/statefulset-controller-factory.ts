@@ -3,6 +3,7 @@
 
 import { planStatefulSet } from '../controller/plan-statefulset.js';
 import { PlannerCache } from '../controller/planner-cache.js';
+import type { ProbePort } from './analysis-prober.js';
 import type { Planner } from './planner-port.js';
 import { StatefulSetController, type StatefulSetControllerDeps } from './statefulset-controller.js';
 
@@ -16,7 +17,11 @@ export function newPlanner(): Planner {
   return { plan: (observed, now, features) => planStatefulSet(observed, now, features, cache) };
 }
 
-export type CreateControllerDeps = Omit<StatefulSetControllerDeps, 'planner'> & { planner?: Planner };
+/**
+ * The probe port is required here: without one a staged rollout's HTTP analysis would wait for checks nobody
+ * makes. `ordinal controller` passes the real one (http-probe.ts), the simulator its scenario's endpoints.
+ */
+export type CreateControllerDeps = Omit<StatefulSetControllerDeps, 'planner' | 'probePort'> & { planner?: Planner; probePort: ProbePort };
 
 export function createStatefulSetController(deps: CreateControllerDeps): StatefulSetController {
   return new StatefulSetController({ ...deps, planner: deps.planner ?? newPlanner() });

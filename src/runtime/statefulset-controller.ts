@@ -5,7 +5,9 @@
 
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
+import type { AnalysisProbe, AnalysisResult } from '../controller/plan-types.js';
 import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
+import { AnalysisProber, type ProbePort } from './analysis-prober.js';
 import type { Timers } from './clock.js';
 import type { EventRecorder } from './event-recorder.js';
 import { Expectations, type ObservedChange } from './expectations.js';
@@ -42,6 +44,10 @@ export interface StatefulSetControllerDeps {
   expectationsTtlMs?: number;
   /** Called after every sync with its outcome (timelines, tests). */
   onReconcile?(key: string, outcome: ReconcileOutcome): void;
+  /** Makes the HTTP checks of staged rollouts' analysis steps (http-probe.ts); absent: none are made. */
+  probePort?: ProbePort;
+  /** Called when an analysis check came back, before the set is queued again (timelines). */
+  onAnalysisResult?(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void;
 }
 
 type State = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
@@ -55,6 +61,7 @@ export class StatefulSetController {
   private readonly durations: DurationLearner;
   private readonly defaults = new SetDefaults();
   private readonly expectations: Expectations;
+  private readonly prober: AnalysisProber | undefined;
   /** Keys skipped for unobserved writes, in the order they first waited (the order they are rechecked). */
   private readonly waiting = new Map<string, number>();
   private waitingSeq = 0;
@@ -88,6 +95,14 @@ export class StatefulSetController {
     const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
     this.expectations = new Expectations({ clock: deps.timers, ...ttl });
     this.queue = new WorkQueue<string>({ timers: deps.timers, metrics: deps.metrics.workQueue<string>('statefulset', deps.timers) });
+    this.prober = deps.probePort && new AnalysisProber({ port: deps.probePort, timers: deps.timers, logger: this.log, onResult: (key, set, probe, result) => this.analysisResult(key, set, probe, result) });
+  }
+
+  /** A check came back: counted, and the set synced again to fold it into its step's analysis. */
+  private analysisResult(key: string, set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void {
+    this.deps.metrics.observeAnalysisCheck(set, result.ok);
+    this.deps.onAnalysisResult?.(set, probe, result);
+    this.queue.add(key);
   }
 
   /** Lists and watches, waits for every cache to sync, then starts the workers. Aborting `signal` stops with drain. */
@@ -129,6 +144,7 @@ export class StatefulSetController {
   private async shutDown(drain: boolean): Promise<void> {
     this.state = 'stopping';
     this.abandon = !drain;
+    this.prober?.stop();
     await this.queue.shutDown({ drain });
     await Promise.all(this.workerDone);
     for (const off of this.unsubscribe.splice(0)) off();
@@ -146,8 +162,9 @@ export class StatefulSetController {
 
   private syncDeps(): SyncDeps {
     const { client, timers, features, planner, metrics, events } = this.deps;
-    const { targets, caches, indexes, durations, defaults, expectations, log } = this;
-    return { client, clock: timers, features, planner, metrics, events, targets, caches, memo: { defaults, indexes, durations }, expectations, logger: log };
+    const { targets, caches, indexes, durations, defaults, expectations, log, prober } = this;
+    const memo = { defaults, indexes, durations, ...(prober ? { analysis: prober } : {}) };
+    return { client, clock: timers, features, planner, metrics, events, targets, caches, memo, expectations, logger: log, ...(prober ? { prober } : {}) };
   }
 
   private async worker(): Promise<void> {
@@ -246,6 +263,7 @@ export class StatefulSetController {
         this.indexes.forget(s);
         this.durations.forget(s);
         this.defaults.forget(s.metadata.uid);
+        this.prober?.forget(s);
         return key(s);
       };
       on(t.informer, { add: key, update: (_a, b) => key(b), del: gone });

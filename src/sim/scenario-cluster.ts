@@ -45,7 +45,7 @@ function podGlobs(v: unknown, p: string, i: Issues): string[] | undefined {
 }
 const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
 // The keys each block accepts, exported so the scenario docs test can check every one is documented.
-export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage', 'allocatable'] as const;
+export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage', 'allocatable', 'analysisEndpoints'] as const;
 export const ALLOCATABLE_KEYS = ['cpu', 'memory'] as const;
 export const STORAGE_KEYS = ['bindSeconds', 'expansionSeconds', 'classes'] as const;
 export const STORAGE_CLASS_KEYS = ['expansion', 'expansionSeconds'] as const;
@@ -72,12 +72,38 @@ export function parseCluster(v: unknown, path: string, issues: Issues): ClusterS
   if (allocatable) spec.allocatable = allocatable;
   const storage = optional(obj, 'storage', path, issues, (x, p, i) => parseStorage(x, p, i));
   if (storage) spec.storage = storage;
+  const endpoints = optional(obj, 'analysisEndpoints', path, issues, parseEndpoints);
+  if (endpoints) spec.analysisEndpoints = endpoints;
   const images = optional(obj, 'images', path, issues, objectField) ?? {};
   for (const [key, value] of Object.entries(images)) {
     const image = parseImage(value, at(at(path, 'images'), key), issues);
     if (image) spec.images[key] = image;
   }
   return spec;
+}
+
+/** An http:// or https:// URL, as a step's analysis names it. */
+export function endpointUrl(v: unknown, path: string, issues: Issues): string | undefined {
+  const url = stringField(v, path, issues);
+  if (url === undefined) return undefined;
+  return /^https?:\/\//.test(url) ? url : issues.add(path, `must be an http:// or https:// URL, got ${JSON.stringify(url)}`);
+}
+
+/** An HTTP status code an endpoint answers. */
+export const httpStatus = (v: unknown, path: string, issues: Issues): number | undefined => numberField(v, path, issues, { integer: true, min: 100, max: 599 });
+
+/** `{"<url>": <status code>}`: what each analysis endpoint answers. */
+function parseEndpoints(v: unknown, path: string, issues: Issues): Record<string, number> | undefined {
+  const obj = objectField(v, path, issues);
+  if (!obj) return undefined;
+  const out: Record<string, number> = {};
+  for (const [url, status] of Object.entries(obj)) {
+    const p = at(path, url);
+    if (endpointUrl(url, p, issues) === undefined) continue;
+    const code = httpStatus(status, p, issues);
+    if (code !== undefined) out[url] = code;
+  }
+  return out;
 }
 
 /** The node's allocatable `{cpu, memory}`: non-negative Kubernetes quantities (a number reads as its text). */

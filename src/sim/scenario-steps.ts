@@ -1,11 +1,14 @@
 // The `steps` list: each step is a mapping with exactly one action key.
 
 import type { Features } from '../api/features.js';
+import { ORDINAL_V1 } from '../api/types.js';
+import { endpointUrl, httpStatus } from './scenario-cluster.js';
 import {
   DEFAULT_NAMESPACE,
   DEFAULT_WAIT_TIMEOUT_SECONDS,
   type ObjectRef,
   type ObjectTarget,
+  type RolloutSignal,
   type Step,
   type WaitTarget,
 } from './scenario-types.js';
@@ -15,6 +18,7 @@ import {
   type Issues,
   type Obj,
   at,
+  boolField,
   describe,
   enumField,
   isObject,
@@ -25,7 +29,7 @@ import {
   stringField,
 } from './scenario-fields.js';
 
-export const STEP_KEYS = ['waitFor', 'apply', 'patch', 'setImage', 'deletePod', 'advance', 'restartController', 'expect', 'delete'] as const;
+export const STEP_KEYS = ['waitFor', 'apply', 'patch', 'setImage', 'deletePod', 'advance', 'restartController', 'expect', 'delete', 'endpoint', 'pause', 'resume', 'promote', 'abort', 'retry'] as const;
 type StepKey = (typeof STEP_KEYS)[number];
 // The keys each step's mapping accepts, exported so the scenario docs test can check every one is documented.
 export const STEP_OPTION_KEYS: Readonly<Partial<Record<StepKey, readonly string[]>>> = { waitFor: ['timeoutSeconds'] };
@@ -35,6 +39,10 @@ export const PATCH_KEYS = ['kind', 'apiVersion', 'name', 'namespace', 'merge'] a
 export const DELETE_KEYS = ['kind', 'apiVersion', 'name', 'namespace'] as const;
 export const SET_IMAGE_KEYS = ['name', 'namespace', 'container', 'image'] as const;
 export const DELETE_POD_KEYS = ['name', 'namespace'] as const;
+export const ENDPOINT_KEYS = ['url', 'status'] as const;
+/** pause, resume, abort and retry; promote also takes `full`. */
+export const SIGNAL_KEYS = ['name', 'namespace'] as const;
+export const PROMOTE_KEYS = ['name', 'namespace', 'full'] as const;
 
 /** What earlier objects and steps created, so `patch`/`setImage` can find a StatefulSet's apiVersion. */
 export interface ParseContext {
@@ -96,7 +104,38 @@ function parseBody(key: StepKey, obj: Obj, path: string, issues: Issues, ctx: Pa
       const expect = parseExpect(v, p, issues);
       return expect && { kind: 'expect', expect };
     }
+    case 'endpoint':
+      return parseEndpoint(v, p, issues);
+    case 'pause':
+    case 'resume':
+    case 'promote':
+    case 'abort':
+    case 'retry':
+      return parseSignal(key, v, p, issues, ctx);
   }
+}
+
+/** `endpoint: {url, status}`: status a code, or null (the URL refuses connections from then on). */
+function parseEndpoint(v: unknown, path: string, issues: Issues): Body | undefined {
+  const obj = objectField(v, path, issues);
+  if (!obj) return undefined;
+  noUnknownKeys(obj, ENDPOINT_KEYS, path, issues);
+  const url = endpointUrl(obj['url'], at(path, 'url'), issues);
+  if (!('status' in obj)) return issues.add(at(path, 'status'), 'required (a status code, or null: connection refused)');
+  const status = obj['status'] === null ? null : httpStatus(obj['status'], at(path, 'status'), issues);
+  return url === undefined || status === undefined ? undefined : { kind: 'endpoint', url, status };
+}
+
+/** A rollout signal to an apps.ordinal.dev/v1 StatefulSet: `web` or `{name, namespace}` (promote: `full`). */
+function parseSignal(key: RolloutSignal, v: unknown, path: string, issues: Issues, ctx: ParseContext): Body | undefined {
+  if (isObject(v)) noUnknownKeys(v, key === 'promote' ? PROMOTE_KEYS : SIGNAL_KEYS, path, issues);
+  const set = parseRef(v, path, issues, 'name');
+  const full = isObject(v) && key === 'promote' ? optional(v, 'full', path, issues, boolField) : undefined;
+  if (!set) return undefined;
+  const apiVersion = statefulSetApiVersion(set, path, issues, ctx);
+  if (apiVersion === undefined) return undefined;
+  if (apiVersion !== ORDINAL_V1) return issues.add(at(path, 'name'), `StatefulSet ${refKey(set)} is ${apiVersion}: ${key} is a signal to a staged rollout of an ${ORDINAL_V1} StatefulSet`);
+  return { kind: key, set, apiVersion, ...(full !== undefined ? { full } : {}) };
 }
 
 /** `web-3`, or `{name: web-3, namespace: ns}`. */

@@ -32,6 +32,8 @@ export interface ClusterSpec {
   storage?: StorageConfig;
   /** The node's allocatable cpu and memory (in-place resizes are admitted against it); absent: the Node reports none. */
   allocatable?: Allocatable;
+  /** What each URL answers to a staged rollout's HTTP analysis check (a status code); a URL not listed refuses the connection. */
+  analysisEndpoints?: Record<string, number>;
 }
 
 /** `faults`: applies only to the controller's client. */
@@ -114,7 +116,14 @@ export type Step = StepBase &
     | { kind: 'advance'; seconds: number }
     | { kind: 'restartController' }
     | { kind: 'expect'; expect: Expectation }
+    /** From now on `url` answers `status` to analysis checks (null: refuses the connection). */
+    | { kind: 'endpoint'; url: string; status: number | null }
+    /** A user's signal to a staged rollout, the plugin's merge patch (api/rollout-signals.ts). */
+    | { kind: RolloutSignal; set: ObjectRef; apiVersion: string; full?: boolean }
   );
+
+/** `kubectl ordinal rollout pause|resume|promote|abort|retry`, as scenario steps. */
+export type RolloutSignal = 'pause' | 'resume' | 'promote' | 'abort' | 'retry';
 
 export type StepKind = Step['kind'];
 

@@ -4,7 +4,8 @@
 
 import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
-import type { Instant } from '../api/types.js';
+import type { Instant, StatefulSet } from '../api/types.js';
+import type { AnalysisProbe, AnalysisResult } from '../controller/plan-types.js';
 import type { MemorySnapshot } from '../cluster/memory/index.js';
 import type { RecordedEvent } from '../runtime/event-recorder.js';
 import type { Planner } from '../runtime/planner-port.js';
@@ -81,6 +82,7 @@ export class Simulation {
     this.world = buildWorld(scenario, this.features, {
       onSend: (w) => this.onSend(w),
       onEvent: (e) => this.onEvent(e),
+      onAnalysis: (set, probe, result) => this.onAnalysis(set, probe, result),
       ...(opts.checkPlans !== false ? { onPlanViolation: (found: Found[], at: Instant) => found.forEach((f) => this.violation(f.invariant, f.message, at)) } : {}),
       ...(opts.planner ? { planner: opts.planner } : {}),
     }, this.origin);
@@ -119,6 +121,13 @@ export class Simulation {
     for (const f of checkControllerWrite({ kind: w.resource.kind, status: w.status, verb: w.verb, name: w.name })) this.violation(f.invariant, f.message, this.now());
   }
 
+  private onAnalysis(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void {
+    // the planner's key: `<update revision>/<step index>`
+    const cut = probe.key.lastIndexOf('/');
+    const where = { namespace: set.metadata.namespace ?? '', set: set.metadata.name ?? '', revision: probe.key.slice(0, cut), step: Number(probe.key.slice(cut + 1)) };
+    this.emit(tl.analysisRecord(tl.secondsSince(this.origin, result.at), { ...where, url: probe.url, ok: result.ok, message: result.message }));
+  }
+
   private onEvent(e: RecordedEvent): void {
     const involvedObject = { kind: e.involvedObject.kind ?? '', name: e.involvedObject.name ?? '' };
     const record = tl.eventRecord(tl.secondsSince(this.origin, e.at), { namespace: e.namespace, involvedObject, eventType: e.type, reason: e.reason, message: e.message });
@@ -146,6 +155,7 @@ export class Simulation {
       state: this.state,
       tracker: this.tracker,
       runFor: (until, pending) => this.runFor(until, pending),
+      endpoints: this.world.endpoints,
       restartController: async () => {
         await this.world.stopController();
         await this.world.startController();

@@ -8,7 +8,10 @@ import { isRunningAndReady } from '../controller/pod-state.js';
 import { progressingFalse } from './converged.js';
 import { evaluateExpect, type ExpectContext } from './expect.js';
 import { resourceFor } from './scenario-objects.js';
-import type { ScenarioObject, Step, WaitTarget } from './scenario-types.js';
+import type { RolloutSignal, ScenarioObject, Step, WaitTarget } from './scenario-types.js';
+import type { AnalysisEndpoints } from './analysis-endpoints.js';
+import { abortPatch, pausePatch, promotePatch, retryPatch } from '../api/rollout-signals.js';
+import { isRollingBack } from '../controller/rollback.js';
 import type { SetTracker } from './set-tracker.js';
 import type { SimState } from './state.js';
 
@@ -21,6 +24,8 @@ export interface StepContext {
   runFor(until: Instant, pending?: () => boolean): Promise<boolean>;
   restartController(): Promise<void>;
   expectContext(): ExpectContext;
+  /** What analysis checks are answered (`endpoint` steps change it). */
+  endpoints: AnalysisEndpoints;
 }
 
 export type StepOutcome = { kind: 'done' } | { kind: 'expect'; ok: boolean; message: string } | { kind: 'failed'; message: string };
@@ -68,6 +73,46 @@ async function dispatch(step: Step, ctx: StepContext): Promise<StepOutcome> {
       const outcome = evaluateExpect(step.expect, ctx.expectContext());
       return { kind: 'expect', ...outcome };
     }
+    case 'endpoint':
+      ctx.endpoints.set(step.url, step.status);
+      return DONE;
+    case 'pause':
+    case 'resume':
+    case 'promote':
+    case 'abort':
+    case 'retry':
+      return signal(step, ctx);
+  }
+}
+
+/** The plugin's merge patch for the signal, from the set as it is now; a failure when it cannot apply. */
+async function signal(step: Extract<Step, { kind: RolloutSignal }>, ctx: StepContext): Promise<StepOutcome> {
+  const resource = resourceFor(step.apiVersion, 'StatefulSet')!;
+  const { namespace, name } = step.set;
+  const set = await ctx.user.get<StatefulSet>(resource, namespace, name);
+  const patch = signalPatch(step, set, ctx.now());
+  if (typeof patch === 'string') return { kind: 'failed', message: `${step.kind}: StatefulSet ${namespace}/${name} ${patch}` };
+  await ctx.user.patch(resource, namespace, name, patch);
+  return DONE;
+}
+
+/** The patch, or why the signal cannot apply to the set's status. */
+function signalPatch(step: Extract<Step, { kind: RolloutSignal }>, set: StatefulSet, now: Instant): unknown {
+  const status = set.status;
+  const underway = status?.updateRevision !== undefined && status.updateRevision !== status.currentRevision;
+  switch (step.kind) {
+    case 'pause':
+    case 'resume':
+      return pausePatch(set, step.kind === 'pause');
+    case 'promote': {
+      const stepsLeft = status?.currentStepIndex !== undefined && status.currentStepState !== 'Completed';
+      if (!stepsLeft) return 'has no step to promote (its status names no step of a staged rollout under way)';
+      return promotePatch(status, step.full === true) ?? 'has no step to promote (its status names no update revision)';
+    }
+    case 'abort':
+      return underway ? (abortPatch(status) ?? 'has no rollout to abort') : 'has no rollout to abort (status.updateRevision is status.currentRevision)';
+    case 'retry':
+      return isRollingBack(status) || status?.currentStepState === 'Failed' ? retryPatch(now) : 'has no failed or aborted rollout to retry';
   }
 }
 

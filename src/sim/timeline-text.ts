@@ -50,6 +50,8 @@ export function formatRecordText(r: TimelineRecord): string {
       return `${head} ${r.eventType} ${r.reason} ${r.involvedObject.kind}/${r.involvedObject.name}: ${r.message}`;
     case 'action':
       return `${head} ${r.verb} ${r.resource} ${r.namespace}/${r.name}${r.set ? ` (set ${r.set})` : ''}`;
+    case 'analysis':
+      return `${head} ${r.namespace}/${r.set} step ${r.step + 1}: GET ${r.url} -> ${r.message} (${r.ok ? 'passed' : 'failed'})`;
     case 'expect':
       return `${head} #${r.index} ${r.ok ? 'ok' : 'FAILED'}: ${r.message}`;
     case 'failure':
@@ -154,6 +156,7 @@ export class TextTimeline {
       case 'claim':
       case 'waiting':
       case 'violation':
+      case 'analysis':
         return formatRecordText(r);
     }
   }
@@ -193,6 +196,12 @@ export class TextTimeline {
       case 'waitFor':
       case 'expect':
       case 'restartController':
+      case 'endpoint':
+      case 'pause':
+      case 'resume':
+      case 'promote':
+      case 'abort':
+      case 'retry':
         return undefined;
     }
   }

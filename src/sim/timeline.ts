@@ -102,6 +102,22 @@ export interface ActionRecord {
   name: string;
 }
 
+/**
+ * Extension: an HTTP check of a staged rollout's analysis step came back (`cluster.analysisEndpoints` answers
+ * it). `step`: the step's index (0-based, as status.currentStepIndex) on the update revision `revision`.
+ */
+export interface AnalysisRecord {
+  t: number;
+  type: 'analysis';
+  namespace: string;
+  set: string;
+  revision: string;
+  step: number;
+  url: string;
+  ok: boolean;
+  message: string;
+}
+
 export interface ExpectRecord {
   t: number;
   type: 'expect';
@@ -175,6 +191,7 @@ export type TimelineRecord =
   | StatusRecord
   | EventRecord
   | ActionRecord
+  | AnalysisRecord
   | ExpectRecord
   | FailureRecord
   | ViolationRecord
@@ -192,6 +209,7 @@ const RECORD_TYPE_SET: Record<RecordType, true> = {
   status: true,
   event: true,
   action: true,
+  analysis: true,
   expect: true,
   failure: true,
   violation: true,
@@ -246,6 +264,10 @@ export function eventRecord(t: number, e: Omit<EventRecord, 't' | 'type'>): Even
 
 export function actionRecord(t: number, a: Omit<ActionRecord, 't' | 'type'>): ActionRecord {
   return { t, type: 'action', namespace: a.namespace, set: a.set, verb: a.verb, resource: a.resource, name: a.name };
+}
+
+export function analysisRecord(t: number, a: Omit<AnalysisRecord, 't' | 'type'>): AnalysisRecord {
+  return { t, type: 'analysis', namespace: a.namespace, set: a.set, revision: a.revision, step: a.step, url: a.url, ok: a.ok, message: a.message };
 }
 
 export function expectRecord(t: number, index: number, ok: boolean, message: string): ExpectRecord {

@@ -18,6 +18,7 @@ import {
   orderedReadyInvariant,
   partitionRespected,
   recreateNoMixedRevisions,
+  stepBoundaryRespected,
 } from '../controller/invariants.js';
 import type { ObservedState, Plan } from '../controller/plan-types.js';
 import { isPodReady, isTerminating, isUnavailable, podOrdinal, podRevision } from '../controller/pod-state.js';
@@ -41,6 +42,7 @@ export function checkPlanInvariants(observed: ObservedState, plan: Plan, now: In
     ...named('maxUnavailableBudget', maxUnavailableBudget(observed, plan, now, features)),
     ...named('recreateNoMixedRevisions', recreateNoMixedRevisions(observed, plan, features)),
     ...named('enforcedHaltRespected', enforcedHaltRespected(observed, plan, now, features)),
+    ...named('stepBoundaryRespected', stepBoundaryRespected(observed, plan, now, features)),
   ].map(at);
 }
 

@@ -14,6 +14,9 @@ import { createStatefulSetController, newPlanner } from '../runtime/statefulset-
 import type { Planner } from '../runtime/planner-port.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/event-recorder.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
+import type { AnalysisProbe, AnalysisResult } from '../controller/plan-types.js';
+import type { StatefulSet } from '../api/types.js';
+import { AnalysisEndpoints } from './analysis-endpoints.js';
 import { randomFor } from './scenario-random.js';
 import { recordingClient, newCounter, type ApiCallCounter, type SentWrite } from './recording-client.js';
 import type { Scenario } from './scenario-types.js';
@@ -36,6 +39,8 @@ export function scenarioNodes(scenario: Scenario): SimNode[] {
 export interface WorldHooks {
   onSend(write: SentWrite): void;
   onEvent(event: RecordedEvent): void;
+  /** An analysis check of a staged rollout came back. */
+  onAnalysis?(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void;
   /** Replaces the real planner (the benchmark wraps it to measure its CPU time). */
   planner?: Planner;
   /** Invariant violations in a plan the controller computed; undefined: plans are not checked. */
@@ -51,6 +56,8 @@ export interface World {
   disruption: DisruptionController;
   /** The simulated storage, when the scenario has `cluster.storage`. */
   storage?: StorageActor;
+  /** What staged rollouts' HTTP analysis checks are answered (`cluster.analysisEndpoints`, `endpoint` steps). */
+  endpoints: AnalysisEndpoints;
   metrics: ControllerMetrics;
   /** Every call the controller made, across restarts. */
   apiCalls: ApiCallCounter;
@@ -77,6 +84,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const { storage: storageConfig } = scenario.cluster;
   const storage = storageConfig && new StorageActor({ client: cluster.client('storage'), timers: clock, random: randomFor(scenario.seed, 'storage'), config: { ...storageConfig, seed: scenario.seed } });
   const metrics = createControllerMetrics();
+  const endpoints = new AnalysisEndpoints(scenario.cluster.analysisEndpoints);
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
   const base = hooks.planner ?? newPlanner();
@@ -90,6 +98,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
     kubelet,
     disruption,
     ...(storage ? { storage } : {}),
+    endpoints,
     metrics,
     apiCalls,
     async startController() {
@@ -105,6 +114,8 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
         events,
         random: randomFor(scenario.seed, `controller-${generation++}`),
         planner,
+        probePort: endpoints.port,
+        ...(hooks.onAnalysis ? { onAnalysisResult: hooks.onAnalysis } : {}),
       });
       await controller.start();
     },

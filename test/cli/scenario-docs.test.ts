@@ -20,7 +20,19 @@ import {
   STORAGE_KEYS,
   WATCH_FAULT_KEYS,
 } from '../../src/sim/scenario-cluster.js';
-import { DELETE_KEYS, DELETE_POD_KEYS, PATCH_KEYS, SET_IMAGE_KEYS, STEP_KEYS, STEP_OPTION_KEYS, WAIT_POD_KEYS, WAIT_SET_KEYS } from '../../src/sim/scenario-steps.js';
+import {
+  DELETE_KEYS,
+  DELETE_POD_KEYS,
+  ENDPOINT_KEYS,
+  PATCH_KEYS,
+  PROMOTE_KEYS,
+  SET_IMAGE_KEYS,
+  SIGNAL_KEYS,
+  STEP_KEYS,
+  STEP_OPTION_KEYS,
+  WAIT_POD_KEYS,
+  WAIT_SET_KEYS,
+} from '../../src/sim/scenario-steps.js';
 import { EVENT_EXPECT_KEYS, EXPECT_KEYS, POD_EXPECT_KEYS } from '../../src/sim/scenario-expect.js';
 import * as tl from '../../src/sim/timeline.js';
 import { EXPANSION_MODES } from '../../src/cluster/storage/storage-actor.js';
@@ -96,6 +108,12 @@ describe('docs/scenarios.md', () => {
       delete: DELETE_KEYS,
       setImage: SET_IMAGE_KEYS,
       deletePod: DELETE_POD_KEYS,
+      endpoint: ENDPOINT_KEYS,
+      pause: SIGNAL_KEYS,
+      resume: SIGNAL_KEYS,
+      promote: PROMOTE_KEYS,
+      abort: SIGNAL_KEYS,
+      retry: SIGNAL_KEYS,
     };
     for (const kind of STEP_KEYS) {
       row(steps, kind);
@@ -118,6 +136,7 @@ describe('docs/scenarios.md', () => {
       tl.statusRecord(0, '', '', null, { replicas: 0 }),
       tl.eventRecord(0, { namespace: '', involvedObject: { kind: '', name: '' }, eventType: '', reason: '', message: '' }),
       tl.actionRecord(0, { namespace: '', set: null, verb: 'create', resource: '', name: '' }),
+      tl.analysisRecord(0, { namespace: '', set: '', revision: '', step: 0, url: '', ok: true, message: '' }),
       tl.expectRecord(0, 0, true, ''),
       tl.failureRecord(0, 0, ''),
       tl.violationRecord({ t: 0, invariant: '', message: '' }),

@@ -280,6 +280,12 @@ async function runStep(client: KubeClient, ns: string, observer: NamespaceObserv
     case 'apply':
     case 'delete':
     case 'restartController':
+    case 'endpoint':
+    case 'pause':
+    case 'resume':
+    case 'promote':
+    case 'abort':
+    case 'retry':
       throw new Error(`step ${step.kind} is not supported on the real API server here`);
   }
 }

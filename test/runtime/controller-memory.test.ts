@@ -125,6 +125,8 @@ describe('controller end to end (real planner, memory cluster, simulated kubelet
       metrics: createControllerMetrics(),
       events: createEventRecorder({ client, clock }),
       random,
+      // an apps/v1 set has no analysis steps: no check is ever asked for
+      probePort: () => Promise.reject(new Error('no analysis check expected')),
     });
     await kubelet.start();
     await cluster.create(Resources.statefulSets, statefulSet('web', 3));

@@ -110,6 +110,19 @@ describe('controller metrics', () => {
     assert.match(await m.registry.metrics(), /workqueue_adds_total\{name="statefulset"\} 1/);
   });
 
+  it('counts analysis checks by result per set, and forgets them with the set', async () => {
+    const m = createControllerMetrics();
+    m.observeAnalysisCheck(set('web', 'Parallel'), true);
+    m.observeAnalysisCheck(set('web', 'Parallel'), true);
+    m.observeAnalysisCheck(set('web', 'Parallel'), false);
+    m.observeAnalysisCheck(set('db'), false);
+    const text = await m.registry.metrics();
+    assert.match(text, /ordinal_analysis_checks_total\{namespace="ns",statefulset="web",result="success"\} 2/);
+    assert.match(text, /ordinal_analysis_checks_total\{namespace="ns",statefulset="web",result="failure"\} 1/);
+    m.forgetSet('ns', 'web');
+    assert.deepEqual((await sample(m, 'ordinal_analysis_checks_total'))?.map((s) => [s.labels.statefulset, s.labels.result, s.value]), [['db', 'failure', 1]]);
+  });
+
   it('adds process metrics only when asked', async () => {
     assert.doesNotMatch(await createControllerMetrics().registry.metrics(), /process_cpu/);
     assert.match(await createControllerMetrics({ processMetrics: true }).registry.metrics(), /process_cpu/);

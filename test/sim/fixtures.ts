@@ -1,8 +1,22 @@
-// Small builders for simulator unit tests: a StatefulSet and its pods in given states.
+// Small builders for simulator unit tests: a StatefulSet and its pods in given states, and a scenario's parse issues.
 
+import assert from 'node:assert/strict';
 import type { Pod, StatefulSet } from '../../src/api/types.js';
+import { parseScenario } from '../../src/sim/scenario.js';
+import { ScenarioError } from '../../src/sim/scenario-fields.js';
 
 export const T0 = Date.UTC(2026, 0, 1);
+
+/** The field-pathed issues of a scenario text that does not parse (`path: message` each). */
+export function issuesOf(text: string): string[] {
+  try {
+    parseScenario(text, 'test.yaml');
+  } catch (e) {
+    assert.ok(e instanceof ScenarioError, String(e));
+    return e.issues.map((i) => `${i.path}: ${i.message}`);
+  }
+  assert.fail('expected a ScenarioError');
+}
 export const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 export function set(opts: Partial<StatefulSet['spec']> & { generation?: number; status?: StatefulSet['status']; name?: string } = {}): StatefulSet {

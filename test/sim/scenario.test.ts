@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { ScenarioError } from '../../src/sim/scenario-fields.js';
+import { issuesOf } from './fixtures.js';
 
 const SET = `
   - apiVersion: apps/v1
@@ -15,15 +16,6 @@ const SET = `
         spec: {containers: [{name: nginx, image: "nginx:1"}]}
 `;
 
-function issuesOf(text: string): string[] {
-  try {
-    parseScenario(text, 'test.yaml');
-  } catch (e) {
-    assert.ok(e instanceof ScenarioError, String(e));
-    return e.issues.map((i) => `${i.path}: ${i.message}`);
-  }
-  assert.fail('expected a ScenarioError');
-}
 
 describe('parseScenario defaults', () => {
   it('fills in seed 1, endSeconds 86400, the kubelet defaults and the target from the objects', () => {
@@ -85,8 +77,8 @@ describe('parseScenario steps', () => {
   it('rejects a step with no action or two actions, and unknown keys', () => {
     const issues = issuesOf(`kind: Scenario\nsteps:\n  - {advance: 1, deletePod: web-0}\n  - {sleep: 3}\n  - {advance: 1, timeoutSeconds: 3}\n`);
     assert.deepEqual(issues, [
-      'steps[0]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, delete, got advance, deletePod',
-      'steps[1]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, delete',
+      'steps[0]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, delete, endpoint, pause, resume, promote, abort, retry, got advance, deletePod',
+      'steps[1]: must have exactly one of waitFor, apply, patch, setImage, deletePod, advance, restartController, expect, delete, endpoint, pause, resume, promote, abort, retry',
       'steps[2].timeoutSeconds: unknown field (allowed: advance)',
     ]);
   });

@@ -1,18 +1,38 @@
 // The CRD schema of a rolling block's staged-rollout fields, `paused` and `steps` (validation/rollout-steps.ts
 // checks them the same way on the strict path). Both rolling blocks carry them.
 
-import { MAX_STEPS } from '../validation/rollout-steps.js';
+import { HTTP_STATUS_MESSAGE, HTTP_URL_MESSAGE, MAX_STEPS, POSITIVE_DURATION, STEP_DURATION_MESSAGE, STEP_DURATION_PATTERN } from '../validation/rollout-steps.js';
+import { MAX_UNAVAILABLE_RULES } from './crd-rules.js';
 import { bool, int32, intOrString, list, obj, rules, str, type Schema } from './schema-dsl.js';
 
-const duration = (d: string): Schema => rules(str(d, { maxLength: 64 }), { rule: "self.matches('^([0-9]+(\\\\.[0-9]+)?(ms|s|m|h))+$')", message: 'must be a duration such as 30s, 10m or 1h30m' });
+/** A regular expression as a CEL string literal (its backslashes escaped). */
+const celPattern = (pattern: string): string => `'${pattern.replaceAll('\\', '\\\\')}'`;
+
+const duration = (d: string): Schema =>
+  rules(
+    str(d, { maxLength: 64 }),
+    { rule: `self.matches(${celPattern(STEP_DURATION_PATTERN)})`, message: STEP_DURATION_MESSAGE },
+    // every number 0: a zero duration, which validateSteps refuses as well
+    { rule: `!self.matches(${celPattern('^(0+(\\.0+)?(ms|s|m|h))+$')})`, message: POSITIVE_DURATION },
+  );
+
+/** A step's `replicas`: maxUnavailable's checks but its "cannot be 0" (no replica updated in a step is fine). */
+const stepReplicas = rules(
+  // bounded, so that the rules' cost over MAX_STEPS steps stays within kube-apiserver's budget
+  { ...intOrString('Updated replicas in this step: a count or a percentage of replicas (rounded up).'), maxLength: 8 },
+  ...MAX_UNAVAILABLE_RULES.filter((r) => r.message !== 'cannot be 0'),
+);
 
 const http = obj(
   'An HTTP check the controller makes: a GET of url every interval; the analysis passes after count checks with at most failureLimit failed, and fails at the next failure.',
   {
-    url: rules(str('An http:// or https:// URL.', { maxLength: 2048 }), { rule: "self.startsWith('http://') || self.startsWith('https://')", message: 'must be an http:// or https:// URL' }),
-    expectedStatus: int32('The status code a check expects (default 200).'),
+    url: rules(str('An http:// or https:// URL.', { maxLength: 2048 }), {
+      rule: "(self.startsWith('http://') || self.startsWith('https://')) && isURL(self) && url(self).getHostname() != ''",
+      message: HTTP_URL_MESSAGE,
+    }),
+    expectedStatus: rules(int32('The status code a check expects (default 200).'), { rule: 'self >= 100 && self <= 599', message: HTTP_STATUS_MESSAGE }),
     interval: duration('Between checks (default 10s).'),
-    count: int32('Checks before the analysis passes (default 1).'),
+    count: rules(int32('Checks before the analysis passes (default 1).'), { rule: 'self >= 1', message: 'must be greater than or equal to 1' }),
     failureLimit: int32('Failed checks tolerated (default 0).', { nonNegative: true }),
     timeout: duration('Per request (default 5s).'),
   },
@@ -28,7 +48,7 @@ const readiness = obj(
 const step = rules(
   obj('A step: how far the rollout goes (partition or replicas), then what must happen before the next step (pause or analysis).', {
     partition: int32('Pods with an index ≥ partition are updated in this step.', { nonNegative: true }),
-    replicas: intOrString('Updated replicas in this step: a count or a percentage of replicas (rounded up).'),
+    replicas: stepReplicas,
     pause: obj('Wait before the next step: {} until promoted (kubectl ordinal rollout promote); duration: a bake time, counted while every updated replica stays available.', {
       duration: duration('The bake time.'),
     }),

@@ -10,6 +10,13 @@ import { arrayAt, int32At, objectAt, stringAt, typeIssue } from './values.js';
 
 /** The CRD's bound on steps. */
 export const MAX_STEPS = 32;
+/** A step's durations: Go's, from milliseconds up (`30s`, `10m`, `1h30m`, `1.5h`); the CRD checks the same pattern. */
+export const STEP_DURATION_PATTERN = '^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$';
+export const STEP_DURATION_MESSAGE = 'must be a duration such as 30s, 10m or 1h30m';
+export const POSITIVE_DURATION = 'must be greater than 0';
+export const HTTP_STATUS_MESSAGE = 'must be an HTTP status code (100-599)';
+export const HTTP_URL_MESSAGE = 'must be an http:// or https:// URL';
+const durationPattern = new RegExp(STEP_DURATION_PATTERN);
 const FIELDS = ['paused', 'steps'] as const;
 
 /** apps/v1: each field set is Forbidden. */
@@ -17,18 +24,12 @@ export function forbidSteps(block: JsonObject, path: string, out: IssueList): vo
   for (const f of FIELDS) if (!isAbsent(block[f])) out.add(forbidden(child(path, f), EXTENSION_ONLY));
 }
 
-/** A positive Go duration (`30s`, `10m`); undefined when absent or invalid. */
-function durationAt(v: unknown, path: string, out: IssueList): number | undefined {
+/** A positive duration of STEP_DURATION_PATTERN (`30s`, `10m`). */
+function durationAt(v: unknown, path: string, out: IssueList): void {
   const text = stringAt(v, path, out);
-  if (text === undefined) return undefined;
-  try {
-    const ms = parseGoDuration(text);
-    if (ms > 0) return ms;
-    out.add(invalid(path, text, 'must be greater than 0'));
-  } catch (e) {
-    out.add(invalid(path, text, (e as Error).message));
-  }
-  return undefined;
+  if (text === undefined) return;
+  if (!durationPattern.test(text)) out.add(invalid(path, text, STEP_DURATION_MESSAGE));
+  else if (parseGoDuration(text) <= 0) out.add(invalid(path, text, POSITIVE_DURATION));
 }
 
 function nonNegativeAt(v: unknown, path: string, out: IssueList, min = 0): void {
@@ -42,10 +43,10 @@ function validateHttp(v: unknown, path: string, out: IssueList): void {
   const urlPath = child(path, 'url');
   const url = stringAt(http.url, urlPath, out);
   if (url === undefined) out.add(required(urlPath));
-  else if (!/^https?:\/\//.test(url) || !URL.canParse(url)) out.add(invalid(urlPath, url, 'must be an http:// or https:// URL'));
+  else if (!/^https?:\/\//.test(url) || !URL.canParse(url)) out.add(invalid(urlPath, url, HTTP_URL_MESSAGE));
   const statusPath = child(path, 'expectedStatus');
   const status = int32At(http.expectedStatus, statusPath, out);
-  if (status !== undefined && (status < 100 || status > 599)) out.add(invalid(statusPath, status, 'must be an HTTP status code (100-599)'));
+  if (status !== undefined && (status < 100 || status > 599)) out.add(invalid(statusPath, status, HTTP_STATUS_MESSAGE));
   durationAt(http.interval, child(path, 'interval'), out);
   durationAt(http.timeout, child(path, 'timeout'), out);
   nonNegativeAt(http.count, child(path, 'count'), out, 1);

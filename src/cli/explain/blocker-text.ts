@@ -289,7 +289,7 @@ const SENTENCES: Sentences = {
   rolloutPaused: (_b, ctx) => `the rollout is paused (spec paused: true): no pod or claim is updated until \`kubectl ordinal rollout resume ${ctx.set.metadata.name ?? ''}\`; scaling and the replacement of failed pods go on`,
   rolloutStep,
   stepFailed: (b, ctx) =>
-    `the rollout failed at step ${b.step + 1}/${b.steps}: ${b.message}; nothing more is updated until \`kubectl ordinal rollout retry ${ctx.set.metadata.name ?? ''}\` runs the step again or the template changes`,
+    `the rollout failed${b.steps === 0 ? '' : ` at step ${b.step + 1}/${b.steps}`}: ${b.message}; nothing more is updated until \`kubectl ordinal rollout retry ${ctx.set.metadata.name ?? ''}\` runs the step again or the template changes`,
 };
 
 /** One sentence (no final period) saying what `b` means for this set. */

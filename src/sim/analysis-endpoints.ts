@@ -1,0 +1,38 @@
+// What the simulated network answers to a staged rollout's HTTP analysis checks: the scenario's
+// `cluster.analysisEndpoints` (URL → status code), changed by `endpoint` steps. A URL not listed refuses the
+// connection. Checks are answered at once, at virtual time, with the same words the real port uses.
+
+import type { AnalysisProbe } from '../controller/plan-types.js';
+import type { ProbeOutcome, ProbePort } from '../runtime/analysis-prober.js';
+import { statusOutcome } from '../runtime/http-probe.js';
+
+/** host:port of a URL as Node names it in "connect ECONNREFUSED host:port". */
+function hostPort(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  } catch {
+    return url;
+  }
+}
+
+export class AnalysisEndpoints {
+  private readonly answers: Map<string, number>;
+
+  constructor(initial: Readonly<Record<string, number>> = {}) {
+    this.answers = new Map(Object.entries(initial));
+  }
+
+  /** From now on `url` answers `status`; null: it refuses the connection. */
+  set(url: string, status: number | null): void {
+    if (status === null) this.answers.delete(url);
+    else this.answers.set(url, status);
+  }
+
+  answer(probe: AnalysisProbe): ProbeOutcome {
+    const status = this.answers.get(probe.url);
+    return status === undefined ? { ok: false, message: `connect ECONNREFUSED ${hostPort(probe.url)}` } : statusOutcome(status, probe.expectedStatus);
+  }
+
+  readonly port: ProbePort = (probe) => Promise.resolve(this.answer(probe));
+}
