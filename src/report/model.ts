@@ -4,7 +4,7 @@
 import type { StatefulSetStatus } from '../api/types.js';
 import { inProgressReason, isInProgressReason, Reason } from '../controller/conditions.js';
 import type { ClaimRecord, PodRecord, RolloutSummary, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
-import { stepPhases, type StepPhase } from './rollout-steps.js';
+import { stepPhases, type AnalysisCheck, type StepPhase } from './rollout-steps.js';
 
 export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Restarting' | 'Failed' | 'Terminating';
 
@@ -62,6 +62,8 @@ export interface ReportModel {
   counters: CounterSeries[];
   /** rollingUpdate.steps: each set's step phases (rollout-steps.ts), keyed by group; sets without steps are absent. */
   stepPhases: Map<string, StepPhase[]>;
+  /** rollingUpdate.steps: each set's HTTP analysis checks (the simulator's analysis records), keyed by group. */
+  analysisChecks: Map<string, AnalysisCheck[]>;
   steps: { t: number; index: number; step: unknown }[];
   expects: { t: number; index: number; ok: boolean; message: string }[];
   failures: { t: number; index: number; message: string }[];
@@ -129,6 +131,7 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
     revisions: new Map(),
     counters: [],
     stepPhases: new Map(),
+    analysisChecks: new Map(),
     steps: [],
     expects: [],
     failures: [],
@@ -174,10 +177,12 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
       return void model.expects.push({ t: r.t, index: r.index, ok: r.ok, message: r.message });
     case 'failure':
       return void model.failures.push({ t: r.t, index: r.index, message: r.message });
-    // the controller's writes and the summary are read elsewhere (the summary by buildModel); analysis checks
-    // show in the status (stepAnalysis) and Events
+    case 'analysis': {
+      const group = `${r.namespace}/${r.set}`;
+      return void model.analysisChecks.set(group, [...(model.analysisChecks.get(group) ?? []), { t: r.t, step: r.step, ok: r.ok, url: r.url, message: r.message }]);
+    }
+    // the controller's writes and the summary are read elsewhere (the summary by buildModel)
     case 'action':
-    case 'analysis':
     case 'summary':
       return;
   }

@@ -20,7 +20,7 @@ svg .tick{fill:#777}svg .grid{stroke:#eee}svg .group-label{font-weight:600}svg .
 svg .step line{stroke:#888;stroke-dasharray:3 3}svg .step text{fill:#555;font-size:10px}svg .step-plate{fill:#fff}
 svg .mk-event{fill:#546e7a}svg .mk-warning{fill:#ef6c00}svg .mk-violation{fill:#c62828}svg .resize rect{fill:#3949ab;stroke:#3949ab}svg .resize-unfinished rect{fill-opacity:.4}svg .resize-failed rect{fill:#c62828;stroke:#c62828}
 svg .st-notready rect:first-child{stroke:#c62828;stroke-width:1}svg .st-restarting rect:first-child{stroke:#1565c0;stroke-width:1.5;stroke-dasharray:4 2}svg .seg:hover rect{stroke:#000;stroke-width:1}
-svg .phase-label{font-size:10px;fill:#212121;pointer-events:none}svg .phase:hover rect{stroke:#000;stroke-width:1}
+svg .check{stroke:#fff;stroke-width:1}svg .check-ok{fill:#2e7d32}svg .check-failed{fill:#c62828}svg .phase-label{font-size:10px;fill:#212121;pointer-events:none}svg .phase:hover rect{stroke:#000;stroke-width:1}
 svg .seg-reason{font-size:10px;fill:#b71c1c;font-weight:600;pointer-events:none}svg .cursor{stroke:#000;stroke-opacity:.35}svg .cursor-label{fill:#000;font-size:10px}
 `;
 

@@ -1,7 +1,8 @@
 // A staged rollout on the report's timeline (rollingUpdate.steps): from each set's recorded status, the time
 // each step spent Updating (its pods moving), Paused (until promoted), Baking, Analyzing or Failed, drawn as a
-// row of bars under the set's header, and listed in a table. A step whose gate passed in the sync that reached
-// it has no bar: the RolloutStepCompleted marker on the header says when.
+// row of bars under the set's header (with a dot for each HTTP check of an analysis), and listed in a table.
+// A step whose gate passed in the sync that reached it has no bar: the RolloutStepCompleted marker on the
+// header says when.
 
 import type { StatefulSetStatus, StepAnalysisStatus, StepState } from '../api/types.js';
 import { escapeHtml, num } from './escape.js';
@@ -22,6 +23,15 @@ export interface StepPhase {
   open: boolean;
   /** An analysis's checks as the phase's last status gave them. */
   analysis?: StepAnalysisStatus;
+}
+
+/** One HTTP check of a step's analysis (0-based step), as the timeline recorded it. */
+export interface AnalysisCheck {
+  t: number;
+  step: number;
+  ok: boolean;
+  url: string;
+  message: string;
 }
 
 export const STEP_STATE_STYLE: Record<StepPhase['state'], { color: string; help: string }> = {
@@ -78,8 +88,14 @@ const phaseText = (p: StepPhase): string =>
 /** Upper bound of a 10px character's width, so that a label written on a bar never overflows it. */
 const CHAR_W = 6.2;
 
-/** The set's step row at `y`: one bar per phase, its step and state written on it when they fit. */
-export function renderStepRow(group: string, phases: readonly StepPhase[], y: number, scale: TimeScale): string {
+/** A check on the step row: a dot, green when it passed, red when it failed. */
+function checkDot(c: AnalysisCheck, y: number, scale: TimeScale): string {
+  const tip = `${formatSeconds(c.t)} step ${c.step + 1} analysis: GET ${c.url} -> ${c.message} (${c.ok ? 'passed' : 'failed'})`;
+  return `<circle class="check check-${c.ok ? 'ok' : 'failed'}" data-ok="${c.ok}" cx="${num(scale.x(c.t))}" cy="${y + ROW_H / 2}" r="3.5"><title>${escapeHtml(tip)}</title></circle>`;
+}
+
+/** The set's step row at `y`: one bar per phase, its step and state written on it when they fit, and its analysis checks. */
+export function renderStepRow(group: string, phases: readonly StepPhase[], y: number, scale: TimeScale, checks: readonly AnalysisCheck[] = []): string {
   const bars = phases.map((p) => {
     const x = scale.x(p.start);
     const w = Math.max(scale.x(p.end) - x, 0.5);
@@ -90,7 +106,8 @@ export function renderStepRow(group: string, phases: readonly StepPhase[], y: nu
       `<rect x="${num(x)}" y="${y + 2}" width="${num(w)}" height="${ROW_H - 4}" fill="${STEP_STATE_STYLE[p.state].color}"/>${text}</g>`
     );
   });
-  return `<g class="steps-row" data-group="${escapeHtml(group)}"><text class="row-label" x="14" y="${y + ROW_H - 5}">rollout steps</text>${bars.join('')}</g>`;
+  const dots = checks.map((c) => checkDot(c, y, scale)).join('');
+  return `<g class="steps-row" data-group="${escapeHtml(group)}"><text class="row-label" x="14" y="${y + ROW_H - 5}">rollout steps</text>${bars.join('')}${dots}</g>`;
 }
 
 /** The legend of the step rows, when the report has any. */
@@ -99,7 +116,8 @@ export function stepLegend(model: ReportModel): string {
   const items = (Object.keys(STEP_STATE_STYLE) as StepPhase['state'][]).map(
     (s) => `<span class="legend-item"><span class="swatch" style="background:${STEP_STATE_STYLE[s].color}"></span>${s} <span class="muted">(${escapeHtml(STEP_STATE_STYLE[s].help)})</span></span>`,
   );
-  return `<div><strong>Rollout steps</strong> ${items.join('')}</div>`;
+  const dots = model.analysisChecks.size === 0 ? '' : '<span class="legend-item">● analysis checks: <span style="color:#2e7d32">passed</span>, <span style="color:#c62828">failed</span></span>';
+  return `<div><strong>Rollout steps</strong> ${items.join('')}${dots}</div>`;
 }
 
 /** One step of one rollout in the table: when it started, when its gate began, when it passed or failed. */

@@ -19,7 +19,7 @@ export function renderTimelineSvg(model: ReportModel, scale: TimeScale): string 
     y += GROUP_H;
     const phases = model.stepPhases.get(group.name);
     if (phases !== undefined) {
-      body.push(renderStepRow(group.name, phases, y, scale));
+      body.push(renderStepRow(group.name, phases, y, scale, model.analysisChecks.get(group.name)));
       y += ROW_H;
     }
     for (const row of group.rows) {

@@ -94,3 +94,25 @@ describe('rollout steps in the report', () => {
     assert.match(row, /<title>step 3\/3 Analyzing 1m35s–2m05s \(30s\) revision db-b; checks: 1 passed, 0 failed<\/title>/);
   });
 });
+
+describe('a failed HTTP analysis in the report', () => {
+  it('draws each check on the step row, green when it passed and red when it failed, and the Failed step', async () => {
+    const text = readFileSync(new URL('../../examples/failed-analysis.yaml', import.meta.url), 'utf8');
+    const { records } = await runScenario(parseScenario(text, 'failed-analysis.yaml'));
+    const model = buildModel(records, 't');
+    assert.deepEqual(model.analysisChecks.get('default/db')?.map((c) => [c.t, c.step, c.ok]), [
+      [31, 0, true],
+      [51, 0, false],
+      [71, 0, false],
+    ]);
+    assert.deepEqual(model.stepPhases.get('default/db')?.map((p) => [p.state, p.start]), [
+      ['Updating', 25],
+      ['Analyzing', 31],
+      ['Failed', 71],
+    ]);
+    const html = renderReport(records, { title: 't' });
+    assert.equal((html.match(/<circle class="check check-failed" data-ok="false"/g) ?? []).length, 2);
+    assert.match(html, /<circle class="check check-ok" data-ok="true"[^>]*><title>31s step 1 analysis: GET http:\/\/db-canary\.example\/healthz -&gt; HTTP 200 \(passed\)<\/title>/);
+    assert.match(html, /<td>Analyzing from 31s \(1 passed, 2 failed: HTTP 503, expected 200\)<\/td><td><span class="bad">failed at 1m11s<\/span><\/td>/);
+  });
+});
