@@ -3,7 +3,7 @@
 
 import { parseGoDuration } from '../api/duration.js';
 import { rollingBlockName } from '../api/rollout-signals.js';
-import { fromTimestamp, type Instant, type RolloutStep, type StatefulSet } from '../api/types.js';
+import { fromTimestamp, toTimestamp, type Instant, type RolloutStep, type StatefulSet } from '../api/types.js';
 import { gateOf, stepPartition } from '../controller/rollout-steps.js';
 import { formatSeconds } from '../sim/format-seconds.js';
 import { analysisText } from './rollout-steps.js';
@@ -14,10 +14,11 @@ function target(step: RolloutStep, replicas: number): string {
   return step.partition !== undefined ? `partition ${partition}` : `replicas ${String(step.replicas)}, partition ${partition}`;
 }
 
-/** A bake's or readiness window's length and, at `now`, what is left of it. */
+/** A bake's or readiness window's length and, at `now`, what is left of it (without `now`: since when it runs). */
 function window(length: string | undefined, since: Instant | undefined, now: Instant | undefined): string {
   const ms = length === undefined ? 0 : parseGoDuration(length);
-  if (since === undefined || now === undefined) return formatSeconds(ms / 1000);
+  if (since === undefined) return formatSeconds(ms / 1000);
+  if (now === undefined) return `${formatSeconds(ms / 1000)} from ${toTimestamp(since)}`;
   return `${formatSeconds(Math.max(0, since + ms - now) / 1000)} more of ${formatSeconds(ms / 1000)}`;
 }
 

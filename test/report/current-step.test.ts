@@ -27,7 +27,7 @@ describe('the current step in the live views', () => {
     const since = iso(T0 - 40_000);
     assert.equal(currentStepLine(staged({ currentStepIndex: 0, currentStepState: 'Updating', currentStepSince: since })), 'step 1/4 (replicas 1, partition 3): updating, then a bake of 2m');
     assert.equal(currentStepLine(staged({ currentStepIndex: 0, currentStepState: 'Baking', currentStepSince: since }), T0), 'step 1/4 (replicas 1, partition 3): baking, 1m20s more of 2m00s');
-    assert.equal(currentStepLine(staged({ currentStepIndex: 0, currentStepState: 'Baking', currentStepSince: since })), 'step 1/4 (replicas 1, partition 3): baking, 2m00s');
+    assert.equal(currentStepLine(staged({ currentStepIndex: 0, currentStepState: 'Baking', currentStepSince: since })), 'step 1/4 (replicas 1, partition 3): baking, 2m00s from 2025-12-31T23:59:20Z');
     assert.equal(currentStepLine(staged({ currentStepIndex: 1, currentStepState: 'Paused', currentStepSince: since })), 'step 2/4 (replicas 50%, partition 2): paused until promoted (kubectl ordinal rollout promote web)');
     assert.equal(
       currentStepLine(staged({ currentStepIndex: 2, currentStepState: 'Analyzing', currentStepSince: since, stepAnalysis: { successful: 0, failed: 1 } }), T0),
