@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { renderReport } from '../../src/report/index.js';
 import { buildModel } from '../../src/report/model.js';
 import { renderStepRow, stepRecords } from '../../src/report/rollout-steps.js';
+import { describeStep } from '../../src/report/step-labels.js';
 import { timeScale } from '../../src/report/chart-layout.js';
 import { runScenario } from '../../src/sim/runner.js';
 import { parseScenario } from '../../src/sim/scenario.js';
@@ -114,5 +115,15 @@ describe('a failed HTTP analysis in the report', () => {
     assert.equal((html.match(/<circle class="check check-failed" data-ok="false"/g) ?? []).length, 2);
     assert.match(html, /<circle class="check check-ok" data-ok="true"[^>]*><title>31s step 1 analysis: GET http:\/\/db-canary\.example\/healthz -&gt; HTTP 200 \(passed\)<\/title>/);
     assert.match(html, /<td>Analyzing from 31s \(1 passed, 2 failed: HTTP 503, expected 200\)<\/td><td><span class="bad">failed at 1m11s<\/span><\/td>/);
+  });
+});
+
+describe('the staged-rollout scenario steps in words', () => {
+  it('names the endpoint and the user\'s signals as the plugin would', () => {
+    assert.equal(describeStep({ endpoint: { url: 'http://h/ok', status: 503 } }), 'analysis endpoint http://h/ok answers 503');
+    assert.equal(describeStep({ endpoint: { url: 'http://h/ok', status: null } }), 'analysis endpoint http://h/ok refuses connections');
+    assert.equal(describeStep({ promote: { name: 'db', full: true } }), 'rollout promote db --full');
+    assert.equal(describeStep({ pause: 'db' }), 'rollout pause db');
+    assert.equal(describeStep({ abort: { name: 'db' } }), 'rollout abort db');
   });
 });
