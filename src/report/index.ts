@@ -6,6 +6,7 @@ import { escapeHtml } from './escape.js';
 import { buildModel, maxUnavailableOf } from './model.js';
 import { CSS, SCRIPT, detailTables, eventTable, legends, rolloutTable, stepTable, summaryTable } from './page.js';
 import { reportScale } from './chart-layout.js';
+import { stepPhaseTable } from './rollout-steps.js';
 import { renderCountersSvg } from './svg-counters.js';
 import { renderTimelineSvg } from './svg-timeline.js';
 
@@ -28,6 +29,7 @@ export function renderReport(timeline: readonly TimelineRecord[], opts: ReportOp
     '<p class="muted">Virtual time in seconds since the start of the scenario. Hover bars and markers for details.</p>',
     summaryTable(model),
     rolloutTable(model),
+    stepPhaseTable(model),
     stepTable(model),
     '<h2>Pods by ordinal</h2>',
     legends(model),

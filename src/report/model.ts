@@ -4,6 +4,7 @@
 import type { StatefulSetStatus } from '../api/types.js';
 import { inProgressReason, isInProgressReason, Reason } from '../controller/conditions.js';
 import type { ClaimRecord, PodRecord, RolloutSummary, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
+import { stepPhases, type AnalysisCheck, type StepPhase } from './rollout-steps.js';
 
 export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Restarting' | 'Failed' | 'Terminating';
 
@@ -59,6 +60,10 @@ export interface ReportModel {
   /** Revisions of each group (set) in order of first appearance: colours are per set. */
   revisions: Map<string, string[]>;
   counters: CounterSeries[];
+  /** rollingUpdate.steps: each set's step phases (rollout-steps.ts), keyed by group; sets without steps are absent. */
+  stepPhases: Map<string, StepPhase[]>;
+  /** rollingUpdate.steps: each set's HTTP analysis checks (the simulator's analysis records), keyed by group. */
+  analysisChecks: Map<string, AnalysisCheck[]>;
   steps: { t: number; index: number; step: unknown }[];
   expects: { t: number; index: number; ok: boolean; message: string }[];
   failures: { t: number; index: number; message: string }[];
@@ -125,6 +130,8 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
     groupMarkers: new Map(),
     revisions: new Map(),
     counters: [],
+    stepPhases: new Map(),
+    analysisChecks: new Map(),
     steps: [],
     expects: [],
     failures: [],
@@ -137,6 +144,10 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
   for (const row of rows.values()) closeSegment(row, end);
   for (const row of rows.values()) for (const r of row.resizes) if (r.outcome === 'Unfinished') r.end = end;
   model.rows = [...rows.values()].map(({ open: _open, ...row }) => row).sort(compareRows);
+  for (const series of model.counters) {
+    const phases = stepPhases(series, end);
+    if (phases.length > 0) model.stepPhases.set(series.group, phases);
+  }
   return model;
 }
 
@@ -166,10 +177,12 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
       return void model.expects.push({ t: r.t, index: r.index, ok: r.ok, message: r.message });
     case 'failure':
       return void model.failures.push({ t: r.t, index: r.index, message: r.message });
-    // the controller's writes and the summary are read elsewhere (the summary by buildModel); analysis checks
-    // show in the status (stepAnalysis) and Events
+    case 'analysis': {
+      const group = `${r.namespace}/${r.set}`;
+      return void model.analysisChecks.set(group, [...(model.analysisChecks.get(group) ?? []), { t: r.t, step: r.step, ok: r.ok, url: r.url, message: r.message }]);
+    }
+    // the controller's writes and the summary are read elsewhere (the summary by buildModel)
     case 'action':
-    case 'analysis':
     case 'summary':
       return;
   }

@@ -4,6 +4,7 @@ import { STATE_STYLE, revisionColor } from './colors.js';
 import { escapeHtml } from './escape.js';
 import { rolloutsOf, type PodState, type ReportModel } from './model.js';
 import { describeStep } from './step-labels.js';
+import { stepLegend } from './rollout-steps.js';
 import { formatSeconds } from './chart-layout.js';
 import type { RolloutSummary } from '../sim/timeline.js';
 
@@ -19,6 +20,7 @@ svg .tick{fill:#777}svg .grid{stroke:#eee}svg .group-label{font-weight:600}svg .
 svg .step line{stroke:#888;stroke-dasharray:3 3}svg .step text{fill:#555;font-size:10px}svg .step-plate{fill:#fff}
 svg .mk-event{fill:#546e7a}svg .mk-warning{fill:#ef6c00}svg .mk-violation{fill:#c62828}svg .resize rect{fill:#3949ab;stroke:#3949ab}svg .resize-unfinished rect{fill-opacity:.4}svg .resize-failed rect{fill:#c62828;stroke:#c62828}
 svg .st-notready rect:first-child{stroke:#c62828;stroke-width:1}svg .st-restarting rect:first-child{stroke:#1565c0;stroke-width:1.5;stroke-dasharray:4 2}svg .seg:hover rect{stroke:#000;stroke-width:1}
+svg .check{stroke:#fff;stroke-width:1}svg .check-ok{fill:#2e7d32}svg .check-failed{fill:#c62828}svg .phase-label{font-size:10px;fill:#212121;pointer-events:none}svg .phase:hover rect{stroke:#000;stroke-width:1}
 svg .seg-reason{font-size:10px;fill:#b71c1c;font-weight:600;pointer-events:none}svg .cursor{stroke:#000;stroke-opacity:.35}svg .cursor-label{fill:#000;font-size:10px}
 `;
 
@@ -54,11 +56,11 @@ export function legends(model: ReportModel): string {
     .join('');
   const markers =
     '<span class="legend-item">▼ markers: <span style="color:#546e7a">event</span>, <span style="color:#ef6c00">warning</span>, ' +
-    '<span style="color:#c62828">violation</span>; dashed lines: steps</span>' +
+    '<span style="color:#c62828">violation</span>; dashed lines: scenario steps</span>' +
     (model.rows.some((r) => r.resizes.length > 0)
       ? '<span class="legend-item">thin bar under a pod: its claim expanding (<span style="color:#3949ab">grown</span>, dashed: waiting for a pod restart, <span style="color:#c62828">failed</span>)</span>'
       : '');
-  return `<div><strong>Revisions</strong> (in order of appearance, per set) ${revs || '<span class="muted">none</span>'}</div><div><strong>States</strong> ${states}</div><div>${markers}</div>`;
+  return `<div><strong>Revisions</strong> (in order of appearance, per set) ${revs || '<span class="muted">none</span>'}</div><div><strong>States</strong> ${states}</div>${stepLegend(model)}<div>${markers}</div>`;
 }
 
 export function summaryTable(model: ReportModel): string {

@@ -35,6 +35,11 @@ export function describeStep(step: unknown): string {
   if (step.deletePod !== undefined) return `delete pod ${nameOf(step.deletePod)}`;
   if (step.advance !== undefined) return `let ${String(step.advance)} s pass`;
   if (step.restartController !== undefined) return 'restart the controller';
+  if (isRaw(step.endpoint)) return `analysis endpoint ${String(step.endpoint.url)} ${step.endpoint.status === null ? 'refuses connections' : `answers ${String(step.endpoint.status)}`}`;
+  for (const signal of ['pause', 'resume', 'promote', 'abort', 'retry'] as const) {
+    const target = step[signal];
+    if (target !== undefined) return `rollout ${signal} ${nameOf(target)}${isRaw(target) && target.full === true ? ' --full' : ''}`;
+  }
   if (step.expect !== undefined) return 'check expectations';
   return JSON.stringify(step);
 }

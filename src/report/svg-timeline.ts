@@ -1,12 +1,13 @@
 // The per-pod timeline: one row per ordinal, grouped by StatefulSet, bars coloured by revision and shaded
 // by state (Pending and Terminating hatched in opposite directions), event markers and claim expansions on
-// the rows, and a dashed line at each step.
+// the rows, a set's rollout steps in a row under its header, and a dashed line at each scenario step.
 
 import { STATE_STYLE, revisionColor } from './colors.js';
 import { escapeHtml, num } from './escape.js';
 import type { ClaimResize, Marker, ReportModel, Row, Segment } from './model.js';
 import { AXIS_H, LABEL_W, PLOT_W, ROW_H, type TimeScale, formatSeconds, formatTick } from './chart-layout.js';
 import { renderStepLines } from './step-labels.js';
+import { renderStepRow } from './rollout-steps.js';
 
 const GROUP_H = 22;
 
@@ -16,6 +17,11 @@ export function renderTimelineSvg(model: ReportModel, scale: TimeScale): string 
   for (const group of groupsOf(model.rows)) {
     body.push(groupHeader(group.name, model.groupMarkers.get(group.name) ?? [], y, scale));
     y += GROUP_H;
+    const phases = model.stepPhases.get(group.name);
+    if (phases !== undefined) {
+      body.push(renderStepRow(group.name, phases, y, scale, model.analysisChecks.get(group.name)));
+      y += ROW_H;
+    }
     for (const row of group.rows) {
       body.push(renderRow(row, y, model.revisions.get(group.name) ?? [], scale));
       y += ROW_H;

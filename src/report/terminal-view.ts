@@ -1,11 +1,12 @@
-// The demo's live terminal view: pods per ordinal (state, revision, readiness) and the status counters of
-// each StatefulSet. `frameOf` reads the simulator's view; `renderFrame` is pure text (ANSI colour optional).
+// The demo's live terminal view: pods per ordinal (state, revision, readiness), the status counters of
+// each StatefulSet and a staged rollout's current step. `frameOf` reads the simulator's view; `renderFrame` is pure text (ANSI colour optional).
 
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
 import { findCondition } from '../controller/conditions.js';
 import { isRunningAndReady, isTerminating, isUnavailable, podOrdinal, podRevision, stateSince, waitingStates } from '../controller/pod-state.js';
 import { isRollingBack, movingTo, revisionMark } from '../controller/rollback.js';
 import type { SimState } from '../sim/state.js';
+import { currentStepLine } from './current-step.js';
 
 export interface PodRow {
   ordinal: number;
@@ -24,6 +25,8 @@ export interface SetFrame {
   /** The revision the pods move to: the update revision, or during an aborted rollout the one they go back to. */
   updateRevision: string;
   rows: PodRow[];
+  /** A staged rollout's current step in words (current-step.ts). */
+  step?: string;
 }
 
 export interface Frame {
@@ -58,7 +61,8 @@ export function frameOf(state: SimState, now: Instant, t: number, notes: string[
         forSeconds: Math.max(0, Math.floor((now - (stateSince(pod) ?? now)) / 1000)),
       }))
       .sort((a, b) => a.ordinal - b.ordinal);
-    return { name: set.metadata.name ?? '', status: set.status, updateRevision: movingTo(set.status) ?? '', rows };
+    const step = currentStepLine(set, now);
+    return { name: set.metadata.name ?? '', status: set.status, updateRevision: movingTo(set.status) ?? '', rows, ...(step !== undefined ? { step } : {}) };
   });
   return { t, sets, notes };
 }
@@ -85,6 +89,7 @@ export function renderFrame(frame: Frame, opts: { color: boolean }): string[] {
         `  updated ${s?.updatedReplicas ?? 0}  current ${s?.currentReplicas ?? 0}`,
     );
     // onFailure: Rollback: the failure, and that the pods go back
+    if (set.step !== undefined) lines.push(paint(s?.currentStepState === 'Failed' ? ANSI.red : ANSI.cyan, `  ${set.step}`));
     if (isRollingBack(s)) lines.push(paint(ANSI.red, `  aborted: ${findCondition(s?.conditions ?? [], 'Progressing')?.message ?? `rollout to ${s?.abortedRevision ?? ''} aborted`}`));
     for (const row of set.rows.slice(0, MAX_ROWS)) {
       if (!revisions.includes(row.revision)) revisions.push(row.revision);

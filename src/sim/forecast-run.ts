@@ -4,6 +4,8 @@
 
 import { runScenario } from './runner.js';
 import { scenarioFromDocument } from './scenario.js';
+import type { StatefulSet } from '../api/types.js';
+import { forecastableScenario, forecastSteps, type ForecastStep } from './forecast-steps.js';
 import { scenarioFromManifests, type ManifestChange, type ManifestTiming } from './scenario-from-manifests.js';
 import type { StartState } from './simulation.js';
 import type { SummaryRecord, TimelineRecord } from './timeline.js';
@@ -25,6 +27,8 @@ export interface RunForecast {
   aborted?: Abort;
   /** updatedAt[k]: seconds after the change when `status.updatedReplicas` first reached k (index 0 is 0). */
   updatedAt: number[];
+  /** rollingUpdate.steps: stepsDoneAt[k]: seconds after the change when step k (0-based) passed. */
+  stepsDoneAt: number[];
 }
 
 /** A run's abort, from the rollout summary's record of it (rollout-tracker.ts) and the RolloutAborted event. */
@@ -61,6 +65,7 @@ class RunSummary {
   private change: number | undefined;
   private readonly batches = new Map<number, Batch>();
   private readonly updatedAt = [0];
+  private readonly stepsDoneAt: number[] = [];
   private abortMessage = '';
 
   add(r: TimelineRecord): void {
@@ -73,6 +78,7 @@ class RunSummary {
     // Counted once the status names the new revision: before that, updatedReplicas counts the old one.
     if (r.type === 'status' && r.generation !== null && r.status.observedGeneration === r.generation) {
       while (this.updatedAt.length <= (r.status.updatedReplicas ?? 0)) this.updatedAt.push(r.t - change);
+      if (r.status.stepRevision === r.status.updateRevision) while (this.stepsDoneAt.length < (r.status.currentStepIndex ?? 0)) this.stepsDoneAt.push(r.t - change);
     }
     if (r.type === 'event' && r.reason === 'RolloutAborted' && this.abortMessage === '') this.abortMessage = r.message;
     if (r.type === 'action' && r.resource === 'pods' && (r.verb === 'create' || r.verb === 'delete')) {
@@ -102,7 +108,7 @@ class RunSummary {
       lowestAvailable: { replicas: a.lowestAvailable.replicas, at: a.lowestAvailable.at - change },
       message: this.abortMessage,
     };
-    return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...this.batches.values()], ...(aborted ? { aborted } : {}), updatedAt: this.updatedAt };
+    return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...this.batches.values()], ...(aborted ? { aborted } : {}), updatedAt: this.updatedAt, stepsDoneAt: this.stepsDoneAt };
   }
 }
 
@@ -111,8 +117,18 @@ export async function runForecastJob(setup: ForecastSetup, job: RunJob, keepReco
   const candidate = setup.candidates[job.candidate];
   const start = candidate && setup.starts[candidate.start];
   if (candidate === undefined || start === undefined) throw new Error(`forecast job for candidate ${job.candidate}, which the setup does not have`);
-  const doc = { ...scenarioFromManifests(setup.name, setup.manifests, candidate.change, setup.timing), seed: job.seed };
+  const doc = { ...forecastableScenario(scenarioFromManifests(setup.name, setup.manifests, candidate.change, setup.timing)), seed: job.seed };
   const summary = new RunSummary();
   const result = await runScenario(scenarioFromDocument(doc, `forecast of ${setup.name} (${candidate.label})`), { start, keepRecords, checkPlans: false, onRecord: (r) => summary.add(r) });
   return { run: summary.result(job.seed, result.summary, result.exitCode === 0), records: result.records };
+}
+
+/** The steps of the set a candidate's change applies (a forecast takes one set), as the forecast reports them. */
+export function candidateSteps(setup: ForecastSetup, candidate: number): ForecastStep[] {
+  const change = setup.candidates[candidate]?.change;
+  if (change === undefined) return [];
+  const doc = scenarioFromManifests(setup.name, setup.manifests, change, setup.timing);
+  const steps = Array.isArray(doc.steps) ? (doc.steps as Array<{ apply?: { kind?: unknown } }>) : [];
+  const set = steps.map((s) => s.apply).find((o) => o?.kind === 'StatefulSet');
+  return set === undefined ? [] : forecastSteps(set as StatefulSet);
 }

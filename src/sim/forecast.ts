@@ -9,7 +9,8 @@ import type { Seconds } from '../cluster/kubelet/config.js';
 import { percentile, percentileIndex } from '../controller/learned-durations.js';
 import type { Candidate } from './forecast-candidates.js';
 import { defaultThreads, runForecastJobs } from './forecast-pool.js';
-import { runForecastJob, type ForecastSetup, type RunForecast, type RunJob } from './forecast-run.js';
+import { candidateSteps, runForecastJob, type ForecastSetup, type RunForecast, type RunJob } from './forecast-run.js';
+import { forecastableStart, type ForecastStep } from './forecast-steps.js';
 import type { ManifestChange } from './scenario-from-manifests.js';
 import type { StartState } from './simulation.js';
 import { createdState, withSetFields } from './start-state.js';
@@ -56,6 +57,12 @@ export interface CandidateForecast {
   runs: RunForecast[];
   /** A failing release (`change.failure`): its detection and way back, over the runs onFailure: Rollback aborted. */
   rollback?: RollbackForecast;
+  /** rollingUpdate.steps: each step, how the runs took its gate, and when it passed (seconds after the change) over the converged runs. */
+  steps: StepForecast[];
+}
+
+export interface StepForecast extends ForecastStep {
+  done: Band;
 }
 
 export interface Band {
@@ -111,6 +118,7 @@ function candidateForecast(setup: ForecastSetup, index: number, candidate: Candi
   if (median === undefined) throw new Error('a forecast needs at least one run');
   const lowest = lowestOf(runs.map((r) => r.lowestAvailable));
   const rollback = rollbackForecast(runs);
+  const steps = candidateSteps(setup, index).map((s, k) => ({ ...s, done: band(converged.flatMap((r) => (r.stepsDoneAt[k] === undefined ? [] : [r.stepsDoneAt[k]]))) }));
   return {
     label: candidate.label,
     ...(candidate.note !== undefined ? { note: candidate.note } : {}),
@@ -121,6 +129,7 @@ function candidateForecast(setup: ForecastSetup, index: number, candidate: Candi
     medianRecords: async () => (await runForecastJob(setup, { candidate: index, seed: median.seed }, true)).records,
     runs,
     ...(rollback ? { rollback } : {}),
+    steps,
   };
 }
 
@@ -143,7 +152,8 @@ const WORKERS_MIN_PODS = 1000;
  */
 export async function forecastRollout(input: ForecastInput): Promise<CandidateForecast[]> {
   const timing = { podStartSeconds: input.start, podTerminationSeconds: input.termination, ...(input.expansion !== undefined ? { expansionSeconds: input.expansion } : {}) };
-  const base = input.from ?? (await createdState(input.name, input.manifests, timing));
+  // a manual pause or an HTTP analysis the runs cannot wait for (forecast-steps.ts)
+  const base = forecastableStart(input.from ?? (await createdState(input.name, input.manifests, timing)));
   const candidates: Candidate[] = [{ label: 'current', set: [] }, ...input.candidates];
   const starts: StartState[] = [base];
   const setup: ForecastSetup = {

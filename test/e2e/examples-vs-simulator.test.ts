@@ -10,7 +10,10 @@
 // left out (batches are compared, not the example's assertions), and durations shortened so the real run
 // takes about a minute: pod start and termination 1.5-3 s (well above the batch rule's 600 ms, so a
 // dependent operation always lands in a later batch), minReadySeconds ≤ 5, progressDeadlineSeconds ≤ 20,
-// `advance` ≤ 20 s. Batches follow differential-trace.ts's timing rule (virtual time on the simulator's
+// a staged rollout's bake times and readiness windows ≤ 5 s, `advance` ≤ 20 s; an HTTP analysis's URLs
+// point, on both sides, at a server the test runs, which answers as cluster.analysisEndpoints and the
+// `endpoint` steps say, so the real controller makes real checks. Batches follow
+// differential-trace.ts's timing rule (virtual time on the simulator's
 // side), per set, and a trace is split only by the steps that change something (setImage, patch, apply,
 // deletePod): waiting steps do not split it, so when exactly a wait ends does not matter. One relaxation: a
 // batch the simulator made at one instant that the real run was seen to make in pieces, all within a pod
@@ -19,8 +22,10 @@
 import { after as afterAll, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { parse, stringify } from 'yaml';
 import { Resources } from '../../src/api/client.js';
+import { parseGoDuration } from '../../src/api/duration.js';
 import type { StatefulSet } from '../../src/api/types.js';
 import type { KubeletConfig } from '../../src/cluster/kubelet/index.js';
 import { longestSeconds } from '../../src/cluster/kubelet/config.js';
@@ -40,7 +45,10 @@ import { startKubelet } from './namespaced-kubelet.js';
 import { NamespaceObserver, type PodEvent } from './observer.js';
 import { pause } from './wait.js';
 
-afterAll(() => closeSession());
+afterAll(() => {
+  closeSession();
+  analysisServer?.close();
+});
 
 const EXAMPLES = new URL('../../examples/', import.meta.url);
 const ORDINAL_API = 'apps.ordinal.dev/v1';
@@ -76,6 +84,58 @@ function realTimeStorage(storage: Raw, names: ReadonlyMap<string, string>): Raw 
   };
 }
 
+/**
+ * The HTTP analysis endpoints of every story, served to the real controller on this port: each URL an example
+ * names is rewritten on both sides to `/<example>/<n>` here, which answers what the story's
+ * cluster.analysisEndpoints and `endpoint` steps say (null: the connection is closed).
+ */
+const ANALYSIS_PORT = 20_000 + (process.pid % 20_000);
+const answers = new Map<string, number | null>();
+let analysisServer: Server | undefined;
+
+function serveAnalysis(): Promise<void> {
+  const server = createServer((req, res) => {
+    const status = answers.get(req.url ?? '');
+    if (status === undefined || status === null) return void req.socket.destroy();
+    res.writeHead(status).end();
+  });
+  analysisServer = server;
+  return new Promise((resolve, reject) => void server.once('error', reject).listen(ANALYSIS_PORT, '127.0.0.1', () => resolve()));
+}
+
+/** The example's analysis URLs, each to its own path on the local server. */
+function analysisUrls(slug: string): (url: unknown) => unknown {
+  const local = new Map<string, string>();
+  return (url) => {
+    if (typeof url !== 'string') return url;
+    if (!local.has(url)) local.set(url, `http://127.0.0.1:${ANALYSIS_PORT}/${slug}/${local.size}`);
+    return local.get(url);
+  };
+}
+
+/** A duration of a staged rollout's step, at most 5 s. */
+const shortDuration = (d: unknown): unknown => (typeof d === 'string' ? `${Math.min(parseGoDuration(d), 5000) / 1000}s` : d);
+
+/** rollingUpdate.steps with bake times and readiness windows of at most 5 s, HTTP analyses on the local server. */
+function realTimeSteps(strategy: Raw, url: (u: unknown) => unknown): Raw {
+  const out = { ...strategy };
+  for (const block of ['rollingUpdate', 'enforcedRollingUpdate']) {
+    const b = out[block] as Raw | undefined;
+    if (!Array.isArray(b?.steps)) continue;
+    const steps = (b.steps as Raw[]).map((step) => {
+      const s = { ...step };
+      if (s.pause !== undefined) s.pause = { ...(s.pause as Raw), ...((s.pause as Raw).duration !== undefined ? { duration: shortDuration((s.pause as Raw).duration) } : {}) };
+      const readiness = (s.analysis as Raw | undefined)?.readiness as Raw | undefined;
+      if (readiness !== undefined) s.analysis = { ...(s.analysis as Raw), readiness: { ...readiness, duration: shortDuration(readiness.duration) } };
+      const http = (s.analysis as Raw | undefined)?.http as Raw | undefined;
+      if (http !== undefined) s.analysis = { ...(s.analysis as Raw), http: { ...http, url: url(http.url) } };
+      return s;
+    });
+    out[block] = { ...b, steps };
+  }
+  return out;
+}
+
 /** The example as a story both sides can run in about a minute of real time (see the header). */
 function realTimeStory(text: string, source: string): Scenario {
   const original = parseScenario(text, source);
@@ -91,6 +151,11 @@ function realTimeStory(text: string, source: string): Scenario {
   });
   if (images.length > 0) cluster.images = Object.fromEntries(images);
   const slug = source.replace(/^.*\//, '').replace(/\.yaml$/, '');
+  const url = analysisUrls(slug);
+  if (cluster.analysisEndpoints !== undefined) {
+    cluster.analysisEndpoints = Object.fromEntries(Object.entries(cluster.analysisEndpoints as Record<string, number>).map(([u, status]) => [url(u), status]));
+    for (const [u, status] of Object.entries(cluster.analysisEndpoints as Record<string, number>)) answers.set(new URL(u).pathname, status);
+  }
   const classes = ((raw.objects as Raw[] | undefined) ?? []).filter((o) => o.kind === 'StorageClass');
   const names = new Map(classes.map((o) => [String((o.metadata as Raw).name), `${String((o.metadata as Raw).name)}-${slug}-${RUN}`]));
   if (cluster.storage !== undefined) cluster.storage = realTimeStorage(cluster.storage as Raw, names);
@@ -100,6 +165,7 @@ function realTimeStory(text: string, source: string): Scenario {
       const spec = { ...(o.spec as Raw) };
       if (typeof spec.minReadySeconds === 'number') spec.minReadySeconds = Math.min(spec.minReadySeconds, 5);
       if (typeof spec.progressDeadlineSeconds === 'number') spec.progressDeadlineSeconds = Math.min(spec.progressDeadlineSeconds, 20);
+      if (spec.updateStrategy !== undefined) spec.updateStrategy = realTimeSteps(spec.updateStrategy as Raw, url);
       return { ...o, apiVersion: ORDINAL_API, spec };
     });
   const objects = renameClasses<Raw[]>([...classes, ...sets], names).map((o) => (o.kind === 'StorageClass' ? { ...o, metadata: { name: names.get(String((o.metadata as Raw).name)) } } : o));
@@ -107,6 +173,7 @@ function realTimeStory(text: string, source: string): Scenario {
     .filter((s) => !('expect' in s))
     .map((s) => {
       if (typeof s.advance === 'number') return { advance: Math.min(s.advance, 20) };
+      if (typeof s.endpoint === 'object' && s.endpoint !== null) return { endpoint: { ...(s.endpoint as Raw), url: url((s.endpoint as Raw).url) } };
       if (typeof s.timeoutSeconds === 'number') return { ...s, timeoutSeconds: Math.min(s.timeoutSeconds, 180) };
       return s;
     });
@@ -253,10 +320,11 @@ async function runStep(client: KubeClient, ns: string, observer: NamespaceObserv
     }
     case 'expect':
       return;
+    case 'endpoint':
+      return void answers.set(new URL(step.url).pathname, step.status);
     case 'apply':
     case 'delete':
     case 'restartController':
-    case 'endpoint':
     case 'pause':
     case 'resume':
     case 'promote':
@@ -338,6 +406,7 @@ describe('examples: the simulator and the real API server make the same batches'
     notRun = 'the examples did not finish (see the first test)';
     const { client } = openSession(cp);
     await ensureCrd(client);
+    await serveAnalysis();
     const namespaces: string[] = [];
     for (const f of files) namespaces.push(await createNamespace(client, `ex-${f.replace(/\.yaml$/, '')}`.slice(0, 40)));
     const controller = startController({ kubeconfig: cp.kubeconfigPath, namespaces, target: 'crd', label: 'examples' });

@@ -67,6 +67,24 @@ function wayBack(v: ForecastView, failure: { behavior: string; pod: string }): s
   ];
 }
 
+/** A manual pause is not in the durations: the note says they exclude the wait for the promotion. */
+function untilPromoted(r: CandidateForecast): string {
+  const pauses = r.steps.filter((s) => s.gate === 'pause').map((s) => `${s.step}/${s.of}`);
+  return pauses.length === 0 ? '' : `+ the time until promoted (step ${pauses.join(', ')})`;
+}
+
+/** A staged rollout: each step of the current setting, how the runs took its gate, and when it passed. */
+function stepLines(r: CandidateForecast): string[] {
+  if (r.steps.length === 0) return [];
+  const rows = r.steps.map((s) => [`${s.step}/${s.of}`, s.target, s.assumption, s.done.p50 === undefined ? '-' : `+${range(s.done)}`]);
+  const lines = ['', `Steps (${r.label}; passed: seconds after the change, p5–p95):`, ...renderTable(['STEP', 'TARGET', 'GATE', 'PASSED'], rows).map((l) => `  ${l.trimEnd()}`)];
+  if (r.steps.some((s) => s.gate === 'pause')) {
+    lines.push('  A pause until promoted waits for `kubectl ordinal rollout promote`: the durations above count it as promoted the');
+    lines.push('  moment its step is reached (its PASSED time); the time until you promote comes on top.');
+  }
+  return lines;
+}
+
 export function renderForecast(v: ForecastView): string {
   const lines = [`Forecast for ${v.subject}: ${v.change}`, ...assumptions(v), ''];
   const rows = v.results.map((r) => [
@@ -75,12 +93,13 @@ export function renderForecast(v: ForecastView): string {
     seconds(r.p50),
     seconds(r.p95),
     `${r.lowestAvailable.replicas} of ${v.replicas} at +${seconds(r.lowestAvailable.at)}`,
-    r.converged < v.runs ? `${v.runs - r.converged} run(s) did not converge` : (r.note ?? ''),
+    [r.converged < v.runs ? `${v.runs - r.converged} run(s) did not converge` : (r.note ?? ''), untilPromoted(r)].filter((n) => n !== '').join('; '),
   ]);
   lines.push(...renderTable(['SETTING', 'P5', 'P50', 'P95', 'LOWEST AVAILABLE', 'NOTE'], rows).map((l) => l.trimEnd()));
   if (v.failure) lines.push(...wayBack(v, v.failure));
   const current = v.results[0];
   if (current) {
+    lines.push(...stepLines(current));
     lines.push('', `Batches of the median run (${current.label}${current.median.seconds !== undefined ? `, ${seconds(current.median.seconds)}` : ''}):`);
     for (const b of current.median.batches.slice(0, MAX_BATCHES)) {
       lines.push(`  +${seconds(b.at).padEnd(6)} ${[...b.deleted.map((n) => `-${n}`), ...b.created.map((n) => `+${n}`)].join(' ')}`);

@@ -1,10 +1,11 @@
-// What `rollout status --watch` shows: on a terminal, the demo's live view (pods per ordinal with state,
-// time in state, revision) redrawn in place; otherwise plain lines — the status message when it changes and
+// What `rollout status --watch` shows: on a terminal, the demo's live view (a staged rollout's current step,
+// pods per ordinal with state, time in state, revision) redrawn in place; otherwise plain lines — the status message when it changes and
 // one line per pod that changed state or revision. Pure: frames are text.
 
 import type { Instant, Pod, StatefulSet } from '../../api/types.js';
 import { podOrdinal, podRevision } from '../../controller/pod-state.js';
 import { revisionMark } from '../../controller/rollback.js';
+import { currentStepLine } from '../../report/current-step.js';
 import { minReadySecondsOf } from '../../controller/spec.js';
 import { humanDuration } from '../explain/durations.js';
 import { ANSI, painter } from '../explain/io.js';
@@ -56,6 +57,8 @@ export interface LiveFrame {
   rows: WatchPodRow[];
   /** The rollout's ETA line, when there is one. */
   eta?: string;
+  /** When the frame is drawn: a staged rollout's bake or readiness window then says what is left. */
+  now?: Instant;
 }
 
 /** The live view's lines. */
@@ -72,7 +75,8 @@ export function renderLiveFrame(frame: LiveFrame, opts: { color: boolean }): str
     r.age,
     paint(r.mark === 'new' || r.mark === 'back' ? ANSI.cyan : ANSI.magenta, `${r.revision || '-'} (${r.mark})`),
   ]);
-  const lines = [paint(ANSI.bold, frame.title), counters, ...renderTable(['ORDINAL', 'POD', 'STATE', 'FOR', 'REVISION'], cells).map((l) => `  ${l}`)];
+  const step = currentStepLine(frame.set, frame.now);
+  const lines = [paint(ANSI.bold, frame.title), counters, ...(step === undefined ? [] : [paint(s?.currentStepState === 'Failed' ? ANSI.red : ANSI.cyan, step)]), ...renderTable(['ORDINAL', 'POD', 'STATE', 'FOR', 'REVISION'], cells).map((l) => `  ${l}`)];
   if (frame.rows.length > MAX_LIVE_ROWS) lines.push(paint(ANSI.dim, `  … ${frame.rows.length - MAX_LIVE_ROWS} more pods`));
   if (frame.eta !== undefined) lines.push(paint(ANSI.dim, frame.eta));
   lines.push(frame.message);
