@@ -32,8 +32,10 @@ import { declaredStrategy } from './spec.js';
 import { downIndices, type SyncContext } from './sync-context.js';
 import { staleCount } from './update-range.js';
 
-const DEFAULT_INTERVAL_MS = 10_000;
 const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** Between an HTTP analysis' checks (its `interval`, default 10s). */
+export const analysisIntervalMs = (http: HttpAnalysis | undefined): number => durationMs(http?.interval, 10_000);
 
 /** Why a step failed the rollout (rollback.ts's RolloutFailure reads it). */
 export interface StepFailure {
@@ -336,7 +338,7 @@ class StepRun {
       this.advance(`passed its analysis (${analysis.successful} of ${analysis.successful + analysis.failed} checks of ${http.url})`);
       return true;
     }
-    const interval = durationMs(http.interval, DEFAULT_INTERVAL_MS);
+    const interval = analysisIntervalMs(http);
     const timeoutMs = durationMs(http.timeout, DEFAULT_TIMEOUT_MS);
     const last = fromTimestamp(analysis.lastCheckTime);
     const due = last === undefined ? this.since : last + interval;

@@ -6,10 +6,9 @@
 // - an HTTP analysis waits for a service: it is assumed to pass after count × interval, which the runs take
 //   as a bake of that length.
 
-import { parseGoDuration } from '../api/duration.js';
 import { rollingBlockName } from '../api/rollout-signals.js';
 import type { RolloutStep, StatefulSet } from '../api/types.js';
-import { gateOf, stepsOf, type StepGate } from '../controller/rollout-steps.js';
+import { analysisIntervalMs, gateOf, stepsOf, type StepGate } from '../controller/rollout-steps.js';
 import { formatSeconds } from './format-seconds.js';
 import { withSetFields } from './start-state.js';
 import type { StartState } from './simulation.js';
@@ -29,12 +28,10 @@ export interface ForecastStep {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const DEFAULT_INTERVAL_MS = 10_000;
-
 /** The time an HTTP analysis is assumed to take: count × interval (defaults 1 and 10s, as the controller's). */
 function httpSeconds(step: RolloutStep): number {
   const http = step.analysis?.http;
-  const interval = http?.interval === undefined ? DEFAULT_INTERVAL_MS : parseGoDuration(http.interval);
+  const interval = analysisIntervalMs(http);
   return ((http?.count ?? 1) * interval) / 1000;
 }
 
