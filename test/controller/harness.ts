@@ -307,3 +307,20 @@ export class Harness {
     throw new Error(`did not converge in ${maxSyncs} syncs`);
   }
 }
+
+/** `syncs` syncs as the kubelet would answer: terminating pods go, new pods get Ready unless `broken` names why not. */
+export function runSyncs(h: Harness, syncs: number, broken: (name: string) => string | undefined = () => undefined): Plan[] {
+  const plans: Plan[] = [];
+  for (let i = 0; i < syncs; i++) {
+    plans.push(h.sync());
+    h.finishTerminating();
+    for (const [name, pod] of h.pods) {
+      if (pod.status?.phase !== 'Pending' || pod.metadata.deletionTimestamp) continue;
+      const why = broken(name);
+      if (why === undefined) h.ready(name);
+      else h.notReady(name, why);
+    }
+    h.advance(SECOND);
+  }
+  return plans;
+}

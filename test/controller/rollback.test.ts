@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { RetryAnnotation, type StatefulSet } from '../../src/api/types.js';
 import type { Plan } from '../../src/controller/plan-types.js';
 import { features, newSet, SECOND, type SetOptions } from './fixtures.js';
-import { Harness } from './harness.js';
+import { Harness, runSyncs } from './harness.js';
 
 const deleted = (p: Plan): string[] => p.actions.flatMap((a) => (a.kind === 'deletePod' ? [a.name] : []));
 const reasons = (p: Plan): string[] => p.events.map((e) => e.reason);
@@ -21,22 +21,7 @@ function converged(opts: SetOptions, replicas = 5): Harness {
   return h;
 }
 
-/** Syncs as the kubelet would answer: terminating pods go, new pods get Ready (unless `broken` says otherwise). */
-function run(h: Harness, syncs: number, broken: (name: string) => string | undefined = () => undefined): Plan[] {
-  const plans: Plan[] = [];
-  for (let i = 0; i < syncs; i++) {
-    plans.push(h.sync());
-    h.finishTerminating();
-    for (const [name, pod] of h.pods) {
-      if (pod.status?.phase !== 'Pending' || pod.metadata.deletionTimestamp) continue;
-      const why = broken(name);
-      if (why === undefined) h.ready(name);
-      else h.notReady(name, why);
-    }
-    h.advance(SECOND);
-  }
-  return plans;
-}
+const run = runSyncs;
 
 /** EnforcedRollingUpdate to a broken image: web-4 is the first pod on it and sits in ImagePullBackOff. */
 function brokenEnforced(opts: SetOptions = {}): { h: Harness; good: string } {

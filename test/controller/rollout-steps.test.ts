@@ -15,7 +15,7 @@ import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
 import type { Action, AnalysisResult, ObservedState, Plan } from '../../src/controller/plan-types.js';
 import { stepPartition } from '../../src/controller/rollout-steps.js';
 import { newSet, SECOND, type SetOptions } from './fixtures.js';
-import { Harness } from './harness.js';
+import { Harness, runSyncs } from './harness.js';
 
 /** A Harness that feeds HTTP analysis results to the planner and checks after each sync that the status is a fixed point. */
 class Staged extends Harness {
@@ -80,22 +80,7 @@ function staged(steps: RolloutStep[], opts: SetOptions & { paused?: boolean } = 
   return h;
 }
 
-/** Syncs as the kubelet would answer: terminating pods go, new pods get Ready unless `broken` names why not. */
-function run(h: Harness, syncs: number, broken: (name: string) => string | undefined = () => undefined): Plan[] {
-  const plans: Plan[] = [];
-  for (let i = 0; i < syncs; i++) {
-    plans.push(h.sync());
-    h.finishTerminating();
-    for (const [name, pod] of h.pods) {
-      if (pod.status?.phase !== 'Pending' || pod.metadata.deletionTimestamp) continue;
-      const why = broken(name);
-      if (why === undefined) h.ready(name);
-      else h.notReady(name, why);
-    }
-    h.advance(SECOND);
-  }
-  return plans;
-}
+const run = runSyncs;
 
 /** The pods' revisions, old (the current revision) or new, by name. */
 function revisions(h: Harness): Record<string, 'old' | 'new'> {
