@@ -262,7 +262,7 @@ class StatusWatch {
     if (this.screen) {
       const title = `${qualifiedName(this.args.resource, this.name)} in ${this.ns}`;
       const eta = this.etaLine(state, set, pods);
-      this.screen.draw(renderLiveFrame({ title, message: state.kind === 'failed' ? `error: ${state.message}` : state.message, set, rows, ...(eta ? { eta } : {}) }, { color: true }));
+      this.screen.draw(renderLiveFrame({ title, message: state.kind === 'failed' ? `error: ${state.message}` : state.message, set, rows, now, ...(eta ? { eta } : {}) }, { color: true }));
       return;
     }
     // The first look names the pods that hold the rollout (started mid-rollout, a stuck pod shows at once).
