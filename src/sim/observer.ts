@@ -4,7 +4,7 @@
 
 import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
-import type { PersistentVolumeClaim, Pod, PodDisruptionBudget } from '../api/types.js';
+import { toTimestamp, type PersistentVolumeClaim, type Pod, type PodDisruptionBudget } from '../api/types.js';
 import { claimEvents, claimSizes } from './claim-lifecycle.js';
 import { podList } from './converged.js';
 import { podOrdinal, podRevision } from '../controller/pod-state.js';
@@ -27,6 +27,11 @@ export interface ObserverDeps {
   violation(found: Found, at: number): void;
   /** The scenario's Node objects, by name (absent: the one default node). */
   nodes?: ReadonlyMap<string, SimNode>;
+  /**
+   * The set's pods as the controller saw them when it last planned the set, with the deletions it made since
+   * marked (absent: it has not planned the set yet). The deletion check updates it.
+   */
+  seenPods?: (setKey: string) => Pod[] | undefined;
 }
 
 export function observeWrite(deps: ObserverDeps, w: WriteRecord): void {
@@ -114,7 +119,17 @@ function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   if (!victim || !set || victim.metadata.deletionTimestamp) return;
   const owner = setKey!;
   const unavailable = deps.state.hasSharedOrdinal(owner) ? undefined : () => deps.state.unavailableOrdinals(owner, set, w.at);
-  for (const f of checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable, deps.state.claimHeld(owner, set, w.at))) deps.violation(f, w.at);
+  const held = deps.state.claimHeld(owner, set, w.at);
+  const found = checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable, held);
+  // A controller acts on what its informers have shown it: a pod that went unready, or was deleted by a user,
+  // after the view its sync planned from (a late or broken watch) is judged as that view had it. A deletion
+  // stands as a violation when it is one both in the cluster and in that view.
+  const seen = deps.seenPods?.(owner);
+  const inView = seen === undefined || found.length === 0 ? found : checkControllerDelete(set, seen, victim, w.at, deps.features, undefined, held);
+  for (const f of found) if (inView.some((g) => g.invariant === f.invariant)) deps.violation(f, w.at);
+  // the controller's own deletion is part of its view from now on
+  const k = seen?.findIndex((p) => p.metadata.name === victim.metadata.name) ?? -1;
+  if (seen !== undefined && k >= 0) seen[k] = { ...(seen[k] as Pod), metadata: { ...(seen[k] as Pod).metadata, deletionTimestamp: toTimestamp(w.at) } };
   const topologyKey = set.spec.updateStrategy?.rollingUpdate?.topologyKey;
   if (deps.nodes !== undefined && topologyKey) {
     const nodes = deps.nodes;

@@ -4,7 +4,7 @@
 
 import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
-import type { Instant, StatefulSet } from '../api/types.js';
+import { ORDINAL_V1, type Instant, type Pod, type StatefulSet } from '../api/types.js';
 import type { AnalysisProbe, AnalysisResult } from '../controller/plan-types.js';
 import type { MemorySnapshot } from '../cluster/memory/index.js';
 import type { RecordedEvent } from '../runtime/event-recorder.js';
@@ -18,7 +18,7 @@ import type { Found } from './violations.js';
 import { scenarioFeatures } from './scenario.js';
 import type { Scenario } from './scenario-types.js';
 import { SetTracker } from './set-tracker.js';
-import { SimState, displayName } from './state.js';
+import { SimState, displayName, setKey } from './state.js';
 import { runStep, type StepContext } from './steps.js';
 import * as tl from './timeline.js';
 import { checkControllerWrite } from './violations.js';
@@ -63,6 +63,8 @@ export class Simulation {
   readonly origin: Instant;
   readonly world: World;
   readonly records: tl.TimelineRecord[] = [];
+  /** The state each set was last planned from, by namespace/name (the deletion check judges against it). */
+  private readonly seen = new Map<string, Pod[]>();
   readonly events: tl.EventRecord[] = [];
   readonly violations: tl.Violation[] = [];
   readonly endAt: Instant;
@@ -84,6 +86,10 @@ export class Simulation {
       onEvent: (e) => this.onEvent(e),
       onAnalysis: (set, probe, result) => this.onAnalysis(set, probe, result),
       ...(opts.checkPlans !== false ? { onPlanViolation: (found: Found[], at: Instant) => found.forEach((f) => this.violation(f.invariant, f.message, at)) } : {}),
+      onObserved: (observed) => {
+        const resource = observed.set.apiVersion === ORDINAL_V1 ? Resources.ordinalStatefulSets : Resources.statefulSets;
+        this.seen.set(setKey(resource, observed.set.metadata.namespace ?? 'default', observed.set.metadata.name ?? ''), [...(observed.replicas?.allPods() ?? []), ...observed.pods]);
+      },
       ...(opts.planner ? { planner: opts.planner } : {}),
     }, this.origin);
     const observer: ObserverDeps = {
@@ -94,6 +100,7 @@ export class Simulation {
       controllerActor: CONTROLLER_ACTOR,
       emit: (r) => this.emit(r),
       violation: (f, at) => this.violation(f.invariant, f.message, at),
+      seenPods: (key) => this.seen.get(key),
     };
     const nodes = scenarioNodes(scenario);
     if (nodes.length > 0) observer.nodes = new Map(nodes.map((n) => [n.name, n]));

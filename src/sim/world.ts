@@ -14,7 +14,7 @@ import { createStatefulSetController, newPlanner } from '../runtime/statefulset-
 import type { Planner } from '../runtime/planner-port.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/event-recorder.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
-import type { AnalysisProbe, AnalysisResult } from '../controller/plan-types.js';
+import type { AnalysisProbe, AnalysisResult, ObservedState } from '../controller/plan-types.js';
 import type { StatefulSet } from '../api/types.js';
 import { AnalysisEndpoints } from './analysis-endpoints.js';
 import { randomFor } from './scenario-random.js';
@@ -45,6 +45,8 @@ export interface WorldHooks {
   planner?: Planner;
   /** Invariant violations in a plan the controller computed; undefined: plans are not checked. */
   onPlanViolation?: (found: Found[], now: number) => void;
+  /** The state each plan was computed from (the controller's view, as late as its informers). */
+  onObserved?: (observed: ObservedState) => void;
 }
 
 export interface World {
@@ -88,7 +90,9 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
   const base = hooks.planner ?? newPlanner();
-  const planner = hooks.onPlanViolation ? checkedPlanner(base, hooks.onPlanViolation) : base;
+  const checked = hooks.onPlanViolation ? checkedPlanner(base, hooks.onPlanViolation) : base;
+  const onObserved = hooks.onObserved;
+  const planner: Planner = onObserved === undefined ? checked : { ...checked, plan: (observed, now, features) => (onObserved(observed), checked.plan(observed, now, features)) };
   let controller: Controller | undefined;
   let generation = 0;
   return {
