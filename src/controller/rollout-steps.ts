@@ -80,6 +80,18 @@ function rollingBlock(set: StatefulSet): { paused?: boolean; steps?: RolloutStep
 export const stepsOf = (set: StatefulSet): readonly RolloutStep[] => rollingBlock(set)?.steps ?? [];
 export const isUserPaused = (set: StatefulSet): boolean => rollingBlock(set)?.paused === true;
 
+/**
+ * The step the set's status shows under way for its update revision (a staged rollout not yet through its
+ * steps), as the plugin reads it; undefined otherwise.
+ */
+export function stepUnderWay(set: StatefulSet): { index: number; total: number } | undefined {
+  const s = set.status;
+  const total = stepsOf(set).length;
+  const index = s?.currentStepIndex;
+  if (total === 0 || index === undefined || index >= total || s?.stepRevision === undefined || s.stepRevision !== s.updateRevision) return undefined;
+  return { index, total };
+}
+
 /** The index below which a step keeps pods on their revision: its partition, or replicas − its count (rounded up). */
 export function stepPartition(step: RolloutStep, replicas: number): number {
   const clamp = (n: number): number => Math.max(0, Math.min(replicas, n));

@@ -10,7 +10,7 @@ import type { ClusterClient, Resource } from '../../api/client.js';
 import { AbortAnnotation, type StatefulSet } from '../../api/types.js';
 import { retryPatch } from '../../api/rollout-signals.js';
 import { isRollingBack } from '../../controller/rollback.js';
-import { stepsOf } from '../../controller/rollout-steps.js';
+import { stepsOf, stepUnderWay } from '../../controller/rollout-steps.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
@@ -47,8 +47,6 @@ export async function rolloutRetry(client: ClusterClient, args: RolloutRetryArgs
 
 /** "i/n" of a step of the update revision that failed (onFailure: Halt, or aborted), if any. */
 function failedStep(set: StatefulSet): string | undefined {
-  const s = set.status;
-  const total = stepsOf(set).length;
-  if (s?.currentStepState !== 'Failed' || s.stepRevision !== s.updateRevision || s.currentStepIndex === undefined || total === 0) return undefined;
-  return `${s.currentStepIndex + 1}/${total}`;
+  const at = stepUnderWay(set);
+  return at === undefined || set.status?.currentStepState !== 'Failed' ? undefined : `${at.index + 1}/${at.total}`;
 }

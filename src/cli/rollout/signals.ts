@@ -8,7 +8,7 @@ import type { ClusterClient, Resource } from '../../api/client.js';
 import { abortPatch, pausePatch, promotePatch, rollingBlockName } from '../../api/rollout-signals.js';
 import { AbortAnnotation, ORDINAL_V1, type StatefulSet } from '../../api/types.js';
 import { isRollingBack } from '../../controller/rollback.js';
-import { isUserPaused, stepsOf } from '../../controller/rollout-steps.js';
+import { isUserPaused, stepsOf, stepUnderWay } from '../../controller/rollout-steps.js';
 import { replicasOf } from '../../controller/spec.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
@@ -53,24 +53,24 @@ export async function rolloutPause(client: ClusterClient, args: RolloutSignalArg
 }
 
 /** The step the status shows under way for the update revision, or why there is none (a refusal's reason). */
-function stepUnderWay(set: StatefulSet, verb: string): { index: number; total: number } | string {
+function stepToSignal(set: StatefulSet, verb: string): { index: number; total: number } | string {
   const total = stepsOf(set).length;
   const block = `spec.updateStrategy.${rollingBlockName(set)}.steps`;
   if (total === 0) return `it has no steps to ${verb} (${block})`;
+  const at = stepUnderWay(set);
   const s = set.status;
-  const index = s?.currentStepIndex;
-  if (index === undefined || s?.stepRevision === undefined || s.stepRevision !== s.updateRevision || index >= total) {
-    return `no staged rollout is in progress (status.currentStepIndex ${index ?? 'unset'} of ${total} steps${s?.updateRevision ? ` for revision ${s.updateRevision}` : ''})`;
+  if (at === undefined) {
+    return `no staged rollout is in progress (status.currentStepIndex ${s?.currentStepIndex ?? 'unset'} of ${total} steps${s?.updateRevision ? ` for revision ${s.updateRevision}` : ''})`;
   }
   const name = set.metadata.name ?? '';
-  if (s.currentStepState === 'Failed') return `the rollout failed at step ${index + 1}/${total}; \`kubectl ordinal rollout retry ${name}\` runs the step again`;
-  return { index, total };
+  if (s?.currentStepState === 'Failed') return `the rollout failed at step ${at.index + 1}/${total}; \`kubectl ordinal rollout retry ${name}\` runs the step again`;
+  return at;
 }
 
 /** `rollout promote [--full]`: passes the current step's gate (or every remaining step). */
 export async function rolloutPromote(client: ClusterClient, args: RolloutSignalArgs & { full: boolean }, io: CommandIO): Promise<number> {
   const name = qualifiedName(args.resource, args.set.metadata.name ?? '');
-  const at = stepUnderWay(args.set, 'promote');
+  const at = stepToSignal(args.set, 'promote');
   if (typeof at === 'string') return refuse(io, `${name} has no step to promote: ${at}`);
   const patch = promotePatch(args.set.status, args.full);
   if (patch === undefined) return refuse(io, `${name} has no step to promote: its status names no update revision`);
@@ -103,7 +103,7 @@ export async function rolloutAbort(client: ClusterClient, args: RolloutSignalArg
 /** The step an abort stops (undefined: a rollout without steps), or why there is nothing to abort. */
 function abortable(set: StatefulSet): { index: number; total: number } | undefined | string {
   if (set.apiVersion !== ORDINAL_V1) return `only an ${ORDINAL_V1} StatefulSet can be aborted (the annotation ${AbortAnnotation})`;
-  if (stepsOf(set).length > 0) return stepUnderWay(set, 'abort');
+  if (stepsOf(set).length > 0) return stepToSignal(set, 'abort');
   const s = set.status;
   if (s?.updateRevision === undefined || s.updateRevision === s.currentRevision) return `no rollout is in progress (status.updateRevision is status.currentRevision${s?.currentRevision ? `, ${s.currentRevision}` : ''})`;
   if (isRollingBack(s) || set.metadata.annotations?.[AbortAnnotation] === s.updateRevision) return `the rollout of revision ${s.updateRevision} is aborted already`;

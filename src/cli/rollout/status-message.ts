@@ -12,7 +12,7 @@ import { AbortAnnotation, fromTimestamp, PromoteAnnotation, RetryAnnotation, typ
 import { parseGoDuration } from '../../api/duration.js';
 import { findCondition } from '../../controller/conditions.js';
 import { isRollingBack } from '../../controller/rollback.js';
-import { isUserPaused, stepPartition, stepsOf } from '../../controller/rollout-steps.js';
+import { isUserPaused, stepPartition, stepsOf, stepUnderWay } from '../../controller/rollout-steps.js';
 import { formatWait } from '../explain/durations.js';
 import { minReadySecondsOf, replicasOf } from '../../controller/spec.js';
 import { convergence } from '../../sim/converged.js';
@@ -38,22 +38,13 @@ function isRetryPending(set: StatefulSet): boolean {
   return asked !== undefined && asked !== set.status?.observedRolloutRetry && (isRollingBack(set.status) || set.status?.currentStepState === 'Failed');
 }
 
-/** The step a staged rollout is at, when the status shows one under way for the update revision. */
-function currentStep(set: StatefulSet): { index: number; total: number } | undefined {
-  const s = set.status;
-  const total = stepsOf(set).length;
-  const index = s?.currentStepIndex;
-  if (total === 0 || index === undefined || index >= total || s?.stepRevision !== s?.updateRevision) return undefined;
-  return { index, total };
-}
-
 /** `rollout promote` or `rollout abort` asked for what the controller has not done yet. */
 function signalPending(set: StatefulSet): 'promote' | 'abort' | undefined {
   const s = set.status;
   if (s === undefined || s.currentStepState === 'Failed' || isRollingBack(s) || s.updateRevision === s.currentRevision) return undefined;
   const annotations = set.metadata.annotations ?? {};
   if (annotations[AbortAnnotation] === s.updateRevision) return failureCondition(set)?.reason === 'RolloutAborted' ? undefined : 'abort';
-  const step = currentStep(set);
+  const step = stepUnderWay(set);
   const promote = annotations[PromoteAnnotation];
   return step !== undefined && (promote === `${s.stepRevision ?? ''}/full` || promote === `${s.stepRevision ?? ''}/${step.index}`) ? 'promote' : undefined;
 }
@@ -121,7 +112,7 @@ function timeLeft(set: StatefulSet, duration: string | undefined, now: Instant):
 
 /** Where a staged rollout is and what its step waits for; `paused` when it waits for a promote. */
 function stepState(set: StatefulSet, now: Instant): RolloutState | undefined {
-  const at = currentStep(set);
+  const at = stepUnderWay(set);
   if (at === undefined) return undefined;
   const s = set.status;
   const step = stepsOf(set)[at.index];
@@ -156,8 +147,8 @@ function stepState(set: StatefulSet, now: Instant): RolloutState | undefined {
 function userPause(set: StatefulSet): RolloutState | undefined {
   const s = set.status;
   if (!isUserPaused(set) || !s?.pauseConditions?.some((p) => p.reason === 'UserPause')) return undefined;
-  if (s.updateRevision === s.currentRevision && currentStep(set) === undefined) return undefined;
-  const at = currentStep(set);
+  if (s.updateRevision === s.currentRevision && stepUnderWay(set) === undefined) return undefined;
+  const at = stepUnderWay(set);
   const where = at === undefined ? '' : `step ${at.index + 1}/${at.total}: `;
   return { kind: 'paused', by: 'user', message: `${where}paused (spec paused: true; kubectl ordinal rollout resume ${set.metadata.name ?? ''})` };
 }
