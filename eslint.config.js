@@ -54,7 +54,9 @@ const LAYERS = [
   { dir: 'src/cluster/memory', not: ['sim', 'report', 'cli', 'kube'], npm: [] },
   { dir: 'src/cluster/kubelet', not: ['sim', 'report', 'cli', 'kube'], npm: [] },
   { dir: 'src/cluster/kube', not: ['sim', 'report', 'cli', 'memory', 'kubelet'], npm: ['@kubernetes/client-node'] },
-  { dir: 'src/sim', not: ['report', 'cli'], npm: ['prom-client'] },
+  // @prometheus-io/lezer-promql (with @lezer/common's tree types): Prometheus' own PromQL grammar, so the
+  // simulated Prometheus (src/sim/simulated-prometheus.ts) parses a query as the real one does.
+  { dir: 'src/sim', not: ['report', 'cli'], npm: ['prom-client', '@prometheus-io/lezer-promql', '@lezer/common'] },
   { dir: 'src/report', not: ['cli'], npm: [] },
   { dir: 'src/cli', files: ['src/cli/**', 'src/cli.ts'], not: [], npm: ['@kubernetes/client-node', 'commander', 'pino', 'yaml'] },
 ];

@@ -315,6 +315,8 @@ export interface StepAnalysisStatus {
 /** status.rolloutAnalysis: the background check of the rollout to `revision` so far. */
 export interface RolloutAnalysisStatus extends StepAnalysisStatus {
   revision: string;
+  /** RFC 3339: when it started (results from before do not count). */
+  since?: string;
 }
 
 export const UPDATE_ORDERS = ['Ordinal', 'Priority'] as const;

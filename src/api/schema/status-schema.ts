@@ -69,6 +69,7 @@ export const statusSchema: Schema = rules(
     stepAnalysis: obj('Ordinal extension (steps): the current step\'s analysis so far.', analysisFields),
     rolloutAnalysis: obj('Ordinal extension (rollingUpdate.analysis): the rollout\'s background check so far.', {
       revision: str('The update revision it checks; a new one starts it again.'),
+      since: str('When it started: at the first updated pod that was Running and Ready, or the last retry.', { format: 'date-time' }),
       ...analysisFields,
     }),
     pauseConditions: list(
