@@ -401,7 +401,7 @@ function withoutSteps(ctx: SyncContext, paused: boolean, background: RolloutAnal
   const stored = findCondition(conditionsOf(set.status), ConditionType.progressing);
   const announce = aborted && ctx.strategy.onFailure !== 'Rollback' && stored?.reason !== Reason.rolloutAborted;
   const events: PlannedEvent[] = announce ? [{ type: 'Warning', reason: 'RolloutAborted', message: `Rollout to revision ${ctx.updateRevision} aborted by the user (kubectl ordinal rollout abort); it stays where it is until retried` }] : [];
-  const plan: StepPlan = { steps: [], index: 0, state: 'Completed', since: ctx.now, holds: paused || failure !== undefined || background.holds, events: [...events, ...background.events], blockers, pauses: background.pauses, probes: [] };
+  const plan: StepPlan = { steps: [], index: 0, state: 'Completed', since: ctx.now, holds: paused || failure !== undefined, events: [...events, ...background.events], blockers, pauses: [], probes: [] };
   return failure === undefined ? plan : { ...plan, failure };
 }
 
