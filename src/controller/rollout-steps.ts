@@ -20,7 +20,6 @@ import {
   PromoteAnnotation,
   RetryAnnotation,
   toTimestamp,
-  type HttpAnalysis,
   type Instant,
   type RolloutAnalysis,
   type PauseCondition,
@@ -38,8 +37,8 @@ import { declaredStrategy } from './spec.js';
 import { downIndices, type SyncContext } from './sync-context.js';
 import { staleCount } from './update-range.js';
 
-/** Between an HTTP analysis' checks (its `interval`, default 10s). */
-export const analysisIntervalMs = (http: HttpAnalysis | undefined): number => durationMs(http?.interval, 10_000);
+/** Between an HTTP or Prometheus analysis' checks (its `interval`, default 10s). */
+export const analysisIntervalMs = (check: { interval?: string } | undefined): number => durationMs(check?.interval, 10_000);
 
 /** Why a step failed the rollout (rollback.ts's RolloutFailure reads it). */
 export interface StepFailure {

@@ -39,8 +39,8 @@ export interface ControllerMetrics {
   claimPatchRefused(set: StatefulSet): void;
   /** The plan holds `claim`: its class does not allow expansion to `request` (counted once per claim and request). */
   claimExpansionRefused(set: StatefulSet, claim: string, request: string): void;
-  /** An HTTP check of a staged rollout's analysis step came back (analysis-prober.ts). */
-  observeAnalysisCheck(set: StatefulSet, ok: boolean): void;
+  /** A check of a staged rollout's analysis came back (analysis-prober.ts). */
+  observeAnalysisCheck(set: StatefulSet, ok: boolean, inconclusive?: boolean): void;
   /** Deletes every series of the set (it was deleted). */
   forgetSet(namespace: string, name: string): void;
   /** Work-queue metrics (`workqueue_*{name}`) in this registry. */
@@ -91,7 +91,7 @@ function build(registry: Registry) {
     reconcileDuration: histogram('ordinal_reconcile_duration_seconds', 'Duration of one StatefulSet sync', [], RECONCILE_BUCKETS),
     analysisChecks: new Counter({
       name: 'ordinal_analysis_checks_total',
-      help: 'HTTP checks of staged rollouts\' analysis steps, by result (success: the expected status; failure: another status, an error or no answer in time)',
+      help: 'Checks of staged rollouts\' analyses (HTTP and Prometheus), by result (success: the expected status, or the successCondition held; failure: not; inconclusive: a Prometheus check with no verdict)',
       labelNames: ['namespace', 'statefulset', 'result'],
       registers,
     }),
@@ -227,10 +227,10 @@ class PromControllerMetrics implements ControllerMetrics {
     this.m.eventsDropped.inc({ type });
   }
 
-  observeAnalysisCheck(set: StatefulSet, ok: boolean): void {
+  observeAnalysisCheck(set: StatefulSet, ok: boolean, inconclusive = false): void {
     const labels = this.labelsOf(set);
     this.seenOf(labels);
-    this.m.analysisChecks.inc({ namespace: labels.namespace, statefulset: labels.statefulset, result: ok ? 'success' : 'failure' });
+    this.m.analysisChecks.inc({ namespace: labels.namespace, statefulset: labels.statefulset, result: ok ? 'success' : inconclusive ? 'inconclusive' : 'failure' });
   }
 
   forgetSet(namespace: string, name: string): void {
@@ -247,7 +247,7 @@ class PromControllerMetrics implements ControllerMetrics {
     for (const [key, resize] of this.resizes) if (resize.labels.namespace === namespace && resize.labels.statefulset === name) this.resizes.delete(key);
     for (const [key, r] of this.refused) if (key.startsWith(`${namespace}/`) && r.statefulset === name) this.refused.delete(key);
     for (const strategy of seen.strategies) this.m.updateDuration.remove({ namespace, statefulset: name, strategy });
-    for (const result of ['success', 'failure']) this.m.analysisChecks.remove({ namespace, statefulset: name, result });
+    for (const result of ['success', 'failure', 'inconclusive']) this.m.analysisChecks.remove({ namespace, statefulset: name, result });
   }
 
   workQueue<K>(name: string, clock: Clock): WorkQueueMetrics<K> {

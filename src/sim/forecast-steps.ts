@@ -28,11 +28,11 @@ export interface ForecastStep {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The time an HTTP analysis is assumed to take: count × interval (defaults 1 and 10s, as the controller's). */
+/** The time an HTTP or Prometheus analysis is assumed to take: count × interval (defaults 1 and 10s, as the controller's). */
 function httpSeconds(step: RolloutStep): number {
-  const http = step.analysis?.http;
-  const interval = analysisIntervalMs(http);
-  return ((http?.count ?? 1) * interval) / 1000;
+  const check = step.analysis?.http ?? step.analysis?.prometheus;
+  const interval = analysisIntervalMs(check);
+  return ((check?.count ?? 1) * interval) / 1000;
 }
 
 /** The step as the runs take it: a manual pause dropped (promoted at once), an HTTP analysis made a bake. */
@@ -55,8 +55,9 @@ function assumption(step: RolloutStep): string {
     case 'readiness':
       return `readiness ${step.analysis?.readiness?.duration ?? ''} while every replica stays available`;
     case 'http': {
-      const http = step.analysis?.http;
-      return `http analysis of ${http?.url ?? ''}: assumed to pass after ${http?.count ?? 1} × ${http?.interval ?? '10s'} = ${formatSeconds(httpSeconds(step))}`;
+      const check = step.analysis?.http ?? step.analysis?.prometheus;
+      const what = step.analysis?.http !== undefined ? `http analysis of ${step.analysis.http.url}` : 'prometheus analysis';
+      return `${what}: assumed to pass after ${check?.count ?? 1} × ${check?.interval ?? '10s'} = ${formatSeconds(httpSeconds(step))}`;
     }
   }
 }

@@ -115,10 +115,12 @@ describe('controller metrics', () => {
     m.observeAnalysisCheck(set('web', 'Parallel'), true);
     m.observeAnalysisCheck(set('web', 'Parallel'), true);
     m.observeAnalysisCheck(set('web', 'Parallel'), false);
+    m.observeAnalysisCheck(set('web', 'Parallel'), false, true);
     m.observeAnalysisCheck(set('db'), false);
     const text = await m.registry.metrics();
     assert.match(text, /ordinal_analysis_checks_total\{namespace="ns",statefulset="web",result="success"\} 2/);
     assert.match(text, /ordinal_analysis_checks_total\{namespace="ns",statefulset="web",result="failure"\} 1/);
+    assert.match(text, /ordinal_analysis_checks_total\{namespace="ns",statefulset="web",result="inconclusive"\} 1/);
     m.forgetSet('ns', 'web');
     assert.deepEqual((await sample(m, 'ordinal_analysis_checks_total'))?.map((s) => [s.labels.statefulset, s.labels.result, s.value]), [['db', 'failure', 1]]);
   });
