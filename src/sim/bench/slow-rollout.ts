@@ -11,6 +11,12 @@ import type { StatusRecord } from '../timeline.js';
 
 export interface SlowRolloutCase {
   seed: number;
+  /**
+   * Log-normal start and termination times: each pod draws one of 100 quantiles of a log-normal with median
+   * POD_START_SECONDS (σ `start`) and TERMINATION_SECONDS (σ `termination`); overrides `starts`. `samples`: draw
+   * from these measured durations instead (seconds; e.g. recorded on a cluster).
+   */
+  spread?: { start: number; termination: number } | { samples: { start: readonly number[]; termination: readonly number[] } };
   /** Three times slower from this ordinal down; undefined: the unchanged release. */
   slowFrom?: number;
   /** spec.progressDeadlineSeconds (default 600). */
@@ -30,12 +36,38 @@ const STARTS: Record<StartSpread, number[]> = {
 
 /** The median start of the unchanged release: the "pod-start time" detection latency is counted in. */
 export const POD_START_SECONDS = 10;
+/** The median termination of a log-normal spread (about what a cluster's pods take to go). */
+export const TERMINATION_SECONDS = 2;
 const SLOW_FACTOR = 3;
+
+/** The standard normal's quantile function (Acklam's rational approximation, |error| < 1.2e-9). */
+function probit(p: number): number {
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const tail = (q: number): number => (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
+  if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+}
+
+/** `median` × exp(σ z) at the 100 quantiles (i + 0.5) / 100, to a tenth of a second. */
+export const logNormal = (median: number, sigma: number): number[] => Array.from({ length: 100 }, (_, i) => Math.round(median * Math.exp(sigma * probit((i + 0.5) / 100)) * 10) / 10);
+
+function spreadOf(c: SlowRolloutCase): { starts: readonly number[]; terminations: readonly number[] | undefined } {
+  const spread = c.spread;
+  if (spread === undefined) return { starts: STARTS[c.starts ?? 'even'], terminations: undefined };
+  if ('samples' in spread) return { starts: spread.samples.start, terminations: spread.samples.termination };
+  return { starts: logNormal(POD_START_SECONDS, spread.start), terminations: logNormal(TERMINATION_SECONDS, spread.termination) };
+}
 
 export function slowRolloutScenario(c: SlowRolloutCase): string {
   const replicas = c.replicas ?? 30;
   const slowPods = c.slowFrom === undefined ? [] : Array.from({ length: c.slowFrom + 1 }, (_, i) => `web-${i}`);
-  const starts = STARTS[c.starts ?? 'even'];
+  const { starts, terminations } = spreadOf(c);
   const slow = starts.map((s) => Math.round(s * SLOW_FACTOR * 10) / 10);
   const images = slowPods.length === 0 ? '' : `\n  images:\n    "app:v2": {startSeconds: {samples: [${slow.join(', ')}]}, pods: [${slowPods.join(', ')}]}`;
   return `kind: Scenario
@@ -44,7 +76,7 @@ seed: ${c.seed}
 endSeconds: 100000
 cluster:
   podStartSeconds: {samples: [${starts.join(', ')}]}
-  podTerminationSeconds: 2${images}
+  podTerminationSeconds: ${terminations === undefined ? 2 : `{samples: [${terminations.join(', ')}]}`}${images}
 objects:
   - apiVersion: apps.ordinal.dev/v1
     kind: StatefulSet
@@ -121,12 +153,13 @@ export interface SlowRolloutFigures {
   notConverged: number;
 }
 
-export async function slowRolloutFigures(seeds: readonly number[], slowFrom: number, starts: StartSpread = 'even'): Promise<SlowRolloutFigures> {
+export async function slowRolloutFigures(seeds: readonly number[], slowFrom: number, starts: StartSpread = 'even', spread?: SlowRolloutCase['spread']): Promise<SlowRolloutFigures> {
   const latencies: number[] = [];
   const f: SlowRolloutFigures = { runs: seeds.length, detected: 0, detectedWithin2: 0, falseAlarms: 0, deadlineDetected: 0, deadlineFalseAlarms: 0, notConverged: 0 };
+  const shape = { starts, ...(spread !== undefined ? { spread } : {}) };
   for (const seed of seeds) {
-    const slow = await runSlowRollout({ seed, slowFrom, starts });
-    const same = await runSlowRollout({ seed, starts });
+    const slow = await runSlowRollout({ seed, slowFrom, ...shape });
+    const same = await runSlowRollout({ seed, ...shape });
     if (!slow.converged || !same.converged) f.notConverged++;
     if (slow.slowerAt !== undefined && slow.slowDownAt !== undefined) {
       const latency = slow.slowerAt - slow.slowDownAt;
