@@ -25,6 +25,11 @@ export interface SlowRolloutCase {
   starts?: StartSpread;
   /** Restart the controller this many seconds into the rollout (it relearns from the pods). */
   restartAfter?: number;
+  /**
+   * The set's history before the rollout: created with 3 × replicas pods and scaled down, so the controller has
+   * learned 3 × replicas starts and 2 × replicas terminations, as from earlier rollouts (a band needs enough).
+   */
+  history?: boolean;
 }
 
 export type StartSpread = 'even' | 'tail';
@@ -70,6 +75,8 @@ export function slowRolloutScenario(c: SlowRolloutCase): string {
   const { starts, terminations } = spreadOf(c);
   const slow = starts.map((s) => Math.round(s * SLOW_FACTOR * 10) / 10);
   const images = slowPods.length === 0 ? '' : `\n  images:\n    "app:v2": {startSeconds: {samples: [${slow.join(', ')}]}, pods: [${slowPods.join(', ')}]}`;
+  const initial = c.history ? 3 * replicas : replicas;
+  const scaleDown = c.history ? `\n  - patch: {kind: StatefulSet, name: web, merge: {spec: {replicas: ${replicas}}}}\n  - waitFor: Converged\n    timeoutSeconds: 20000` : '';
   return `kind: Scenario
 name: slow rollout
 seed: ${c.seed}
@@ -82,7 +89,7 @@ objects:
     kind: StatefulSet
     metadata: {name: web}
     spec:
-      replicas: ${replicas}
+      replicas: ${initial}
       progressDeadlineSeconds: ${JSON.stringify(c.deadline ?? 600)}
       selector: {matchLabels: {app: web}}
       template:
@@ -90,7 +97,7 @@ objects:
         spec: {containers: [{name: app, image: "app:v1"}]}
 steps:
   - waitFor: Converged
-    timeoutSeconds: 20000
+    timeoutSeconds: 20000${scaleDown}
   - setImage: {name: web, container: app, image: "app:v2"}${c.restartAfter === undefined ? '' : `\n  - advance: ${c.restartAfter}\n  - restartController: {}`}
   - waitFor: Converged
     timeoutSeconds: 20000
@@ -99,7 +106,7 @@ steps:
 
 export interface SlowRolloutRun {
   converged: boolean;
-  /** When the image changed (the first status of generation 2). */
+  /** When the image changed (the first status of the rollout's generation). */
   rolloutAt?: number;
   /** When the first pod of the slow release was created (undefined: unchanged release). */
   slowDownAt?: number;
@@ -116,10 +123,12 @@ const progressing = (r: StatusRecord) => r.status.conditions?.find((c) => c.type
 export async function runSlowRollout(c: SlowRolloutCase): Promise<SlowRolloutRun> {
   const result = await runScenario(parseScenario(slowRolloutScenario(c)));
   const slowPod = c.slowFrom === undefined ? undefined : `web-${c.slowFrom}`;
+  // the rollout's generation: after the scale-down of the history, if any
+  const rolloutGeneration = c.history ? 3 : 2;
   let generation2: number | undefined;
   const run: SlowRolloutRun = { converged: result.summary.converged };
   for (const r of result.records) {
-    if (r.type === 'status' && r.generation === 2) {
+    if (r.type === 'status' && r.generation === rolloutGeneration) {
       generation2 ??= r.t;
       run.rolloutAt ??= r.t;
       const p = progressing(r);
@@ -153,10 +162,10 @@ export interface SlowRolloutFigures {
   notConverged: number;
 }
 
-export async function slowRolloutFigures(seeds: readonly number[], slowFrom: number, starts: StartSpread = 'even', spread?: SlowRolloutCase['spread']): Promise<SlowRolloutFigures> {
+export async function slowRolloutFigures(seeds: readonly number[], slowFrom: number, starts: StartSpread = 'even', spread?: SlowRolloutCase['spread'], history = false): Promise<SlowRolloutFigures> {
   const latencies: number[] = [];
   const f: SlowRolloutFigures = { runs: seeds.length, detected: 0, detectedWithin2: 0, falseAlarms: 0, deadlineDetected: 0, deadlineFalseAlarms: 0, notConverged: 0 };
-  const shape = { starts, ...(spread !== undefined ? { spread } : {}) };
+  const shape = { starts, history, ...(spread !== undefined ? { spread } : {}) };
   for (const seed of seeds) {
     const slow = await runSlowRollout({ seed, slowFrom, ...shape });
     const same = await runSlowRollout({ seed, ...shape });
