@@ -76,8 +76,12 @@ describe('Prometheus analyses on kube-apiserver with a real Prometheus', { skip:
   e2eTest('a canary that errs like the old pods passes every step', { timeout: 120_000, kubelet: KUBELET }, async (env) => {
     const steps: RolloutStep[] = [{ replicas: 1, analysis: { prometheus: errorRatio({ count: 2 }) } }, { replicas: 2, analysis: { prometheus: errorRatio() } }, { partition: 0 }];
     await env.createConverged(gatedSet(env, 'healthy', steps));
+    const old = (await env.client.get<StatefulSet>(env.res, env.ns, 'healthy')).status?.currentRevision ?? '';
     await env.setImage('healthy', 'app', 'app:2');
-    await env.waitForSet('healthy', 'the rollout to complete', 60_000, (s) => (s.status?.currentStepState === 'Completed' && s.status.updatedReplicas === 3 && s.status.currentRevision === s.status.updateRevision) || `step ${s.status?.currentStepIndex} ${s.status?.currentStepState}`);
+    const done = (s: StatefulSet): boolean =>
+      s.status?.currentRevision !== old && s.status?.currentStepState === 'Completed' && s.status.updatedReplicas === 3 && s.status.currentRevision === s.status.updateRevision;
+    await env.waitForSet('healthy', 'the rollout to complete', 60_000, (s) => done(s) || `step ${s.status?.currentStepIndex} ${s.status?.currentStepState}`);
+    assert.deepEqual(await revisions(env, 'healthy'), Array(3).fill((await env.client.get<StatefulSet>(env.res, env.ns, 'healthy')).status?.updateRevision));
     const passed = (await env.events('healthy', 'RolloutStepCompleted')).map((e) => e.message ?? '');
     assert.ok(passed.some((m) => /step 1\/3 passed its analysis \(2 of 2 checks of the Prometheus query\)/.test(m)), passed.join('; '));
     assert.ok(passed.some((m) => /step 2\/3 passed its analysis/.test(m)), passed.join('; '));
