@@ -144,6 +144,8 @@ export async function runSlowRollout(c: SlowRolloutCase): Promise<SlowRolloutRun
   return run;
 }
 
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? POD_START_SECONDS;
+
 /** What seeds `from`..`to` show, slow and unchanged, in pod-start times. */
 export interface SlowRolloutFigures {
   runs: number;
@@ -166,6 +168,8 @@ export async function slowRolloutFigures(seeds: readonly number[], slowFrom: num
   const latencies: number[] = [];
   const f: SlowRolloutFigures = { runs: seeds.length, detected: 0, detectedWithin2: 0, falseAlarms: 0, deadlineDetected: 0, deadlineFalseAlarms: 0, notConverged: 0 };
   const shape = { starts, history, ...(spread !== undefined ? { spread } : {}) };
+  // "within 2 pod starts": of the release's own median start
+  const podStart = spread !== undefined && 'samples' in spread ? median(spread.samples.start) : POD_START_SECONDS;
   for (const seed of seeds) {
     const slow = await runSlowRollout({ seed, slowFrom, ...shape });
     const same = await runSlowRollout({ seed, ...shape });
@@ -174,7 +178,7 @@ export async function slowRolloutFigures(seeds: readonly number[], slowFrom: num
       const latency = slow.slowerAt - slow.slowDownAt;
       f.detected++;
       latencies.push(latency);
-      if (latency >= 0 && latency <= 2 * POD_START_SECONDS) f.detectedWithin2++;
+      if (latency >= 0 && latency <= 2 * podStart) f.detectedWithin2++;
     }
     if (same.slowerAt !== undefined) f.falseAlarms++;
     if (slow.deadlineAt !== undefined) f.deadlineDetected++;
