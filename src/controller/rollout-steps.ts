@@ -346,7 +346,8 @@ class StepRun {
       this.pause(pauseReason);
       return false;
     }
-    if (analysis.successful >= checks.count) {
+    // count checks made, at most failureLimit of them failed (a check with no verdict is not one of them)
+    if (analysis.successful + analysis.failed >= checks.count) {
       this.advance(`passed its analysis (${analysis.successful} of ${analysis.successful + analysis.failed} checks of ${checks.what})`);
       return true;
     }

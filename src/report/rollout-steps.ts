@@ -30,8 +30,8 @@ export interface AnalysisCheck {
   t: number;
   step?: number;
   ok: boolean;
-  /** "step 2: GET http://…", "rollout analysis: query …". */
-  check: string;
+  /** "GET http://…", "query …". */
+  target: string;
   /** passed, failed, no data, error. */
   outcome: string;
   message: string;
@@ -93,7 +93,7 @@ const CHAR_W = 6.2;
 
 /** A check on the step row: a dot, green when it passed, red when it failed. */
 function checkDot(c: AnalysisCheck, y: number, scale: TimeScale): string {
-  const tip = `${formatSeconds(c.t)} ${c.check} -> ${c.message} (${c.outcome})`;
+  const tip = `${formatSeconds(c.t)} ${c.step === undefined ? 'rollout' : `step ${c.step + 1}`} analysis: ${c.target} -> ${c.message} (${c.outcome})`;
   return `<circle class="check check-${c.ok ? 'ok' : 'failed'}" data-ok="${c.ok}" cx="${num(scale.x(c.t))}" cy="${y + ROW_H / 2}" r="3.5"><title>${escapeHtml(tip)}</title></circle>`;
 }
 

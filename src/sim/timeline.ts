@@ -288,11 +288,11 @@ export function analysisRecord(t: number, a: Omit<AnalysisRecord, 't' | 'type'>)
   };
 }
 
+/** What an analysis record's check asked: "GET http://…", "query sum(…)". */
+export const analysisTarget = (r: Pick<AnalysisRecord, 'url' | 'query'>): string => (r.url !== undefined ? `GET ${r.url}` : `query ${r.query ?? ''}`);
+
 /** An analysis record's check in words: "step 2: GET http://…", "rollout analysis: query sum(…)". */
-export function analysisCheckText(r: Pick<AnalysisRecord, 'step' | 'url' | 'query'>): string {
-  const where = r.step === undefined ? 'rollout analysis' : `step ${r.step + 1}`;
-  return r.url !== undefined ? `${where}: GET ${r.url}` : `${where}: query ${r.query ?? ''}`;
-}
+export const analysisCheckText = (r: Pick<AnalysisRecord, 'step' | 'url' | 'query'>): string => `${r.step === undefined ? 'rollout analysis' : `step ${r.step + 1}`}: ${analysisTarget(r)}`;
 
 /** Its outcome in a word: passed, failed, or (Prometheus) no data or error. */
 export const analysisOutcome = (r: Pick<AnalysisRecord, 'ok' | 'inconclusive'>): string => (r.ok ? 'passed' : r.inconclusive === 'noData' ? 'no data' : r.inconclusive === 'error' ? 'error' : 'failed');
