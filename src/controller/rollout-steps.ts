@@ -415,7 +415,7 @@ function withBackground(plan: StepPlan, background: RolloutAnalysisPlan, stepPro
   const due: { probe: AnalysisProbe; at: Instant }[] = [];
   if (plan.probe !== undefined) due.push({ probe: plan.probe, at: stepProbeDue ?? Number.NEGATIVE_INFINITY });
   if (background.probe !== undefined && !plan.holds) due.push({ probe: background.probe, at: background.dueAt ?? Number.NEGATIVE_INFINITY });
-  // the step's check first on a tie; plan-statefulset makes the first one (one probe a sync)
+  // the step's check first on a tie; the runtime makes every one (at most one in flight per key)
   due.sort((a, b) => a.at - b.at);
   out.probes = due.map((d) => d.probe);
   if (due[0] !== undefined) out.probe = due[0].probe;

@@ -200,6 +200,14 @@ describe('prometheus: the rollout analysis (rollingUpdate.analysis)', () => {
     assert.ok(deletions(resumed).length > 0, 'a verdict lifts the hold');
   });
 
+  it('is checked alongside a step analysis: the plan asks for both, the step\'s first', () => {
+    const h = analysed([{ replicas: 1, analysis: { prometheus: prom() } }, { replicas: '100%' }], { prometheus: prom({ query: 'up{pod=~"{{pods}}"}', successCondition: 'result > 0' }) });
+    h.setImage('app:v2');
+    const update = () => h.set.status?.updateRevision ?? '';
+    const both = runSyncs(h, 6).find((p) => (p.probes ?? []).length > 1);
+    assert.deepEqual(both?.probes?.map((p) => p.key), [`${update()}/0/`, `${update()}/rollout/`]);
+  });
+
   it('fails the step the rollout is at when it fails during a staged rollout', () => {
     const h = analysed([{ replicas: 1, pause: {} }, { replicas: '100%' }], { prometheus: prom({ failureLimit: 0 }) });
     h.setImage('app:v2');
