@@ -200,6 +200,20 @@ describe('prometheus: the rollout analysis (rollingUpdate.analysis)', () => {
     assert.ok(deletions(resumed).length > 0, 'a verdict lifts the hold');
   });
 
+  it('holding on no data (AnalysisInconclusive) is a pause: the progress deadline does not run out', () => {
+    const h = analysed([], { prometheus: prom({ interval: '10s' }) }, { progressDeadlineSeconds: 60 }, 3);
+    h.setImage('app:v2');
+    for (let i = 0; i < 12; i++) {
+      h.answer(runSyncs(h, 3), () => NO_DATA);
+      h.advance(10 * SECOND);
+    }
+    runSyncs(h, 2);
+    assert.deepEqual(pauses(h), ['AnalysisInconclusive']);
+    const progressing = h.set.status?.conditions?.find((c) => c.type === 'Progressing');
+    assert.deepEqual([progressing?.status, progressing?.reason], ['True', 'RolloutPaused']);
+    assert.match(progressing?.message ?? '', /paused: its analysis gave no verdict, checks go on/);
+  });
+
   it('is checked alongside a step analysis: the plan asks for both, the step\'s first', () => {
     const h = analysed([{ replicas: 1, analysis: { prometheus: prom() } }, { replicas: '100%' }], { prometheus: prom({ query: 'up{pod=~"{{pods}}"}', successCondition: 'result > 0' }) });
     h.setImage('app:v2');
