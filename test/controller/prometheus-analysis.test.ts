@@ -200,6 +200,16 @@ describe('prometheus: the rollout analysis (rollingUpdate.analysis)', () => {
     assert.ok(deletions(resumed).length > 0, 'a verdict lifts the hold');
   });
 
+  it('fails a rollout without steps under onFailure: Rollback: the abort says its analysis failed, not a step', () => {
+    const h = analysed([], { prometheus: prom({ failureLimit: 0 }) }, { onFailure: 'Rollback' }, 4);
+    h.setImage('app:v2');
+    h.answer(runSyncs(h, 4), () => FAIL);
+    const plans = runSyncs(h, 4);
+    const aborted = plans.flatMap((p) => p.events).find((e) => e.reason === 'RolloutAborted');
+    assert.match(aborted?.message ?? '', /aborted: its analysis failed: the rollout's analysis \(rollingUpdate.analysis\) failed: 1 of 1 checks/);
+    assert.doesNotMatch(aborted?.message ?? '', /step 1/);
+  });
+
   it('holding on no data (AnalysisInconclusive) is a pause: the progress deadline does not run out', () => {
     const h = analysed([], { prometheus: prom({ interval: '10s' }) }, { progressDeadlineSeconds: 60 }, 3);
     h.setImage('app:v2');
