@@ -231,6 +231,7 @@ function stepWait(step: Extract<Blocker, { kind: 'rolloutStep' }>): string {
     case 'readiness':
       return `readiness analysis${until}`;
     case 'http':
+    case 'prometheus':
       return `analysis running, ${step.analysis?.successful ?? 0} checks passed`;
     case 'none':
       return 'going on';

@@ -293,9 +293,8 @@ export type Blocker =
       step: number;
       steps: number;
       state: StepState;
-      /** 'http': an analysis of checks the controller makes (`check` says which: an HTTP GET or a Prometheus query). */
-      gate: 'none' | 'pause' | 'bake' | 'http' | 'readiness';
-      check?: 'http' | 'prometheus';
+      /** 'http' and 'prometheus': an analysis of checks the controller makes (HTTP GETs, or Prometheus queries). */
+      gate: 'none' | 'pause' | 'bake' | 'http' | 'prometheus' | 'readiness';
       partition: number;
       until?: Instant;
       analysis?: StepAnalysisStatus;

@@ -108,11 +108,12 @@ export function stepPartition(step: RolloutStep, replicas: number): number {
   return clamp(replicas - getScaledValueFromIntOrPercent(step.replicas ?? 0, replicas, true));
 }
 
-/** A step's gate in words, for status, `why` and forecasts ('http': an analysis of checks, an HTTP GET or a Prometheus query). */
-export type StepGate = 'none' | 'pause' | 'bake' | 'http' | 'readiness';
+/** A step's gate in words, for status, `why` and forecasts ('http' and 'prometheus': an analysis of checks, HTTP GETs or Prometheus queries). */
+export type StepGate = 'none' | 'pause' | 'bake' | 'http' | 'prometheus' | 'readiness';
 export function gateOf(step: RolloutStep): StepGate {
   if (step.pause !== undefined) return step.pause.duration === undefined ? 'pause' : 'bake';
-  if (step.analysis?.http !== undefined || step.analysis?.prometheus !== undefined) return 'http';
+  if (step.analysis?.http !== undefined) return 'http';
+  if (step.analysis?.prometheus !== undefined) return 'prometheus';
   if (step.analysis?.readiness !== undefined) return 'readiness';
   return 'none';
 }
@@ -311,6 +312,7 @@ class StepRun {
       case 'readiness':
         return this.timed('Analyzing', durationMs(step.analysis?.readiness?.duration, 0), 'passed its readiness analysis', 'AnalysisRunning', paused);
       case 'http':
+      case 'prometheus':
         return this.checks(checksOf(step.analysis) as Checks, paused);
     }
   }
@@ -376,7 +378,6 @@ function stepBlockers(run: StepRun, paused: boolean): Blocker[] {
     steps: run.steps.length,
     state: run.state,
     gate: gateOf(step),
-    ...(checksOf(step.analysis) !== undefined ? { check: checksOf(step.analysis)?.kind } : {}),
     partition: run.partition,
     ...(until !== undefined ? { until } : {}),
     ...(run.analysis !== undefined ? { analysis: run.analysis } : {}),

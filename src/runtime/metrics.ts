@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { claimCapacity, type Instant, type PersistentVolumeClaim, type StatefulSet } from '../api/types.js';
 import { compareQuantities } from '../api/validation/quantity.js';
 import { resizeFailure } from '../controller/claim-updates.js';
-import type { PlanMetrics } from '../controller/plan-types.js';
+import type { AnalysisProbe, PlanMetrics } from '../controller/plan-types.js';
 import type { Clock } from './clock.js';
 import type { WorkQueueMetrics } from './work-queue.js';
 import { createWorkQueueMetrics } from './workqueue-metrics.js';
@@ -39,8 +39,8 @@ export interface ControllerMetrics {
   claimPatchRefused(set: StatefulSet): void;
   /** The plan holds `claim`: its class does not allow expansion to `request` (counted once per claim and request). */
   claimExpansionRefused(set: StatefulSet, claim: string, request: string): void;
-  /** A check of a staged rollout's analysis came back (analysis-prober.ts). */
-  observeAnalysisCheck(set: StatefulSet, ok: boolean, inconclusive?: boolean): void;
+  /** A check of a staged rollout's analysis came back (analysis-prober.ts); `gate`: its kind, as a step's gate names it. */
+  observeAnalysisCheck(set: StatefulSet, gate: AnalysisGate, ok: boolean, inconclusive?: boolean): void;
   /** Deletes every series of the set (it was deleted). */
   forgetSet(namespace: string, name: string): void;
   /** Work-queue metrics (`workqueue_*{name}`) in this registry. */
@@ -48,6 +48,9 @@ export interface ControllerMetrics {
 }
 
 const SET_LABELS = ['namespace', 'statefulset', 'pod_management_policy'] as const;
+/** An analysis check's kind: the gate of a step with that analysis ('http' or 'prometheus'). */
+export type AnalysisGate = AnalysisProbe['kind'];
+const ANALYSIS_GATES: readonly AnalysisGate[] = ['http', 'prometheus'];
 type SetLabels = Record<(typeof SET_LABELS)[number], string>;
 const DURATION_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600];
 const RECONCILE_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60];
@@ -91,8 +94,8 @@ function build(registry: Registry) {
     reconcileDuration: histogram('ordinal_reconcile_duration_seconds', 'Duration of one StatefulSet sync', [], RECONCILE_BUCKETS),
     analysisChecks: new Counter({
       name: 'ordinal_analysis_checks_total',
-      help: 'Checks of staged rollouts\' analyses (HTTP and Prometheus), by result (success: the expected status, or the successCondition held; failure: not; inconclusive: a Prometheus check with no verdict)',
-      labelNames: ['namespace', 'statefulset', 'result'],
+      help: 'Checks of staged rollouts\' analyses, by gate (http, prometheus) and result (success: the expected status, or the successCondition held; failure: not; inconclusive: a Prometheus check with no verdict)',
+      labelNames: ['namespace', 'statefulset', 'gate', 'result'],
       registers,
     }),
     eventsDropped: new Counter({
@@ -227,10 +230,10 @@ class PromControllerMetrics implements ControllerMetrics {
     this.m.eventsDropped.inc({ type });
   }
 
-  observeAnalysisCheck(set: StatefulSet, ok: boolean, inconclusive = false): void {
+  observeAnalysisCheck(set: StatefulSet, gate: AnalysisGate, ok: boolean, inconclusive = false): void {
     const labels = this.labelsOf(set);
     this.seenOf(labels);
-    this.m.analysisChecks.inc({ namespace: labels.namespace, statefulset: labels.statefulset, result: ok ? 'success' : inconclusive ? 'inconclusive' : 'failure' });
+    this.m.analysisChecks.inc({ namespace: labels.namespace, statefulset: labels.statefulset, gate, result: ok ? 'success' : inconclusive ? 'inconclusive' : 'failure' });
   }
 
   forgetSet(namespace: string, name: string): void {
@@ -247,7 +250,7 @@ class PromControllerMetrics implements ControllerMetrics {
     for (const [key, resize] of this.resizes) if (resize.labels.namespace === namespace && resize.labels.statefulset === name) this.resizes.delete(key);
     for (const [key, r] of this.refused) if (key.startsWith(`${namespace}/`) && r.statefulset === name) this.refused.delete(key);
     for (const strategy of seen.strategies) this.m.updateDuration.remove({ namespace, statefulset: name, strategy });
-    for (const result of ['success', 'failure', 'inconclusive']) this.m.analysisChecks.remove({ namespace, statefulset: name, result });
+    for (const gate of ANALYSIS_GATES) for (const result of ['success', 'failure', 'inconclusive']) this.m.analysisChecks.remove({ namespace, statefulset: name, gate, result });
   }
 
   workQueue<K>(name: string, clock: Clock): WorkQueueMetrics<K> {

@@ -100,7 +100,7 @@ export class StatefulSetController {
 
   /** A check came back: counted, and the set synced again to fold it into its step's analysis. */
   private analysisResult(key: string, set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void {
-    this.deps.metrics.observeAnalysisCheck(set, result.ok, result.inconclusive !== undefined);
+    this.deps.metrics.observeAnalysisCheck(set, probe.kind, result.ok, result.inconclusive !== undefined);
     this.deps.onAnalysisResult?.(set, probe, result);
     this.queue.add(key);
   }

@@ -40,7 +40,7 @@ function forecastable(step: RolloutStep): RolloutStep {
   const { pause: _pause, analysis: _analysis, ...target } = step;
   const gate = gateOf(step);
   if (gate === 'pause') return target;
-  if (gate === 'http') return { ...target, pause: { duration: `${httpSeconds(step)}s` } };
+  if (gate === 'http' || gate === 'prometheus') return { ...target, pause: { duration: `${httpSeconds(step)}s` } };
   return step;
 }
 
@@ -54,7 +54,8 @@ function assumption(step: RolloutStep): string {
       return `bake ${step.pause?.duration ?? ''} while updated replicas stay available`;
     case 'readiness':
       return `readiness ${step.analysis?.readiness?.duration ?? ''} while every replica stays available`;
-    case 'http': {
+    case 'http':
+    case 'prometheus': {
       const check = step.analysis?.http ?? step.analysis?.prometheus;
       const what = step.analysis?.http !== undefined ? `http analysis of ${step.analysis.http.url}` : 'prometheus analysis';
       return `${what}: assumed to pass after ${check?.count ?? 1} × ${check?.interval ?? '10s'} = ${formatSeconds(httpSeconds(step))}`;
@@ -79,7 +80,7 @@ export function forecastableObject(o: unknown): unknown {
   if (!isObj(o) || o.kind !== 'StatefulSet') return o;
   const set = o as unknown as StatefulSet;
   const steps = stepsOf(set);
-  if (!steps.some((s) => gateOf(s) === 'pause' || gateOf(s) === 'http')) return o;
+  if (!steps.some((s) => ['pause', 'http', 'prometheus'].includes(gateOf(s)))) return o;
   const copy = structuredClone(set);
   const block = copy.spec.updateStrategy?.[rollingBlockName(copy)];
   if (block !== undefined) block.steps = steps.map(forecastable);

@@ -74,6 +74,14 @@ describe('prometheus: a step analysis', () => {
     });
   });
 
+  it('is a step whose gate is prometheus (an HTTP analysis\'s is http)', () => {
+    const h = analysed([{ replicas: 1, analysis: { prometheus: prom() } }, { replicas: '100%', analysis: { http: { url: 'http://web.default/healthz' } } }]);
+    h.setImage('app:v2');
+    const gates = runSyncs(h, 6).flatMap((p) => p.blockers.flatMap((b) => (b.kind === 'rolloutStep' ? [[b.state, b.gate, 'check' in b]] : [])));
+    assert.deepEqual(gates.at(-1), ['Analyzing', 'prometheus', false]);
+    assert.ok(gates.some(([state, gate]) => state === 'Updating' && gate === 'prometheus'));
+  });
+
   it('passes after count checks that met the condition', () => {
     const h = analysed([{ replicas: 1, analysis: { prometheus: prom({ count: 2, interval: '10s' }) } }, { replicas: '100%', pause: {} }]);
     h.setImage('app:v2');

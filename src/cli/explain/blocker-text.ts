@@ -203,7 +203,7 @@ const noRollbackTarget = (b: Of<'noRollbackTarget'>): string =>
   `the rollout to revision ${b.revision} failed (${b.failure}), but onFailure: Rollback has no revision to go back to: none was fully available before it ` +
   '(status.lastAvailableRevision is recorded when a rollout completes), so the set halts as with onFailure: Halt';
 
-const analysisLabel = (b: Of<'rolloutStep'>): string => (b.check === 'prometheus' ? 'prometheus analysis' : 'analysis');
+const analysisLabel = (b: Of<'rolloutStep'>): string => (b.gate === 'prometheus' ? 'prometheus analysis' : 'analysis');
 
 /** Where a staged rollout is, what it waits for, and how the user moves it on. */
 function rolloutStep(b: Of<'rolloutStep'>, ctx: ExplainContext): string {
@@ -223,7 +223,7 @@ function rolloutStep(b: Of<'rolloutStep'>, ctx: ExplainContext): string {
         ? `${where}: ${analysisLabel(b)} inconclusive${checks}: held (its policy is Pause) until a check gives a verdict; ${promote} skips it`
         : `${where}: ${analysisLabel(b)} running${checks}; ${promote} skips it`;
     case 'Updating':
-      return `${where}: waits for those replicas to be updated and available before the step's ${b.gate === 'none' ? 'end' : b.gate}`;
+      return `${where}: waits for those replicas to be updated and available before the step's ${b.gate === 'none' ? 'end' : b.gate === 'prometheus' ? 'prometheus analysis' : b.gate}`;
     case 'Failed':
     case 'Completed':
       return where;
