@@ -105,10 +105,6 @@ export class ClusterView {
     return all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
-  find(key: string): ViewedSet | undefined {
-    return this.list().find((s) => s.key === key);
-  }
-
   /** The pods the set controls (controller reference with its UID). */
   podsOf(set: StatefulSet): Pod[] {
     return this.pods.list(set.metadata.namespace ?? 'default', (p) => controllerRefOf(p)?.uid === set.metadata.uid);

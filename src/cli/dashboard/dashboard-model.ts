@@ -78,8 +78,8 @@ export class DashboardModel {
   snapshot(selected: string | undefined): ViewSnapshot {
     const now = this.clock.now();
     const sets = this.view.list();
-    for (const v of sets) this.eta(v).update(v.set, this.view.podsOf(v.set), rolloutState(v.set, this.view.podsOf(v.set), now).kind === 'progressing');
-    const list = setListHtml(sets, (v) => this.view.podsOf(v.set), now, selected);
+    const pods = new Map(sets.map((v) => [v, this.view.podsOf(v.set)]));
+    const list = setListHtml(sets, (v) => pods.get(v) ?? [], now, selected);
     const found = selected === undefined ? undefined : sets.find((v) => v.key === selected);
     const detail = selected === undefined ? undefined : found === undefined ? { key: selected, gone: true as const } : this.detail(found, now);
     return { now: new Date(now).toISOString(), problems: this.view.problems(), sets: list, ...(detail ? { detail } : {}) };
@@ -102,7 +102,10 @@ export class DashboardModel {
     const name = qualifiedName(v.resource, v.set.metadata.name ?? '');
     const explained = this.explain(v.set, name, now);
     const chart = liveChart(this.timelines.records(v.set), now, explained.maxUnavailable);
-    const eta = state.kind === 'progressing' ? etaLine(this.eta(v).forecast, pods, v.set.status?.updatedReplicas ?? 0) : undefined;
+    // the selected set's rollout is forecast as `rollout status` forecasts it (once per update revision)
+    const forecast = this.eta(v);
+    forecast.update(v.set, pods, state.kind === 'progressing');
+    const eta = state.kind === 'progressing' ? etaLine(forecast.forecast, pods, v.set.status?.updatedReplicas ?? 0) : undefined;
     return {
       key: v.key,
       set: name,
