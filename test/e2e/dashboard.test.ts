@@ -3,7 +3,7 @@
 // staged rollout progressing and then paused at its step (the timeline drawing both revisions); Promote from
 // the page — a dry run in the confirmation, then the plugin's patch — moves the rollout past its step to the
 // end; a second dashboard on a kubeconfig whose user may only read shows the server's Forbidden for its
-// action, and nothing is written. One namespace, one browser; screenshots of each state are written to
+// action, and nothing is written; the forecast panel forecasts a proposed image. One namespace, one browser; screenshots of each state are written to
 // ORDINAL_SCREENSHOT_DIR (default: a temporary directory, named in the test's output).
 // Skipped without a control plane or Chromium, failed under CI without them.
 
@@ -110,8 +110,22 @@ describe('dashboard on kube-apiserver, in headless Chromium', { skip }, () => {
     await a.page.click('#confirm-ok');
     await a.page.locator('.answer-ok pre', { hasText: 'statefulset.apps.ordinal.dev/web promoted past step 1/2' }).waitFor();
     await env.waitForSet('web', 'the promote to move the step', 60_000, (s) => (s.status?.currentStepIndex ?? 0) >= 1 || `step ${s.status?.currentStepIndex}`);
+    // step 2/2 under way: the ETA of rollout status's forecast (asked when the rollout started), with its band
+    await a.page.locator('#detail-eta', { hasText: /^ETA: (at most )?about \S+ left \(p5 \S+ – p95 \S+\)/ }).waitFor({ timeout: 30_000 });
+    await shot(a.page, '4-promoted-eta');
     await state(a.page, 'done');
-    await shot(a.page, '4-promoted-done');
+    await shot(a.page, '5-done');
+
+    // the forecast panel: a proposed image, forecast by the forecast command from this set's pod timings
+    await a.page.fill('#forecast-image', 'app:3');
+    const started = Date.now();
+    await a.page.click('#forecast-run');
+    const forecast = a.page.locator('#forecast-answer', { hasText: /SETTING\s+P5\s+P50\s+P95/ });
+    await forecast.waitFor({ timeout: 120_000 });
+    env.note(`the forecast panel answered in ${Date.now() - started} ms`);
+    assert.match(await forecast.innerText(), /^kubectl ordinal forecast statefulset\.apps\.ordinal\.dev\/web -n \S+ --image app=app:3\n\nForecast for statefulset\.apps\.ordinal\.dev\/web: image app=app:3\n/);
+    await forecast.scrollIntoViewIfNeeded();
+    await shot(a.page, '6-forecast', false);
     const seen = await a.states();
     assert.deepEqual(seen.filter((s, i) => seen.indexOf(s) === i), ['done', 'progressing', 'paused'], `states the page showed: ${seen.join(' → ')}`);
     assert.match(admin.output(), /kubectl ordinal rollout promote statefulset\.apps\.ordinal\.dev\/web -n \S+: exit 0\n/);
@@ -125,12 +139,12 @@ describe('dashboard on kube-apiserver, in headless Chromium', { skip }, () => {
     const refusal = r.page.locator('.answer-bad pre');
     await refusal.waitFor();
     assert.match(await refusal.innerText(), new RegExp(`^Error from server \\(Forbidden\\): statefulsets\\.apps\\.ordinal\\.dev "web" is forbidden: User "system:serviceaccount:${env.ns}:reader" cannot patch resource "statefulsets" in API group "apps\\.ordinal\\.dev" in the namespace "${env.ns}"$`));
-    await shot(r.page, '5-reader-forbidden');
+    await shot(r.page, '7-reader-forbidden');
     assert.equal((await env.client.get<StatefulSet>(env.res, env.ns, 'web')).spec.updateStrategy?.rollingUpdate?.paused, undefined, 'nothing was written');
 
-    // everything came from the two dashboards, without an error on either page
+    // everything came from the two dashboards (or is inline data), without an error on either page
     const origins = [new URL(admin.url).origin, new URL(reader.url).origin];
-    assert.deepEqual(requests.filter((u) => !origins.some((o) => u.startsWith(`${o}/`))), []);
+    assert.deepEqual(requests.filter((u) => !u.startsWith('data:') && !origins.some((o) => u.startsWith(`${o}/`))), []);
     assert.deepEqual([...a.errors, ...r.errors], []);
     assert.deepEqual(await Promise.all([admin.stop(), reader.stop()]), [0, 0], 'SIGTERM stops each with exit 0');
   });
