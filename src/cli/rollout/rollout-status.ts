@@ -155,7 +155,11 @@ class StatusWatch {
     const done = new Promise<number>((resolve) => (this.resolve = resolve));
     const onChange = { onAdd: () => this.evaluate(), onUpdate: () => this.evaluate(), onDelete: () => this.evaluate() };
     this.sets.addHandler(onChange);
-    this.pods.addHandler({ onDelete: (pod) => void (ownedBy(this.args.set)(pod) && this.eta.sawGone(pod, this.clock.now())) });
+    this.pods.addHandler({
+      onDelete: (pod) => {
+        if (ownedBy(this.args.set)(pod)) this.eta.sawGone(pod, this.clock.now());
+      },
+    });
     this.pods.addHandler(onChange);
     if (this.args.timeoutMs > 0) this.timeoutTimer = this.clock.at(this.clock.now() + this.args.timeoutMs, () => this.timeout(), 'rollout status timeout');
     this.sets.start();
