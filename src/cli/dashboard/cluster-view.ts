@@ -171,7 +171,9 @@ export class ClusterView {
       ...(namespaced ? { namespaces: this.opts.namespaces } : {}),
       onListError: (err) => {
         const key = informer as Informer<KubeObject>;
-        this.listErrors.set(key, `cannot list ${resource.plural}${resource.group ? `.${resource.group}` : ''}: ${errorMessage(err)}`);
+        // kubectl's wording of the error, without its `error: ` in front of a sentence that has its own
+        const message = errorMessage(err).replace(/^error: /, '');
+        this.listErrors.set(key, `cannot list ${resource.plural}${resource.group ? `.${resource.group}` : ''}: ${message}`);
         for (const resolve of this.failWaiters.get(key)?.splice(0) ?? []) resolve();
         this.changed();
       },

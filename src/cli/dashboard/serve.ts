@@ -97,7 +97,7 @@ export async function serveDashboard(deps: CommandDeps, address: ListenAddress, 
     await Promise.race([d.view.waitForSync(), stopped]);
     if (!reportProblems(deps, d)) return 1;
     const context = deps.context ?? 'in-memory';
-    const warning = remoteWarning(address, context);
+    const warning = remoteWarning({ ...address, port }, context);
     if (warning !== undefined) deps.io.stderr(`${warning}\n`);
     const scope = namespaces.length === 0 ? 'all namespaces' : `namespace ${namespaces.join(', ')}`;
     const host = address.host === '0.0.0.0' || address.host === '::' ? 'localhost' : address.host;
