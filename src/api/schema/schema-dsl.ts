@@ -22,7 +22,10 @@ export interface Schema {
   minimum?: number;
   maximum?: number;
   maxLength?: number;
+  minLength?: number;
+  pattern?: string;
   maxItems?: number;
+  maxProperties?: number;
   'x-kubernetes-int-or-string'?: true;
   'x-kubernetes-preserve-unknown-fields'?: true;
   'x-kubernetes-map-type'?: 'atomic' | 'granular';
