@@ -1,9 +1,9 @@
-// The CEL rules of the CRD, with upstream's messages where a rule mirrors
-// an upstream check. What CEL cannot express within the API server's cost budget is left to the
-// controller's validateStatefulSet, which reports it as a Warning event and a condition: the selector
-// against the template labels (a map walk over unbounded maps is rejected as "estimated rule cost
-// exceeds budget by factor of more than 100x" by kube-apiserver 1.37), pod spec validation, and
-// feature-gated strategies. test/deploy/crd-validation.test.ts checks both agree.
+// The CEL rules of the CRD, with upstream's messages where a rule mirrors an upstream check. The pod
+// template's per-field rules are not here but in validation/template-rules.ts, one table that both the
+// controller's validation and the CRD (schema/template-schema.ts) are generated from. Left to the
+// controller's validateStatefulSet, which reports it as a Warning event and a condition: names that must be
+// unique in a list (a CEL rule cannot name the item it finds), and feature-gated strategies.
+// test/deploy/crd-validation.test.ts and template-contract.test.ts check both agree.
 
 import { CLAIM_TEMPLATES_FIXED, CLAIMS_ONLY_GROW } from '../validation/claim-template-update.js';
 import { SELECTOR_MISMATCH } from '../validation/selector.js';
