@@ -85,7 +85,9 @@ describe('invalid objects on kube-apiserver', () => {
   }, async (env) => {
     const live = await env.client.create(OSTS, build(env, 'web'));
     const moved = structuredClone(live);
+    // the labels move too, so that the selector still matches them and immutability is the only issue
     moved.spec.selector = { matchLabels: { app: 'web', tier: 'a' } };
+    moved.spec.template.metadata = { ...moved.spec.template.metadata, labels: { app: 'web', tier: 'a' } };
     const err = await refusal(env.client.update(OSTS, moved));
     assert.match(err.message, /^StatefulSet\.apps\.ordinal\.dev "web" is invalid: spec\.selector: .*field is immutable/);
   });
