@@ -118,6 +118,8 @@ describe('pod templates on kube-apiserver 1.37: apps/v1, the CRD and ordinal val
     const v = verdictsOf(t, c);
     if (!v || !client) return;
     t.diagnostic(`${CASES.length * 2} dry-run creates in ${passSeconds.toFixed(2)} s`);
+    const samePath = INVALID_TEMPLATES.filter((x) => [verdicts!.get(x)!.appsV1, verdicts!.get(x)!.crd, verdicts!.get(x)!.validate].every((a) => a.paths.includes(x.path!)));
+    t.diagnostic(`${samePath.length} of ${INVALID_TEMPLATES.length} invalid templates refused by apps/v1, the CRD and ordinal validate as a field error at the same path`);
     const real = await answer(client, Resources.ordinalStatefulSets, templateCaseSet(c, ns, 'real-invalid'), false);
     assert.deepEqual(real.paths, v.crd.paths, `a real create refuses as the dry-run did: ${show(real)}`);
     const valid = await answer(client, Resources.ordinalStatefulSets, templateCaseSet(VALID_TEMPLATES[1]!, ns, 'real-valid'), false);
