@@ -7,7 +7,7 @@
 import type { FieldIssue } from '../errors.js';
 import type { CelRule, Schema } from '../schema/schema-dsl.js';
 import { invalid, NEGATIVE, notSupported } from './field.js';
-import { DNS1123_LABEL_MAX, DNS1123_SUBDOMAIN_MAX, isDNS1123Label, isDNS1123Subdomain } from './names.js';
+import { DNS1123_LABEL_FMT, DNS1123_LABEL_MAX, DNS1123_SUBDOMAIN_FMT, DNS1123_SUBDOMAIN_MAX, isDNS1123Label, isDNS1123Subdomain } from './names.js';
 import { parseQuantity, QUANTITY_FORMAT_WRONG, quantityText } from './quantity.js';
 
 /**
@@ -36,22 +36,20 @@ export function oneOf(values: readonly string[]): FieldKind {
   );
 }
 
-const DNS1123_LABEL_RE = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
-const DNS1123_SUBDOMAIN_RE = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
-/** The message of the first check isDNS1123Label runs that `valid` fails (the regex part). */
+/** The regex's message of isDNS1123Label / isDNS1123Subdomain: the last they give for a name such as '-'. */
 const messageOf = (msgs: string[]): string => msgs.at(-1) ?? '';
 
 /** A DNS-1123 label (container, volume names). Longer than 63: the CRD's maxLength says "Too long". */
 export const dns1123Label: FieldKind = kind(
   (v, path) => isDNS1123Label(v as string).map((m) => invalid(path, v, m)),
-  [{ rule: `self.matches(${celString(DNS1123_LABEL_RE)})`, message: messageOf(isDNS1123Label('-')) }],
+  [{ rule: `self.matches(${celString(`^${DNS1123_LABEL_FMT}$`)})`, message: messageOf(isDNS1123Label('-')) }],
   { maxLength: DNS1123_LABEL_MAX },
 );
 
 /** A DNS-1123 subdomain (serviceAccountName). */
 export const dns1123Subdomain: FieldKind = kind(
   (v, path) => isDNS1123Subdomain(v as string).map((m) => invalid(path, v, m)),
-  [{ rule: `self.matches(${celString(DNS1123_SUBDOMAIN_RE)})`, message: messageOf(isDNS1123Subdomain('-')) }],
+  [{ rule: `self.matches(${celString(`^${DNS1123_SUBDOMAIN_FMT}$`)})`, message: messageOf(isDNS1123Subdomain('-')) }],
   { maxLength: DNS1123_SUBDOMAIN_MAX },
 );
 
