@@ -1,7 +1,7 @@
 // `ordinal validate` against the contract table of pod templates (template-cases.ts), in both APIs, and the
 // table against the rule table it must cover: every rule of validation/template-rules.ts has an invalid
-// template that names its field, so a rule cannot be added to one side of the door unchecked (kube-apiserver
-// meets the same table in test/e2e/template-contract.test.ts). The CRD's quantity pattern is held to the
+// template that names its field, and is on the CRD's node for it, so a rule cannot be added to one side of
+// the door unchecked (kube-apiserver meets the same table in test/e2e/template-contract.test.ts). The CRD's quantity pattern is held to the
 // controller's quantity parser on random strings.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,9 @@ import { defaultFeatures } from '../../src/api/features.js';
 import { QUANTITY_PATTERN } from '../../src/api/validation/field-rules.js';
 import { parseQuantity } from '../../src/api/validation/quantity.js';
 import { RULE_SCOPES } from '../../src/api/validation/template-rules.js';
+import type { Schema } from '../../src/api/schema/schema-dsl.js';
 import { validateObject } from '../../src/cli/commands/validate.js';
+import { rootSchema } from '../../src/cli/manifests/crd.js';
 import { checkProperty } from '../property-seed.js';
 import { INVALID_TEMPLATES, templateCaseSet, VALID_TEMPLATES, type TemplateCase } from './template-cases.js';
 
@@ -52,6 +54,37 @@ describe('the contract table covers the rule table', () => {
         const patterns = scope.at.map((at) => fieldPattern(at, rule.field, rule.eachValue === true));
         assert.ok(INVALID_TEMPLATES.some((c) => patterns.some((p) => p.test(c.path ?? ''))), `no case at ${patterns.join(' or ')}`);
       });
+    }
+  }
+});
+
+/** The CRD's node at a scope-style place under the pod template's spec. */
+function crdNode(at: string): Schema {
+  let node = (rootSchema.properties!.spec!.properties!.template!.properties!.spec)!;
+  for (const part of at ? at.split('.') : []) {
+    const prop = node.properties![part.replace('[]', '')]!;
+    node = part.endsWith('[]') ? prop.items! : prop;
+  }
+  return node;
+}
+
+describe('the CRD carries every rule of the table, on the node the controller checks', () => {
+  for (const scope of RULE_SCOPES) {
+    for (const at of scope.at) {
+      for (const rule of scope.rules) {
+        it(`spec.template.spec${at ? `.${at}` : ''}: ${rule.field}`, () => {
+          const rules = crdNode(at)['x-kubernetes-validations'] ?? [];
+          const requiredRule = rules.find((r) => r.fieldPath === `.${rule.field}` && r.reason === 'FieldValueRequired');
+          assert.equal(requiredRule !== undefined, rule.required === true && rule.defaulted !== true, 'Required rule on the parent iff required and not defaulted');
+          if (!rule.kind) return;
+          const field = crdNode(at ? `${at}.${rule.field}` : rule.field);
+          const target = rule.eachValue ? field.additionalProperties! : field;
+          for (const c of rule.kind.cel) {
+            assert.ok(target['x-kubernetes-validations']?.some((r) => r.rule.includes(c.rule) && r.message === c.message), `CEL ${c.rule}`);
+          }
+          for (const [k, v] of Object.entries(rule.kind.schema ?? {})) assert.deepEqual(target[k as keyof Schema], v, k);
+        });
+      }
     }
   }
 });
