@@ -101,7 +101,8 @@ export interface WatchHandle {
 export interface ClusterClient {
   get<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string): Promise<T>;
   list<T extends KubeObject>(res: Resource, namespace: string | undefined, opts?: ListOptions): Promise<ListResult<T>>;
-  create<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
+  /** `dryRun`: admitted (defaulted, validated) and answered as if stored, but nothing is stored. */
+  create<T extends KubeObject>(res: Resource, obj: T, opts?: Pick<WriteOptions, 'dryRun'>): Promise<T>;
   /** Replaces the object; a non-empty metadata.resourceVersion is a precondition (409 Conflict). */
   update<T extends KubeObject>(res: Resource, obj: T, opts?: WriteOptions): Promise<T>;
   /** Writes only `.status` through the status subresource. */

@@ -37,10 +37,10 @@ export function recordingClient(inner: ClusterClient, counter: ApiCallCounter, o
     get: (res, ns, name) => (count('get'), inner.get(res, ns, name)),
     list: (res, ns, opts) => (count('list'), inner.list(res, ns, opts)),
     watch: (res, ns, rv, handlers) => (count('watch'), inner.watch(res, ns, rv, handlers)),
-    create: (res, obj) => {
+    create: (res, obj, opts) => {
       count('create');
       sent('create', res, false, obj.metadata.namespace, obj.metadata.name ?? obj.metadata.generateName ?? '', obj);
-      return inner.create(res, obj);
+      return inner.create(res, obj, opts);
     },
     update: (res, obj, opts) => {
       count('update');

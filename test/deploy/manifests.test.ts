@@ -76,6 +76,12 @@ describe('the CRD', () => {
     const podSpec = schema.openAPIV3Schema.properties.spec.properties.template.properties.spec.properties;
     for (const field of ['containers', 'initContainers', 'volumes', 'affinity', 'tolerations', 'securityContext']) assert.ok(field in podSpec, field);
   });
+  it('bounds int32 fields by minimum/maximum, not format (kube-apiserver reports a format error without a field path)', () => {
+    const text = JSON.stringify(crd);
+    assert.ok(!text.includes('"format":"int32"'), 'no format: int32 left');
+    const replicas = (spec.versions[0] as unknown as { schema: { openAPIV3Schema: { properties: { spec: { properties: { replicas: { minimum: number; maximum: number } } } } } } }).schema.openAPIV3Schema.properties.spec.properties.replicas;
+    assert.deepEqual([replicas.minimum, replicas.maximum], [-2147483648, 2147483647]);
+  });
   it('is structural: every schema node has a type, or is int-or-string, or keeps any value (a quantity)', () => {
     const bad: string[] = [];
     const visit = (s: Record<string, unknown>, path: string) => {

@@ -82,9 +82,9 @@ export class RestClient implements KubeClient {
     }
   }
 
-  async create<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
+  async create<T extends KubeObject>(res: Resource, obj: T, opts?: Pick<WriteOptions, 'dryRun'>): Promise<T> {
     const body = JSON.stringify(withTypeMeta(res, obj));
-    const created = await this.json<T>('create', { method: 'POST', path: resourcePath(res, namespaceOf(res, obj)), body });
+    const created = await this.json<T>('create', { method: 'POST', path: resourcePath(res, namespaceOf(res, obj)) + dryRunQuery(opts), body });
     return withTypeMeta(res, created);
   }
 

@@ -29,9 +29,9 @@ export class ClientView implements MemoryClusterClient {
     return { items: out.items as T[], resourceVersion: out.resourceVersion };
   }
 
-  async create<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
+  async create<T extends KubeObject>(res: Resource, obj: T, opts?: Pick<WriteOptions, 'dryRun'>): Promise<T> {
     this.guard('create', res, obj.metadata?.name || obj.metadata?.generateName || '');
-    return this.server.create(this.identity, res, obj) as T;
+    return this.server.create(this.identity, res, obj, opts?.dryRun === true) as T;
   }
 
   async update<T extends KubeObject>(res: Resource, obj: T, opts?: WriteOptions): Promise<T> {
