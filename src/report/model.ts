@@ -85,16 +85,22 @@ function strategyOf(series: CounterSeries | undefined): string | undefined {
   return strategy;
 }
 
+/** kube-controller-manager's name, which Ordinal exports (src/runtime/metrics.ts). */
+const MAX_UNAVAILABLE = 'statefulset_controller_statefulset_max_unavailable';
+
 /**
- * The set's maxUnavailable as the controller last exported it (statefulset_max_unavailable), if any and if
- * its strategy has such a budget.
+ * The set's maxUnavailable as the controller last exported it (statefulset_controller_statefulset_max_unavailable),
+ * if any and if its strategy has such a budget.
  */
 export function maxUnavailableOf(model: ReportModel, group: string): number | undefined {
   const strategy = strategyOf(model.counters.find((c) => c.group === group));
   if (strategy !== undefined && WITHOUT_BUDGET.includes(strategy)) return undefined;
   const [namespace, name] = group.split('/');
+  const labels = [`statefulset_name=${JSON.stringify(name)}`, `statefulset_namespace=${JSON.stringify(namespace)}`];
   for (const [key, value] of Object.entries(model.summary?.metrics ?? {})) {
-    if (key.startsWith('statefulset_max_unavailable{') && key.includes(`namespace="${namespace}"`) && key.includes(`statefulset="${name}"`)) return value;
+    if (!key.startsWith(`${MAX_UNAVAILABLE}{`)) continue;
+    const pairs = key.slice(MAX_UNAVAILABLE.length + 1, -1).split(',');
+    if (labels.every((l) => pairs.includes(l))) return value;
   }
   return undefined;
 }

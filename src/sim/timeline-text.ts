@@ -103,7 +103,8 @@ export function formatSummaryText(r: SummaryRecord, failures: readonly string[] 
     `    violations: ${r.violations.length === 0 ? 'none' : ''}`,
     ...r.violations.map((v) => `      t=${v.t} ${v.invariant}: ${v.message}`),
   ];
-  const interesting = Object.entries(r.metrics).filter(([k]) => k.startsWith('statefulset_'));
+  // statefulset_status_condition repeats the sets' conditions, not a measurement: left out of the text
+  const interesting = Object.entries(r.metrics).filter(([k]) => k.startsWith('statefulset_') && !k.startsWith('statefulset_status_condition{'));
   if (interesting.length) lines.push('    metrics:', ...interesting.map(([k, v]) => `      ${k} ${v}`));
   return lines.join('\n');
 }

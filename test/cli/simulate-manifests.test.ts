@@ -67,7 +67,7 @@ describe('simulate on plain manifests', () => {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /summary +converged=true/);
     assert.match(r.out, /web: replicas=4 ready=4 available=4 current=4 updated=4/);
-    assert.match(r.out, /statefulset_max_unavailable\{[^}]*statefulset="web"\} 2/);
+    assert.match(r.out, /statefulset_controller_statefulset_max_unavailable\{[^}]*statefulset_name="web"[^}]*\} 2/);
     const revisions = new Set([...r.out.matchAll(/pod +default\/web-\d +Created +(web-\w+)/g)].map((m) => m[1]));
     assert.equal(revisions.size, 2, 'the first revision and one for the change');
   });

@@ -221,10 +221,10 @@ describe('statefulset controller: targets and lifecycle', () => {
     cluster.seed(Resources.statefulSets, newSet('web', 0));
     await controller.start();
     await run();
-    assert.match(await metrics.registry.metrics(), /statefulset_max_unavailable\{namespace="default",statefulset="web"/);
+    assert.match(await metrics.registry.metrics(), /statefulset_controller_statefulset_max_unavailable\{statefulset_namespace="default",statefulset_name="web"/);
     await cluster.delete(Resources.statefulSets, 'default', 'web');
     await run();
-    assert.doesNotMatch(await metrics.registry.metrics(), /statefulset="web"/);
+    assert.doesNotMatch(await metrics.registry.metrics(), /statefulset_name="web"/);
     await controller.stop();
   });
 

@@ -144,6 +144,7 @@ class ControllerProcess {
 
   private startElection(le: { namespace: string; id: string }): void {
     const identity = `${this.deps.hostname}_${randomUUID()}`;
+    this.metrics.leaderStatus(le.id, false);
     this.elector = createLeaderElector({
       client: this.client,
       timers: this.timers,
@@ -152,8 +153,12 @@ class ControllerProcess {
       identity,
       random: this.random,
       logger: this.log,
-      onStartedLeading: () => void this.runController(), // the elector logs 'became leader'
+      onStartedLeading: () => {
+        this.metrics.leaderStatus(le.id, true);
+        void this.runController(); // the elector logs 'became leader'
+      },
       onStoppedLeading: () => {
+        this.metrics.leaderStatus(le.id, false);
         if (this.stopping) return;
         this.log.error({ lease: `${le.namespace}/${le.id}`, identity }, 'leader election lost');
         void this.shutdown(1, 'leader election lost', false);
