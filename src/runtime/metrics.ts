@@ -23,6 +23,8 @@ export type ClaimResizeFailure = 'PatchRefused' | 'ExpansionNotAllowed' | 'Resiz
 export interface ControllerMetricsOptions {
   /** Adds prom-client's process metrics (CPU, memory, event loop): for the real process only. */
   processMetrics?: boolean;
+  /** Ordinal's version: exports `ordinal_build_info{version, node_version} 1` (what dashboards and alerts select Ordinal's scrape by). */
+  version?: string;
 }
 
 export interface ControllerMetrics {
@@ -142,6 +144,11 @@ export function createControllerMetrics(opts: ControllerMetricsOptions = {}): Co
   // times a second and was most of an idle controller's CPU (about 420 ms per minute). Once a second still
   // catches every stall of a second or more and most shorter ones.
   if (opts.processMetrics) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+  // kube-controller-manager's kubernetes_build_info, for Ordinal: a series only Ordinal's scrape has
+  if (opts.version !== undefined) {
+    new Gauge({ name: 'ordinal_build_info', help: 'Ordinal\'s version and the Node.js it runs on (always 1)', labelNames: ['version', 'node_version'], registers: [registry] })
+      .set({ version: opts.version, node_version: process.version }, 1);
+  }
   return new PromControllerMetrics(registry, build(registry));
 }
 

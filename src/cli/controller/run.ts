@@ -29,6 +29,8 @@ export interface RunDeps {
   createClient?: (opts: KubeClientOptions) => KubeClient;
   /** Called on a second signal: leave now, without draining. */
   forceExit(code: number): void;
+  /** Ordinal's version, for ordinal_build_info. */
+  version?: string;
 }
 
 export interface RunningController {
@@ -78,7 +80,7 @@ class ControllerProcess {
     const clientOpts: KubeClientOptions = { qps: config.qps, burst: config.burst, timers: this.timers, random: this.random, logger: this.log };
     if (config.kubeconfig !== undefined) clientOpts.kubeconfig = config.kubeconfig;
     this.client = (deps.createClient ?? createKubeClient)(clientOpts);
-    this.metrics = createControllerMetrics({ processMetrics: true });
+    this.metrics = createControllerMetrics({ processMetrics: true, ...(deps.version !== undefined ? { version: deps.version } : {}) });
     this.controller = this.buildController();
   }
 
