@@ -6,13 +6,14 @@
 
 import { deepEqual } from '../api/validation/json.js';
 import type { Seconds } from '../cluster/kubelet/config.js';
+import { FieldPathError, setFieldPath } from './field-path.js';
 import { resourceFor } from './scenario-objects.js';
 
 export interface ManifestChange {
   /** `CONTAINER=IMAGE`, for every StatefulSet with that container. */
   images: Array<{ container: string; image: string }>;
   replicas?: number;
-  /** Dotted paths under each StatefulSet (`spec.updateStrategy.rollingUpdate.maxUnavailable`) and their values. */
+  /** Field paths under each StatefulSet (`spec.updateStrategy.rollingUpdate.maxUnavailable`, `spec.template.spec.containers[name=app].image`) and their values. */
   set: Array<{ path: string; value: unknown }>;
   /** Objects applied as the change (`-f NEW.yaml`), before the other changes are made to them. */
   replacements: unknown[];
@@ -68,16 +69,14 @@ export function withoutServerFields(o: unknown): unknown {
   return { ...rest, metadata };
 }
 
-/** Sets a dotted path under `target`, making the objects on the way. */
+/** Sets a field path (field-path.ts: dotted keys, `[N]`, `[FIELD=VALUE]`) under `target`, making the objects on the way. */
 export function setPath(target: Obj, path: string, value: unknown): void {
-  const keys = path.split('.');
-  if (keys.some((k) => k === '')) throw new ManifestScenarioError(`--set ${path}: not a dotted path such as spec.updateStrategy.rollingUpdate.maxUnavailable`);
-  let at = target;
-  for (const k of keys.slice(0, -1)) {
-    if (!isObj(at[k])) at[k] = {};
-    at = at[k] as Obj;
+  try {
+    setFieldPath(target, path, value);
+  } catch (e) {
+    if (e instanceof FieldPathError) throw new ManifestScenarioError(`--set ${path}: ${e.message}`);
+    throw e;
   }
-  at[keys[keys.length - 1] as string] = value;
 }
 
 /** The set's containers and init containers, which `--image` may name. */

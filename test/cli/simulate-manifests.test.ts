@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { simulateCommand, type SimulateOptions } from '../../src/cli/commands/simulate.js';
+import { parseSet } from '../../src/cli/explain/change-flags.js';
 import { dbManifest } from '../sim/claim-scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ordinal-simulate-manifests-'));
@@ -100,6 +101,33 @@ describe('simulate on plain manifests', () => {
       ['StorageClass', 'simulated-default', { 'storageclass.kubernetes.io/is-default-class': 'true' }],
       ['StatefulSet', 'db', undefined],
     ]);
+  });
+
+  it("--set addresses list elements: a container's resources by name, a claim template's storage by position", async () => {
+    const cpu = parseSet('spec.template.spec.containers[name=nginx].resources.limits.cpu=2');
+    const printed = parse((await run(LIVE, { set: [cpu], printScenario: true })).out) as { steps: Array<{ apply?: { spec: { template: { spec: { containers: unknown[] } } } } }> };
+    assert.deepEqual(printed.steps[1]?.apply?.spec.template.spec.containers, [{ name: 'nginx', image: 'nginx:1.27', resources: { limits: { cpu: 2 } } }]);
+    const rolled = await run(LIVE, { set: [cpu] });
+    assert.equal(rolled.code, 0, rolled.err);
+    assert.match(rolled.out, /web: replicas=4 ready=4 available=4 current=4 updated=4/);
+    const db = file('db-set.yaml', dbManifest({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace' }, '10Gi'));
+    const grown = await run(db, { set: [parseSet('spec.volumeClaimTemplates[0].spec.resources.requests.storage=20Gi')], format: 'jsonl' });
+    assert.equal(grown.code, 0, grown.err);
+    const records = grown.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(records.filter((x) => x.type === 'claim' && x.event === 'Resized').map((x) => [x.name, x.capacity]), [['data-db-1', '20Gi'], ['data-db-0', '20Gi']]);
+  });
+
+  it('--set says how to address a list when the path walks into one, or names an element that is not there (exit 2)', async () => {
+    for (const [text, message] of [
+      ['spec.template.spec.containers.nginx.image=x', /\/live\.yaml: --set spec\.template\.spec\.containers\.nginx\.image: spec\.template\.spec\.containers is a list: address one element by position or by a field, spec\.template\.spec\.containers\[0\], or by name: spec\.template\.spec\.containers\[name=nginx\]\n$/],
+      ['spec.template.spec.containers[name=app].image=x', /no element of spec\.template\.spec\.containers has name "app": .*\[name=nginx\]\n$/],
+      ['spec.volumeClaimTemplates[0].spec.resources.requests.storage=20Gi', /spec\.volumeClaimTemplates does not exist, so it has no element \[0\]: set the whole list/],
+    ] as const) {
+      const r = await run(LIVE, { set: [parseSet(text)] });
+      assert.equal(r.code, 2, text);
+      assert.match(r.err, message);
+    }
+    assert.throws(() => parseSet('spec.containers[name=app.image=x'), /--set spec\.containers\[name=app\.image: the \[ at 15 is not closed/);
   });
 
   it('exit 2 with one line for manifests it cannot use, and for change flags on a scenario file', async () => {

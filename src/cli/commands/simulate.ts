@@ -185,7 +185,7 @@ export function register(program: Command): void {
     .option('--why-at <seconds>', 'also explain every StatefulSet at that virtual time, as `why` and `plan` do (text: in the timeline; jsonl: on stderr)')
     .option('--image <container=image>', 'manifests: set this container\'s image in every StatefulSet that has it (repeatable)', collect(parseImage), [])
     .option('--replicas <n>', 'manifests: set spec.replicas of every StatefulSet', wholeNumber('--replicas'))
-    .option('--set <path=value>', 'manifests: set a field of every StatefulSet, e.g. spec.updateStrategy.rollingUpdate.maxUnavailable=3 (repeatable; the value is YAML)', collect(parseSet), [])
+    .option('--set <path=value>', 'manifests: set a field of every StatefulSet, e.g. spec.updateStrategy.rollingUpdate.maxUnavailable=3, spec.volumeClaimTemplates[0].spec.resources.requests.storage=20Gi, spec.template.spec.containers[name=app].resources.limits.cpu=2 (repeatable; the value is YAML)', collect(parseSet), [])
     .option('-f, --filename <file>', 'manifests: apply these objects as the change (e.g. the new version of the file); - reads standard input')
     .option('--pod-start-seconds <s>', 'manifests: seconds from a pod being scheduled to Ready (default: 1)', seconds('--pod-start-seconds'))
     .option('--termination-seconds <s>', 'manifests: seconds a deleted pod takes to go (default: 1)', seconds('--termination-seconds'))

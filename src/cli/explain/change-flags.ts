@@ -3,6 +3,7 @@
 
 import { InvalidArgumentError } from 'commander';
 import { loadYamlDocuments } from '../../api/yaml-loader.js';
+import { FieldPathError, parseFieldPath } from '../../sim/field-path.js';
 
 /** Commander's repeatable option: each value parsed, collected in order. */
 export function collect<T>(parse: (text: string) => T): (text: string, previous: T[]) => T[] {
@@ -20,12 +21,30 @@ export function parseImage(text: string): { container: string; image: string } {
   return { container, image };
 }
 
+/**
+ * Where `PATH=VALUE` splits: the first `=` outside brackets (`containers[name=app].image=nginx`); -1 if none.
+ * An unclosed `[` hides every `=` after it: then the last one, so that the path's own error is the one told.
+ */
+export function assignmentAt(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '[') depth++;
+    else if (text[i] === ']') depth--;
+    else if (text[i] === '=' && depth === 0) return i;
+  }
+  return depth > 0 ? text.lastIndexOf('=') : -1;
+}
+
+/** `PATH=VALUE`: a field path (dotted keys, `[N]`, `[FIELD=VALUE]`; checked here) and its value read as YAML. */
 export function parseSet(text: string): { path: string; value: unknown } {
-  const [path, raw] = splitAssignment('--set', text);
+  const eq = assignmentAt(text);
+  if (eq <= 0 || eq === text.length - 1) throw new InvalidArgumentError(`--set wants PATH=VALUE, got "${text}"`);
+  const [path, raw] = [text.slice(0, eq), text.slice(eq + 1)];
   try {
+    parseFieldPath(path);
     return { path, value: loadYamlDocuments(raw)[0] ?? null };
   } catch (e) {
-    throw new InvalidArgumentError(`--set ${path}: ${(e as Error).message}`);
+    throw new InvalidArgumentError(e instanceof FieldPathError ? `--set ${e.message}` : `--set ${path}: ${(e as Error).message}`);
   }
 }
 
