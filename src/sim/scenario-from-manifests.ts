@@ -6,6 +6,7 @@
 
 import { deepEqual } from '../api/validation/json.js';
 import type { Seconds } from '../cluster/kubelet/config.js';
+import type { Allocatable } from '../cluster/kubelet/resize.js';
 import { FieldPathError, setFieldPath } from './field-path.js';
 import { resourceFor } from './scenario-objects.js';
 
@@ -32,6 +33,8 @@ export interface ReleaseFailure {
 export interface ManifestTiming {
   podStartSeconds?: Seconds;
   podTerminationSeconds?: Seconds;
+  /** The simulated node's allocatable (default DEFAULT_ALLOCATABLE). */
+  allocatable?: Allocatable;
   /** How long a claim's expansion takes, when the sets have claim templates (default: the simulator's, 10 s). */
   expansionSeconds?: Seconds;
 }
@@ -43,6 +46,14 @@ const keyOf = (o: Obj): string => {
   const m = isObj(o.metadata) ? o.metadata : {};
   return `${String(o.apiVersion)}/${String(o.kind)}/${String(m.namespace ?? 'default')}/${String(m.name)}`;
 };
+
+/**
+ * The allocatable of the node manifests run on, unless `--allocatable` gives one: the simulated node holds
+ * every pod, so room for many large pods, and an in-place resize is admitted as a node with room admits it.
+ * (Without an allocatable kube-apiserver refuses every resize of a pod with requests, and the controller
+ * recreates the pod instead.)
+ */
+export const DEFAULT_ALLOCATABLE: Readonly<Allocatable> = { cpu: '1000', memory: '4Ti' };
 
 /** Thrown for manifests or changes that cannot make a scenario; the message names what is wrong. */
 export class ManifestScenarioError extends Error {
@@ -175,6 +186,7 @@ export function scenarioFromManifests(name: string, manifests: readonly unknown[
   if (change.failure !== undefined) cluster.images = failingImages(objects, sets, changed, change.failure);
   if (timing.podStartSeconds !== undefined) cluster.podStartSeconds = timing.podStartSeconds;
   if (timing.podTerminationSeconds !== undefined) cluster.podTerminationSeconds = timing.podTerminationSeconds;
+  cluster.allocatable = { ...(timing.allocatable ?? DEFAULT_ALLOCATABLE) };
   // Claims need storage to bind and grow, and a class that lets them grow.
   const classNames = [...byKey.values()].filter(isStatefulSet).flatMap(claimClassNames);
   if (classNames.length > 0) {

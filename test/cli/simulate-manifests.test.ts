@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { simulateCommand, type SimulateOptions } from '../../src/cli/commands/simulate.js';
-import { parseSet } from '../../src/cli/explain/change-flags.js';
+import { parseAllocatable, parseSet } from '../../src/cli/explain/change-flags.js';
 import { dbManifest } from '../sim/claim-scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ordinal-simulate-manifests-'));
@@ -53,7 +53,7 @@ describe('simulate on plain manifests', () => {
     const doc = parse(r.out) as { kind: string; name: string; cluster: unknown; objects: Array<Record<string, unknown>>; steps: Array<Record<string, unknown>> };
     assert.equal(doc.kind, 'Scenario');
     assert.equal(doc.name, 'live.yaml: image nginx=nginx:1.28, spec.updateStrategy.rollingUpdate.maxUnavailable=2');
-    assert.deepEqual(doc.cluster, { podStartSeconds: 5 });
+    assert.deepEqual(doc.cluster, { podStartSeconds: 5, allocatable: { cpu: '1000', memory: '4Ti' } });
     assert.deepEqual(doc.objects.map((o) => o.kind), ['Service', 'StatefulSet']);
     assert.deepEqual(doc.objects[1]?.metadata, { name: 'web' });
     assert.equal(doc.objects[1]?.status, undefined);
@@ -96,7 +96,7 @@ describe('simulate on plain manifests', () => {
       assert.equal(records.at(-1)?.converged, true);
     }
     const printed = parse((await run(file('db-print.yaml', db('10Gi')), { replicas: 3, printScenario: true })).out) as { cluster: unknown; objects: Array<{ kind: string; metadata: { name: string; annotations?: unknown } }> };
-    assert.deepEqual(printed.cluster, { storage: {} });
+    assert.deepEqual(printed.cluster, { allocatable: { cpu: '1000', memory: '4Ti' }, storage: {} });
     assert.deepEqual(printed.objects.map((o) => [o.kind, o.metadata.name, o.metadata.annotations]), [
       ['StorageClass', 'simulated-default', { 'storageclass.kubernetes.io/is-default-class': 'true' }],
       ['StatefulSet', 'db', undefined],
@@ -128,6 +128,40 @@ describe('simulate on plain manifests', () => {
       assert.match(r.err, message);
     }
     assert.throws(() => parseSet('spec.containers[name=app.image=x'), /--set spec\.containers\[name=app\.image: the \[ at 15 is not closed/);
+  });
+
+  it('resizes in place on a node with the stated default allocatable, and recreates the pods a smaller --allocatable cannot hold', async () => {
+    const db = file('resize.yaml', `apiVersion: apps.ordinal.dev/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers:
+        - name: db
+          image: db:1
+          resources: {requests: {cpu: 500m, memory: 1Gi}, limits: {cpu: "1", memory: 1Gi}}
+          resizePolicy: [{resourceName: cpu, restartPolicy: NotRequired}, {resourceName: memory, restartPolicy: NotRequired}]
+  updateStrategy: {type: RollingUpdate, rollingUpdate: {podUpdatePolicy: InPlaceIfPossible}}
+`);
+    const cpu = [parseSet('spec.template.spec.containers[name=db].resources.requests.cpu=1'), parseSet('spec.template.spec.containers[name=db].resources.limits.cpu=2')];
+    const printed = parse((await run(db, { set: cpu, printScenario: true })).out) as { cluster: { allocatable: unknown } };
+    assert.deepEqual(printed.cluster.allocatable, { cpu: '1000', memory: '4Ti' }, 'the stated default');
+    const events = async (opts: SimulateOptions) => {
+      const r = await run(db, { set: cpu, format: 'jsonl', ...opts });
+      assert.equal(r.code, 0, r.err);
+      const records = r.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; event?: string; name?: string; t: number });
+      assert.equal((records.at(-1) as { converged?: boolean }).converged, true);
+      const change = records.find((x) => x.type === 'step' && x.t > 0)?.t ?? 0;
+      return records.filter((x) => x.type === 'pod' && x.t >= change && (x.event === 'Deleted' || x.event === 'Created')).length;
+    };
+    assert.equal(await events({}), 0, 'resized in place: no pod deleted or created');
+    assert.equal(await events({ allocatable: parseAllocatable('cpu=1,memory=64Gi') }), 6, 'one node of 1 cpu holds all three pods: no room for 1 cpu beside the others\' 500m, so each pod is recreated');
+    assert.throws(() => parseAllocatable('gpu=1'), /--allocatable gpu=1: only cpu and memory/);
+    assert.throws(() => parseAllocatable('cpu=lots'), /--allocatable cpu=lots: must be a non-negative quantity/);
   });
 
   it('exit 2 with one line for manifests it cannot use, and for change flags on a scenario file', async () => {

@@ -2,7 +2,9 @@
 // `forecast`: `--image CONTAINER=IMAGE` and `--set PATH=VALUE` (repeatable), whole numbers and seconds.
 
 import { InvalidArgumentError } from 'commander';
+import { parseQuantity } from '../../api/validation/quantity.js';
 import { loadYamlDocuments } from '../../api/yaml-loader.js';
+import type { Allocatable } from '../../cluster/kubelet/resize.js';
 import { FieldPathError, parseFieldPath } from '../../sim/field-path.js';
 
 /** Commander's repeatable option: each value parsed, collected in order. */
@@ -48,6 +50,19 @@ export function parseSet(text: string): { path: string; value: unknown } {
   }
 }
 
+
+/** `cpu=16,memory=64Gi`: a node's allocatable cpu and memory (either or both; non-negative quantities). */
+export function parseAllocatable(text: string): Allocatable {
+  const out: Allocatable = {};
+  for (const part of text.split(',')) {
+    const [name, quantity] = splitAssignment('--allocatable', part.trim());
+    if (name !== 'cpu' && name !== 'memory') throw new InvalidArgumentError(`--allocatable ${part.trim()}: only cpu and memory, e.g. cpu=16,memory=64Gi`);
+    const parsed = parseQuantity(quantity);
+    if ('error' in parsed || parsed.negative) throw new InvalidArgumentError(`--allocatable ${name}=${quantity}: must be a non-negative quantity, e.g. 16, 500m, 64Gi`);
+    out[name] = quantity;
+  }
+  return out;
+}
 
 /** A whole number (digits only) of at least `min`. */
 export const wholeNumber = (flag: string, min = 0) => (text: string): number => {
