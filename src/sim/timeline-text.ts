@@ -81,12 +81,13 @@ function podsPhrase(r: RolloutSummary): string {
 export function rolloutLines(summary: SummaryRecord): string[] {
   return summary.rollouts.map((r) => {
     const name = r.namespace === 'default' ? r.name : `${r.namespace}/${r.name}`;
+    const paused = r.pausedSeconds !== undefined ? ` (paused by the user for ${seconds(r.pausedSeconds)})` : '';
     const end =
       r.convergedAt !== null
-        ? `took ${seconds(r.convergedAt - r.startedAt)}`
+        ? `took ${seconds(r.convergedAt - r.startedAt)}${paused}`
         : r.replacedAt !== null
           ? `replaced by the next change at t=${seconds(r.replacedAt)}`
-          : `not converged by the end (t=${seconds(summary.endedAt)})`;
+          : `not converged by the end (t=${seconds(summary.endedAt)})${paused}`;
     const low = r.lowestAvailable;
     const back = r.aborted === undefined ? '' : `; aborted at t=${seconds(r.aborted.at)}, the way back ${r.convergedAt === null ? 'unfinished' : `took ${seconds(r.convergedAt - r.aborted.at)}`} with lowest availability ${r.aborted.lowestAvailable.replicas} of ${r.aborted.lowestAvailable.of}`;
     return `rollout of ${name} (generation ${r.generation}${r.revision ? `, revision ${r.revision}` : ''}): started at t=${seconds(r.startedAt)}, ${podsPhrase(r)}, ${end}, lowest availability ${low.replicas} of ${low.of} at t=${seconds(low.at)}${back}`;

@@ -65,7 +65,7 @@ describe('scenario Node objects', () => {
     await sim.start();
     await sim.runSteps();
     await sim.finish();
-    const listed = await sim.world.user.list<KubeObject & { status?: { allocatable?: unknown } }>(Resources.nodes);
+    const listed = await sim.world.user.list<KubeObject & { status?: { allocatable?: unknown } }>(Resources.nodes, undefined);
     assert.deepEqual(listed.items.map((n) => [n.metadata.name, n.status?.allocatable]), [['node-a', { cpu: '8', memory: '32Gi' }], ['node-b', { cpu: '8', memory: '32Gi' }]]);
   });
 });
