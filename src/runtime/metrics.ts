@@ -34,6 +34,8 @@ export interface ControllerMetrics {
   /** A pod that was stuck (not Ready) for `seconds` was replaced (EnforcedRollingUpdate). */
   observeStuckPod(set: StatefulSet, seconds: number): void;
   observeReconcile(result: ReconcileResult, seconds: number): void;
+  /** A sync was skipped: the cache of `resource` has not yet seen the controller's own writes (KEP-5647). */
+  staleSyncSkipped(resource: { group: string; plural: string }): void;
   /** The conditions the sync planned for `set` (statefulset_status_condition). */
   recordConditions(set: StatefulSet, conditions: readonly Condition[]): void;
   /** This process holds (or no longer holds) the Lease `lease` (leader_election_master_status). */
@@ -95,6 +97,13 @@ function build(registry: Registry) {
       name: 'statefulset_claim_resize_failures_total',
       help: 'Claims that did not grow in place, by reason (PatchRefused, ExpansionNotAllowed, ResizeError)',
       labelNames: [...labelNames, 'reason'],
+      registers,
+    }),
+    // upstream: pkg/controller/statefulset/metrics/metrics.go StatefulSetRequeueSkips
+    staleSkips: new Counter({
+      name: 'statefulset_controller_stale_sync_skips_total',
+      help: 'Total number of StatefulSet syncs skipped due to a stale watch cache.',
+      labelNames: ['group', 'resource'],
       registers,
     }),
     reconciles: new Counter({ name: 'ordinal_reconcile_total', help: 'StatefulSet syncs by result', labelNames: ['result'], registers }),
@@ -249,6 +258,10 @@ class PromControllerMetrics implements ControllerMetrics {
 
   leaderStatus(lease: string, leading: boolean): void {
     this.leader.set(lease, leading);
+  }
+
+  staleSyncSkipped(resource: { group: string; plural: string }): void {
+    this.m.staleSkips.inc({ group: resource.group, resource: resource.plural });
   }
 
   observeInternalError(): void {

@@ -147,6 +147,21 @@ describe('controller metrics', () => {
     assert.match(await m.registry.metrics(), /^leader_election_master_status\{name="ordinal-controller"\} 1$/m);
   });
 
+  it("counts syncs skipped for a stale cache by group and resource, as kube-controller-manager's statefulset_controller_stale_sync_skips_total", async () => {
+    const m = createControllerMetrics();
+    m.staleSyncSkipped({ group: '', plural: 'pods' });
+    m.staleSyncSkipped({ group: '', plural: 'pods' });
+    m.staleSyncSkipped({ group: 'apps', plural: 'controllerrevisions' });
+    const text = await m.registry.metrics();
+    assert.match(text, /^statefulset_controller_stale_sync_skips_total\{group="",resource="pods"\} 2$/m);
+    assert.match(text, /^statefulset_controller_stale_sync_skips_total\{group="apps",resource="controllerrevisions"\} 1$/m);
+  });
+
+  it('exports ordinal_build_info only for a version given', async () => {
+    assert.doesNotMatch(await createControllerMetrics().registry.metrics(), /^ordinal_build_info\{/m);
+    assert.match(await createControllerMetrics({ version: '1.2.3' }).registry.metrics(), /^ordinal_build_info\{version="1\.2\.3",node_version="v\d+\.\d+\.\d+"\} 1$/m);
+  });
+
   it('adds process metrics only when asked', async () => {
     assert.doesNotMatch(await createControllerMetrics().registry.metrics(), /process_cpu/);
     assert.match(await createControllerMetrics({ processMetrics: true }).registry.metrics(), /process_cpu/);

@@ -121,10 +121,13 @@ const ROWS: Array<{ title: string; panels: PanelSpec[] }> = [
     panels: [
       {
         title: 'Syncs by result',
-        description: 'ordinal_reconcile_total: success, error (retried with backoff), skipped',
+        description: 'ordinal_reconcile_total: success, error (retried with backoff), skipped; and the skips for a cache that has not seen the controller\'s own writes yet, by resource (kube-controller-manager\'s statefulset_controller_stale_sync_skips_total)',
         type: 'timeseries',
         unit: 'ops',
-        queries: [q(`sum by (result) (rate(ordinal_reconcile_total{${JOB}}[${RATE}]))`, '{{result}}')],
+        queries: [
+          q(`sum by (result) (rate(ordinal_reconcile_total{${JOB}}[${RATE}]))`, '{{result}}'),
+          q(`sum by (resource) (rate(statefulset_controller_stale_sync_skips_total{${JOB}}[${RATE}]))`, 'stale {{resource}} cache'),
+        ],
       },
       {
         title: 'Sync duration (p50, p99)',
