@@ -61,6 +61,8 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
   // KEP-5647 (gate StaleControllerConsistencyStatefulSet): never act on a cache that has not seen our own
   // writes. With the gate off the sync acts at once, as upstream did before 1.36.
   if (deps.features.StaleControllerConsistencyStatefulSet && !deps.expectations.satisfied(key)) {
+    const behind = deps.expectations.pending(key)[0]?.source.resource;
+    if (behind !== undefined) deps.metrics.staleSyncSkipped(behind);
     const until = deps.expectations.expiresAt(key);
     return until === undefined ? { kind: 'waiting' } : { kind: 'waiting', until };
   }

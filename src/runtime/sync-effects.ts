@@ -66,12 +66,13 @@ export function recordSyncEvents(events: EventRecorder, ref: ObjectReference, pl
 }
 
 /**
- * PlanMetrics, how long each forcibly replaced pod had been stuck (for the deletions that happened), and
+ * PlanMetrics, the planned conditions, how long each forcibly replaced pod had been stuck (for the deletions that happened), and
  * claim resizes: those the executed patches started (followed to completion by `observeClaim`), patches the
  * API refused, and claims the plan holds because their class does not allow expansion.
  */
 export function recordSyncMetrics(metrics: ControllerMetrics, set: StatefulSet, plan: Plan, result: ExecutionResult, now: Instant): void {
   metrics.recordPlanMetrics(set, plan.metrics);
+  metrics.recordConditions(set, plan.status.conditions ?? []);
   for (const action of result.executed) {
     if (action.kind === 'deletePod' && action.stuckSeconds !== undefined) metrics.observeStuckPod(set, action.stuckSeconds);
     if (action.kind === 'patchClaim' && action.growsTo !== undefined) metrics.claimResizeStarted(set, action.name, action.growsTo, now);

@@ -169,6 +169,8 @@ export interface RolloutSummary {
    * availability from then on (the way back; it ends at `convergedAt`).
    */
   aborted?: { at: number; lowestAvailable: { replicas: number; of: number; at: number } };
+  /** Seconds the user's pause (spec `paused: true`) held it, when it was paused: part of its duration. */
+  pausedSeconds?: number;
 }
 
 export interface SummaryRecord {

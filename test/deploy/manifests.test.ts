@@ -186,6 +186,36 @@ describe('ordinal manifests', () => {
   });
 });
 
+describe('ordinal manifests --observability', () => {
+  const print = (opts: Partial<Parameters<typeof manifestsCommand>[1]>) => {
+    let out = '';
+    manifestsCommand(VERSION, { target: 'crd', ...opts }, (t) => (out += t));
+    return docs(out);
+  };
+  it('adds a ServiceMonitor of the metrics Service, a PrometheusRule of the alerts and the dashboard ConfigMap; without it, none', () => {
+    const objs = print({ observability: true, namespace: 'ops' });
+    assert.deepEqual(objs.slice(-3).map((d) => `${d.kind}/${d.metadata?.namespace}`), ['ServiceMonitor/ops', 'PrometheusRule/ops', 'ConfigMap/ops']);
+    assert.ok(!print({}).some((d) => ['ServiceMonitor', 'PrometheusRule'].includes(d.kind ?? '')));
+    const service = objs.find((d) => d.kind === 'Service') as Obj & { metadata: { labels: Record<string, string> }; spec: { ports: { name: string }[] } };
+    const monitor = objs.find((d) => d.kind === 'ServiceMonitor') as Obj & { spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string }[]; namespaceSelector: { matchNames: string[] } } };
+    for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels)) assert.equal(service.metadata.labels[k], v, `the Service has ${k}=${v}`);
+    assert.ok(service.spec.ports.some((p) => p.name === monitor.spec.endpoints[0]?.port));
+    assert.deepEqual(monitor.spec.namespaceSelector.matchNames, ['ops']);
+    const dashboard = objs.find((d) => d.kind === 'ConfigMap') as Obj & { metadata: { labels: Record<string, string> }; data: Record<string, string> };
+    assert.equal(dashboard.metadata.labels.grafana_dashboard, '1');
+    assert.equal(JSON.parse(dashboard.data['ordinal-dashboard.json'] ?? '{}').uid, 'ordinal-controller');
+  });
+  it('links the runbooks under --runbook-url, and refuses --runbook-url alone', () => {
+    const rule = print({ observability: true, runbookUrl: 'https://wiki.example/ordinal' }).find((d) => d.kind === 'PrometheusRule') as Obj & { spec: { groups: { rules: { annotations: { runbook_url: string } }[] }[] } };
+    const links = rule.spec.groups[0]!.rules.map((r) => r.annotations.runbook_url);
+    assert.ok(links.length > 5 && links.every((l) => /^https:\/\/wiki\.example\/ordinal#ordinal\w+$/.test(l)), links.join(' '));
+    const program = buildProgram();
+    program.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+    for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+    assert.throws(() => program.parse(['manifests', '--runbook-url', 'x'], { from: 'user' }), (e: { exitCode?: number; message?: string }) => e.exitCode === 2 && /--runbook-url needs --observability/.test(e.message ?? ''));
+  });
+});
+
 describe('the Helm chart', () => {
   const templates = Object.entries(files).filter(([p]) => p.startsWith('helm/ordinal/templates/'));
   it('keeps no placeholder of the generator', () => {
