@@ -8,6 +8,7 @@ import { compareQuantities } from '../api/validation/quantity.js';
 import { resizeFailure } from '../controller/claim-updates.js';
 import type { PlanMetrics } from '../controller/plan-types.js';
 import type { Clock } from './clock.js';
+import type { EvictionResult } from './eviction-refusals.js';
 import type { WorkQueueMetrics } from './work-queue.js';
 import { createWorkQueueMetrics } from './workqueue-metrics.js';
 
@@ -31,6 +32,8 @@ export interface ControllerMetrics {
   observeInternalError(): void;
   /** An Event of `type` (Normal, Warning) was dropped: too many were waiting to be written. */
   eventDropped(type: string): void;
+  /** One pods/eviction the controller sent: the pod evicted, refused by its PodDisruptionBudget (429), or failed otherwise. */
+  observeEviction(result: EvictionResult): void;
   /** InPlace: the controller grew `claim`'s request to `request` at `at` (a resize it now follows). */
   claimResizeStarted(set: StatefulSet, claim: string, request: string, at: Instant): void;
   /** A claim seen by the informer: a resize the controller started completes (capacity reached) or fails. */
@@ -93,6 +96,12 @@ function build(registry: Registry) {
       name: 'ordinal_analysis_checks_total',
       help: 'HTTP checks of staged rollouts\' analysis steps, by result (success: the expected status; failure: another status, an error or no answer in time)',
       labelNames: ['namespace', 'statefulset', 'result'],
+      registers,
+    }),
+    evictions: new Counter({
+      name: 'ordinal_evictions_total',
+      help: 'Evictions of pods the controller sent (respectPodDisruptionBudgets update deletions), by result (evicted, refused: a PodDisruptionBudget answered 429, failed)',
+      labelNames: ['result'],
       registers,
     }),
     eventsDropped: new Counter({
@@ -225,6 +234,10 @@ class PromControllerMetrics implements ControllerMetrics {
 
   eventDropped(type: string): void {
     this.m.eventsDropped.inc({ type });
+  }
+
+  observeEviction(result: EvictionResult): void {
+    this.m.evictions.inc({ result });
   }
 
   observeAnalysisCheck(set: StatefulSet, ok: boolean): void {
