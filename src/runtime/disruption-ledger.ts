@@ -15,6 +15,8 @@ import type { Clock } from './clock.js';
 import type { Informer } from './informer.js';
 
 interface Entry {
+  namespace: string;
+  name: string;
   uid: string;
   /** Names of the budgets of the pod's namespace that selected it when it was recorded. */
   budgets: readonly string[];
@@ -26,18 +28,24 @@ export interface Reservation {
   settle(executed: ReadonlySet<Action>): void;
 }
 
+/** What the ledger reads: the controller's pod and budget caches, and its clock. */
+export interface LedgerDeps {
+  pods: Pick<Informer<Pod>, 'get'>;
+  budgets: Pick<Informer<PodDisruptionBudget>, 'list'>;
+  clock: Clock;
+}
+
 const NOTHING: Reservation = { settle: () => undefined };
 const key = (namespace: string, name: string): string => `${namespace}/${name}`;
 
 export class DisruptionLedger {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(
-    private readonly deps: { pods: Informer<Pod>; budgets: Informer<PodDisruptionBudget>; clock: Clock },
-  ) {}
+  constructor(private readonly deps: LedgerDeps) {}
 
   /** Records the plan's pod deletions (and evictions) that a watched budget selects; call right after planning. */
   reserve(namespace: string, actions: readonly Action[]): Reservation {
+    this.prune();
     const recorded = new Map<Action, { key: string; uid: string }>();
     for (const action of actions) {
       if (action.kind !== 'deletePod') continue;
@@ -46,7 +54,7 @@ export class DisruptionLedger {
       const budgets = this.deps.budgets.list(namespace).filter((b) => budgetSelects(b)(pod.metadata.labels)).map((b) => b.metadata.name ?? '');
       if (budgets.length === 0) continue;
       const k = key(namespace, action.name);
-      this.entries.set(k, { uid: action.uid, budgets, at: this.deps.clock.now() });
+      this.entries.set(k, { namespace, name: action.name, uid: action.uid, budgets, at: this.deps.clock.now() });
       recorded.set(action, { key: k, uid: action.uid });
     }
     if (recorded.size === 0) return NOTHING;
@@ -62,27 +70,22 @@ export class DisruptionLedger {
     const namespace = budget.metadata.namespace ?? '';
     const name = budget.metadata.name ?? '';
     const counted = budget.status?.disruptedPods ?? {};
+    this.prune();
     const out: string[] = [];
-    for (const [k, entry] of this.entries) {
-      if (!k.startsWith(`${namespace}/`)) continue;
-      const podName = k.slice(namespace.length + 1);
-      if (this.settled(namespace, podName, entry)) {
-        this.entries.delete(k);
-        continue;
-      }
-      if (entry.budgets.includes(name) && counted[podName] === undefined) out.push(podName);
+    for (const entry of this.entries.values()) {
+      if (entry.namespace === namespace && entry.budgets.includes(name) && counted[entry.name] === undefined) out.push(entry.name);
     }
     return out.sort();
   }
 
-  /** How many pods are recorded (for tests and the controller's own accounting). */
-  get size(): number {
-    return this.entries.size;
+  /** Drops the entries the caches show now (or that have expired): nothing is kept for good. */
+  private prune(): void {
+    for (const [k, entry] of this.entries) if (this.settled(entry)) this.entries.delete(k);
   }
 
   /** The informer shows the deletion (terminating, gone, or another pod of the name), or it is older than the disruption controller waits for one. */
-  private settled(namespace: string, name: string, entry: Entry): boolean {
-    const pod = this.deps.pods.get(namespace, name);
+  private settled(entry: Entry): boolean {
+    const pod = this.deps.pods.get(entry.namespace, entry.name);
     if (pod === undefined || pod.metadata.uid !== entry.uid || pod.metadata.deletionTimestamp !== undefined) return true;
     return this.deps.clock.now() - entry.at > DELETION_TIMEOUT_MS;
   }
