@@ -57,7 +57,7 @@ function setup() {
   const cluster = new FakeCluster();
   const metrics = createControllerMetrics();
   const logs: { level: string; msg: string; fields: Record<string, unknown> }[] = [];
-  const log = (level: string) => (fields: Record<string, unknown>, msg: string) => void logs.push({ level, msg, fields });
+  const log = (level: string) => (fields: Record<string, unknown>, msg?: string) => void logs.push({ level, msg: msg ?? '', fields });
   const logger: Logger = { debug: () => {}, info: log('info'), warn: log('warn'), error: log('error') };
   const outcomes: [number, ReconcileOutcome][] = [];
   const controller = new StatefulSetController({
