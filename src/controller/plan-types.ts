@@ -98,7 +98,7 @@ export interface ObservedDisruptionBudget {
   pods: readonly Pod[];
   /**
    * Pods this controller process deleted or evicted under the budget that its pods and status do not show yet
-   * (runtime/disruption-ledger.ts): the planner counts each as disrupted.
+   * (runtime/in-flight-disruptions.ts): the planner counts each as disrupted.
    */
   inFlight?: readonly string[];
 }

@@ -8,7 +8,7 @@ import type { Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
 import { budgetSelects } from '../controller/budget-pods.js';
 import { respectsBudgets } from '../controller/disruption-budget.js';
 import type { ObservedDisruptionBudget } from '../controller/plan-types.js';
-import type { DisruptionLedger } from './disruption-ledger.js';
+import type { InFlightDisruptions } from './in-flight-disruptions.js';
 import type { Informer } from './informer.js';
 import type { SetTargets } from './set-targets.js';
 
@@ -16,7 +16,7 @@ import type { SetTargets } from './set-targets.js';
  * The budgets of the set's namespace that select one of its pods, in name order, each with the pods it selects
  * and, with the process's ledger, the disruptions this process made under it that the caches do not show yet.
  */
-export function budgetsOf(set: StatefulSet, budgets: Informer<PodDisruptionBudget>, pods: Informer<Pod>, ledger?: DisruptionLedger): ObservedDisruptionBudget[] {
+export function budgetsOf(set: StatefulSet, budgets: Informer<PodDisruptionBudget>, pods: Informer<Pod>, ledger?: InFlightDisruptions): ObservedDisruptionBudget[] {
   const ns = set.metadata.namespace ?? '';
   const own = (p: Pod): boolean => controllerRefOf(p)?.uid === set.metadata.uid;
   const out: ObservedDisruptionBudget[] = [];

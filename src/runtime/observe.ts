@@ -8,7 +8,7 @@ import { selectorMatches } from '../api/labels.js';
 import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
 import { respectsBudgets } from '../controller/disruption-budget.js';
 import { budgetsOf } from './disruption-budgets.js';
-import type { DisruptionLedger } from './disruption-ledger.js';
+import type { InFlightDisruptions } from './in-flight-disruptions.js';
 import { movesByZone, nodeLabelsOf } from './node-zones.js';
 import type { AnalysisResult, ObservedState } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
@@ -121,7 +121,7 @@ export interface ObserveMemo {
   /** The HTTP checks of staged rollouts' analysis steps made so far (analysis-prober.ts). */
   analysis?: { results(set: StatefulSet): readonly AnalysisResult[] };
   /** The process's pod disruptions under PodDisruptionBudgets that the caches do not show yet, for every set. */
-  disruptions?: DisruptionLedger;
+  disruptions?: InFlightDisruptions;
 }
 
 const withDurations = (durations: ObservedDurations | undefined): { durations?: ObservedDurations } => (durations === undefined ? {} : { durations });

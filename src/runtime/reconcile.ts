@@ -68,7 +68,7 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
   const now = deps.clock.now();
   const observed = observe(set, deps.caches, deps.features, deps.memo);
   const plan = deps.planner.plan(observed, now, deps.features);
-  // before any other sync plans: every set's next plan counts this one's disruptions (disruption-ledger.ts)
+  // before any other sync plans: every set's next plan counts this one's disruptions (in-flight-disruptions.ts)
   const reserved = deps.memo?.disruptions?.reserve(set.metadata.namespace ?? '', plan.actions);
   // the checks run beside the sync: their results queue the set again
   deps.prober?.start(key, set, plan.probes);

@@ -20,7 +20,7 @@ import { DurationLearner } from './duration-learner.js';
 import type { Planner } from './planner-port.js';
 import { keysForClaim, keysForStorageClass } from './claim-handlers.js';
 import { keysForBudget } from './disruption-budgets.js';
-import { DisruptionLedger } from './disruption-ledger.js';
+import { InFlightDisruptions } from './in-flight-disruptions.js';
 import { keysForNode, nodeLabelsChanged } from './node-zones.js';
 import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
 import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
@@ -64,7 +64,7 @@ export class StatefulSetController {
   private readonly expectations: Expectations;
   private readonly prober: AnalysisProber | undefined;
   /** The process's disruptions under PodDisruptionBudgets, shared by every set's sync (with budgets watched). */
-  private readonly disruptions: DisruptionLedger | undefined;
+  private readonly disruptions: InFlightDisruptions | undefined;
   /** Keys skipped for unobserved writes, in the order they first waited (the order they are rechecked). */
   private readonly waiting = new Map<string, number>();
   private waitingSeq = 0;
@@ -95,7 +95,7 @@ export class StatefulSetController {
     };
     this.indexes = new ReplicaIndexes(this.caches.pods, this.caches.claims);
     const budgets = this.caches.podDisruptionBudgets;
-    this.disruptions = budgets && new DisruptionLedger({ pods: this.caches.pods, budgets, clock: deps.timers });
+    this.disruptions = budgets && new InFlightDisruptions({ pods: this.caches.pods, budgets, clock: deps.timers });
     this.durations = new DurationLearner(this.caches.pods, deps.timers);
     const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
     this.expectations = new Expectations({ clock: deps.timers, ...ttl });

@@ -1,4 +1,4 @@
-// The process-wide ledger of pod disruptions under PodDisruptionBudgets (src/runtime/disruption-ledger.ts):
+// The process-wide ledger of pod disruptions under PodDisruptionBudgets (src/runtime/in-flight-disruptions.ts):
 // what a sync's plan deletes or evicts under a watched budget is in flight for every set's next plan until the
 // caches show it, the budget's status counts it, its sync ends without it, or the disruption controller's
 // DeletionTimeout passes.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Pod, PodDisruptionBudget } from '../../src/api/types.js';
 import { DELETION_TIMEOUT_MS } from '../../src/controller/budget-pods.js';
 import type { Action } from '../../src/controller/plan-types.js';
-import { DisruptionLedger } from '../../src/runtime/disruption-ledger.js';
+import { InFlightDisruptions } from '../../src/runtime/in-flight-disruptions.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -16,7 +16,7 @@ function world() {
   const pods = new Map<string, Pod>();
   const budgets: PodDisruptionBudget[] = [];
   let now = T0;
-  const ledger = new DisruptionLedger({
+  const ledger = new InFlightDisruptions({
     pods: { get: (ns, name) => pods.get(`${ns ?? ''}/${name}`) },
     budgets: { list: (ns) => budgets.filter((b) => b.metadata.namespace === ns) },
     clock: { now: () => now },
@@ -44,7 +44,7 @@ const deletion = (pod: Pod, eviction = true): Action => ({
   ...(eviction ? { eviction: true as const } : {}),
 });
 
-describe('DisruptionLedger', () => {
+describe('InFlightDisruptions', () => {
   it('counts a planned deletion or eviction under every budget selecting the pod, for every set, until the pod shows terminating', () => {
     const { pods, ledger, addPod, addBudget } = world();
     const tier = addBudget('tier', { tier: 'db' });

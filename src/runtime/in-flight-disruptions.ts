@@ -38,7 +38,7 @@ export interface LedgerDeps {
 const NOTHING: Reservation = { settle: () => undefined };
 const key = (namespace: string, name: string): string => `${namespace}/${name}`;
 
-export class DisruptionLedger {
+export class InFlightDisruptions {
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly deps: LedgerDeps) {}
