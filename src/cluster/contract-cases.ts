@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { Resources, type ClusterClient, type WatchEvent } from '../api/client.js';
 import { isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from '../api/errors.js';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
+import { evictionCases } from './contract-eviction-cases.js';
 import { resizeCases } from './contract-resize-cases.js';
 
 export interface ContractHarness {
@@ -348,5 +349,6 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
     },
   },
   ...resizeCases,
+  ...evictionCases,
 };
 

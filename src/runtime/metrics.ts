@@ -12,6 +12,7 @@ import { resizeFailure } from '../controller/claim-updates.js';
 import type { PlanMetrics } from '../controller/plan-types.js';
 import type { Clock } from './clock.js';
 import { ConditionMetrics } from './condition-metrics.js';
+import type { EvictionResult } from './eviction-refusals.js';
 import { LeaderElectionMetrics } from './leader-election-metrics.js';
 import type { WorkQueueMetrics } from './work-queue.js';
 import { createWorkQueueMetrics } from './workqueue-metrics.js';
@@ -44,6 +45,8 @@ export interface ControllerMetrics {
   observeInternalError(): void;
   /** An Event of `type` (Normal, Warning) was dropped: too many were waiting to be written. */
   eventDropped(type: string): void;
+  /** One pods/eviction the controller sent: the pod evicted, refused by its PodDisruptionBudget (429), or failed otherwise. */
+  observeEviction(result: EvictionResult): void;
   /** InPlace: the controller grew `claim`'s request to `request` at `at` (a resize it now follows). */
   claimResizeStarted(set: StatefulSet, claim: string, request: string, at: Instant): void;
   /** A claim seen by the informer: a resize the controller started completes (capacity reached) or fails. */
@@ -72,6 +75,7 @@ function build(registry: Registry) {
   const counter = (name: string, help: string) => new Counter({ name, help, labelNames, registers });
   const histogram = <L extends string>(name: string, help: string, labels: readonly L[], buckets = DURATION_BUCKETS) =>
     new Histogram<L>({ name, help, labelNames: labels, buckets, registers });
+  const labelled = <L extends string>(name: string, help: string, labels: readonly L[]) => new Counter<L>({ name, help, labelNames: labels, registers });
   return {
     // upstream: pkg/controller/statefulset/metrics/metrics.go MaxUnavailable, UnavailableReplicas
     maxUnavailable: gauge('statefulset_controller_statefulset_max_unavailable', 'Maximum number of unavailable pods allowed during StatefulSet rolling updates'),
@@ -93,35 +97,16 @@ function build(registry: Registry) {
     stuck: histogram('statefulset_stuck_pod_duration_seconds', 'How long a pod was not Ready before it was forcibly replaced', labelNames),
     claimsResized: counter('statefulset_claims_resized_total', 'Claims grown in place (volumeClaimUpdatePolicy: InPlace) whose capacity reached the new request'),
     claimResizeDuration: histogram('statefulset_claim_resize_duration_seconds', 'From the controller patching a claim to a larger request to its capacity reaching it', labelNames),
-    claimResizeFailures: new Counter({
-      name: 'statefulset_claim_resize_failures_total',
-      help: 'Claims that did not grow in place, by reason (PatchRefused, ExpansionNotAllowed, ResizeError)',
-      labelNames: [...labelNames, 'reason'],
-      registers,
-    }),
+    claimResizeFailures: labelled('statefulset_claim_resize_failures_total', 'Claims that did not grow in place, by reason (PatchRefused, ExpansionNotAllowed, ResizeError)', [...labelNames, 'reason']),
     // upstream: pkg/controller/statefulset/metrics/metrics.go StatefulSetRequeueSkips
-    staleSkips: new Counter({
-      name: 'statefulset_controller_stale_sync_skips_total',
-      help: 'Total number of StatefulSet syncs skipped due to a stale watch cache.',
-      labelNames: ['group', 'resource'],
-      registers,
-    }),
-    reconciles: new Counter({ name: 'ordinal_reconcile_total', help: 'StatefulSet syncs by result', labelNames: ['result'], registers }),
+    staleSkips: labelled('statefulset_controller_stale_sync_skips_total', 'Total number of StatefulSet syncs skipped due to a stale watch cache.', ['group', 'resource']),
+    reconciles: labelled('ordinal_reconcile_total', 'StatefulSet syncs by result', ['result']),
     // controller-runtime's controller_runtime_reconcile_panics_total: a recovered bug, not a failed API call
     panics: new Counter({ name: 'ordinal_reconcile_panics_total', help: 'StatefulSet syncs that ended in an internal error (a bug in Ordinal)', registers }),
     reconcileDuration: histogram('ordinal_reconcile_duration_seconds', 'Duration of one StatefulSet sync', [], RECONCILE_BUCKETS),
-    analysisChecks: new Counter({
-      name: 'ordinal_analysis_checks_total',
-      help: 'HTTP checks of staged rollouts\' analysis steps, by result (success: the expected status; failure: another status, an error or no answer in time)',
-      labelNames: ['statefulset_namespace', 'statefulset_name', 'result'],
-      registers,
-    }),
-    eventsDropped: new Counter({
-      name: 'ordinal_events_dropped_total',
-      help: 'Events not written because too many were waiting to be (client-go drops them alike), by type',
-      labelNames: ['type'],
-      registers,
-    }),
+    analysisChecks: labelled('ordinal_analysis_checks_total', 'HTTP checks of staged rollouts\' analysis steps, by result (success: the expected status; failure: another status, an error or no answer in time)', ['statefulset_namespace', 'statefulset_name', 'result']),
+    evictions: labelled('ordinal_evictions_total', 'Evictions of pods the controller sent (respectPodDisruptionBudgets update deletions), by result (evicted, refused: a PodDisruptionBudget answered 429, failed)', ['result']),
+    eventsDropped: labelled('ordinal_events_dropped_total', 'Events not written because too many were waiting to be (client-go drops them alike), by type', ['type']),
   };
 }
 
@@ -270,6 +255,10 @@ class PromControllerMetrics implements ControllerMetrics {
 
   eventDropped(type: string): void {
     this.m.eventsDropped.inc({ type });
+  }
+
+  observeEviction(result: EvictionResult): void {
+    this.m.evictions.inc({ result });
   }
 
   observeAnalysisCheck(set: StatefulSet, ok: boolean): void {

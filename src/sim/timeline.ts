@@ -102,6 +102,9 @@ export interface ActionRecord {
   name: string;
 }
 
+/** A request that removes a pod: a DELETE, or a POST to pods/NAME/eviction (respectPodDisruptionBudgets' update deletions). */
+export const isPodRemoval = (r: ActionRecord): boolean => (r.verb === 'delete' && r.resource === 'pods') || (r.verb === 'create' && r.resource === 'pods/eviction');
+
 /**
  * Extension: an HTTP check of a staged rollout's analysis step came back (`cluster.analysisEndpoints` answers
  * it). `step`: the step's index (0-based, as status.currentStepIndex) on the update revision `revision`.

@@ -113,9 +113,11 @@ describe('RBAC is least privilege', () => {
       assert.ok(grants(rules, '', 'events').includes('create'));
     });
   }
-  it('lets the CRD target read PodDisruptionBudgets (respectPodDisruptionBudgets), never write them; native not at all', () => {
+  it('lets the CRD target read PodDisruptionBudgets (respectPodDisruptionBudgets), never write them, and evict pods; native neither', () => {
     assert.deepEqual(grants(clusterRole('rbac.yaml').rules, 'policy', 'poddisruptionbudgets'), ['list', 'watch']);
     assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, 'policy', 'poddisruptionbudgets'), []);
+    assert.deepEqual(grants(clusterRole('rbac.yaml').rules, '', 'pods/eviction'), ['create']);
+    assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, '', 'pods/eviction'), []);
   });
   it('lets the CRD target list and watch Nodes (topologyKey reads their zone label), nothing more; native not at all', () => {
     assert.deepEqual(grants(clusterRole('rbac.yaml').rules, '', 'nodes'), ['list', 'watch']);
