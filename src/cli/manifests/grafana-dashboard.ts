@@ -93,6 +93,12 @@ const ROWS: Array<{ title: string; panels: PanelSpec[] }> = [
         type: 'timeseries',
         queries: [q(`sum by (statefulset_namespace, statefulset_name, result) (increase(ordinal_analysis_checks_total{${SET}}[${RATE}]))`, '{{result}} {{statefulset_namespace}}/{{statefulset_name}}')],
       },
+      {
+        title: 'Evictions by result',
+        description: 'Update deletions sent as evictions (respectPodDisruptionBudgets): evicted, refused (a PodDisruptionBudget answered 429; the pod waits for the next sync) or failed',
+        type: 'timeseries',
+        queries: [q(`sum by (result) (increase(ordinal_evictions_total{${JOB}}[${RATE}]))`, '{{result}}')],
+      },
     ],
   },
   {
