@@ -102,6 +102,9 @@ export interface ActionRecord {
   name: string;
 }
 
+/** A request that removes a pod: a DELETE, or a POST to pods/NAME/eviction (respectPodDisruptionBudgets' update deletions). */
+export const isPodRemoval = (r: ActionRecord): boolean => (r.verb === 'delete' && r.resource === 'pods') || (r.verb === 'create' && r.resource === 'pods/eviction');
+
 /**
  * Extension: a check of a staged rollout's analysis came back: an HTTP GET of `url` (`cluster.analysisEndpoints`
  * answers it) or a Prometheus `query` (with its `baselineQuery`; `cluster.metrics` answers them, with their
@@ -175,6 +178,8 @@ export interface RolloutSummary {
    * availability from then on (the way back; it ends at `convergedAt`).
    */
   aborted?: { at: number; lowestAvailable: { replicas: number; of: number; at: number } };
+  /** Seconds the user's pause (spec `paused: true`) held it, when it was paused: part of its duration. */
+  pausedSeconds?: number;
 }
 
 export interface SummaryRecord {
