@@ -326,6 +326,7 @@ function stepPassed(observed: ObservedState, plan: Plan, i: number, first: boole
   switch (gateOf(step)) {
     case 'none':
     case 'http':
+    case 'prometheus':
       return 'gate';
     case 'pause':
       return undefined;
