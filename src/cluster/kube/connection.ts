@@ -5,9 +5,11 @@
 // as they run. On one HTTP/1.1 pool, 64 open watches (a controller watching five resources in 13
 // namespaces) would leave every other request queued forever; client-go multiplexes them over HTTP/2 instead.
 
-import { Agent as HttpAgent, type OutgoingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
-import { createSecureContext } from 'node:tls';
+import { Agent as HttpAgent, type ClientRequestArgs, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, type AgentOptions, type RequestOptions } from 'node:https';
+import { connect as netConnect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect, createSecureContext, type ConnectionOptions } from 'node:tls';
 import { applyCredentials, needsClientNode, type KubeConfig } from './kubeconfig.js';
 import type { Authenticate } from './client-node-auth.js';
 
@@ -27,6 +29,77 @@ export interface Connection {
   target(path: string, longRunning?: boolean): Promise<RequestTarget>;
   /** Closes idle keep-alive sockets. */
   close(): void;
+  /**
+   * Drops every connection at once with a TCP reset, discarding whatever is still queued in a socket, and
+   * starts over with new ones: after a lost Lease nothing already sent to a socket may reach the server later
+   * (a graceful close, or the process exiting, would still deliver it once a partition heals).
+   */
+  reset(): void;
+}
+
+/** Sockets whose connection is still being set up, with the promise of it being ready (TLS: the handshake done). */
+const settingUp = new WeakMap<Duplex, Promise<void>>();
+
+/**
+ * Resolves once `socket` can carry a request's bytes at once, or undefined when it already can: a request
+ * that is checked at this point is written in the same turn as the check.
+ */
+export function whenConnected(socket: Duplex): Promise<void> | undefined {
+  return settingUp.get(socket);
+}
+
+function trackSetup(socket: Duplex, readyEvent: 'connect' | 'secureConnect'): void {
+  const ready = new Promise<void>((resolve) => {
+    const done = () => {
+      settingUp.delete(socket);
+      resolve();
+    };
+    socket.once(readyEvent, done);
+    socket.once('close', done);
+  });
+  settingUp.set(socket, ready);
+}
+
+/** The raw TCP sockets under an agent's connections (TLS ones included), so they can be reset. */
+type SocketSet = Set<Socket>;
+
+function track(sockets: SocketSet, raw: Socket): Socket {
+  sockets.add(raw);
+  raw.once('close', () => sockets.delete(raw));
+  return raw;
+}
+
+/** An HTTP agent whose connections are plain TCP sockets it remembers. */
+class TrackingHttpAgent extends HttpAgent {
+  constructor(
+    opts: ConstructorParameters<typeof HttpAgent>[0],
+    private readonly tracked: SocketSet,
+  ) {
+    super(opts);
+  }
+
+  override createConnection(options: ClientRequestArgs): Duplex {
+    const raw = track(this.tracked, netConnect({ host: options.host ?? 'localhost', port: Number(options.port ?? 80) }));
+    trackSetup(raw, 'connect');
+    return raw;
+  }
+}
+
+/** An HTTPS agent that opens the TCP socket itself and runs TLS over it, so the TCP socket can be reset. */
+class TrackingHttpsAgent extends HttpsAgent {
+  constructor(
+    opts: AgentOptions,
+    private readonly tracked: SocketSet,
+  ) {
+    super(opts);
+  }
+
+  override createConnection(options: RequestOptions): Duplex {
+    const raw = track(this.tracked, netConnect({ host: options.host ?? 'localhost', port: Number(options.port ?? 443) }));
+    const secure = tlsConnect({ ...(options as ConnectionOptions), socket: raw });
+    trackSetup(secure, 'secureConnect');
+    return secure;
+  }
 }
 
 /** Concurrent requests (not watches) per client. */
@@ -37,17 +110,18 @@ function tlsIdentity(opts: RequestOptions): string {
   return [s(opts.ca), s(opts.cert), s(opts.key), s(opts.rejectUnauthorized), s(opts.servername)].join('\u0000');
 }
 
-function newAgent(server: string, opts: RequestOptions, maxSockets: number): HttpAgent {
+function newAgent(server: string, opts: RequestOptions, maxSockets: number, sockets: SocketSet): HttpAgent {
   const keepAlive = { keepAlive: true, maxSockets };
-  if (server.startsWith('http:')) return new HttpAgent(keepAlive);
+  if (server.startsWith('http:')) return new TrackingHttpAgent(keepAlive, sockets);
   // One TLS context per identity: without it every new connection parses the CA, certificate and key again.
   const secureContext = createSecureContext({ ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase });
-  return new HttpsAgent({
+  const agentOpts: AgentOptions = {
     ...keepAlive,
     secureContext,
     ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
     ...(opts.servername !== undefined ? { servername: opts.servername } : {}),
-  });
+  };
+  return new TrackingHttpsAgent(agentOpts, sockets);
 }
 
 function authHeaders(opts: RequestOptions): OutgoingHttpHeaders {
@@ -67,10 +141,16 @@ export function createConnection(kc: KubeConfig): Connection {
     return (await authenticate)(opts);
   };
   let cached: { identity: string; requests: HttpAgent; streams: HttpAgent } | undefined;
+  const sockets: SocketSet = new Set();
   const destroy = () => {
     cached?.requests.destroy();
     cached?.streams.destroy();
     cached = undefined;
+  };
+  const reset = () => {
+    for (const raw of [...sockets]) raw.resetAndDestroy();
+    sockets.clear();
+    destroy();
   };
   return {
     server,
@@ -82,12 +162,13 @@ export function createConnection(kc: KubeConfig): Connection {
         const identity = tlsIdentity(opts);
         if (cached?.identity !== identity) {
           destroy();
-          cached = { identity, requests: newAgent(server, opts, MAX_REQUEST_SOCKETS), streams: newAgent(server, opts, Infinity) };
+          cached = { identity, requests: newAgent(server, opts, MAX_REQUEST_SOCKETS, sockets), streams: newAgent(server, opts, Infinity, sockets) };
         }
         agent = longRunning ? cached.streams : cached.requests;
       }
       return { url: new URL(server + path), headers: authHeaders(opts), agent };
     },
     close: destroy,
+    reset,
   };
 }
