@@ -101,7 +101,7 @@ class RoundRobinLimiter implements FairLimiter {
       return;
     }
     this.queues.set(flow, [waiter]);
-    // a flow that starts waiting goes last in this round
+    // a flow that starts waiting joins the end of the line, behind the flows already served this round (deficit round-robin)
     this.ring.splice(this.turn, 0, flow);
     this.turn = (this.turn + 1) % this.ring.length;
   }

@@ -215,10 +215,9 @@ export class LeaderElector {
     }
     this.observe(lease, this.mono.now());
     const holder = lease.spec.holderIdentity ?? '';
-    if (holder !== '' && holder !== identity) {
-      // a leader that sees another holder stops at once; a candidate waits for the lease to expire
-      if (this.state === 'leader' || this.observed!.at + this.leaseDurationMs > this.mono.now()) return 'other';
-    }
+    // a record seen for the first time is never expired: a leader that sees another holder stops at once
+    // (tick), a candidate waits for the record to stay unchanged for leaseDuration
+    if (holder !== '' && holder !== identity && this.observed!.at + this.leaseDurationMs > this.mono.now()) return 'other';
     return (await this.write(lease)) ? 'held' : 'failed';
   }
 
