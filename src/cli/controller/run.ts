@@ -131,7 +131,7 @@ class ControllerProcess {
   async start(): Promise<void> {
     const { config } = this;
     this.log.info(
-      { server: this.client.server, target: config.target, namespaces: config.namespaces ?? 'all', workers: config.concurrentSyncs, leaderElection: config.leaderElection ?? false },
+      { server: this.client.server, identity: this.identity, target: config.target, namespaces: config.namespaces ?? 'all', workers: config.concurrentSyncs, leaderElection: config.leaderElection ?? false },
       'starting ordinal controller',
     );
     for (const sig of ['SIGTERM', 'SIGINT'] as const) this.deps.onSignal(sig, () => this.onSignal(sig));
