@@ -17,9 +17,10 @@ export interface FairLimiter {
 }
 
 interface Waiter {
+  flow: string;
   grant(): void;
+  reject(reason: unknown): void;
   signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
 }
 
 /** Fair dispatch of `bucket`'s tokens (an unlimited bucket lets every request go at once). */
@@ -37,6 +38,8 @@ class RoundRobinLimiter implements FairLimiter {
   private timer: TimerId | undefined;
   /** A reserved token nobody was left waiting for (all aborted): the next request takes it. */
   private banked = false;
+  /** Waiters by their signal, with one abort listener per signal (a batch of 500 creates shares one). */
+  private readonly bySignal = new Map<AbortSignal, Set<Waiter>>();
 
   constructor(
     private readonly bucket: TokenBucket,
@@ -55,16 +58,37 @@ class RoundRobinLimiter implements FairLimiter {
       this.arm(wait);
     }
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = { grant: resolve, signal, onAbort: undefined };
-      if (signal !== undefined) {
-        waiter.onAbort = () => {
-          this.remove(flow, waiter);
-          reject(signal.reason as Error);
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
+      const waiter: Waiter = { flow, grant: resolve, reject, signal };
+      if (signal !== undefined) this.watch(signal, waiter);
       this.enqueue(flow, waiter);
     });
+  }
+
+  private watch(signal: AbortSignal, waiter: Waiter): void {
+    let waiters = this.bySignal.get(signal);
+    if (waiters === undefined) {
+      const set = new Set<Waiter>();
+      waiters = set;
+      this.bySignal.set(signal, set);
+      signal.addEventListener('abort', () => this.aborted(signal, set), { once: true });
+    }
+    waiters.add(waiter);
+  }
+
+  private unwatch(signal: AbortSignal, waiter: Waiter): void {
+    const waiters = this.bySignal.get(signal);
+    waiters?.delete(waiter);
+    // the listener stays on the signal (it ends with its sync) but finds nobody
+    if (waiters?.size === 0) this.bySignal.delete(signal);
+  }
+
+  /** Every waiter of `signal` leaves its queue, rejected with the signal's reason. */
+  private aborted(signal: AbortSignal, waiters: Set<Waiter>): void {
+    if (this.bySignal.get(signal) === waiters) this.bySignal.delete(signal);
+    for (const w of waiters) {
+      this.remove(w.flow, w);
+      w.reject(signal.reason);
+    }
   }
 
   waiting(flow?: string): number {
@@ -112,7 +136,7 @@ class RoundRobinLimiter implements FairLimiter {
     const flow = this.ring[this.turn]!;
     const q = this.queues.get(flow)!;
     const waiter = q.shift()!;
-    if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    if (waiter.signal !== undefined) this.unwatch(waiter.signal, waiter);
     if (q.length === 0) this.dropFlow(flow);
     else this.turn = (this.turn + 1) % this.ring.length;
     return waiter;
