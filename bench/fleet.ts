@@ -6,7 +6,8 @@
 // RSS per watched pod, API requests and writes (audit log, by user agent), kube-apiserver's and etcd's
 // peak RSS over the run.
 //
-//   npm run bench:fleet [-- --sets 1000,2000] [--replicas 10] [--qps 100] [--burst 200] [--only ordinal|kcm] [--json] [--cpu-prof DIR]
+//   npm run bench:fleet [-- --sets 1000,2000] [--replicas 10] [--qps 100] [--burst 200] [--only ordinal|kcm] [--json]
+//                       [--cpu-prof DIR] [--heap-snapshot DIR]
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -75,9 +76,18 @@ async function startKcm(cp: ControlPlane, qps: number, burst: number): Promise<O
   return { pid: pidOf(kcm.dir, pidFile), stop: once(() => kcm.stop()) };
 }
 
-async function startOrdinal(cp: ControlPlane, qps: number, burst: number, cpuProf: string | undefined): Promise<Owner> {
+/** Where Ordinal's V8 profiles go: a CPU profile when it stops, a heap snapshot once the fleet has converged. */
+interface Profiles {
+  cpu?: string;
+  heap?: string;
+}
+
+async function startOrdinal(cp: ControlPlane, qps: number, burst: number, profiles: Profiles): Promise<Owner> {
   const args = controllerArgs({ kubeconfig: cp.kubeconfigPath, namespaces: [], target: 'native', rate: { qps, burst } });
-  const prof = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
+  const prof = [
+    ...(profiles.cpu ? ['--cpu-prof', `--cpu-prof-dir=${profiles.cpu}`] : []),
+    ...(profiles.heap ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profiles.heap}`] : []),
+  ];
   const p = new ControllerProcess({ kubeconfig: cp.kubeconfigPath, namespaces: [], label: 'ordinal' }, [process.execPath, [...prof, join(REPO, 'bin', 'ordinal.js'), 'controller', ...args]]);
   await p.waitForLog('caches synced; starting workers', 60_000);
   return { pid: p.pid, stop: once(() => p.stop(120_000)) };
@@ -96,13 +106,31 @@ async function requestsOf(path: string, who: Who, namespace: string): Promise<Au
 }
 
 /** One controller alone on a fresh control plane: the fleet created and rolled, with its figures. */
-async function runOne(binDir: string, who: Who, sets: number, replicas: number, qps: number, burst: number, cpuProf: string | undefined): Promise<FleetRun> {
+/** Asks `pid` for a heap snapshot (--heapsnapshot-signal) and waits until it is written to `dir`. */
+async function heapSnapshot(pid: number, dir: string): Promise<void> {
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 600; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const written = readdirSync(dir).filter((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+    // the file appears when the snapshot starts; it is complete once its size stops changing
+    if (written.length > 0) {
+      const size = () => statSync(join(dir, written[0]!)).size;
+      const a = size();
+      await new Promise((r) => setTimeout(r, 2000));
+      if (size() === a) return progress(`heap snapshot ${join(dir, written[0]!)}`);
+    }
+  }
+  throw new Error(`no heap snapshot of ${pid} in ${dir}`);
+}
+
+async function runOne(binDir: string, who: Who, sets: number, replicas: number, qps: number, burst: number, profiles: Profiles): Promise<FleetRun> {
   const cp = await startControlPlane(binDir, ['--audit']);
   try {
     const { client } = openSession(cp);
     const ns = await createNamespace(client, `fleet-${who}`);
     const server = { apiserver: pidOf(cp.dir, 'kube-apiserver.pid'), etcd: pidOf(cp.dir, 'etcd.pid') };
-    const owner = who === 'kcm' ? await startKcm(cp, qps, burst) : await startOrdinal(cp, qps, burst, cpuProf);
+    const owner = who === 'kcm' ? await startKcm(cp, qps, burst) : await startOrdinal(cp, qps, burst, profiles);
     const peaks = { apiserver: 0, etcd: 0 };
     const sample = () => {
       peaks.apiserver = Math.max(peaks.apiserver, rssMiB(server.apiserver));
@@ -123,6 +151,7 @@ async function runOne(binDir: string, who: Who, sets: number, replicas: number, 
       });
       const convergedRss = rssMiB(owner.pid);
       const peakRss = peakRssMiB(owner.pid);
+      if (who === 'ordinal' && profiles.heap) await heapSnapshot(owner.pid, profiles.heap);
       await owner.stop();
       const audit = await requestsOf(join(cp.dir, 'audit.log'), who, ns);
       const requests: RequestSummary[] = phases.map((p, i) => summarise(receivedBetween(audit, p.from, phases[i + 1]?.from ?? Infinity)));
@@ -156,6 +185,7 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       json: { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
+      'heap-snapshot': { type: 'string' },
     },
   });
   const sizes = values.sets.split(',').map(Number);
@@ -173,7 +203,11 @@ async function main(): Promise<void> {
   for (const sets of sizes) {
     for (const w of who) {
       progress(`${w}: ${sets} sets x ${replicas} pods, ${qps} QPS / burst ${burst}`);
-      runs.push(await runOne(binDir, w, sets, replicas, qps, burst, values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof'])));
+      const profiles: Profiles = {
+        ...(values['cpu-prof'] !== undefined ? { cpu: resolve(values['cpu-prof']) } : {}),
+        ...(values['heap-snapshot'] !== undefined ? { heap: resolve(values['heap-snapshot']) } : {}),
+      };
+      runs.push(await runOne(binDir, w, sets, replicas, qps, burst, profiles));
     }
   }
   if (values.json) process.stdout.write(`${JSON.stringify(runs)}\n`);

@@ -13,7 +13,7 @@ import { AnalysisProber, type ProbePort } from './analysis-prober.js';
 import type { Timers } from './clock.js';
 import type { EventRecorder } from './event-recorder.js';
 import { Expectations, type ObservedChange } from './expectations.js';
-import { Informer } from './informer.js';
+import { Informer, trimManagedFields } from './informer.js';
 import { noopLogger, type Logger } from './logging-port.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
 import { SetDefaults, type Caches } from './observe.js';
@@ -89,7 +89,7 @@ export class StatefulSetController {
   constructor(private readonly deps: StatefulSetControllerDeps) {
     this.log = deps.logger ?? noopLogger;
     this.fence = deps.fence ?? OPEN_FENCE;
-    const base = { client: deps.client, timers: deps.timers, random: deps.random, logger: this.log };
+    const base = { client: deps.client, timers: deps.timers, random: deps.random, logger: this.log, transform: trimManagedFields };
     const scope = deps.namespaces ? { namespaces: deps.namespaces } : {};
     const informer = <T extends KubeObject>(resource: Resource) => new Informer<T>({ ...base, ...scope, resource });
     const tag = (r: Resource) => (deps.target === 'both' ? r.group : '');
