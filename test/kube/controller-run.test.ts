@@ -60,7 +60,9 @@ describe('runController', () => {
       if (ready !== 200) await new Promise((r) => setTimeout(r, 20));
     }
     assert.equal(ready, 200, 'ready once leading with synced caches');
-    assert.match(await (await fetch(`http://127.0.0.1:${running.ports.metrics}/metrics`)).text(), /process_cpu_seconds_total/);
+    const exposition = await (await fetch(`http://127.0.0.1:${running.ports.metrics}/metrics`)).text();
+    assert.match(exposition, /process_cpu_seconds_total/);
+    assert.match(exposition, /^leader_election_master_status\{name="ordinal-controller"\} 1$/m, 'it leads');
     assert.deepEqual([...handlers.keys()].sort(), ['SIGINT', 'SIGTERM']);
     handlers.get('SIGTERM')!();
     assert.equal(await running.exited, 0);

@@ -5,6 +5,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
+import { createEventRecorder, objectReference } from '../../src/runtime/event-recorder.js';
 import { FencedError } from '../../src/runtime/lease-fence.js';
 import { createManualTimers, drive, type ManualTimers } from './manual-timers.js';
 import { sendJson, startFakeApiServer, type FakeApiServer } from './fake-apiserver.js';
@@ -78,6 +79,19 @@ describe('kube client scopes', () => {
     const order = api.requests.map((r) => (JSON.parse(r.body) as { metadata: { name: string } }).metadata.name);
     assert.deepEqual(order.slice(0, 3), ['big-0', 'big-1', 'small-0']);
     slow.close();
+  });
+
+  it('lets a set\'s write go after one turn of a flood of Events on the same budget (a flow of their own)', async () => {
+    api.handle((req, res) => sendJson(res, 201, req.path.endsWith('/events') ? { metadata: { name: 'e', namespace: 'ns' } } : pod('web-0')));
+    const shared = createKubeClient({ kubeconfig: api.kubeconfig, qps: 2, burst: 2, timers, random: () => 0 });
+    const recorder = createEventRecorder({ client: shared.withScope({ flow: 'events:' }), clock: timers });
+    const set = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web', namespace: 'ns', uid: 'u' } };
+    for (let i = 0; i < 40; i++) void recorder.event(objectReference(set, Resources.statefulSets), 'Normal', 'SuccessfulCreate', `create Pod web-${i} in StatefulSet web successful`);
+    await new Promise((r) => setTimeout(r, 50));
+    const start = timers.now();
+    await drive(timers, shared.withScope({ flow: 'ns/web' }).create(Resources.pods, pod('web-0')));
+    assert.equal(timers.now() - start, 1000, 'one token to the Events, the next to the write: not the 39th');
+    shared.close();
   });
 
   it('resets every connection, so the server sees a TCP reset rather than a clean close', async () => {

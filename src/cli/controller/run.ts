@@ -48,6 +48,9 @@ export interface RunningController {
   shutdown(): void;
 }
 
+/** The fairness flow of Event writes (a sync's flow is its set's key, `namespace/name`, which never looks like this). */
+const EVENTS_FLOW = 'events:';
+
 /** How long a controller that lost its Lease waits for its syncs to unwind before it exits anyway. */
 export const LOST_EXIT_MS = 1000;
 
@@ -100,10 +103,12 @@ class ControllerProcess {
 
   private buildController(fence: WriteFence): StatefulSetController {
     const { config, client, timers, log } = this;
-    // Events have a request budget of their own: they never hold up a pod or status write. Those still
-    // queued when the fence shuts are dropped with it.
+    // Events share the request budget as a flow of their own (kube-controller-manager's recorder shares its
+    // controller's client): they take their turn beside the sets', so they never hold up a set's writes, and
+    // when the budget is saturated they queue and the recorder drops beyond 1,000, as client-go's does.
+    // Those still queued when the fence shuts are dropped with it.
     const events = createEventRecorder({
-      client: client.withOwnBudget().withScope({ fence, signal: fence.signal }),
+      client: client.withScope({ flow: EVENTS_FLOW, fence, signal: fence.signal }),
       clock: timers,
       component: 'ordinal-controller',
       host: this.deps.hostname,

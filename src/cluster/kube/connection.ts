@@ -14,7 +14,8 @@ import { applyCredentials, needsClientNode, type KubeConfig } from './kubeconfig
 import type { Authenticate } from './client-node-auth.js';
 
 export interface RequestTarget {
-  url: URL;
+  /** Where the request goes, as http.request takes it (no URL to parse per request). */
+  options: { protocol: string; hostname: string; port: string; path: string };
   headers: OutgoingHttpHeaders;
   agent: HttpAgent;
 }
@@ -105,9 +106,24 @@ class TrackingHttpsAgent extends HttpsAgent {
 /** Concurrent requests (not watches) per client. */
 const MAX_REQUEST_SOCKETS = 64;
 
-function tlsIdentity(opts: RequestOptions): string {
-  const s = (v: unknown) => (v === undefined ? '' : String(v));
-  return [s(opts.ca), s(opts.cert), s(opts.key), s(opts.rejectUnauthorized), s(opts.servername)].join('\u0000');
+/** Whether two requests' credentials need the same TLS identity (so the same agents and connections). */
+function sameTls(a: RequestOptions, b: RequestOptions): boolean {
+  const same = (x: unknown, y: unknown) => (Buffer.isBuffer(x) && Buffer.isBuffer(y) ? x.equals(y) : String(x) === String(y));
+  return same(a.ca, b.ca) && same(a.cert, b.cert) && same(a.key, b.key) && a.rejectUnauthorized === b.rejectUnauthorized && a.servername === b.servername;
+}
+
+/** Credentials from files are read again for every request (rotated files); inline ones are the same every time. */
+function readsFiles(kc: KubeConfig): boolean {
+  const { cluster, user } = kc;
+  return [cluster.caFile, user?.certFile, user?.keyFile, user?.tokenFile, user?.authProvider?.config?.tokenFile].some((f) => f !== undefined);
+}
+
+/** The server URL's parts, computed once (a path prefix included). */
+function targetOf(server: string): (path: string) => RequestTarget['options'] {
+  const base = new URL(server);
+  const hostname = base.hostname.startsWith('[') ? base.hostname.slice(1, -1) : base.hostname;
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return (path) => ({ protocol: base.protocol, hostname, port: base.port, path: prefix + path });
 }
 
 function newAgent(server: string, opts: RequestOptions, maxSockets: number, sockets: SocketSet): HttpAgent {
@@ -135,12 +151,24 @@ export function createConnection(kc: KubeConfig): Connection {
   const server = cluster.server.replace(/\/+$/, '');
   let authenticate: Promise<Authenticate> | undefined;
   const viaClientNode = needsClientNode(kc);
-  const apply = async (opts: RequestOptions) => {
-    if (!viaClientNode) return applyCredentials(kc, opts);
-    authenticate ??= import('./client-node-auth.js').then((m) => m.clientNodeAuthenticator(kc));
-    return (await authenticate)(opts);
+  const fresh = async (): Promise<RequestOptions> => {
+    const opts: RequestOptions = {};
+    if (!viaClientNode) applyCredentials(kc, opts);
+    else {
+      authenticate ??= import('./client-node-auth.js').then((m) => m.clientNodeAuthenticator(kc));
+      await (await authenticate)(opts);
+    }
+    return opts;
   };
-  let cached: { identity: string; requests: HttpAgent; streams: HttpAgent } | undefined;
+  // inline credentials are decoded once, not for every request
+  let constant: Promise<{ opts: RequestOptions; headers: OutgoingHttpHeaders }> | undefined;
+  const credentials = async (): Promise<{ opts: RequestOptions; headers: OutgoingHttpHeaders }> => {
+    if (viaClientNode || readsFiles(kc)) return fresh().then((opts) => ({ opts, headers: authHeaders(opts) }));
+    constant ??= fresh().then((opts) => ({ opts, headers: authHeaders(opts) }));
+    return constant;
+  };
+  const where = targetOf(server);
+  let cached: { creds: RequestOptions; requests: HttpAgent; streams: HttpAgent } | undefined;
   const sockets: SocketSet = new Set();
   const destroy = () => {
     cached?.requests.destroy();
@@ -155,18 +183,16 @@ export function createConnection(kc: KubeConfig): Connection {
   return {
     server,
     async target(path, longRunning = false) {
-      const opts: RequestOptions = {};
-      await apply(opts);
+      const { opts, headers } = await credentials();
       let agent = opts.agent as HttpAgent;
       if (cluster.proxyUrl === undefined) {
-        const identity = tlsIdentity(opts);
-        if (cached?.identity !== identity) {
+        if (cached === undefined || (cached.creds !== opts && !sameTls(cached.creds, opts))) {
           destroy();
-          cached = { identity, requests: newAgent(server, opts, MAX_REQUEST_SOCKETS, sockets), streams: newAgent(server, opts, Infinity, sockets) };
+          cached = { creds: opts, requests: newAgent(server, opts, MAX_REQUEST_SOCKETS, sockets), streams: newAgent(server, opts, Infinity, sockets) };
         }
         agent = longRunning ? cached.streams : cached.requests;
       }
-      return { url: new URL(server + path), headers: authHeaders(opts), agent };
+      return { options: where(path), headers, agent };
     },
     close: destroy,
     reset,

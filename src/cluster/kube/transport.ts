@@ -77,8 +77,8 @@ async function open(conn: Connection, req: HttpRequest, opts: TransportOptions, 
     headers['content-type'] = req.contentType ?? 'application/json';
     headers['content-length'] = Buffer.byteLength(req.body);
   }
-  const send = target.url.protocol === 'http:' ? httpRequest : httpsRequest;
-  return send(target.url, { method: req.method, headers, agent: target.agent });
+  const send = target.options.protocol === 'http:' ? httpRequest : httpsRequest;
+  return send({ ...target.options, method: req.method, headers, agent: target.agent });
 }
 
 function readBody(res: IncomingMessage): Promise<string> {
