@@ -62,5 +62,6 @@ class CheckingClient implements ClusterClient {
   jsonPatch: ClusterClient['jsonPatch'] = (res, ns, name, ops, opts) => this.go(true, () => this.inner.jsonPatch(res, ns, name, ops, opts));
   apply: ClusterClient['apply'] = (res, obj, opts) => this.go(true, () => this.inner.apply(res, obj, opts));
   delete: ClusterClient['delete'] = (res, ns, name, opts) => this.go(true, () => this.inner.delete(res, ns, name, opts));
+  evictPod: ClusterClient['evictPod'] = (ns, name, opts) => this.go(true, () => this.inner.evictPod(ns, name, opts));
   watch: ClusterClient['watch'] = (res, ns, rv, handlers) => this.inner.watch(res, ns, rv, handlers);
 }

@@ -10,7 +10,6 @@ import { FEATURE_GATES } from '../../src/api/features.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { ConditionType, Reason } from '../../src/controller/conditions.js';
 import { EventReason } from '../../src/controller/event-texts.js';
-import { createLeaderMetrics } from '../../src/runtime/leader-metrics.js';
 import { createControllerMetrics } from '../../src/runtime/metrics.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 
@@ -64,7 +63,6 @@ describe('docs/reference.md', () => {
   it('lists every metric the controller registers', async () => {
     const metrics = createControllerMetrics();
     metrics.workQueue('statefulset', createVirtualClock());
-    createLeaderMetrics(metrics.registry, 'ordinal-controller');
     const names = (await metrics.registry.getMetricsAsJSON()).map((m) => m.name);
     assert.ok(names.length >= 15);
     for (const name of names) assert.ok(reference.includes(`\`${name}\``), name);

@@ -40,6 +40,9 @@ describe('kube client scopes', () => {
   it('refuses a write whose fence refuses, without sending it; reads still go', async () => {
     const fenced = client.withScope({ fence: fenceAllowing(0) });
     await assert.rejects(drive(timers, fenced.create(Resources.pods, pod('web-0'))), FencedError);
+    await assert.rejects(drive(timers, fenced.delete(Resources.pods, 'ns', 'web-0')), FencedError);
+    await assert.rejects(drive(timers, fenced.patch(Resources.pods, 'ns', 'web-0', { metadata: { labels: { a: 'b' } } })), FencedError);
+    await assert.rejects(drive(timers, fenced.evictPod('ns', 'web-0')), FencedError, 'an eviction deletes a pod: it is a write');
     await drive(timers, fenced.get(Resources.pods, 'ns', 'web-0'));
     assert.deepEqual(api.requests.map((r) => r.method), ['GET']);
   });

@@ -15,7 +15,6 @@ import { createEventRecorder } from '../../runtime/event-recorder.js';
 import { httpProbePort } from '../../runtime/http-probe.js';
 import { createLeaderElector, type LeaderElector } from '../../runtime/leader-election.js';
 import { OPEN_FENCE, type WriteFence } from '../../runtime/lease-fence.js';
-import { createLeaderMetrics } from '../../runtime/leader-metrics.js';
 import { startHealthServer, startMetricsServer, type RunningServer } from '../../runtime/health.js';
 import { createControllerMetrics, type ControllerMetrics } from '../../runtime/metrics.js';
 import type { Clock } from '../../runtime/clock.js';
@@ -37,6 +36,8 @@ export interface RunDeps {
   createClient?: (opts: KubeClientOptions) => KubeClient;
   /** Called on a second signal: leave now, without draining. */
   forceExit(code: number): void;
+  /** Ordinal's version, for ordinal_build_info. */
+  version?: string;
 }
 
 export interface RunningController {
@@ -96,7 +97,7 @@ class ControllerProcess {
     const clientOpts: KubeClientOptions = { qps: config.qps, burst: config.burst, timers: this.timers, random: this.random, logger: this.log, tuning };
     if (config.kubeconfig !== undefined) clientOpts.kubeconfig = config.kubeconfig;
     this.client = (deps.createClient ?? createKubeClient)(clientOpts);
-    this.metrics = createControllerMetrics({ processMetrics: true });
+    this.metrics = createControllerMetrics({ processMetrics: true, ...(deps.version !== undefined ? { version: deps.version } : {}) });
     this.elector = config.leaderElection && this.buildElector(config.leaderElection);
     this.controller = this.buildController(this.elector?.fence ?? OPEN_FENCE);
   }
@@ -168,7 +169,7 @@ class ControllerProcess {
 
   private buildElector(le: LeaderElectionConfig): LeaderElector {
     const { identity } = this;
-    const leading = createLeaderMetrics(this.metrics.registry, le.id);
+    this.metrics.leaderStatus(le.id, false);
     return createLeaderElector({
       // renewals have a budget of their own: a set's thousand queued writes must not cost the Lease
       client: this.client.withOwnBudget(),
@@ -183,11 +184,11 @@ class ControllerProcess {
       random: this.random,
       logger: this.log,
       onStartedLeading: () => {
-        leading.set(true);
+        this.metrics.leaderStatus(le.id, true);
         void this.runController(); // the elector logs 'became leader'
       },
       onStoppedLeading: () => {
-        leading.set(false);
+        this.metrics.leaderStatus(le.id, false);
         if (this.stopping) return;
         // the fence shut before this runs; what is still queued in a socket must not reach the server
         this.client.resetConnections();
