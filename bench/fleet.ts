@@ -146,12 +146,17 @@ async function runOne(binDir: string, who: Who, sets: number, replicas: number, 
         sets,
         replicas,
         tick: sample,
-        onPhase: (phase, edge) => void (cpu[`${phase}.${edge}`] = cpuMs(owner.pid)),
+        onPhase: (phase, edge) => {
+          cpu[`${phase}.${edge}`] = cpuMs(owner.pid);
+          // each phase's figures as it ends, so that a run cut short still says what it measured
+          if (edge === 'end') progress(`${who} ${sets}x${replicas} ${phase}: CPU ${((cpu[`${phase}.end`]! - cpu[`${phase}.start`]!) / 1000).toFixed(1)} s, RSS ${rssMiB(owner.pid).toFixed(0)} MiB (peak ${peakRssMiB(owner.pid).toFixed(0)}), kube-apiserver peak ${peaks.apiserver.toFixed(0)} MiB, etcd peak ${peaks.etcd.toFixed(0)} MiB`);
+        },
         progress: (m) => progress(`${who} ${sets}x${replicas} ${m}`),
       });
       const convergedRss = rssMiB(owner.pid);
       const peakRss = peakRssMiB(owner.pid);
       if (who === 'ordinal' && profiles.heap) await heapSnapshot(owner.pid, profiles.heap);
+      progress(`${who} ${sets}x${replicas} idle RSS ${idleRss.toFixed(0)} MiB, converged ${convergedRss.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB`);
       await owner.stop();
       const audit = await requestsOf(join(cp.dir, 'audit.log'), who, ns);
       const requests: RequestSummary[] = phases.map((p, i) => summarise(receivedBetween(audit, p.from, phases[i + 1]?.from ?? Infinity)));
