@@ -53,12 +53,21 @@ export function replayCommand(seed: number, file: string): string {
   return `${SEED_VARIABLE}=${seed} node --import tsx --test ${file}`;
 }
 
-/** fc.assert with the process's seed; a failure names the seed, the path and the replay command. */
-export function checkProperty<Ts>(property: fc.IProperty<Ts>, opts: { numRuns: number }): void {
-  const details = fc.check(property, { seed: propertySeed, numRuns: runsOverride ?? opts.numRuns });
+/** Throws the failure of a finished check: the seed, the path and the replay command. */
+function report<Ts>(details: fc.RunDetails<Ts>): void {
   if (!details.failed) return;
   const header = `property failed with seed ${details.seed}, path ${JSON.stringify(details.counterexamplePath)}; replay: ${replayCommand(propertySeed, testFile())}`;
   const error = details.errorInstance;
   const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
   throw new Error(`${header}\n${fc.defaultReportMessage(details) ?? ''}\n${reason}`, { cause: error });
+}
+
+/** fc.assert with the process's seed; a failure names the seed, the path and the replay command. */
+export function checkProperty<Ts>(property: fc.IProperty<Ts>, opts: { numRuns: number }): void {
+  report(fc.check(property, { seed: propertySeed, numRuns: runsOverride ?? opts.numRuns }));
+}
+
+/** checkProperty for an fc.asyncProperty. */
+export async function checkAsyncProperty<Ts>(property: fc.IAsyncProperty<Ts>, opts: { numRuns: number }): Promise<void> {
+  report(await fc.check(property, { seed: propertySeed, numRuns: runsOverride ?? opts.numRuns }));
 }

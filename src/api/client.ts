@@ -109,7 +109,25 @@ export interface WatchHandle {
   stop(): void;
 }
 
+/** What a view of a client (`withScope`) attaches to each of its requests. */
+export interface RequestScope {
+  /**
+   * Fairness flow (a StatefulSet's key): flows share the client's request budget round-robin, so one flow's
+   * thousand queued requests do not hold up another's one.
+   */
+  flow?: string;
+  /** Fails the scope's requests not yet sent with its reason once aborted (a deleted set, a stopped controller). */
+  signal?: AbortSignal;
+  /** Consulted just before each write is sent; a refusal fails the write, unsent, with that error. */
+  fence?: { refusal(): Error | undefined };
+}
+
 export interface ClusterClient {
+  /**
+   * A view whose requests carry `scope` (merged with this view's own). Adapters without a request queue may
+   * leave it out; the runtime then checks the signal and fence itself before each write (scoped-client.ts).
+   */
+  withScope?(scope: RequestScope): ClusterClient;
   get<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string): Promise<T>;
   list<T extends KubeObject>(res: Resource, namespace: string | undefined, opts?: ListOptions): Promise<ListResult<T>>;
   /** `dryRun`: admitted (defaulted, validated) and answered as if stored, but nothing is stored. */

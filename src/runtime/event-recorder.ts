@@ -10,6 +10,7 @@ import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { toTimestamp, type Instant, type KubeEvent, type KubeObject, type ObjectReference } from '../api/types.js';
 import type { Clock } from './clock.js';
 import { EventCorrelator } from './event-correlator.js';
+import { isFenced, type WriteFence } from './lease-fence.js';
 import { noopLogger, type Logger } from './logging-port.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -41,6 +42,11 @@ export interface EventRecorderOptions {
   maxPending?: number;
   /** Called for each event dropped because `maxPending` were waiting. */
   onDropped?: (type: EventType) => void;
+  /**
+   * The leader's write fence: while it refuses, events are not recorded and queued ones are dropped unwritten
+   * (the client should carry the same fence, for the writes already under way).
+   */
+  fence?: WriteFence;
 }
 
 export interface EventRecorder {
@@ -103,6 +109,7 @@ class Recorder implements EventRecorder {
   }
 
   event(ref: ObjectReference, type: EventType, reason: string, message: string): Promise<void> {
+    if (this.opts.fence?.refusal() !== undefined) return Promise.resolve();
     // upstream: the broadcaster's ActionOrDrop, before the correlator sees the event
     if (this.inFlight.size >= (this.opts.maxPending ?? MAX_PENDING)) {
       this.opts.onDropped?.(type);
@@ -130,7 +137,8 @@ class Recorder implements EventRecorder {
       this.tails.set(c.key, entry);
     }
     const write = entry.tail.then(() => this.write(c.key, body)).catch((err: unknown) => {
-      this.log.warn({ reason, object: ref.name, err: String(err) }, 'could not write event');
+      // refused by the fence, or stopped while queued when it shut: dropped, as the next ones are
+      if (!isFenced(err)) this.log.warn({ reason, object: ref.name, err: String(err) }, 'could not write event');
     });
     entry.tail = write;
     this.inFlight.add(write);
@@ -177,7 +185,9 @@ class Recorder implements EventRecorder {
 
   /** A repeat patches the existing Event (count, lastTimestamp, message); a missing one is created. */
   private async write(key: string, body: KubeEvent): Promise<void> {
-    const { client } = this.opts;
+    const { client, fence } = this.opts;
+    // queued behind another write of the same Event while the fence shut: dropped
+    if (fence?.refusal() !== undefined) return;
     if (body.count !== undefined && body.count > 1) {
       try {
         await client.patch(Resources.events, body.metadata.namespace, body.metadata.name ?? '', {

@@ -1,18 +1,22 @@
 // Applies a Plan: batch 0, 1, 2, … in order, every action of a batch concurrently, and no later batch once
 // one has failed (upstream slowStartBatch / the monotonic "stop") — except revision
 // deletions, which always run because upstream truncates history even when the sync failed, and actions that
-// say their failure does not stop the sync (continuesOnFailure).
+// say their failure does not stop the sync (continuesOnFailure). A sync that must stop (its set was deleted,
+// the leader is no longer sure of its Lease) starts no further batch, not even the revision deletions.
 
 import type { ClusterClient, Resource } from '../api/client.js';
 import type { KubeObject, StatefulSet } from '../api/types.js';
 import type { Action, Plan } from '../controller/plan-types.js';
 import { applyAction, type ActionContext, type Applied } from './apply-action.js';
+import { isFenced } from './lease-fence.js';
 
 export interface ExecutionResult {
   /** Actions the API accepted (including tolerated outcomes such as deleting a pod already gone). */
   executed: Set<Action>;
   /** Actions that were attempted and failed, in plan order. Actions never attempted appear in neither. */
   failures: { action: Action; error: Error }[];
+  /** Why the plan was stopped before its end (`halt`, or a write the fence refused); later batches never started. */
+  cancelled?: Error;
 }
 
 export interface ExecutionContext {
@@ -20,6 +24,8 @@ export interface ExecutionContext {
   resource: Resource;
   /** Called after each successful action with what the API returned (for expectations and timelines). */
   onApplied?(action: Action, written: Applied): void;
+  /** Read before each batch: a reason to stop the plan there (the set was deleted, the Lease is in doubt). */
+  halt?(): Error | undefined;
 }
 
 type Outcome = { action: Action; ok: true; written: Applied } | { action: Action; ok: false; error: Error };
@@ -50,7 +56,9 @@ export function batchesOf(actions: readonly Action[]): Action[][] {
 export async function applyPlan(plan: Plan, client: ClusterClient, ctx: ExecutionContext): Promise<ExecutionResult> {
   const result: ExecutionResult = { executed: new Set(), failures: [] };
   const actx: ActionContext = { set: ctx.set, resource: ctx.resource, canAdopt: adoptionCheck(client, ctx) };
+  const halted = () => ctx.halt?.() ?? result.failures.find((f) => isFenced(f.error))?.error;
   for (const batch of batchesOf(plan.actions)) {
+    if (halted() !== undefined) break;
     const stopped = result.failures.some((f) => f.action.continuesOnFailure !== true);
     const runnable = stopped ? batch.filter((a) => a.kind === 'deleteRevision') : batch;
     const outcomes = await Promise.all(runnable.map((action) => attempt(action, client, actx)));
@@ -63,6 +71,8 @@ export async function applyPlan(plan: Plan, client: ClusterClient, ctx: Executio
       }
     }
   }
+  const cancelled = halted();
+  if (cancelled !== undefined) result.cancelled = cancelled;
   return result;
 }
 

@@ -29,6 +29,20 @@ export interface InformerOptions {
   logger?: Logger;
   /** Every failed list of a reflector, before it retries (see ReflectorOptions.onListError). */
   onListError?: (err: unknown) => void;
+  /** Applied to each object before it is cached (client-go's SetTransform); must not mutate its argument. */
+  transform?: <T extends KubeObject>(obj: T) => T;
+}
+
+/**
+ * The object without metadata.managedFields, which often outweighs the rest of a pod and which the controller
+ * never reads (kube-controller-manager trims them from its informers alike). A copy: cached objects may be
+ * shared with their source. An update sent without managedFields keeps the server's.
+ */
+// upstream: cmd/kube-controller-manager/app/controllermanager.go CreateControllerContext (trim)
+export function trimManagedFields<T extends KubeObject>(obj: T): T {
+  if (obj.metadata.managedFields === undefined) return obj;
+  const { managedFields: _dropped, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 /** What expectations need from a cache: the objects, and how far the watch has come. */
@@ -124,12 +138,14 @@ export class Informer<T extends KubeObject> implements ObservedSource<T> {
   }
 
   private onReplace(namespace: string | undefined, items: T[]): void {
-    for (const d of this.cache.replace(namespace, items)) this.dispatch(d);
+    const { transform } = this.opts;
+    for (const d of this.cache.replace(namespace, transform ? items.map((o) => transform(o)) : items)) this.dispatch(d);
     if (this.hasSynced()) for (const resolve of this.syncWaiters.splice(0)) resolve(true);
   }
 
   private onEvent(e: WatchEvent<T>): void {
-    const d = e.type === 'DELETED' ? this.cache.remove(e.object) : this.cache.upsert(e.object);
+    const obj = this.opts.transform ? this.opts.transform(e.object) : e.object;
+    const d = e.type === 'DELETED' ? this.cache.remove(obj) : this.cache.upsert(obj);
     if (d !== undefined) this.dispatch(d);
   }
 

@@ -31,8 +31,15 @@ export function realTimers(opts: { keepAlive?: boolean } = {}): Timers {
 /** Unseeded randomness for production jitter; simulations use the seeded PRNG (random.ts). */
 export const realRandom: Random = () => Math.random();
 
-/** Monotonic wall time in ms, for measuring how long real work took (benchmarks), never for scheduling. */
-export const stopwatch: Clock = { now: () => performance.now() };
+/**
+ * Monotonic time in ms (CLOCK_MONOTONIC: it keeps counting while the process is stopped and never jumps
+ * with the wall clock), for measuring how long real work took and for the leader's renew deadline; never
+ * for scheduling (its origin is the process start, not the epoch).
+ */
+export const monotonicClock: Clock = { now: () => performance.now() };
+
+/** The monotonic clock, for benchmarks' timings. */
+export const stopwatch: Clock = monotonicClock;
 
 /** Keeps the process alive until the returned function is called. */
 export function holdProcessOpen(): () => void {

@@ -30,7 +30,9 @@ export type ReconcileOutcome =
   /** Retrying cannot help (e.g. a malformed key). */
   | { kind: 'terminal'; error: Error }
   /** The caches have not yet seen this set's own writes; retry when they have, or at `until` at the latest. */
-  | { kind: 'waiting'; until?: Instant };
+  | { kind: 'waiting'; until?: Instant }
+  /** Stopped part-way (the set was deleted, the controller is stopping, the Lease is in doubt): nothing more is written, no retry. */
+  | { kind: 'cancelled'; reason: Error };
 
 export interface SyncDeps {
   client: ClusterClient;
@@ -47,6 +49,8 @@ export interface SyncDeps {
   logger: Logger;
   /** Makes the plan's analysis checks (rollingUpdate.steps); absent: none are made. */
   prober?: AnalysisProber;
+  /** Read before the checks, before each batch and before the status: a reason to stop the sync there. */
+  halt?(): Error | undefined;
 }
 
 // upstream: stateful_set.go sync + syncStatefulSet
@@ -67,6 +71,8 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     const until = deps.expectations.expiresAt(key);
     return until === undefined ? { kind: 'waiting' } : { kind: 'waiting', until };
   }
+  const halted = deps.halt?.();
+  if (halted !== undefined) return { kind: 'cancelled', reason: halted };
   const now = deps.clock.now();
   const observed = observe(set, deps.caches, deps.features, deps.memo);
   const plan = deps.planner.plan(observed, now, deps.features);
@@ -78,9 +84,15 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     set,
     resource: parsed.target.resource,
     onApplied: (action, written) => expectAction(deps.expectations, key, deps.caches, action, written, set.metadata.namespace),
+    ...(deps.halt ? { halt: deps.halt } : {}),
   });
+  // settled first, cancelled or not: a delete that was never sent must not hold a disruption
   reserved?.settle(result.executed);
+  // what was written is expected; no status, Event or metric follows a sync stopped part-way
+  if (result.cancelled !== undefined) return { kind: 'cancelled', reason: result.cancelled };
   const statusError = await persistStatus(key, parsed, set, plan, result, deps);
+  const late = deps.halt?.();
+  if (late !== undefined) return { kind: 'cancelled', reason: late };
   recordSyncEvents(deps.events, objectReference(set, parsed.target.resource), plan, result);
   const internal = internalErrorOf(plan);
   if (internal !== undefined) {

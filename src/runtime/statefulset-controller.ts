@@ -1,7 +1,9 @@
 // The StatefulSet controller's wiring (upstream stateful_set.go): shared informers for sets, pods, claims
 // and revisions; event handlers that enqueue set keys; N workers pulling keys from the rate-limited queue
 // (the queue serialises each key); expectations gating every sync. Constructing it does nothing;
-// `start()` lists, watches and starts the workers; `stop()` drains.
+// `start()` lists, watches and starts the workers; `stop()` drains. Each sync's requests go out as the set's
+// own fairness flow (its key) with a signal of its own: deleting the set, stopping without drain or the
+// write fence shutting (a lost Lease) stops it before its next request or batch.
 
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
@@ -11,7 +13,7 @@ import { AnalysisProber, type ProbePort } from './analysis-prober.js';
 import type { Timers } from './clock.js';
 import type { EventRecorder } from './event-recorder.js';
 import { Expectations, type ObservedChange } from './expectations.js';
-import { Informer } from './informer.js';
+import { Informer, trimManagedFields } from './informer.js';
 import { noopLogger, type Logger } from './logging-port.js';
 import type { ControllerMetrics, ReconcileResult } from './metrics.js';
 import { SetDefaults, type Caches } from './observe.js';
@@ -24,6 +26,8 @@ import { InFlightDisruptions } from './in-flight-disruptions.js';
 import { keysForNode, nodeLabelsChanged } from './node-zones.js';
 import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
 import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
+import { OPEN_FENCE, type WriteFence } from './lease-fence.js';
+import { scopedClient, scopeRefusal } from './scoped-client.js';
 import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './reconcile.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -49,6 +53,13 @@ export interface StatefulSetControllerDeps {
   probePort?: ProbePort;
   /** Called when an analysis check came back, before the set is queued again (timelines). */
   onAnalysisResult?(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void;
+  /** The leader's write fence (lease-fence.ts), consulted before every write; absent: always open (no leader election). */
+  fence?: WriteFence;
+}
+
+/** Why a sync was stopped part-way (its set deleted, the controller stopping): not a failure, not retried. */
+export class SyncCancelledError extends Error {
+  override name = 'SyncCancelledError';
 }
 
 type State = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
@@ -72,12 +83,16 @@ export class StatefulSetController {
   private readonly workerDone: Promise<void>[] = [];
   private readonly log: Logger;
   private inFlight = 0;
+  /** The signal of each sync under way, by key. */
+  private readonly syncs = new Map<string, AbortController>();
+  private readonly fence: WriteFence;
   private abandon = false;
   private stopped: Promise<void> | undefined;
 
   constructor(private readonly deps: StatefulSetControllerDeps) {
     this.log = deps.logger ?? noopLogger;
-    const base = { client: deps.client, timers: deps.timers, random: deps.random, logger: this.log };
+    this.fence = deps.fence ?? OPEN_FENCE;
+    const base = { client: deps.client, timers: deps.timers, random: deps.random, logger: this.log, transform: trimManagedFields };
     const scope = deps.namespaces ? { namespaces: deps.namespaces } : {};
     const informer = <T extends KubeObject>(resource: Resource) => new Informer<T>({ ...base, ...scope, resource });
     const tag = (r: Resource) => (deps.target === 'both' ? r.group : '');
@@ -114,6 +129,8 @@ export class StatefulSetController {
   async start(signal?: AbortSignal): Promise<void> {
     if (this.state !== 'new') throw new Error(`controller cannot start: it is ${this.state}`);
     this.state = 'starting';
+    // a shut fence stops every sync under way at once, before its next request or batch
+    this.fence.signal.addEventListener('abort', () => this.cancelSyncs(this.fence.signal.reason as Error), { once: true });
     this.registerHandlers();
     for (const i of this.informers()) i.start();
     const synced = await Promise.all(this.informers().map((i) => i.waitForSync()));
@@ -149,6 +166,7 @@ export class StatefulSetController {
   private async shutDown(drain: boolean): Promise<void> {
     this.state = 'stopping';
     this.abandon = !drain;
+    if (!drain) this.cancelSyncs(new SyncCancelledError('the controller is stopping'));
     this.prober?.stop();
     await this.queue.shutDown({ drain });
     await Promise.all(this.workerDone);
@@ -165,11 +183,19 @@ export class StatefulSetController {
     return [...this.targets.all.map((t) => t.informer), pods, claims, revisions, ...optional] as Informer<KubeObject>[];
   }
 
-  private syncDeps(): SyncDeps {
-    const { client, timers, features, planner, metrics, events } = this.deps;
+  private cancelSyncs(reason: Error): void {
+    for (const sync of this.syncs.values()) sync.abort(reason);
+  }
+
+  /** One sync's dependencies: its requests carry the set's flow, the sync's signal and the fence. */
+  private syncDeps(key: string, signal: AbortSignal): SyncDeps {
+    const { timers, features, planner, metrics, events } = this.deps;
     const { targets, caches, indexes, durations, defaults, expectations, log, prober, disruptions } = this;
     const memo = { defaults, indexes, durations, ...(prober ? { analysis: prober } : {}), ...(disruptions ? { disruptions } : {}) };
-    return { client, clock: timers, features, planner, metrics, events, targets, caches, memo, expectations, logger: log, ...(prober ? { prober } : {}) };
+    const scope = { flow: key, signal, fence: this.fence };
+    const client = scopedClient(this.deps.client, scope);
+    const halt = () => scopeRefusal(scope, true);
+    return { client, clock: timers, features, planner, metrics, events, targets, caches, memo, expectations, logger: log, halt, ...(prober ? { prober } : {}) };
   }
 
   private async worker(): Promise<void> {
@@ -192,13 +218,17 @@ export class StatefulSetController {
 
   private async process(key: string): Promise<void> {
     const started = this.deps.timers.now();
+    const sync = new AbortController();
+    this.syncs.set(key, sync);
     let outcome: ReconcileOutcome;
     try {
-      outcome = await syncStatefulSet(key, this.syncDeps());
+      outcome = await syncStatefulSet(key, this.syncDeps(key, sync.signal));
     } catch (err) {
       // syncStatefulSet reports every expected failure as an outcome: a throw is a bug in Ordinal
       outcome = { kind: 'internalError', error: err instanceof Error ? err : new Error(String(err)) };
       this.log.error({ key, err: outcome.error.message, stack: outcome.error.stack }, 'sync crashed, requeuing');
+    } finally {
+      this.syncs.delete(key);
     }
     this.requeue(key, outcome);
     this.deps.metrics.observeReconcile(resultOf(outcome), (this.deps.timers.now() - started) / 1000);
@@ -221,6 +251,10 @@ export class StatefulSetController {
         return;
       case 'terminal':
         this.log.error({ key, err: outcome.error.message }, 'dropping key');
+        this.queue.forget(key);
+        return;
+      case 'cancelled':
+        this.log.info({ key, reason: outcome.reason.message }, 'sync stopped part-way');
         this.queue.forget(key);
         return;
       case 'waiting':
@@ -265,6 +299,8 @@ export class StatefulSetController {
     for (const t of targets.all) {
       const key = (s: StatefulSet) => [targets.keyOf(t, s.metadata.namespace, s.metadata.name)];
       const gone = (s: StatefulSet) => {
+        // the batches and queued requests of a sync under way for it are dropped at once
+        this.syncs.get(key(s)[0]!)?.abort(new SyncCancelledError(`StatefulSet ${s.metadata.namespace}/${s.metadata.name} was deleted`));
         this.indexes.forget(s);
         this.durations.forget(s);
         this.defaults.forget(s.metadata.uid);
@@ -307,6 +343,6 @@ export class StatefulSetController {
 
 function resultOf(outcome: ReconcileOutcome): ReconcileResult {
   if (outcome.kind === 'done') return 'success';
-  if (outcome.kind === 'waiting') return 'skipped';
+  if (outcome.kind === 'waiting' || outcome.kind === 'cancelled') return 'skipped';
   return 'error';
 }

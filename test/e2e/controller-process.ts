@@ -112,6 +112,11 @@ export class ControllerProcess {
     return done ?? this.kill();
   }
 
+  /** Sends `sig` (e.g. SIGSTOP and SIGCONT, to freeze the process and let it go on). */
+  signal(sig: NodeJS.Signals): void {
+    if (!this.exit) this.child.kill(sig);
+  }
+
   /** SIGKILL: no shutdown, no Lease release, as a node failure or OOM kill. */
   async kill(): Promise<Exit> {
     if (this.exit) return this.exit;

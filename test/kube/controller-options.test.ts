@@ -26,10 +26,25 @@ describe('ordinal controller flags', () => {
   });
 
   it('takes the Lease namespace from the flag, then $POD_NAMESPACE, then the service account file', () => {
-    assert.deepEqual(parseControllerFlags({ leaderElect: true, leaderElectNamespace: 'x' }, { ...env, podNamespace: 'y' }).leaderElection, { namespace: 'x', id: 'ordinal-controller' });
+    assert.deepEqual(parseControllerFlags({ leaderElect: true, leaderElectNamespace: 'x' }, { ...env, podNamespace: 'y' }).leaderElection, {
+      namespace: 'x',
+      id: 'ordinal-controller',
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+    });
     assert.equal(parseControllerFlags({ leaderElect: true }, { ...env, podNamespace: 'y' }).leaderElection?.namespace, 'y');
     assert.equal(parseControllerFlags({ leaderElect: true }, { ...env, serviceAccountNamespace: 'z\n' }).leaderElection?.namespace, 'z');
     assert.equal(parseControllerFlags({ leaderElect: true }, env).leaderElection?.namespace, 'default');
+  });
+
+  it('takes the lease timings from kube-controller-manager\'s flags and refuses what client-go refuses', () => {
+    const le = parseControllerFlags({ leaderElect: true, leaderElectLeaseDuration: '6s', leaderElectRenewDeadline: '4s', leaderElectRetryPeriod: '1s' }, env).leaderElection;
+    assert.deepEqual([le?.leaseDurationMs, le?.renewDeadlineMs, le?.retryPeriodMs], [6_000, 4_000, 1_000]);
+    const refused = (flags: Parameters<typeof parseControllerFlags>[0]) => () => parseControllerFlags({ leaderElect: true, ...flags }, env);
+    assert.throws(refused({ leaderElectLeaseDuration: '10s' }), /--leader-elect-lease-duration: leaseDuration must be greater than renewDeadline/);
+    assert.throws(refused({ leaderElectRenewDeadline: '2400ms' }), /--leader-elect-renew-deadline: renewDeadline must be greater than retryPeriod\*JitterFactor/);
+    assert.throws(refused({ leaderElectRetryPeriod: 'soon' }), /--leader-elect-retry-period=soon: want a duration/);
   });
 
   it('applies --feature-gates on top of the defaults', () => {

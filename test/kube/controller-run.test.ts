@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Lease } from '../../src/api/types.js';
 import { parseControllerFlags } from '../../src/cli/controller/controller-options.js';
-import { runController } from '../../src/cli/controller/run.js';
+import { LOST_EXIT_MS, runController } from '../../src/cli/controller/run.js';
 import { openWatch, sendJson, sendStatus, startFakeApiServer, type FakeApiServer } from './fake-apiserver.js';
 
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/ops/leases/ordinal-controller';
@@ -19,7 +19,9 @@ describe('runController', () => {
     api.handle((req, res) => {
       if (req.path === LEASE_PATH && req.method === 'GET') return lease ? sendJson(res, 200, lease) : sendStatus(res, 404, 'NotFound', 'no lease');
       if (req.path === LEASE_PATH && req.method === 'PUT') {
-        lease = { ...(JSON.parse(req.body) as Lease), metadata: { ...(JSON.parse(req.body) as Lease).metadata, resourceVersion: String(++rv) } };
+        const body = JSON.parse(req.body) as Lease;
+        if (lease && body.metadata.resourceVersion !== lease.metadata.resourceVersion) return sendStatus(res, 409, 'Conflict', 'the object has been modified');
+        lease = { ...body, metadata: { ...body.metadata, resourceVersion: String(++rv) } };
         return sendJson(res, 200, lease);
       }
       if (req.path.endsWith('/leases') && req.method === 'POST') {
@@ -58,7 +60,9 @@ describe('runController', () => {
       if (ready !== 200) await new Promise((r) => setTimeout(r, 20));
     }
     assert.equal(ready, 200, 'ready once leading with synced caches');
-    assert.match(await (await fetch(`http://127.0.0.1:${running.ports.metrics}/metrics`)).text(), /process_cpu_seconds_total/);
+    const exposition = await (await fetch(`http://127.0.0.1:${running.ports.metrics}/metrics`)).text();
+    assert.match(exposition, /process_cpu_seconds_total/);
+    assert.match(exposition, /^leader_election_master_status\{name="ordinal-controller"\} 1$/m, 'it leads');
     assert.deepEqual([...handlers.keys()].sort(), ['SIGINT', 'SIGTERM']);
     handlers.get('SIGTERM')!();
     assert.equal(await running.exited, 0);
@@ -67,6 +71,33 @@ describe('runController', () => {
     const leading = logs.filter((l) => l.includes('"msg":"became leader"'));
     assert.equal(leading.length, 1, `one 'became leader' line: ${leading.join('')}`);
     assert.match(leading[0] ?? '', /"lease":"ops\/ordinal-controller"/);
+  });
+
+  it('exits 1 soon after another holder takes the Lease, sending nothing more', async () => {
+    lease = undefined;
+    const logs: string[] = [];
+    const fast = { leaderElectLeaseDuration: '2s', leaderElectRenewDeadline: '1s', leaderElectRetryPeriod: '200ms' };
+    const flags = { kubeconfig: api.kubeconfig, leaderElect: true, leaderElectNamespace: 'ops', metricsBindAddress: '0', healthProbeBindAddress: '0', ...fast };
+    const running = await runController(parseControllerFlags(flags, { fileExists: () => true }), {
+      onSignal: () => {},
+      hostname: 'unit',
+      forceExit: () => assert.fail('no forced exit expected'),
+      logWrite: (l) => logs.push(l),
+    });
+    const held = (): Lease | undefined => lease;
+    for (let i = 0; i < 200 && !held()?.spec.holderIdentity; i++) await new Promise((r) => setTimeout(r, 10));
+    const mine = held()!;
+    assert.match(mine.spec.holderIdentity ?? '', /^unit_/);
+    lease = { ...mine, metadata: { ...mine.metadata, resourceVersion: String(++rv) }, spec: { ...mine.spec, holderIdentity: 'other' } };
+    const taken = Date.now();
+    const seen = api.requests.length;
+    assert.equal(await running.exited, 1);
+    const took = Date.now() - taken;
+    assert.ok(took < 200 + LOST_EXIT_MS + 500, `exited ${took} ms after the Lease was taken`);
+    assert.ok(logs.some((l) => l.includes('"msg":"leader election lost"')));
+    assert.equal(held()?.spec.holderIdentity, 'other', 'it did not take the Lease back');
+    const writes = api.requests.slice(seen).filter((r) => r.method !== 'GET');
+    assert.deepEqual(writes.map((r) => `${r.method} ${r.path}`), [`PUT ${LEASE_PATH}`], 'only the renewal that found the Lease taken');
   });
 
   it('exits at once with 1 on a second signal during shutdown', async () => {

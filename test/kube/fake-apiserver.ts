@@ -22,6 +22,8 @@ export interface FakeApiServer {
   url: string;
   kubeconfig: string;
   requests: RecordedRequest[];
+  /** How each client connection ended: `end` (a clean close) or an error code such as `ECONNRESET` (a TCP reset). */
+  connectionEnds: string[];
   handle(handler: Handler): void;
   close(): Promise<void>;
 }
@@ -58,8 +60,11 @@ export async function startFakeApiServer(): Promise<FakeApiServer> {
       handler(rec, res);
     });
   });
+  const connectionEnds: string[] = [];
   server.on('connection', (s) => {
     sockets.add(s);
+    s.on('end', () => connectionEnds.push('end'));
+    s.on('error', (e: NodeJS.ErrnoException) => connectionEnds.push(e.code ?? e.message));
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,6 +76,7 @@ export async function startFakeApiServer(): Promise<FakeApiServer> {
     url,
     kubeconfig,
     requests,
+    connectionEnds,
     handle: (h) => {
       handler = h;
     },

@@ -255,10 +255,17 @@ describe('createKubeClient rate limit', () => {
     try {
       api.handle((_req, res) => sendJson(res, 200, pod('web-0')));
       const timers = createManualTimers();
+      const start = timers.now();
       const client = createKubeClient({ kubeconfig: api.kubeconfig, qps: 2, burst: 2, timers, random: () => 0 });
+      const sentAt: number[] = [];
+      api.handle((_req, res) => {
+        sentAt.push(timers.now() - start);
+        sendJson(res, 200, pod('web-0'));
+      });
       const all = Promise.all([1, 2, 3, 4].map(() => client.get(Resources.pods, 'ns', 'web-0')));
       await drive(timers, all);
-      assert.deepEqual(timers.scheduled.map((s) => s.delay), [500, 1000], 'two go at once, then one per 500 ms');
+      assert.deepEqual(sentAt, [0, 0, 500, 1000], 'two go at once, then one per 500 ms');
+      assert.deepEqual(timers.scheduled.map((s) => s.delay), [500, 500], 'one token reserved at a time');
       client.close();
     } finally {
       await api.close();

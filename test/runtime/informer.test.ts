@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { GoneError, ApiError } from '../../src/api/errors.js';
 import type { Pod } from '../../src/api/types.js';
-import { Informer } from '../../src/runtime/informer.js';
+import { Informer, trimManagedFields } from '../../src/runtime/informer.js';
 import { backoffDelay } from '../../src/runtime/backoff.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 import { FakeCluster } from './fake-cluster.js';
@@ -187,5 +187,25 @@ describe('informer: backoff', () => {
     assert.equal(backoffDelay(0, () => 0.999, opts), 1599);
     assert.equal(backoffDelay(10, () => 0, opts), 30_000);
     assert.equal(backoffDelay(1000, () => 0.5, opts), 45_000);
+  });
+});
+
+describe('informer: transform', () => {
+  it('caches what the transform returns, from the list and from the watch, leaving the source objects alone', async () => {
+    const clock = createVirtualClock();
+    const cluster = new FakeCluster();
+    const informer = new Informer<Pod>({ client: cluster, resource: Resources.pods, timers: clock, random: () => 0.5, transform: trimManagedFields });
+    const managed = (name: string): Pod => ({ ...pod(name), metadata: { ...pod(name).metadata, managedFields: [{ manager: 'kubelet', operation: 'Update' }] } });
+    cluster.seed(Resources.pods, managed('listed'));
+    informer.start();
+    await clock.settle();
+    cluster.seed(Resources.pods, managed('watched'));
+    await clock.settle();
+    for (const name of ['listed', 'watched']) {
+      assert.equal(informer.get('default', name)?.metadata.managedFields, undefined, name);
+      assert.equal(informer.get('default', name)?.metadata.name, name);
+      assert.deepEqual(cluster.peek<Pod>(Resources.pods, 'default', name)?.metadata.managedFields, [{ manager: 'kubelet', operation: 'Update' }]);
+    }
+    informer.stop();
   });
 });

@@ -18,6 +18,9 @@ export interface RawControllerFlags {
   leaderElect?: boolean;
   leaderElectNamespace?: string;
   leaderElectId?: string;
+  leaderElectLeaseDuration?: string;
+  leaderElectRenewDeadline?: string;
+  leaderElectRetryPeriod?: string;
   metricsBindAddress?: string;
   healthProbeBindAddress?: string;
   logFormat?: string;
@@ -44,7 +47,7 @@ export interface ControllerConfig {
   namespaces?: string[];
   features: Features;
   concurrentSyncs: number;
-  leaderElection?: { namespace: string; id: string };
+  leaderElection?: LeaderElectionConfig;
   /** undefined = disabled (`0`). */
   metrics?: BindAddress;
   health?: BindAddress;
@@ -64,6 +67,18 @@ export interface OptionsEnv {
 }
 
 export const DEFAULT_LEASE_NAME = 'ordinal-controller';
+
+export interface LeaderElectionConfig {
+  namespace: string;
+  id: string;
+  /** kube-controller-manager's --leader-elect-lease-duration, --leader-elect-renew-deadline, --leader-elect-retry-period. */
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+}
+
+/** client-go's JitterFactor: a candidate's retry waits up to retryPeriod × (1 + 1.2). */
+const JITTER_FACTOR = 1.2;
 
 /** `:8080`, `127.0.0.1:8080`, `[::1]:8080` or `0` (disabled). */
 export function parseBindAddress(flag: string, value: string): BindAddress | undefined {
@@ -117,13 +132,24 @@ function features(spec: string | undefined): Features {
   }
 }
 
+/** The three durations, checked as client-go's NewLeaderElector checks them (same messages). */
+function leaseTimings(raw: RawControllerFlags): Pick<LeaderElectionConfig, 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'> {
+  const leaseDurationMs = parseDuration('leader-elect-lease-duration', raw.leaderElectLeaseDuration ?? '15s');
+  const renewDeadlineMs = parseDuration('leader-elect-renew-deadline', raw.leaderElectRenewDeadline ?? '10s');
+  const retryPeriodMs = parseDuration('leader-elect-retry-period', raw.leaderElectRetryPeriod ?? '2s');
+  if (retryPeriodMs < 1) throw new UsageError('--leader-elect-retry-period: retryPeriod must be greater than zero');
+  if (leaseDurationMs <= renewDeadlineMs) throw new UsageError('--leader-elect-lease-duration: leaseDuration must be greater than renewDeadline');
+  if (renewDeadlineMs <= JITTER_FACTOR * retryPeriodMs) throw new UsageError('--leader-elect-renew-deadline: renewDeadline must be greater than retryPeriod*JitterFactor');
+  return { leaseDurationMs, renewDeadlineMs, retryPeriodMs };
+}
+
 function leaderElection(raw: RawControllerFlags, env: OptionsEnv): ControllerConfig['leaderElection'] {
   if (!raw.leaderElect) return undefined;
   const ns = raw.leaderElectNamespace ?? env.podNamespace ?? env.serviceAccountNamespace?.trim() ?? 'default';
   const id = raw.leaderElectId ?? DEFAULT_LEASE_NAME;
   const errs = isDNS1123Subdomain(id);
   if (errs.length) throw new UsageError(`--leader-elect-id=${id}: ${errs.join('; ')}`);
-  return { namespace: namespaceName('leader-elect-namespace', ns), id };
+  return { namespace: namespaceName('leader-elect-namespace', ns), id, ...leaseTimings(raw) };
 }
 
 /** Validates every flag; throws UsageError on the first problem. */

@@ -2,7 +2,10 @@
 // election, /healthz + /readyz and /metrics servers, and signal handling. Shutdown order, as
 // controller-runtime's manager: stop taking work and drain in-flight syncs (bounded by
 // --graceful-shutdown-timeout), then release the Lease, so a successor never acts while our last
-// syncs are still writing; then close the servers. Losing the Lease stops at once (exit 1).
+// syncs are still writing; then close the servers. Losing the Lease stops at once, as
+// kube-controller-manager exits after `leaderelection lost` (exit 1): the write fence has already shut (no
+// write goes out after it), every connection is reset so that nothing queued in a socket reaches the server
+// later, syncs under way and queued Events are dropped, and the process leaves within LOST_EXIT_MS.
 
 import { randomUUID } from 'node:crypto';
 import { createKubeClient, type KubeClient, type KubeClientOptions } from '../../cluster/kube/index.js';
@@ -13,11 +16,13 @@ import { probePortByKind } from '../../runtime/analysis-prober.js';
 import { httpProbePort } from '../../runtime/http-probe.js';
 import { prometheusProbePort } from '../../runtime/prometheus-probe.js';
 import { createLeaderElector, type LeaderElector } from '../../runtime/leader-election.js';
+import { OPEN_FENCE, type WriteFence } from '../../runtime/lease-fence.js';
 import { startHealthServer, startMetricsServer, type RunningServer } from '../../runtime/health.js';
 import { createControllerMetrics, type ControllerMetrics } from '../../runtime/metrics.js';
-import { holdProcessOpen, realRandom, realTimers } from '../../runtime/real-clock.js';
+import type { Clock } from '../../runtime/clock.js';
+import { holdProcessOpen, monotonicClock, realRandom, realTimers } from '../../runtime/real-clock.js';
 import { createLogger } from './pino-logger.js';
-import type { ControllerConfig } from './controller-options.js';
+import type { ControllerConfig, LeaderElectionConfig } from './controller-options.js';
 
 type Signal = 'SIGTERM' | 'SIGINT';
 
@@ -27,6 +32,8 @@ export interface RunDeps {
   /** Log sink (default stderr). */
   logWrite?: (text: string) => void;
   timers?: Timers;
+  /** Monotonic time for the Lease's renew deadline (default: the process's monotonic clock). */
+  monotonic?: Clock;
   random?: () => number;
   createClient?: (opts: KubeClientOptions) => KubeClient;
   /** Called on a second signal: leave now, without draining. */
@@ -43,6 +50,12 @@ export interface RunningController {
   /** Starts a graceful shutdown as a signal would. */
   shutdown(): void;
 }
+
+/** The fairness flow of Event writes (a sync's flow is its set's key, `namespace/name`, which never looks like this). */
+const EVENTS_FLOW = 'events:';
+
+/** How long a controller that lost its Lease waits for its syncs to unwind before it exits anyway. */
+export const LOST_EXIT_MS = 1000;
 
 export async function runController(config: ControllerConfig, deps: RunDeps): Promise<RunningController> {
   // The injected real timers are unref'd; with both endpoints disabled and every watch in backoff nothing
@@ -67,7 +80,9 @@ class ControllerProcess {
   private readonly client: KubeClient;
   private readonly metrics: ControllerMetrics;
   private readonly controller: StatefulSetController;
-  private elector: LeaderElector | undefined;
+  /** `host_uuid`: the Lease holder identity, also in the user agent so the API server's audit log tells processes apart. */
+  private readonly identity: string;
+  private readonly elector: LeaderElector | undefined;
   private servers: RunningServer[] = [];
   private stopping = false;
 
@@ -79,25 +94,33 @@ class ControllerProcess {
     this.log = createLogger(config.logFormat, config.logLevel, deps.logWrite);
     this.timers = deps.timers ?? realTimers();
     this.random = deps.random ?? realRandom;
-    const clientOpts: KubeClientOptions = { qps: config.qps, burst: config.burst, timers: this.timers, random: this.random, logger: this.log };
+    this.identity = `${deps.hostname}_${randomUUID()}`;
+    const tuning = { userAgent: `ordinal-controller (${this.identity})` };
+    const clientOpts: KubeClientOptions = { qps: config.qps, burst: config.burst, timers: this.timers, random: this.random, logger: this.log, tuning };
     if (config.kubeconfig !== undefined) clientOpts.kubeconfig = config.kubeconfig;
     this.client = (deps.createClient ?? createKubeClient)(clientOpts);
     this.metrics = createControllerMetrics({ processMetrics: true, ...(deps.version !== undefined ? { version: deps.version } : {}) });
-    this.controller = this.buildController();
+    this.elector = config.leaderElection && this.buildElector(config.leaderElection);
+    this.controller = this.buildController(this.elector?.fence ?? OPEN_FENCE);
   }
 
-  private buildController(): StatefulSetController {
+  private buildController(fence: WriteFence): StatefulSetController {
     const { config, client, timers, log } = this;
-    // Events have a request budget of their own: they never hold up a pod or status write.
+    // Events share the request budget as a flow of their own (kube-controller-manager's recorder shares its
+    // controller's client): they take their turn beside the sets', so they never hold up a set's writes, and
+    // when the budget is saturated they queue and the recorder drops beyond 1,000, as client-go's does.
+    // Those still queued when the fence shuts are dropped with it.
     const events = createEventRecorder({
-      client: client.withOwnBudget(),
+      client: client.withScope({ flow: EVENTS_FLOW, fence, signal: fence.signal }),
       clock: timers,
       component: 'ordinal-controller',
       host: this.deps.hostname,
       logger: log,
       onDropped: (type) => this.metrics.eventDropped(type),
+      fence,
     });
     return createStatefulSetController({
+      fence,
       client,
       timers,
       features: config.features,
@@ -116,12 +139,12 @@ class ControllerProcess {
   async start(): Promise<void> {
     const { config } = this;
     this.log.info(
-      { server: this.client.server, target: config.target, namespaces: config.namespaces ?? 'all', workers: config.concurrentSyncs, leaderElection: config.leaderElection ?? false },
+      { server: this.client.server, identity: this.identity, target: config.target, namespaces: config.namespaces ?? 'all', workers: config.concurrentSyncs, leaderElection: config.leaderElection ?? false },
       'starting ordinal controller',
     );
     for (const sig of ['SIGTERM', 'SIGINT'] as const) this.deps.onSignal(sig, () => this.onSignal(sig));
     await this.startServers();
-    if (config.leaderElection) this.startElection(config.leaderElection);
+    if (this.elector) this.elector.start();
     else void this.runController();
   }
 
@@ -146,15 +169,20 @@ class ControllerProcess {
     return this.controller.hasSynced();
   }
 
-  private startElection(le: { namespace: string; id: string }): void {
-    const identity = `${this.deps.hostname}_${randomUUID()}`;
+  private buildElector(le: LeaderElectionConfig): LeaderElector {
+    const { identity } = this;
     this.metrics.leaderStatus(le.id, false);
-    this.elector = createLeaderElector({
-      client: this.client,
+    return createLeaderElector({
+      // renewals have a budget of their own: a set's thousand queued writes must not cost the Lease
+      client: this.client.withOwnBudget(),
       timers: this.timers,
+      monotonic: this.deps.monotonic ?? monotonicClock,
       namespace: le.namespace,
       name: le.id,
       identity,
+      leaseDurationMs: le.leaseDurationMs,
+      renewDeadlineMs: le.renewDeadlineMs,
+      retryPeriodMs: le.retryPeriodMs,
       random: this.random,
       logger: this.log,
       onStartedLeading: () => {
@@ -164,12 +192,13 @@ class ControllerProcess {
       onStoppedLeading: () => {
         this.metrics.leaderStatus(le.id, false);
         if (this.stopping) return;
+        // the fence shut before this runs; what is still queued in a socket must not reach the server
+        this.client.resetConnections();
         this.log.error({ lease: `${le.namespace}/${le.id}`, identity }, 'leader election lost');
         void this.shutdown(1, 'leader election lost', false);
       },
       onNewLeader: (holder) => this.log.info({ holder }, 'new leader observed'),
     });
-    this.elector.start();
   }
 
   private async runController(): Promise<void> {
@@ -194,10 +223,11 @@ class ControllerProcess {
     if (this.stopping) return;
     this.stopping = true;
     this.log.info({ reason, drain }, 'shutting down');
+    const timeoutMs = drain ? this.config.gracefulShutdownTimeoutMs : Math.min(LOST_EXIT_MS, this.config.gracefulShutdownTimeoutMs);
     const stopped = this.controller.stop({ drain }).then(() => 'stopped' as const);
-    const limit = sleep(this.timers, this.config.gracefulShutdownTimeoutMs).then(() => 'timeout' as const);
+    const limit = sleep(this.timers, timeoutMs).then(() => 'timeout' as const);
     if ((await Promise.race([stopped, limit])) === 'timeout') {
-      this.log.warn({ timeoutMs: this.config.gracefulShutdownTimeoutMs }, 'graceful shutdown timed out; in-flight syncs abandoned');
+      this.log.warn({ timeoutMs }, drain ? 'graceful shutdown timed out; in-flight syncs abandoned' : 'in-flight syncs abandoned');
     }
     await this.elector?.stop().catch((e: unknown) => this.log.warn({ err: e }, 'could not release the lease'));
     await Promise.all(this.servers.map((s) => s.close()));

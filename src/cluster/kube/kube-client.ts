@@ -3,7 +3,7 @@
 // needs (client-side QPS/burst, retries of throttled or failed idempotent requests, resilient watches).
 // Conflict handling, requeues and anything StatefulSet-specific live above it.
 
-import type { ClusterClient } from '../../api/client.js';
+import type { ClusterClient, RequestScope } from '../../api/client.js';
 import type { Timers } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logging-port.js';
 import { createConnection } from './connection.js';
@@ -65,7 +65,11 @@ export interface KubeClient extends ClusterClient {
    * sends (Events) never waits for this client's tokens, nor makes this client's requests wait.
    */
   withOwnBudget(): KubeClient;
+  /** A view on the same budget whose requests carry `scope` (fairness flow, cancellation, write fence). */
+  withScope(scope: RequestScope): KubeClient;
   close(): void;
+  /** Resets every connection (TCP RST): nothing already handed to a socket reaches the server afterwards. */
+  resetConnections(): void;
 }
 
 /** Builds the client; loading the kubeconfig is synchronous and throws when it is unusable. */

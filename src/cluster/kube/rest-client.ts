@@ -1,6 +1,6 @@
 // The verbs of the ClusterClient port as REST calls; see kube-client.ts for the contract.
 
-import type { ApplyOptions, DeleteOptions, EvictionOptions, JsonPatchOperation, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
+import type { ApplyOptions, DeleteOptions, EvictionOptions, JsonPatchOperation, ListOptions, ListResult, RequestScope, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
 import { apiVersionOf, Resources } from '../../api/client.js';
 import { isBudgetRefusal, isGone } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
@@ -10,6 +10,8 @@ import type { KubeClient, KubeClientTuning, KubeLogger } from './kube-client.js'
 import { resourcePath, withQuery } from './paths.js';
 import { parseRetryAfter, retryDelay, type Failure, type Verb } from './retry-policy.js';
 import { toApiError } from './status-errors.js';
+import { createFairLimiter, type FairLimiter } from '../../runtime/fair-limiter.js';
+import { mergeScopes, scopeRefusal } from '../../runtime/scoped-client.js';
 import type { TokenBucket } from '../../runtime/token-bucket.js';
 import { send, stream, TransportError, type HttpRequest, type HttpResponse, type TransportOptions } from './transport.js';
 import { startWatch } from './watch-stream.js';
@@ -39,9 +41,11 @@ function namespaceOf(res: Resource, obj: KubeObject): string | undefined {
 /** kube-apiserver's server-side dry run: admitted and answered, not stored. */
 const dryRunQuery = (opts: WriteOptions | undefined): string => (opts?.dryRun ? '?dryRun=All' : '');
 
+const WRITES: ReadonlySet<Verb> = new Set(['create', 'update', 'patch', 'delete', 'evict']);
+
 export class RestClient implements KubeClient {
   private readonly transport: TransportOptions;
-  private readonly bucket: TokenBucket;
+  private readonly limiter: FairLimiter;
 
   constructor(
     private readonly conn: Connection,
@@ -51,13 +55,20 @@ export class RestClient implements KubeClient {
     private readonly timers: Timers,
     private readonly random: () => number,
     private readonly logger?: KubeLogger,
+    /** The budget shared with the view this one was made from (withScope); a fresh one otherwise. */
+    limiter?: FairLimiter,
+    private readonly scope: RequestScope = {},
   ) {
     this.transport = { userAgent: tuning.userAgent, requestTimeoutMs: tuning.requestTimeoutMs };
-    this.bucket = budget();
+    this.limiter = limiter ?? createFairLimiter(budget(), timers);
   }
 
   withOwnBudget(): KubeClient {
-    return new RestClient(this.conn, this.budget, this.tuning, this.timers, this.random, this.logger);
+    return new RestClient(this.conn, this.budget, this.tuning, this.timers, this.random, this.logger, undefined, this.scope);
+  }
+
+  withScope(scope: RequestScope): KubeClient {
+    return new RestClient(this.conn, this.budget, this.tuning, this.timers, this.random, this.logger, this.limiter, mergeScopes(this.scope, scope));
   }
 
   get server(): string {
@@ -66,6 +77,10 @@ export class RestClient implements KubeClient {
 
   close(): void {
     this.conn.close();
+  }
+
+  resetConnections(): void {
+    this.conn.reset();
   }
 
   async get<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string): Promise<T> {
@@ -140,7 +155,7 @@ export class RestClient implements KubeClient {
   watch<T extends KubeObject>(res: Resource, namespace: string | undefined, resourceVersion: string, handlers: WatchHandlers<T>): WatchHandle {
     const path = resourcePath(res, namespace);
     const opener = {
-      throttle: () => this.throttle(),
+      throttle: () => this.limiter.acquire(''),
       open: (rv: string, timeoutSeconds: number, sink: Parameters<typeof stream>[2]) => {
         const query = { watch: 1, resourceVersion: rv || undefined, allowWatchBookmarks: true, timeoutSeconds };
         return stream(this.conn, { method: 'GET', path: withQuery(path, query) }, sink, this.transport);
@@ -185,19 +200,26 @@ export class RestClient implements KubeClient {
     return JSON.parse(res.body) as T;
   }
 
-  private async throttle(): Promise<void> {
-    const wait = this.bucket.reserve();
-    if (wait > 0) await sleep(this.timers, wait);
+  /** Waits for this flow's turn at the budget, then for the scope to allow the request (a write: its fence). */
+  private async admit(write: boolean): Promise<void> {
+    await this.limiter.acquire(this.scope.flow ?? '', this.scope.signal);
+    const refusal = scopeRefusal(this.scope, write);
+    if (refusal !== undefined) throw refusal;
   }
 
-  /** Sends with rate limiting and retries; resolves with a 2xx response or rejects with ApiError/TransportError. */
+  /**
+   * Sends with rate limiting and retries; resolves with a 2xx response or rejects with ApiError/TransportError,
+   * or the scope's refusal (a write is checked before every attempt and once more when its socket is ready).
+   */
   private async call(verb: Verb, req: HttpRequest): Promise<HttpResponse> {
+    const write = WRITES.has(verb);
+    const guard = write && (this.scope.fence !== undefined || this.scope.signal !== undefined) ? () => scopeRefusal(this.scope, true) : undefined;
     for (let attempt = 0; ; attempt++) {
-      await this.throttle();
+      await this.admit(write);
       let failure: Failure;
       let error: Error;
       try {
-        const res = await send(this.conn, req, this.transport);
+        const res = await send(this.conn, req, this.transport, guard);
         if (res.status >= 200 && res.status < 300) return res;
         error = toApiError(res.status, res.body, `${req.method} ${req.path}`);
         failure = { kind: 'status', status: res.status, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']), ...(isBudgetRefusal(error) ? { budgetRefusal: true } : {}) };
@@ -209,7 +231,7 @@ export class RestClient implements KubeClient {
       const delay = retryDelay(verb, attempt, failure, this.random, this.tuning.retry);
       if (delay === undefined) throw error;
       this.logger?.debug({ verb, path: req.path, attempt, delayMs: delay, error: error.message }, 'retrying request');
-      await sleep(this.timers, delay);
+      await sleep(this.timers, delay, this.scope.signal);
     }
   }
 }

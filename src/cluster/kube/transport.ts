@@ -3,9 +3,10 @@
 // Failures to connect or mid-body disconnects surface as TransportError, never as ApiError; its message
 // names the request as Go's net/http does (`Get "https://host/path": cause`), which is what kubectl prints.
 
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Connection } from './connection.js';
+import type { Duplex } from 'node:stream';
+import { whenConnected, type Connection } from './connection.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -76,8 +77,8 @@ async function open(conn: Connection, req: HttpRequest, opts: TransportOptions, 
     headers['content-type'] = req.contentType ?? 'application/json';
     headers['content-length'] = Buffer.byteLength(req.body);
   }
-  const send = target.url.protocol === 'http:' ? httpRequest : httpsRequest;
-  return send(target.url, { method: req.method, headers, agent: target.agent });
+  const send = target.options.protocol === 'http:' ? httpRequest : httpsRequest;
+  return send({ ...target.options, method: req.method, headers, agent: target.agent });
 }
 
 function readBody(res: IncomingMessage): Promise<string> {
@@ -90,20 +91,47 @@ function readBody(res: IncomingMessage): Promise<string> {
   });
 }
 
+/**
+ * A last check before a request's bytes are written, once its socket is connected: an error refuses the
+ * request unsent (the promise rejects with that error itself). The check and the write run in one turn, so
+ * nothing the process does in between (a pause, a long task) can come between them.
+ */
+export type SendGuard = () => Error | undefined;
+
+/** Writes the request once its socket is ready, if `guard` allows it then. */
+function endWhenReady(r: ClientRequest, body: string | undefined, guard: SendGuard, refuse: (e: Error) => void): void {
+  r.once('socket', (socket: Duplex) => {
+    const go = () => {
+      const refusal = guard();
+      if (refusal === undefined) return void r.end(body);
+      refuse(refusal);
+      r.destroy();
+    };
+    const ready = whenConnected(socket);
+    if (ready === undefined) go();
+    else void ready.then(go);
+  });
+}
+
 /** Sends one request and buffers the whole response, whatever its status. */
-export async function send(conn: Connection, req: HttpRequest, opts: TransportOptions): Promise<HttpResponse> {
+export async function send(conn: Connection, req: HttpRequest, opts: TransportOptions, guard?: SendGuard): Promise<HttpResponse> {
   const what = describe(conn, req);
   const r = await open(conn, req, opts).catch((e: unknown) => Promise.reject(toTransportError(e, what)));
   return new Promise<HttpResponse>((resolve, reject) => {
+    let refused: Error | undefined;
     if (opts.requestTimeoutMs > 0) r.setTimeout(opts.requestTimeoutMs, () => r.destroy(timedOut(opts.requestTimeoutMs)));
-    r.on('error', (e) => reject(toTransportError(e, what)));
+    r.on('error', (e) => reject(refused ?? toTransportError(e, what)));
     r.on('response', (res) => {
       readBody(res).then(
         (body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }),
         (e: unknown) => reject(toTransportError(e, what)),
       );
     });
-    r.end(req.body);
+    if (guard === undefined) return void r.end(req.body);
+    endWhenReady(r, req.body, guard, (e) => {
+      refused = e;
+      reject(e);
+    });
   });
 }
 
