@@ -5,7 +5,7 @@
 
 import type { Features } from '../api/features.js';
 import type { Instant } from '../api/types.js';
-import type { ObservedState, Plan } from '../controller/plan-types.js';
+import type { ObservedState, Plan } from '../controller/model/plan-types.js';
 
 export interface Planner {
   /** planStatefulSet: never throws, never calls the API. */

@@ -3,7 +3,7 @@
 
 import { isAlreadyExists } from '../api/errors.js';
 import type { Instant, KubeObject, StatefulSet } from '../api/types.js';
-import type { Action, Plan } from '../controller/plan-types.js';
+import type { Action, Plan } from '../controller/model/plan-types.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { ExecutionResult } from './executor.js';
 import type { Expectations } from './expectations.js';

@@ -2,7 +2,7 @@
 // `cluster.analysisEndpoints` (URL → status code), changed by `endpoint` steps. A URL not listed refuses the
 // connection. Checks are answered at once, at virtual time, with the same words the real port uses.
 
-import type { AnalysisProbe } from '../controller/plan-types.js';
+import type { AnalysisProbe } from '../controller/model/plan-types.js';
 import type { ProbeOutcome, ProbePort } from '../runtime/analysis-prober.js';
 import { statusOutcome } from '../runtime/http-probe.js';
 

@@ -8,8 +8,8 @@
 // one way.
 
 import type { Instant, StatefulSet } from '../api/types.js';
-import { isRollingBack } from '../controller/rollback.js';
-import { slotCountOf } from '../controller/spec.js';
+import { isRollingBack } from '../controller/rollout/rollback.js';
+import { slotCountOf } from '../controller/model/spec.js';
 import type { PodsOfSet } from './converged.js';
 import { secondsSince, type RolloutSummary } from './timeline.js';
 

@@ -3,7 +3,7 @@
 // (template unchanged) or deleted (template changed); a resizing claim makes its replica unavailable.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import { Labels, type PersistentVolumeClaim, type StatefulSet, type StorageClass } from '../../src/api/types.js';
 import { features, newSet, observe, readyPods, revisionOf, revisionName, T0, withImage, withStatus } from './fixtures.js';
 

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import type { Features } from '../../src/api/features.js';
 import { Labels, PodAnnotations, toTimestamp, type ControllerRevision, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
-import { checkPlan, noDuplicateOrdinal } from '../../src/controller/invariants.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { ObservedDurations } from '../../src/controller/learned-durations.js';
-import type { Action, ObservedState, Plan } from '../../src/controller/plan-types.js';
-import { podOrdinal, podRevision } from '../../src/controller/pod-state.js';
+import { checkPlan, noDuplicateOrdinal } from '../../src/controller/checks/invariants.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { ObservedDurations } from '../../src/controller/model/learned-durations.js';
+import type { Action, ObservedState, Plan } from '../../src/controller/model/plan-types.js';
+import { podOrdinal, podRevision } from '../../src/controller/model/pod-state.js';
 import { settleStatus } from '../../src/runtime/settle-status.js';
 import { features as defaultFeatures, SECOND, T0 } from './fixtures.js';
 

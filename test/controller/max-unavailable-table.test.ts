@@ -3,8 +3,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planMaxUnavailableUpdate } from '../../src/controller/rolling-update-deletions.js';
-import { podOrdinal } from '../../src/controller/pod-state.js';
+import { planMaxUnavailableUpdate } from '../../src/controller/admission/rolling-update-deletions.js';
+import { podOrdinal } from '../../src/controller/model/pod-state.js';
 import { contextFor } from './context-helper.js';
 import { newSet, podFor, SECOND, T0, type PodState } from './fixtures.js';
 

@@ -3,10 +3,10 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { Action, Plan } from '../../src/controller/plan-types.js';
-import { planMaxUnavailableUpdate } from '../../src/controller/rolling-update-deletions.js';
-import { effectiveStrategy } from '../../src/controller/effective-strategy.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
+import { planMaxUnavailableUpdate } from '../../src/controller/admission/rolling-update-deletions.js';
+import { effectiveStrategy } from '../../src/controller/rollout/effective-strategy.js';
 import { contextFor } from './context-helper.js';
 import { features, newSet, observe, podFor, readyPods, revisionOf, T0, withImage, withStatus, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';

@@ -2,11 +2,11 @@
 // the ExplainContext, so each kind is tested by a table (test/cli/blocker-text.test.ts).
 
 import type { Instant, Pod, StatefulSet } from '../../api/types.js';
-import type { Blocker } from '../../controller/plan-types.js';
-import { parentNameAndOrdinal } from '../../controller/pod-state.js';
-import { INT32_MAX } from '../../controller/spec.js';
-import { lateStepText } from '../../controller/slow-rollout.js';
-import type { EffectiveStrategy } from '../../controller/effective-strategy.js';
+import type { Blocker } from '../../controller/model/plan-types.js';
+import { parentNameAndOrdinal } from '../../controller/model/pod-state.js';
+import { INT32_MAX } from '../../controller/model/spec.js';
+import { lateStepText } from '../../controller/rollout/slow-rollout.js';
+import type { EffectiveStrategy } from '../../controller/rollout/effective-strategy.js';
 import { formatSecondsLeft, humanDuration } from './durations.js';
 import { podState, revisionMark } from './pod-view.js';
 
