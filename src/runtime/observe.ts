@@ -9,7 +9,8 @@ import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, 
 import { respectsBudgets } from '../controller/admission/disruption-budget.js';
 import { budgetsOf } from './disruption-budgets.js';
 import { movesByZone, nodeLabelsOf } from './node-zones.js';
-import type { AnalysisResult, ObservedState } from '../controller/model/plan-types.js';
+import type { AnalysisResult } from '../controller/model/plan-types.js';
+import type { ObservedState } from '../controller/replica/observed-state.js';
 import type { Informer } from './informer.js';
 import type { ReplicaIndexes } from './replica-indexes.js';
 import type { DurationLearner } from './duration-learner.js';

@@ -2,7 +2,7 @@
 // `ordinal controller` and the simulator both build it; tests may pass another Planner.
 
 import { planStatefulSet } from '../controller/plan/plan-statefulset.js';
-import { PlannerCache } from '../controller/model/planner-cache.js';
+import { PlannerCache } from '../controller/rollout/planner-cache.js';
 import type { ProbePort } from './analysis-prober.js';
 import type { Planner } from './planner-port.js';
 import { StatefulSetController, type StatefulSetControllerDeps } from './statefulset-controller.js';

@@ -20,7 +20,8 @@ import {
   recreateNoMixedRevisions,
   stepBoundaryRespected,
 } from '../controller/checks/invariants.js';
-import type { ObservedState, Plan } from '../controller/model/plan-types.js';
+import type { Plan } from '../controller/model/plan-types.js';
+import type { ObservedState } from '../controller/replica/observed-state.js';
 import { isPodReady, isTerminating, isUnavailable, podOrdinal, podRevision } from '../controller/model/pod-state.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { rangeOf } from './converged.js';

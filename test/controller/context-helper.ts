@@ -5,7 +5,7 @@ import type { Instant, Pod, StatefulSet } from '../../src/api/types.js';
 import { newSyncContext, type SyncContext } from '../../src/controller/rollout/sync-context.js';
 import { partitionPods } from '../../src/controller/replica/replicas.js';
 import { effectiveStrategy } from '../../src/controller/rollout/effective-strategy.js';
-import { PlannerCache } from '../../src/controller/model/planner-cache.js';
+import { PlannerCache } from '../../src/controller/rollout/planner-cache.js';
 import { features, revisionName, T0 } from './fixtures.js';
 
 export function contextFor(set: StatefulSet, pods: Pod[], opts: { updateRevision?: string; now?: Instant } = {}): SyncContext {

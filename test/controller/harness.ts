@@ -8,7 +8,8 @@ import { Labels, PodAnnotations, toTimestamp, type ControllerRevision, type Inst
 import { checkPlan, noDuplicateOrdinal } from '../../src/controller/checks/invariants.js';
 import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import type { ObservedDurations } from '../../src/controller/model/learned-durations.js';
-import type { Action, ObservedState, Plan } from '../../src/controller/model/plan-types.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 import { podOrdinal, podRevision } from '../../src/controller/model/pod-state.js';
 import { settleStatus } from '../../src/runtime/settle-status.js';
 import { features as defaultFeatures, SECOND, T0 } from './fixtures.js';

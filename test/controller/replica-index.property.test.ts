@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { toTimestamp, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
 import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
-import type { ObservedState } from '../../src/controller/model/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 import { isRunningAndAvailable, isRunningAndReady, isTerminating, podRevision } from '../../src/controller/model/pod-state.js';
 import { ReplicaIndex } from '../../src/controller/replica/replica-index.js';
 import { checkProperty } from '../property-seed.js';

@@ -3,7 +3,8 @@
 // wiring apart from the planner.
 
 import type { Pod, StatefulSet } from '../../src/api/types.js';
-import type { Action, ObservedState, OutcomeEvents, Plan } from '../../src/controller/model/plan-types.js';
+import type { Action, OutcomeEvents, Plan } from '../../src/controller/model/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 import { observedPods } from '../../src/controller/replica/replica-index.js';
 import type { Planner } from '../../src/runtime/planner-port.js';
 

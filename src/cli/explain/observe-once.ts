@@ -6,7 +6,7 @@ import { Resources, type ClusterClient, type Resource } from '../../api/client.j
 import { isForbidden } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
 import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../../api/types.js';
-import type { ObservedState } from '../../controller/model/plan-types.js';
+import type { ObservedState } from '../../controller/replica/observed-state.js';
 import type { Timers } from '../../runtime/clock.js';
 import { respectsBudgets } from '../../controller/admission/disruption-budget.js';
 import { Informer } from '../../runtime/informer.js';

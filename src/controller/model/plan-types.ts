@@ -14,6 +14,7 @@
 // Batch numbers are dense (0, 1, 2, …) and actions are listed in batch order.
 
 import type {
+  Container,
   ControllerRevision,
   Instant,
   StepAnalysisStatus,
@@ -26,50 +27,7 @@ import type {
   StorageClass,
 } from '../../api/types.js';
 import type { ObservedDurations } from './learned-durations.js';
-import type { InPlacePatch, ResizePatch } from '../proposals/pod-in-place.js';
-import type { ReplicaIndex } from '../replica/replica-index.js';
-import type { LateStep } from '../rollout/slow-rollout.js';
 
-export interface ObservedState {
-  /** The set as stored (already defaulted by the API server). */
-  set: StatefulSet;
-  /**
-   * Pods in the set's namespace that the set controls (controller ownerRef with the set's UID) or that
-   * have no controller at all (adoption candidates). Pods controlled by anything else are left out.
-   */
-  pods: Pod[];
-  /** PVCs in the set's namespace whose names the set's claim templates could produce. */
-  claims: PersistentVolumeClaim[];
-  /** ControllerRevisions the set controls, plus orphans matching its selector (adoption candidates). */
-  revisions: ControllerRevision[];
-  /**
-   * The set's own pods and claims as the controller keeps them, current from its informers' deltas. When given,
-   * `pods` lists only the pods without a controller (the adoption candidates) and `claims` is left empty.
-   */
-  replicas?: ReplicaIndex;
-  /**
-   * InPlace sets: the cluster's StorageClasses, so a claim whose class cannot expand is reported instead of
-   * patched (absent: not observed, and the API server's resize admission decides).
-   */
-  storageClasses?: StorageClass[];
-  /**
-   * What the set's recent pods took (creation → Ready, deletion → gone), as the runtime learned them from its
-   * informer: the band SlowerThanForecast and `progressDeadlineSeconds: auto` come from (absent: none learned).
-   */
-  durations?: ObservedDurations;
-  /**
-   * rollingUpdate.respectPodDisruptionBudgets: the PodDisruptionBudgets of the set's namespace that select one of
-   * its pods, each with every pod of the namespace it selects (absent: not observed, and no budget limits).
-   */
-  disruptionBudgets?: ObservedDisruptionBudget[];
-  /**
-   * rollingUpdate.topologyKey: the labels of the nodes the set's pods run on, by node name (absent: not observed,
-   * and every pod's zone is unknown).
-   */
-  nodeLabels?: ReadonlyMap<string, Readonly<Record<string, string>>>;
-  /** rollingUpdate.steps: the HTTP analysis checks the runtime made for the set (absent: none). */
-  analysisResults?: readonly AnalysisResult[];
-}
 
 /** An HTTP check of a step's analysis, due now: the runtime GETs `url` and reports an AnalysisResult. */
 export interface AnalysisProbe {
@@ -312,4 +270,26 @@ export interface Plan {
   previousStatus?: StatefulSetStatus;
   /** rollingUpdate.steps: HTTP checks due now; the runtime makes them and feeds the results to the next sync. */
   probes?: AnalysisProbe[];
+}
+
+/** A step in flight past its band (rollout/slow-rollout.ts): the pod, which step, how long it has taken and the band it was given. */
+export interface LateStep {
+  pod: string;
+  step: 'start' | 'termination';
+  seconds: number;
+  p50: number;
+  p95: number;
+  pods: number;
+}
+
+/** The merge patch an in-place update sends: the pod's uid (kube-apiserver refuses it for a namesake: uid is immutable), its metadata and its containers with the new images. */
+export interface InPlacePatch {
+  metadata: { uid: string; labels: Record<string, string | null>; annotations: Record<string, string | null> };
+  spec: { containers: Container[] };
+}
+
+/** The merge patch sent through pods/resize after the InPlacePatch: the containers with their new resources. */
+export interface ResizePatch {
+  metadata: { uid: string };
+  spec: { containers: Container[] };
 }

@@ -1,8 +1,7 @@
 // Reading a (defaulted, validated) StatefulSet spec the way the controller needs it, with the API defaults
 // applied again here so that a half-defaulted object (e.g. from a test or an older server) still plans.
 
-import { PROGRESS_DEADLINE_AUTO, type LabelSelector, type PodUpdatePolicy, type StatefulSet } from '../../api/types.js';
-import { autoDeadlineSeconds, type ForecastBand } from '../rollout/slow-rollout.js';
+import type { LabelSelector, PodUpdatePolicy, StatefulSet } from '../../api/types.js';
 
 export const INT32_MAX = 2147483647;
 
@@ -59,18 +58,6 @@ export function retentionPolicyOf(set: StatefulSet): RetentionPolicy {
 /** 600, or minReadySeconds + 600 when that is longer, since a deadline must exceed minReadySeconds (as validation requires when it is set). */
 export function defaultProgressDeadlineSeconds(minReadySeconds: number): number {
   return minReadySeconds >= DEFAULT_PROGRESS_DEADLINE_SECONDS ? minReadySeconds + DEFAULT_PROGRESS_DEADLINE_SECONDS : DEFAULT_PROGRESS_DEADLINE_SECONDS;
-}
-
-/**
- * spec.progressDeadlineSeconds; `auto` ⇒ derived from the set's forecast band (slow-rollout.ts); absent (apps/v1
- * objects cannot carry it) ⇒ the default.
- */
-export function progressDeadlineSecondsOf(set: StatefulSet, band: ForecastBand = {}): number {
-  const v = set.spec.progressDeadlineSeconds;
-  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
-  const mrs = minReadySecondsOf(set);
-  const auto = v === PROGRESS_DEADLINE_AUTO ? autoDeadlineSeconds(band, mrs, terminationGraceSecondsOf(set)) : undefined;
-  return auto ?? defaultProgressDeadlineSeconds(mrs);
 }
 
 /** The pod template's terminationGracePeriodSeconds (nil ⇒ 30, the pod default). */

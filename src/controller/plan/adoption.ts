@@ -4,7 +4,8 @@
 import type { Labels } from '../../api/labels.js';
 import { ownershipOf } from '../../api/controller-ref.js';
 import type { ControllerRevision, Pod, StatefulSet } from '../../api/types.js';
-import type { Action, ObservedState } from '../model/plan-types.js';
+import type { Action } from '../model/plan-types.js';
+import type { ObservedState } from '../replica/observed-state.js';
 import { ReplicaIndex } from '../replica/replica-index.js';
 import { isMemberOf, isTerminating } from '../model/pod-state.js';
 

@@ -11,7 +11,8 @@ import { newSyncContext, type SyncContext } from '../rollout/sync-context.js';
 import { enforcedStartedEvent, recreateStartedEvent, withOutcomeEvents } from '../model/event-texts.js';
 import { planHistoryTruncation } from './truncate-history.js';
 import { planMetrics } from './plan-metrics.js';
-import type { Action, Blocker, ObservedState, Plan, PlannedEvent } from '../model/plan-types.js';
+import type { Action, Blocker, Plan, PlannedEvent } from '../model/plan-types.js';
+import type { ObservedState } from '../replica/observed-state.js';
 import { deletingStatus, planStatus } from './plan-status.js';
 import { slotsOf } from '../replica/replicas.js';
 import { planRevisions, type RevisionPlan } from '../rollout/revisions.js';
@@ -20,7 +21,7 @@ import { planSteps, type StepPlan } from '../rollout/rollout-steps.js';
 import { statusChanged } from './status-counters.js';
 import { effectiveStrategy } from '../rollout/effective-strategy.js';
 import { planSync, type SyncBody } from './update-statefulset.js';
-import { PlannerCache } from '../model/planner-cache.js';
+import { PlannerCache } from '../rollout/planner-cache.js';
 import { crashPlan, invalidPlan, specIssues } from './validity.js';
 
 /** How soon to look again after a claim blocked a pod (upstream returns an error, i.e. a rate-limited retry). */

@@ -13,8 +13,9 @@ import { validateStatusTypes } from '../../api/validation/status.js';
 import { asObject } from '../../api/validation/values.js';
 import { conditionsOf, ConditionType, findCondition, Reason, setCondition } from '../model/conditions.js';
 import { EventReason } from '../model/event-texts.js';
-import type { ObservedState, Plan, PlanMetrics, PlannedEvent } from '../model/plan-types.js';
-import { PlannerCache } from '../model/planner-cache.js';
+import type { Plan, PlanMetrics, PlannedEvent } from '../model/plan-types.js';
+import type { ObservedState } from '../replica/observed-state.js';
+import { PlannerCache } from '../rollout/planner-cache.js';
 import { inconsistentStatus, conditionsEqual } from './status-counters.js';
 
 const fieldOf = (set: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => asObject(v)?.[k], set);

@@ -14,7 +14,7 @@ import { containerResources, cpuMemoryOnly, podQOSClass, removedResources, sameC
 import { fromTimestamp, Labels, PodAnnotations, type Container, type Instant, type Pod, type PodTemplateSpec, type StatefulSet } from '../../api/types.js';
 import { claimTemplates } from '../model/claim-identity.js';
 import { onlyLabelChanges } from './claim-updates.js';
-import type { Action, Blocker } from '../model/plan-types.js';
+import type { Action, Blocker, InPlacePatch, ResizePatch } from '../model/plan-types.js';
 import { inPlaceTarget, isTerminating, podOrdinal, podRevision } from '../model/pod-state.js';
 import { setAtRevision, usesInPlaceUpdates, type SyncContext } from '../rollout/sync-context.js';
 
@@ -78,17 +78,6 @@ function mapChanges(from: Record<string, string> | undefined, to: Record<string,
   return out;
 }
 
-/** The merge patch an in-place update sends: the pod's uid (kube-apiserver refuses it for a namesake: uid is immutable), its metadata and its containers with the new images. */
-export interface InPlacePatch {
-  metadata: { uid: string; labels: Record<string, string | null>; annotations: Record<string, string | null> };
-  spec: { containers: Container[] };
-}
-
-/** The merge patch sent through pods/resize after the InPlacePatch: the containers with their new resources. */
-export interface ResizePatch {
-  metadata: { uid: string };
-  spec: { containers: Container[] };
-}
 
 /** The patchPod action that moves `pod` (running `from`'s template) to `to`'s, at `revision`. */
 function patchAction(pod: Pod, from: StatefulSet, to: StatefulSet, revision: string): Action {

@@ -13,6 +13,7 @@
 // `progressDeadlineSeconds: auto` comes from the same band (autoDeadlineSeconds).
 
 import type { Instant } from '../../api/types.js';
+import type { LateStep } from '../model/plan-types.js';
 import { percentile, sortedSamples, type ObservedDurations } from '../model/learned-durations.js';
 import { stateSince } from '../model/pod-state.js';
 import type { SyncContext } from './sync-context.js';
@@ -69,16 +70,6 @@ export function autoDeadlineSeconds(band: ForecastBand, minReadySeconds: number,
   if (band.start === undefined) return undefined;
   const step = (band.termination?.p95 ?? graceSeconds) + band.start.p95 + minReadySeconds;
   return Math.max(AUTO_DEADLINE_FLOOR_SECONDS, Math.ceil(AUTO_DEADLINE_STEPS * step));
-}
-
-/** A step in flight past its band: the pod, which step, how long it has taken and the band it was given. */
-export interface LateStep {
-  pod: string;
-  step: 'start' | 'termination';
-  seconds: number;
-  p50: number;
-  p95: number;
-  pods: number;
 }
 
 export interface BandCheck {

@@ -8,7 +8,8 @@ import { mergeAscending } from '../model/merge.js';
 import { inPlaceTarget, isUnavailable, podOrdinal, podRevision } from '../model/pod-state.js';
 import { movingPods } from '../proposals/pod-in-place.js';
 import { unavailability, type Slots, type Unavailability } from '../replica/replicas.js';
-import { isParallel, minReadySecondsOf, podUpdatePolicyOf, progressDeadlineSecondsOf } from '../model/spec.js';
+import { isParallel, minReadySecondsOf, podUpdatePolicyOf } from '../model/spec.js';
+import { progressDeadlineSecondsOf } from './progress-deadline.js';
 import type { ObservedDurations } from '../model/learned-durations.js';
 import { forecastBand, type ForecastBand } from './slow-rollout.js';
 import { claimsAvailable, replicaClaims, type ReplicaClaims } from '../proposals/claim-updates.js';
@@ -16,7 +17,7 @@ import type { EffectiveStrategy } from './effective-strategy.js';
 import type { ObservedDisruptionBudget } from '../model/plan-types.js';
 import type { Rollback } from './rollback.js';
 import type { StepPlan } from './rollout-steps.js';
-import type { PlannerCache } from '../model/planner-cache.js';
+import type { PlannerCache } from './planner-cache.js';
 import type { PriorityRollout } from '../admission/update-order.js';
 import type { ZoneRollout } from '../admission/zone-order.js';
 

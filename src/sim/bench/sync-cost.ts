@@ -10,8 +10,8 @@ import { newRevision } from '../../api/revision/hash.js';
 import { toTimestamp, type ControllerRevision, type Pod, type StatefulSet } from '../../api/types.js';
 import { newVersionedStatefulSetPod } from '../../controller/model/identity.js';
 import { planStatefulSet } from '../../controller/plan/plan-statefulset.js';
-import type { ObservedState } from '../../controller/model/plan-types.js';
-import { PlannerCache } from '../../controller/model/planner-cache.js';
+import type { ObservedState } from '../../controller/replica/observed-state.js';
+import { PlannerCache } from '../../controller/rollout/planner-cache.js';
 import { ReplicaIndex } from '../../controller/replica/replica-index.js';
 
 const T0 = Date.UTC(2026, 0, 1);
