@@ -5,7 +5,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { claimCapacity, type Instant, type PersistentVolumeClaim, type StatefulSet } from '../api/types.js';
 import { compareQuantities } from '../api/validation/quantity.js';
-import { resizeFailure } from '../controller/proposals/claim-updates.js';
+import { resizeFailure } from '../controller/replica/claim-state.js';
 import type { PlanMetrics } from '../controller/model/plan-types.js';
 import type { Clock } from './clock.js';
 import type { WorkQueueMetrics } from './work-queue.js';

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Labels, PodAnnotations, type PodUpdatePolicy, type StatefulSet } from '../../src/api/types.js';
-import { DEFERRED_RESIZE_TIMEOUT_MS } from '../../src/controller/proposals/pod-in-place.js';
+import { DEFERRED_RESIZE_TIMEOUT_MS } from '../../src/controller/replica/in-place-state.js';
 import type { Action, Plan } from '../../src/controller/model/plan-types.js';
 import { newSet, SECOND } from './fixtures.js';
 import { Harness } from './harness.js';

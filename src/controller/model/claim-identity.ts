@@ -155,3 +155,12 @@ export function staleClaimOf(set: StatefulSet, pod: Pod, claims: ReadonlyMap<str
   }
   return undefined;
 }
+
+/** claimsMatchRetentionPolicy for `set` and its observed claims by name. */
+export function claimsFollowRetention(set: StatefulSet, claims: ReadonlyMap<string, PersistentVolumeClaim>, pod: Pod): boolean {
+  const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
+  return claimNamesForOrdinal(set, ordinal).every((name) => {
+    const claim = claims.get(name);
+    return claim === undefined || isClaimOwnerUpToDate(claim, set, pod);
+  });
+}

@@ -22,11 +22,8 @@ import type {
   PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
-  StatefulSet,
   StatefulSetStatus,
-  StorageClass,
 } from '../../api/types.js';
-import type { ObservedDurations } from './learned-durations.js';
 
 
 /** An HTTP check of a step's analysis, due now: the runtime GETs `url` and reports an AnalysisResult. */

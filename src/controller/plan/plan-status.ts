@@ -6,7 +6,6 @@ import { claimTemplates } from '../model/claim-identity.js';
 import { claimsAvailable, claimsReady, replicaClaims } from '../proposals/claim-updates.js';
 import { claimTemplateStatus } from '../replica/claim-template-status.js';
 import { conditionsOf, ConditionType, findCondition, Reason, removeCondition, setCondition } from '../model/conditions.js';
-import type { PodFacts } from '../replica/pod-facts.js';
 import { downIndices, usesInPlaceUpdates, type SyncContext } from '../rollout/sync-context.js';
 import { featureDisabledEvent, rolledBackEvent, rolloutAbortedEvent, safetyHaltEvent } from '../model/event-texts.js';
 import type { Action, Blocker, PlannedEvent } from '../model/plan-types.js';
@@ -40,7 +39,7 @@ export interface StatusPlan {
 export function countersFor(ctx: SyncContext, extra: readonly Pod[], actions: readonly Action[], collisionCount: number): StatefulSetStatus {
   const claims = ctx.inPlace ? claimView(ctx) : undefined;
   const update = reportedUpdateRevision(ctx);
-  const counts = addCounts(indexCounts(ctx, claims, update), computeReplicaStatus(extra, ctx.minReadySeconds, ctx.currentRevision, update, ctx.now, claims));
+  const counts = addCounts(indexCounts(ctx, update), computeReplicaStatus(extra, ctx.minReadySeconds, ctx.currentRevision, update, ctx.now, claims));
   const decremented = actions.filter((a) => a.kind === 'deletePod' && a.decrementsCurrentReplicas).length;
   counts.currentReplicas = Math.max(0, counts.currentReplicas - decremented);
   const status = newStatus({ set: ctx.set, counts, currentRevision: ctx.currentRevision, updateRevision: update, collisionCount });
@@ -56,17 +55,20 @@ export function countersFor(ctx: SyncContext, extra: readonly Pod[], actions: re
  */
 const reportedUpdateRevision = (ctx: SyncContext): string => ctx.rollback?.aborted ?? ctx.updateRevision;
 
-/** computeReplicaStatus over the index's classes: what each pod adds, read from counts instead of pods. */
+/**
+ * computeReplicaStatus over the index's classes: what each replica adds, read from counts instead of pods, with
+ * the one availability of replica.ts (a replica whose claims expand or settle, or whose pod moves in place, is
+ * not available; one whose claim expands is not ready either).
+ */
 // upstream: stateful_set_control.go computeReplicaStatus
-function indexCounts(ctx: SyncContext, claims: ClaimView | undefined, updateRevision: string): ReplicaCounts {
+function indexCounts(ctx: SyncContext, updateRevision: string): ReplicaCounts {
   const index = ctx.slots.index;
   const replicas = index.ordinals.size;
   const runningReady = replicas - index.notRunningReady.size;
-  const notYet = index.notYetAvailable(ctx.now);
   const c: ReplicaCounts = {
     replicas,
-    readyReplicas: runningReady,
-    availableReplicas: runningReady - notYet.length,
+    readyReplicas: runningReady - index.notCountedReady.size,
+    availableReplicas: runningReady - index.countNotYetAvailable(ctx.now),
     currentReplicas: index.onRevision(ctx.currentRevision).size,
     updatedReplicas: index.onRevision(updateRevision).size,
   };
@@ -75,24 +77,14 @@ function indexCounts(ctx: SyncContext, claims: ClaimView | undefined, updateRevi
     if (revision === ctx.currentRevision) c.currentReplicas--;
     if (revision === updateRevision) c.updatedReplicas--;
   }
-  if (claims !== undefined) subtractClaims(ctx, claims, new Set(notYet), c, updateRevision);
-  return c;
-}
-
-/** InPlace: replicas whose claims are expanding are neither ready nor available; lagging ones not updated. */
-function subtractClaims(ctx: SyncContext, claims: ClaimView, notYet: ReadonlySet<number>, c: ReplicaCounts, updateRevision: string): void {
-  const index = ctx.slots.index;
-  for (const o of index.ordinals.ascending()) {
-    const f = index.member(o) as PodFacts;
-    if (f.runningReady) {
-      const podAvailable = !notYet.has(o);
-      if (!claims.ready(f.pod)) {
-        c.readyReplicas--;
-        if (podAvailable) c.availableReplicas--;
-      } else if (podAvailable && !claims.available(f.pod)) c.availableReplicas--;
+  // InPlace: a replica whose claims lag its pod's revision is not counted on it
+  if (ctx.inPlace) {
+    for (const o of index.onRevision(updateRevision).ascending()) {
+      const r = index.member(o);
+      if (r !== undefined && !r.terminating && replicaClaims(ctx, r.pod).lagging) c.updatedReplicas--;
     }
-    if (!f.terminating && f.revision === updateRevision && claims.lagging(f.pod)) c.updatedReplicas--;
   }
+  return c;
 }
 
 const addCounts = (a: ReplicaCounts, b: ReplicaCounts): ReplicaCounts => ({

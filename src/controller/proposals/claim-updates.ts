@@ -15,7 +15,6 @@ import {
   ClaimAnnotations,
   claimRequest,
   classAllowsExpansion,
-  fromTimestamp,
   Labels,
   toTimestamp,
   type Instant,
@@ -26,13 +25,11 @@ import {
 import { carriesClaimTemplates } from '../../api/revision/hash.js';
 import { largerQuantity } from '../../api/validation/quantity.js';
 import { claimNameFor, claimTemplates } from '../model/claim-identity.js';
-import { fixedFieldMismatch, isResizing } from '../replica/claim-template-status.js';
+import { fixedFieldMismatch } from '../replica/claim-template-status.js';
+import { claimRevision, claimsAvailableFrom, claimsReadiness, isClaimDeleting, type ClaimsReadiness, type ResizingClaim } from '../replica/claim-state.js';
 import type { Action, Blocker } from '../model/plan-types.js';
 import { parentNameAndOrdinal, podRevision } from '../model/pod-state.js';
 import { setAtRevision, type SyncContext } from '../rollout/sync-context.js';
-
-export const claimRevision = (c: PersistentVolumeClaim): string => c.metadata.labels?.[Labels.revisionHash] ?? '';
-const isDeleting = (c: PersistentVolumeClaim): boolean => Boolean(c.metadata.deletionTimestamp);
 
 /**
  * What the controller applies (server-side apply, its own field manager) to bring a claim to the template of
@@ -83,7 +80,7 @@ export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): Clai
   for (const template of claimTemplates(set)) {
     const name = claimNameFor(set, template, ordinal);
     const claim = ctx.claims.get(name);
-    if (claim === undefined || isDeleting(claim) || claimRevision(claim) === revision) continue;
+    if (claim === undefined || isClaimDeleting(claim) || claimRevision(claim) === revision) continue;
     const mismatch = fixedFieldMismatch(claim, template);
     if (mismatch !== undefined) {
       out.blocked ??= { kind: 'claimIncompatible', pod: podName, claim: name, ...mismatch };
@@ -102,66 +99,10 @@ export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): Clai
   return out;
 }
 
-/** A claim of a replica that is resizing: whether it waits only for the pod to restart (offline expansion), or failed. */
-export interface ResizingClaim {
-  claim: string;
-  offline: boolean;
-  /** When the storage side finished and the file system started waiting for a mount (offline). */
-  offlineSince?: Instant;
-  /** The failure the resize reports (ControllerResizeError / NodeResizeError, or an infeasible resize). */
-  failed?: string;
-}
-
-const RESIZE_ERRORS = ['ControllerResizeError', 'NodeResizeError'];
-const INFEASIBLE = ['ControllerResizeInfeasible', 'NodeResizeInfeasible'];
-
-/** What the claim's resize reports as a failure, if anything. */
-export function resizeFailure(claim: PersistentVolumeClaim): string | undefined {
-  const error = (claim.status?.conditions ?? []).find((c) => RESIZE_ERRORS.includes(c.type) && c.status === 'True');
-  if (error !== undefined) return error.message || error.type;
-  const allocated = (claim.status?.['allocatedResourceStatuses'] as Record<string, string> | undefined)?.['storage'];
-  return allocated !== undefined && INFEASIBLE.includes(allocated) ? allocated : undefined;
-}
-
-/** What a replica's claims say of its readiness and availability (InPlace), from the claims alone. */
-export interface ClaimsReadiness {
-  /** The first claim that is expanding: the replica is neither ready nor available (KEP-4650). */
-  resizing?: ResizingClaim;
-  /** The latest recorded end of an expansion of its claims: the replica is available minReadySeconds later. */
-  readySince?: Instant;
-  /** Claims whose expansion ended but is not recorded yet (the plan records it): not available until then. */
-  unrecorded: PersistentVolumeClaim[];
-}
-
 /** What a replica's claims say about it (InPlace), worked out once per pod and sync. */
 export interface ReplicaClaims extends ClaimsReadiness {
   /** Its claims are not at the pod's revision and can be, or must grow and cannot: the replica does not count as on that revision yet. */
   lagging: boolean;
-}
-
-/**
- * Readiness from a replica's claims: the one reading of them that the planner, the status, the invariant
- * checkers and the simulator share. Without minReadySeconds an expansion's end needs no record.
- */
-export function claimsReadiness(claims: Iterable<PersistentVolumeClaim>, minReadySeconds: number): ClaimsReadiness {
-  const out: ClaimsReadiness = { unrecorded: [] };
-  for (const claim of claims) {
-    if (isResizing(claim)) {
-      out.resizing ??= resizingOf(claim);
-      continue;
-    }
-    const marks = claim.metadata.annotations;
-    const resizedAt = fromTimestamp(marks?.[ClaimAnnotations.resizedAt]);
-    if (resizedAt !== undefined) out.readySince = Math.max(out.readySince ?? resizedAt, resizedAt);
-    else if (marks?.[ClaimAnnotations.resizeRequestedAt] !== undefined && minReadySeconds > 0) out.unrecorded.push(claim);
-  }
-  return out;
-}
-
-/** From when the claims let their replica count as available: never (Infinity) while one expands or its end is unrecorded. */
-export function claimsAvailableFrom(c: ClaimsReadiness, minReadySeconds: number): Instant {
-  if (c.resizing !== undefined || c.unrecorded.length > 0) return Number.POSITIVE_INFINITY;
-  return c.readySince === undefined ? Number.NEGATIVE_INFINITY : c.readySince + minReadySeconds * 1000;
 }
 
 const NONE: ReplicaClaims = Object.freeze({ unrecorded: [], lagging: false });
@@ -180,23 +121,13 @@ export function replicaClaims(ctx: SyncContext, pod: Pod): ReplicaClaims {
 
 function readReplicaClaims(ctx: SyncContext, pod: Pod): ReplicaClaims {
   const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
-  const claims = claimTemplates(ctx.set).flatMap((template) => ctx.claims.get(claimNameFor(ctx.set, template, ordinal)) ?? []);
+  // the replica's record has read its claims (replica.ts); a pod that holds no slot (shadowed) is read here
+  const member = ctx.slots.index.member(ordinal);
+  const readiness = member?.pod === pod && member.claims !== undefined ? member.claims : claimsReadiness(claimTemplates(ctx.set).flatMap((t) => ctx.claims.get(claimNameFor(ctx.set, t, ordinal)) ?? []), ctx.minReadySeconds);
   // a claim that differs in a fixed field never had the template's revision (it predates the set): it holds
   // the update of its replica (updateStep), not the count of a replica created on it
   const toPodRevision = claimPatches(ctx, pod, podRevision(pod));
-  return { ...claimsReadiness(claims, ctx.minReadySeconds), lagging: toPodRevision.actions.length > 0 || toPodRevision.blocked?.kind === 'claimExpansionRefused' };
-}
-
-function resizingOf(claim: PersistentVolumeClaim): ResizingClaim {
-  const failed = resizeFailure(claim);
-  const pending = (claim.status?.conditions ?? []).find((c) => c.type === 'FileSystemResizePending' && c.status === 'True');
-  const offlineSince = fromTimestamp(pending?.lastTransitionTime);
-  return {
-    claim: claim.metadata.name ?? '',
-    offline: pending !== undefined,
-    ...(offlineSince === undefined ? {} : { offlineSince }),
-    ...(failed === undefined ? {} : { failed }),
-  };
+  return { ...readiness, lagging: toPodRevision.actions.length > 0 || toPodRevision.blocked?.kind === 'claimExpansionRefused' };
 }
 
 /** The claims are ready: none is expanding (readyReplicas). */

@@ -1,8 +1,8 @@
 // The claim writes around one pod: create missing claims before the pod (or before a storage repair), and
 // fix owner references for the retention policy (§2.4–2.5).
 
-import { Labels, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../api/types.js';
-import { claimNamesForOrdinal, claimsForOrdinal, hasUnexpectedController, isClaimOwnerUpToDate, withRetentionOwnerRefs } from '../model/claim-identity.js';
+import { Labels, type PersistentVolumeClaim, type Pod } from '../../api/types.js';
+import { claimNamesForOrdinal, claimsFollowRetention, claimsForOrdinal, hasUnexpectedController, isClaimOwnerUpToDate, withRetentionOwnerRefs } from '../model/claim-identity.js';
 import { setAtRevision, type SyncContext } from '../rollout/sync-context.js';
 import type { Action, PlannedEvent } from '../model/plan-types.js';
 import { parentNameAndOrdinal, podRevision } from '../model/pod-state.js';
@@ -73,13 +73,4 @@ export function fixClaimOwnerRefs(ctx: SyncContext, pod: Pod): ClaimRefFixes {
 // upstream: stateful_pod_control.go ClaimsMatchRetentionPolicy
 export function claimsMatchRetentionPolicy(ctx: SyncContext, pod: Pod): boolean {
   return claimsFollowRetention(ctx.updateSet, ctx.claims, pod);
-}
-
-/** claimsMatchRetentionPolicy for `set` and its observed claims by name. */
-export function claimsFollowRetention(set: StatefulSet, claims: ReadonlyMap<string, PersistentVolumeClaim>, pod: Pod): boolean {
-  const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
-  return claimNamesForOrdinal(set, ordinal).every((name) => {
-    const claim = claims.get(name);
-    return claim === undefined || isClaimOwnerUpToDate(claim, set, pod);
-  });
 }

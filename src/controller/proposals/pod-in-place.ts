@@ -9,14 +9,14 @@
 // the pod (InPlaceIfPossible) or halts the rollout (InPlaceOnly). The revision stays the truth: a pod recreated
 // later comes from its revision's template, and revision names are untouched.
 
-import { sameImage } from '../../api/image-reference.js';
 import { containerResources, cpuMemoryOnly, podQOSClass, removedResources, sameCpuMemory } from '../../api/pod-resources.js';
-import { fromTimestamp, Labels, PodAnnotations, type Container, type Instant, type Pod, type PodTemplateSpec, type StatefulSet } from '../../api/types.js';
+import { Labels, PodAnnotations, type Container, type Instant, type Pod, type PodTemplateSpec, type StatefulSet } from '../../api/types.js';
 import { claimTemplates } from '../model/claim-identity.js';
 import { onlyLabelChanges } from './claim-updates.js';
-import type { Action, Blocker, InPlacePatch, ResizePatch } from '../model/plan-types.js';
+import type { Action, Blocker, InPlacePatch } from '../model/plan-types.js';
 import { inPlaceTarget, isTerminating, podOrdinal, podRevision } from '../model/pod-state.js';
 import { setAtRevision, usesInPlaceUpdates, type SyncContext } from '../rollout/sync-context.js';
+import { containersNotReported, pendingResize, type PendingResize } from '../replica/in-place-state.js';
 
 const TEMPLATE = 'spec.template';
 
@@ -129,44 +129,6 @@ export function inPlaceStep(ctx: SyncContext, pod: Pod): InPlaceStep | undefined
   // on the update revision already (its claims lag), or only its claim templates changed: claim-updates.ts
   if (podRevision(pod) === ctx.updateRevision || onlyLabelChanges(ctx, pod)) return undefined;
   return moveStep(ctx, pod, podRevision(pod), ctx.updateRevision);
-}
-
-/** The containers whose status does not report their spec's image yet, or their spec's cpu and memory (`resources`, KEP-1287). */
-export function containersNotReported(pod: Pod): string[] {
-  const statuses = pod.status?.containerStatuses ?? [];
-  return pod.spec.containers
-    .filter((c) => {
-      const status = statuses.find((s) => s.name === c.name);
-      return !sameImage(status?.image, c.image) || (c['resources'] !== undefined && !sameCpuMemory(c, status?.['resources']));
-    })
-    .map((c) => c.name);
-}
-
-/**
- * How long a resize the kubelet reports `Deferred` (it fits the node, not now) may wait before the pod is
- * recreated (InPlaceIfPossible) or the rollout halts (InPlaceOnly): 5 minutes.
- */
-export const DEFERRED_RESIZE_TIMEOUT_MS = 5 * 60_000;
-
-/** Why the pod's resize does not proceed, as the kubelet (condition PodResizePending) or kube-apiserver (a refusal) says. */
-interface PendingResize {
-  reason: string;
-  message: string;
-  /** Deferred: when it gives up waiting. */
-  fallbackAt?: Instant;
-}
-
-// upstream: pkg/kubelet/allocation allocation_manager.go (PodResizePending: Infeasible, Deferred)
-function pendingResize(pod: Pod): PendingResize | undefined {
-  const refused = pod.metadata.annotations?.[PodAnnotations.resizeRefused];
-  if (refused !== undefined) return { reason: 'Forbidden', message: refused };
-  const pending = pod.status?.conditions?.find((c) => c.type === 'PodResizePending' && c.status === 'True');
-  if (pending === undefined) return undefined;
-  const out = { reason: pending.reason ?? 'Deferred', message: pending.message ?? '' };
-  if (out.reason === 'Infeasible') return out;
-  // any other reason reads as Deferred (KEP-1287: unknown values mean Deferred)
-  const since = fromTimestamp(pending.lastTransitionTime);
-  return { ...out, reason: 'Deferred', fallbackAt: (since ?? 0) + DEFERRED_RESIZE_TIMEOUT_MS };
 }
 
 /** Where a moving pod should end: the update revision, unless the partition now holds it at its own. */

@@ -2,7 +2,7 @@
 // terminating), worked out once per pod object: the informer replaces an object when it changes, so an object
 // seen before has the same facts.
 
-import { fromTimestamp, Labels, type Instant, type Pod } from '../../api/types.js';
+import { fromTimestamp, Labels, PodAnnotations, type Instant, type Pod } from '../../api/types.js';
 import { parentNameAndOrdinal, readyCondition } from '../model/pod-state.js';
 
 export interface PodFacts {
@@ -22,6 +22,8 @@ export interface PodFacts {
   readonly readySince: Instant | undefined;
   readonly terminating: boolean;
   readonly created: Instant | undefined;
+  /** The revision its in-place annotation names (podUpdatePolicy: the pod is moving there), if any. */
+  readonly movingTo: string | undefined;
 }
 
 /** Facts by pod object, for one owner (a controller instance, a planner call): never module state. */
@@ -57,6 +59,7 @@ export function podFacts(pod: Pod): PodFacts {
     readySince: isReady ? fromTimestamp(ready.lastTransitionTime) : undefined,
     terminating: typeof deletion === 'string' && deletion !== '',
     created: fromTimestamp(pod.metadata.creationTimestamp),
+    movingTo: pod.metadata.annotations?.[PodAnnotations.inPlaceUpdateRevision],
   };
 }
 

@@ -1,39 +1,51 @@
-// One view of a set's replicas, kept current from what changed: the set's pods by ordinal with their facts
-// (pod-facts.ts) and the classes every phase of a sync asks about — by revision, terminating, down, in need of
-// repair, not yet available — so a sync reads the pods that matter instead of every pod. The runtime keeps
+// One view of a set's replicas, kept current from what changed: the set's pods by ordinal with their replica
+// records (replica.ts: pod facts, claims, in-place move, availability) and the classes every phase of a sync
+// asks about — by revision, terminating, down, in need of repair, not yet available — so a sync reads the
+// pods that matter instead of every pod. The runtime keeps
 // one per set from its informers' deltas (client-go's indexers are the anchor); `why`, `plan`, the tests and
 // the simulator's checks build one from a list of pods. Both answer every query the same way: the planner
 // is a pure function of (index, claims, revisions, now).
 //
 // Classes are kept for one *shape* of the set (what the classes are relative to: its name, namespace,
-// selector, claim templates, minReadySeconds, retention policy): a sync with another shape rebuilds them.
+// selector, claim templates, minReadySeconds, retention policy, how its claims and pods move): a sync with
+// another shape rebuilds them.
 
 import { selectorRequirements, requirementMatches } from '../../api/labels.js';
 import type { Instant, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
-import { claimOrdinal, claimTemplates } from '../model/claim-identity.js';
+import { claimNameFor, claimOrdinal, claimsFollowRetention, claimTemplates } from '../model/claim-identity.js';
 import { identityMatches, storageMatches } from '../model/identity.js';
 import { OrdinalSet } from '../model/ordinal-set.js';
-import { claimsFollowRetention } from '../proposals/pod-claims.js';
-import { availableAt, PodFactsCache, type PodFacts } from './pod-facts.js';
-import { minReadySecondsOf, retentionPolicyOf, slotCountOf, startOrdinal } from '../model/spec.js';
+import { minReadySecondsOf, podUpdatePolicyOf, retentionPolicyOf, slotCountOf, startOrdinal } from '../model/spec.js';
 import { TimedSet } from '../model/timed-set.js';
+import { PodFactsCache, type PodFacts } from './pod-facts.js';
+import { toReplica, type Replica, type ReplicaRules } from './replica.js';
 
 /** What the classes of a set's pods are relative to. */
 function shapeKey(set: StatefulSet): string {
+  const { uid, name, namespace } = set.metadata;
   const policy = retentionPolicyOf(set);
   // whether a claim's owner references are right depends on the ordinal range only when scale-down deletes claims
   const range = policy.whenScaled === 'Delete' ? [startOrdinal(set), slotCountOf(set)] : null;
   return JSON.stringify([
-    set.metadata.name ?? '',
-    set.metadata.namespace ?? '',
-    set.metadata.uid ?? '',
+    name ?? '',
+    namespace ?? '',
+    uid ?? '',
     set.spec.selector ?? null,
     claimTemplates(set).map((t) => t.metadata?.name ?? ''),
     minReadySecondsOf(set),
     policy,
     range,
+    set.spec.volumeClaimUpdatePolicy ?? null,
+    podUpdatePolicyOf(set),
   ]);
 }
+
+/** How the set's replicas are judged (replica.ts). */
+const rulesOf = (set: StatefulSet): ReplicaRules => ({
+  minReadySeconds: minReadySecondsOf(set),
+  claimsInPlace: set.spec.volumeClaimUpdatePolicy === 'InPlace',
+  podsInPlace: podUpdatePolicyOf(set) !== 'Recreate',
+});
 
 /** The set's selector compiled once per shape; a nil or invalid selector matches nothing (as selectorMatches). */
 function selects(set: StatefulSet): (labels: Readonly<Record<string, string>> | undefined) => boolean {
@@ -49,7 +61,7 @@ function selects(set: StatefulSet): (labels: Readonly<Record<string, string>> | 
 interface Shape {
   key: string;
   set: StatefulSet;
-  minReadySeconds: number;
+  rules: ReplicaRules;
   matches: (labels: Readonly<Record<string, string>> | undefined) => boolean;
 }
 
@@ -62,8 +74,8 @@ export class ReplicaIndex {
   private shape: Shape | undefined;
 
   // --- classes, for the shape ---
-  /** The pod of each ordinal: of two pods whose names carry one ordinal, the later name (as upstream). */
-  private readonly members = new Map<number, PodFacts>();
+  /** The replica of each ordinal: of two pods whose names carry one ordinal, the later name (as upstream). */
+  private readonly members = new Map<number, Replica>();
   /** Members that lost their ordinal to a later name (upstream keeps them only outside the range). */
   private shadowed: PodFacts[] = [];
   /** Pods that do not match the selector or are not named for the set: released, never counted. */
@@ -84,8 +96,16 @@ export class ReplicaIndex {
   private readonly byRevision = new Map<string, OrdinalSet>();
   /** Not Running and Ready and not terminating, by revision (the down pods a rolling update may replace). */
   private readonly notReadyByRevision = new Map<string, OrdinalSet>();
-  /** Running and Ready, by when it is (or was) first available (minReadySeconds > 0). */
+  /**
+   * Running and Ready replicas (terminating ones included) that may not be available at some instant, by when
+   * they are (replica.ts availableFrom: minReadySeconds, claims settling; +∞ while a claim expands or the pod
+   * moves in place).
+   */
   private readonly availability = new TimedSet();
+  /** Running and Ready but not counted ready (a claim expanding). */
+  private readonly notCountedReadySet = new OrdinalSet();
+  /** Moving in place (podUpdatePolicy). */
+  private readonly movingSet = new OrdinalSet();
   /** The latest creation or Ready transition of each member (apps/v1's progress mark). */
   private readonly progress = new TimedSet();
 
@@ -141,7 +161,7 @@ export class ReplicaIndex {
       this.shape.set = set;
       return this;
     }
-    this.shape = { key, set, minReadySeconds: minReadySecondsOf(set), matches: selects(set) };
+    this.shape = { key, set, rules: rulesOf(set), matches: selects(set) };
     this.clearClasses();
     // by name, so that of two pods carrying one ordinal the later name wins, as upstream's partition
     for (const f of [...this.pods.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) this.classify(f);
@@ -179,7 +199,8 @@ export class ReplicaIndex {
     return new Set([...this.byRevision.keys(), ...this.unslottedMembers().map((f) => f.revision)]);
   }
 
-  member(ordinal: number): PodFacts | undefined {
+  /** The replica of `ordinal` (its record), if a pod holds it. */
+  member(ordinal: number): Replica | undefined {
     return this.members.get(ordinal);
   }
 
@@ -237,21 +258,32 @@ export class ReplicaIndex {
     return [...this.byRevision.keys()];
   }
 
-  /** Running and Ready, and not yet available at `now` (minReadySeconds), ascending. */
+  /**
+   * Running and Ready replicas (terminating or not) not available at `now` (minReadySeconds, claims, an in-place
+   * move), ascending: with `notRunningReady`, every replica availability() says is unavailable.
+   */
   notYetAvailable(now: Instant): number[] {
     return this.availability.after(now);
   }
 
-  /** The next instant a Running and Ready pod becomes available. */
+  /** How many Running and Ready replicas are not available at `now`. */
+  countNotYetAvailable(now: Instant): number {
+    return this.availability.countAfter(now);
+  }
+
+  /** The next instant a replica becomes available with no new event. */
   nextAvailableAt(now: Instant): Instant | undefined {
     return this.availability.nextAfter(now);
   }
 
-  /** When the member's pod is (or was) available: undefined when it is not Running and Ready or never will be. */
-  availableAt(ordinal: number): Instant | undefined {
-    const f = this.members.get(ordinal);
-    if (f === undefined || this.shape === undefined) return undefined;
-    return f.runningReady ? availableAt(f, this.shape.minReadySeconds) : undefined;
+  /** Running and Ready, but not counted ready (InPlace: a claim expanding). */
+  get notCountedReady(): OrdinalSet {
+    return this.notCountedReadySet;
+  }
+
+  /** Moving in place (podUpdatePolicy). */
+  get moving(): OrdinalSet {
+    return this.movingSet;
   }
 
   /** The latest pod creation or Ready transition among the members (apps/v1's progress mark). */
@@ -260,7 +292,7 @@ export class ReplicaIndex {
   }
 
   private classes(): OrdinalSet[] {
-    return [this.all, this.terminatingSet, this.downSet, this.notRunningReadySet, this.pendingSet, this.finishedSet, this.repairSet];
+    return [this.all, this.terminatingSet, this.downSet, this.notRunningReadySet, this.pendingSet, this.finishedSet, this.repairSet, this.notCountedReadySet, this.movingSet];
   }
 
   private clearClasses(): void {
@@ -296,12 +328,27 @@ export class ReplicaIndex {
       this.unclassifyMember(winner);
       this.shadow(winner);
     }
-    this.members.set(f.ordinal, f);
-    this.addClasses(f);
+    this.admit(f);
   }
 
+  /** Makes `f` the member of its ordinal, with its record. */
+  private admit(f: PodFacts): void {
+    const r = toReplica(f, (this.shape as Shape).rules, this.claimsOf(f.ordinal));
+    this.members.set(f.ordinal, r);
+    this.addClasses(r);
+  }
+
+  /** The observed claims of `ordinal`, when its record reads them (InPlace). */
+  private claimsOf(ordinal: number): PersistentVolumeClaim[] {
+    const shape = this.shape as Shape;
+    if (!shape.rules.claimsInPlace) return [];
+    return claimTemplates(shape.set).flatMap((t) => this.claims.get(claimNameFor(shape.set, t, ordinal)) ?? []);
+  }
+
+  /** Shadows the pod of `f` (its facts, not a record: a record is rebuilt when it takes an ordinal back). */
   private shadow(f: PodFacts): void {
-    this.shadowed = [...this.shadowed, f].sort((a, b) => (a.name < b.name ? -1 : 1));
+    const facts = this.pods.get(f.name) ?? f;
+    this.shadowed = [...this.shadowed, facts].sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
   private unclassify(f: PodFacts): void {
@@ -317,20 +364,19 @@ export class ReplicaIndex {
       this.shadowed = this.shadowed.filter((x) => x !== f);
       return;
     }
-    if (this.members.get(f.ordinal) !== f) return;
-    this.unclassifyMember(f);
+    const member = this.members.get(f.ordinal);
+    if (member === undefined || member.pod !== f.pod) return;
+    this.unclassifyMember(member);
     this.members.delete(f.ordinal);
     // a shadowed pod of the same ordinal takes it back (the latest name among them)
     const heir = this.shadowed.filter((x) => x.ordinal === f.ordinal).at(-1);
     if (heir !== undefined) {
       this.shadowed = this.shadowed.filter((x) => x !== heir);
-      this.members.set(heir.ordinal, heir);
-      this.addClasses(heir);
+      this.admit(heir);
     }
   }
 
-  private addClasses(f: PodFacts): void {
-    const shape = this.shape as Shape;
+  private addClasses(f: Replica): void {
     const o = f.ordinal;
     this.all.add(o);
     this.terminatingSet.set(o, f.terminating);
@@ -341,13 +387,14 @@ export class ReplicaIndex {
     this.repairSet.set(o, !this.healthyIdentity(f));
     addTo(this.byRevision, f.revision, o);
     if (!f.runningReady && !f.terminating) addTo(this.notReadyByRevision, f.revision, o);
-    const mrs = shape.minReadySeconds;
-    if (mrs > 0 && f.runningReady) this.availability.set(o, availableAt(f, mrs) ?? Number.POSITIVE_INFINITY);
+    if (f.runningReady && f.availableFrom > Number.NEGATIVE_INFINITY) this.availability.set(o, f.availableFrom);
+    this.notCountedReadySet.set(o, f.runningReady && !f.countsReady);
+    this.movingSet.set(o, f.movingTo !== undefined && !f.terminating);
     const progress = Math.max(finite(f.created), finite(f.ready ? f.readySince : undefined));
     if (progress !== Number.NEGATIVE_INFINITY) this.progress.set(o, progress);
   }
 
-  private unclassifyMember(f: PodFacts): void {
+  private unclassifyMember(f: Replica): void {
     const o = f.ordinal;
     for (const s of this.classes()) s.delete(o);
     removeFrom(this.byRevision, f.revision, o);
@@ -362,13 +409,18 @@ export class ReplicaIndex {
     return identityMatches(set, f.pod) && storageMatches(set, f.pod) && claimsFollowRetention(set, this.claims, f.pod);
   }
 
+  /** A claim changed: its replica's record (InPlace) and whether its pod needs repair. */
   private reclassifyClaimOwner(claimName: string): void {
     if (this.shape === undefined) return;
     const set = this.shape.set;
     for (const t of claimTemplates(set)) {
       const ordinal = claimOrdinal(set, t, claimName);
       const f = ordinal === undefined ? undefined : this.members.get(ordinal);
-      if (f !== undefined) this.repairSet.set(f.ordinal, !this.healthyIdentity(f));
+      if (f === undefined) continue;
+      if (this.shape.rules.claimsInPlace) {
+        this.unclassifyMember(f);
+        this.admit(f);
+      } else this.repairSet.set(f.ordinal, !this.healthyIdentity(f));
     }
   }
 }

@@ -5,14 +5,14 @@ import { appliedRevision } from '../../api/revision/hash.js';
 import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, PodUpdatePolicy, StatefulSet, StorageClass } from '../../api/types.js';
 import { newVersionedStatefulSetPod } from '../model/identity.js';
 import { mergeAscending } from '../model/merge.js';
-import { inPlaceTarget, isUnavailable, podOrdinal, podRevision } from '../model/pod-state.js';
-import { movingPods } from '../proposals/pod-in-place.js';
+import { isUnavailable, podOrdinal, podRevision } from '../model/pod-state.js';
+import { countsUnavailable } from '../replica/replica.js';
 import { unavailability, type Slots, type Unavailability } from '../replica/replicas.js';
 import { isParallel, minReadySecondsOf, podUpdatePolicyOf } from '../model/spec.js';
 import { progressDeadlineSecondsOf } from './progress-deadline.js';
 import type { ObservedDurations } from '../model/learned-durations.js';
 import { forecastBand, type ForecastBand } from './slow-rollout.js';
-import { claimsAvailable, replicaClaims, type ReplicaClaims } from '../proposals/claim-updates.js';
+import { replicaClaims, type ReplicaClaims } from '../proposals/claim-updates.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
 import type { ObservedDisruptionBudget } from '../model/plan-types.js';
 import type { Rollback } from './rollback.js';
@@ -143,13 +143,13 @@ export const isOld = (ctx: SyncContext, pod: Pod): boolean => podRevision(pod) !
 /** The replica still has to move to the update revision: its pod is old, or (InPlace) its claims lag its pod. */
 export const needsUpdate = (ctx: SyncContext, pod: Pod): boolean => isOld(ctx, pod) || replicaClaims(ctx, pod).lagging;
 /**
- * The replica is unavailable: its pod is, or (InPlace) its claims are expanding or not yet ready for
- * minReadySeconds, or (podUpdatePolicy) its pod is moving in place.
+ * The replica is unavailable at `now` (replica.ts availability: its pod, its claims, its in-place move). A pod
+ * that holds no slot (a name that lost its ordinal) is judged by itself.
  */
-export const unavailable = (ctx: SyncContext, pod: Pod): boolean =>
-  isUnavailable(pod, ctx.minReadySeconds, ctx.now) ||
-  (ctx.inPlace && !claimsAvailable(ctx, replicaClaims(ctx, pod))) ||
-  (usesInPlaceUpdates(ctx) && inPlaceTarget(pod) !== undefined);
+export function unavailable(ctx: SyncContext, pod: Pod): boolean {
+  const r = ctx.slots.index.member(podOrdinal(pod));
+  return r?.pod === pod ? countsUnavailable(r, ctx.now) : isUnavailable(pod, ctx.minReadySeconds, ctx.now);
+}
 
 /**
  * Ordinals unavailable at `now` that the index's `down` class (terminating, or not Running and Ready) leaves
@@ -157,29 +157,11 @@ export const unavailable = (ctx: SyncContext, pod: Pod): boolean =>
  * pods moving in place. Ascending.
  */
 export function alsoDown(ctx: SyncContext): number[] {
-  if (ctx.memo.alsoDown !== undefined) return ctx.memo.alsoDown;
-  const index = ctx.slots.index;
-  const down = index.down;
-  const out = index.notYetAvailable(ctx.now).filter((o) => !down.has(o));
-  if (ctx.inPlace) {
-    // a replica's claims: kept per sync, over every replica (InPlace sets only)
-    const known = new Set(out);
-    for (const o of index.ordinals.ascending()) {
-      const f = index.member(o);
-      if (f !== undefined && !down.has(o) && !known.has(o) && !claimsAvailable(ctx, replicaClaims(ctx, f.pod))) out.push(o);
-    }
-    out.sort((a, b) => a - b);
+  if (ctx.memo.alsoDown === undefined) {
+    const down = ctx.slots.index.down;
+    ctx.memo.alsoDown = ctx.slots.index.notYetAvailable(ctx.now).filter((o) => !down.has(o));
   }
-  if (usesInPlaceUpdates(ctx)) {
-    const known = new Set(out);
-    for (const pod of movingPods(ctx)) {
-      const o = podOrdinal(pod);
-      if (!down.has(o) && !known.has(o)) out.push(o);
-    }
-    out.sort((a, b) => a - b);
-  }
-  ctx.memo.alsoDown = out;
-  return out;
+  return ctx.memo.alsoDown;
 }
 
 /** Indices in [from, to) whose replica is unavailable at `now`, ascending (missing slots not included). */
