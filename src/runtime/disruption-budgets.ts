@@ -5,7 +5,7 @@
 import { controllerRefOf } from '../api/controller-ref.js';
 import type { Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
 import { budgetSelects } from '../controller/model/budget-pods.js';
-import { respectsBudgets } from '../controller/admission/disruption-budget.js';
+import { respectsBudgets } from '../controller/model/spec.js';
 import type { ObservedDisruptionBudget } from '../controller/model/plan-types.js';
 import type { Informer } from './informer.js';
 import type { SetTargets } from './set-targets.js';

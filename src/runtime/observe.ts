@@ -6,7 +6,7 @@ import { defaultFeatures, type Features } from '../api/features.js';
 import { cloneJson } from '../api/validation/json.js';
 import { selectorMatches } from '../api/labels.js';
 import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
-import { respectsBudgets } from '../controller/admission/disruption-budget.js';
+import { respectsBudgets } from '../controller/model/spec.js';
 import { budgetsOf } from './disruption-budgets.js';
 import { movesByZone, nodeLabelsOf } from './node-zones.js';
 import type { AnalysisResult } from '../controller/model/plan-types.js';

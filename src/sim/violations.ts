@@ -9,7 +9,7 @@
 import type { Features } from '../api/features.js';
 import type { Instant, Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
 import { budgetSelects } from '../controller/model/budget-pods.js';
-import { respectsBudgets } from '../controller/admission/disruption-budget.js';
+import { respectsBudgets } from '../controller/model/spec.js';
 import {
   checkDeletion,
   enforcedHaltRespected,

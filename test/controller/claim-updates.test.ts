@@ -62,10 +62,11 @@ describe('InPlace claim updates in the planner', () => {
     assert.ok(p.blockers.some((b) => b.kind === 'claimResizing' && b.pod === 'web-2' && b.claim === 'data-web-2' && !b.waitingForPodRestart), JSON.stringify(p.blockers));
   });
 
-  it('relabels the pod once its claim has grown, when the pod template did not change', () => {
+  it('relabels the pod once its claim has grown, when the pod template did not change, and grows the next one in the same sync', () => {
     const next = inPlace('2Gi');
     const { plan: p, newRev } = plan(next, (claims) => (claims[2] = claim(2, revisionName(next), '2Gi', '2Gi')));
-    assert.deepEqual(kinds(p), ['relabelPod web-2']);
+    // a relabel disrupts nothing, so it takes no slot of maxUnavailable 1: web-1's claim grows at once
+    assert.deepEqual(kinds(p), ['relabelPod web-2', 'patchClaim data-web-1']);
     const relabel = p.actions.find((a) => a.kind === 'relabelPod');
     assert.equal(relabel?.kind === 'relabelPod' ? relabel.revision : undefined, newRev);
   });

@@ -9,7 +9,7 @@ import type { Instant, KubeEvent, KubeObject, Node, PersistentVolumeClaim, Pod, 
 import { claimOrdinal, claimTemplates } from '../../controller/model/claim-identity.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import type { StartState } from '../../sim/simulation.js';
-import { respectsBudgets } from '../../controller/admission/disruption-budget.js';
+import { respectsBudgets } from '../../controller/model/spec.js';
 import { movesByZone } from '../../runtime/node-zones.js';
 import { setHistory } from '../rollout/rollout-history.js';
 

@@ -135,6 +135,10 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return disruptionNotes(b);
     case 'partition':
       return heldBack(ctx);
+    case 'overlappingDisruptionBudgets':
+      return [{ pod: b.pod, note: `selected by ${b.budgets.length} PodDisruptionBudgets: cannot be evicted` }];
+    case 'disruptionWaits':
+      return [{ pod: b.pod, note: `${b.cause === 'inPlaceFallback' ? 'recreation' : b.cause === 'claimRestart' ? 'restart' : 'update'} waits (${b.waitsFor === 'disruptionBudget' ? 'PodDisruptionBudget' : b.waitsFor})` }];
   }
 }
 

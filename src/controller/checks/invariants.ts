@@ -8,7 +8,7 @@ import type { Features } from '../../api/features.js';
 import { fromTimestamp, PromoteAnnotation, PROGRESS_DEADLINE_AUTO, type Instant, type RolloutStep, type PersistentVolumeClaim, type Pod, type StatefulSet, type StatefulSetStatus } from '../../api/types.js';
 import { claimNamesForOrdinal, claimOrdinal, claimTemplates, isClaimOwnerUpToDate } from '../model/claim-identity.js';
 import { claimRevision, claimsAvailableFrom, claimsReadiness } from '../replica/claim-state.js';
-import { isBrokenPod } from '../proposals/enforced-rolling-update.js';
+import { isBrokenPod } from '../rollout/safety-halt.js';
 import { identityMatches, storageMatches } from '../model/identity.js';
 import { mergeAscending } from '../model/merge.js';
 import { observedPods, ReplicaIndex } from '../replica/replica-index.js';

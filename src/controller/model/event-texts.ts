@@ -82,6 +82,7 @@ export const EventReason = {
   claimExpansionRefused: 'ClaimExpansionRefused',
   claimResizeFailed: 'ClaimResizeFailed',
   claimIncompatible: 'ClaimIncompatible',
+  inPlaceFallback: 'InPlaceFallback',
 } as const;
 
 /** InPlace: the Warning for a replica held by its claim (a class that cannot expand, other fixed fields, a failed resize). */
@@ -122,6 +123,16 @@ export function forcedReplacementEvent(set: StatefulSet, pod: Pod): PlannedEvent
     type: 'Normal',
     reason: EventReason.forcedReplacement,
     message: `Replacing pod ${pod.metadata.name ?? ''} of revision ${podRevision(pod)} in StatefulSet ${set.metadata.name ?? ''} although it is not available (${describePodState(pod)})`,
+  };
+}
+
+/** podUpdatePolicy InPlaceIfPossible: a pod's resize does not proceed, so the pod is recreated at its revision instead. */
+export function inPlaceFallbackEvent(set: StatefulSet, pod: string, reason: string, message: string, revision: string): PlannedEvent {
+  const why = message === '' ? reason : `${reason}: ${message}`;
+  return {
+    type: 'Warning',
+    reason: EventReason.inPlaceFallback,
+    message: `Recreating pod ${pod} of StatefulSet ${set.metadata.name ?? ''} at revision ${revision}: its in-place resize does not proceed (${why})`,
   };
 }
 

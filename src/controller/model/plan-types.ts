@@ -51,6 +51,11 @@ export interface AnalysisResult {
 export interface ObservedDisruptionBudget {
   budget: PodDisruptionBudget;
   pods: readonly Pod[];
+  /**
+   * Pods this controller process deleted or evicted under the budget that its pods and status do not show yet
+   * (runtime/disruption-ledger.ts): the planner counts each as disrupted.
+   */
+  inFlight?: readonly string[];
 }
 
 /** Why a pod is deleted: upstream's reasons plus ours, for events, metrics and `why`. */
@@ -120,6 +125,11 @@ export type Action = ActionBase &
         decrementsCurrentReplicas?: boolean;
         /** A forced replacement: seconds the pod had been unavailable (statefulset_stuck_pod_duration_seconds once it is deleted). */
         stuckSeconds?: number;
+        /**
+         * Deleted through pods/eviction (rollingUpdate.respectPodDisruptionBudgets): the API server's budget check
+         * is the last word; a refusal (429) leaves the pod and requeues the set.
+         */
+        eviction?: true;
       }
   );
 
@@ -182,6 +192,12 @@ export type Blocker =
       unready: boolean;
     }
   /**
+   * respectPodDisruptionBudgets: more than one PodDisruptionBudget selects the pod, and the Eviction API refuses to
+   * evict such a pod (kube-apiserver: "This pod has more than one PodDisruptionBudget"): it waits until one of
+   * the budgets stops selecting it.
+   */
+  | { kind: 'overlappingDisruptionBudgets'; pod: string; budgets: string[] }
+  /**
    * rollingUpdate.topologyKey: the update moves one zone (a value of the node label `topologyKey`) at a time, in
    * `order`; `zone` is the one it moves now, `heldBack` replicas of later zones wait for it; `disrupted`: another
    * zone still has unavailable replicas, so no available pod of `zone` goes yet. A zone of null: pods whose node
@@ -223,7 +239,18 @@ export type Blocker =
    */
   | { kind: 'rolloutStep'; step: number; steps: number; state: StepState; gate: 'none' | 'pause' | 'bake' | 'http' | 'readiness'; partition: number; until?: Instant; analysis?: StepAnalysisStatus }
   /** rollingUpdate.steps: the step failed the rollout (an analysis, or the user's abort; `steps` 0: an abort of a rollout without steps); with onFailure Halt it stays there. */
-  | { kind: 'stepFailed'; step: number; steps: number; message: string };
+  | { kind: 'stepFailed'; step: number; steps: number; message: string }
+  /**
+   * A disruption that finishes an update (an in-place fallback or move on, a claim restart) waits: for the rollout
+   * to be resumed or retried, for the safety halt to end, for the update budget (`budget`: fewer replicas
+   * unavailable), or for a PodDisruptionBudget (the podDisruptionBudget blocker says which).
+   */
+  | { kind: 'disruptionWaits'; pod: string; ordinal: number; cause: DisruptionWaitCause; waitsFor: DisruptionWait };
+
+/** The cause of a disruption that waits (disruptionWaits). */
+export type DisruptionWaitCause = 'failed' | 'condemned' | 'recreate' | 'update' | 'forced' | 'rollback' | 'inPlaceFallback' | 'inPlaceOvertaken' | 'claimRestart';
+/** What a waiting disruption waits for. */
+export type DisruptionWait = 'resume' | 'retry' | 'halt' | 'budget' | 'disruptionBudget';
 
 export type BlockerKind = Blocker['kind'];
 

@@ -81,3 +81,6 @@ export function podUpdatePolicyOf(set: StatefulSet): PodUpdatePolicy {
   const rolling = (strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
   return rolling && (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') ? policy : 'Recreate';
 }
+
+/** Whether the set's update disruptions wait on PodDisruptionBudgets (rollingUpdate.respectPodDisruptionBudgets). */
+export const respectsBudgets = (set: StatefulSet): boolean => set.spec.updateStrategy?.rollingUpdate?.respectPodDisruptionBudgets === true;

@@ -7,7 +7,7 @@ import type { ControllerRevision, Instant, StatefulSet } from '../../api/types.j
 import { claimObjects, type Claimed } from './adoption.js';
 import { earliest } from '../model/instants.js';
 import { finalizeBatches } from '../model/batches.js';
-import { newSyncContext, type SyncContext } from '../rollout/sync-context.js';
+import { newSyncContext, withHolds, type SyncContext } from '../rollout/sync-context.js';
 import { enforcedStartedEvent, recreateStartedEvent, withOutcomeEvents } from '../model/event-texts.js';
 import { planHistoryTruncation } from './truncate-history.js';
 import { planMetrics } from './plan-metrics.js';
@@ -17,7 +17,7 @@ import { deletingStatus, planStatus } from './plan-status.js';
 import { slotsOf } from '../replica/replicas.js';
 import { planRevisions, type RevisionPlan } from '../rollout/revisions.js';
 import { planAbort, type AbortDecision, type Rollback } from '../rollout/rollback.js';
-import { planSteps, type StepPlan } from '../rollout/rollout-steps.js';
+import { isUserPaused, planSteps, type StepPlan } from '../rollout/rollout-steps.js';
 import { statusChanged } from './status-counters.js';
 import { effectiveStrategy } from '../rollout/effective-strategy.js';
 import { planSync, type SyncBody } from './update-statefulset.js';
@@ -78,8 +78,8 @@ function syncContext(
   if (abort.kind !== 'rollingBack') {
     const partition = steps.partition ?? base.strategy.partition;
     // the step's partition changes what the phases see (zones, priorities), so they start from a fresh memo
-    const ctx = partition === base.strategy.partition ? { ...base, steps } : { ...base, steps, strategy: { ...base.strategy, partition }, memo: {} };
-    return { ctx, abort, steps };
+    const staged = partition === base.strategy.partition ? { ...base, steps } : { ...base, steps, strategy: { ...base.strategy, partition }, memo: {} };
+    return { ctx: withHolds(staged, { userPause: isUserPaused(observed.set), stepFailed: steps.failure !== undefined }), abort, steps };
   }
   const target = abort.targetRevision;
   return { ctx: buildContext(observed, claimed, { current: target, update: target }, now, features, cache, abort.rollback), abort, steps };

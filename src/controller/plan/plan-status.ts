@@ -3,7 +3,8 @@
 
 import { fromTimestamp, ORDINAL_V1, toTimestamp, type Condition, type Instant, type PauseCondition, type Pod, type StatefulSetStatus, type VolumeClaimTemplateStatus } from '../../api/types.js';
 import { claimTemplates } from '../model/claim-identity.js';
-import { claimsAvailable, claimsReady, replicaClaims } from '../proposals/claim-updates.js';
+import { replicaClaims } from '../rollout/claim-apply.js';
+import { claimsAvailableFrom } from '../replica/claim-state.js';
 import { claimTemplateStatus } from '../replica/claim-template-status.js';
 import { conditionsOf, ConditionType, findCondition, Reason, removeCondition, setCondition } from '../model/conditions.js';
 import { downIndices, usesInPlaceUpdates, type SyncContext } from '../rollout/sync-context.js';
@@ -37,7 +38,7 @@ export interface StatusPlan {
  * name and still count) — minus the pods the plan deletes for the update.
  */
 export function countersFor(ctx: SyncContext, extra: readonly Pod[], actions: readonly Action[], collisionCount: number): StatefulSetStatus {
-  const claims = ctx.inPlace ? claimView(ctx) : undefined;
+  const claims = ctx.rollout.knobs.claimsInPlace ? claimView(ctx) : undefined;
   const update = reportedUpdateRevision(ctx);
   const counts = addCounts(indexCounts(ctx, update), computeReplicaStatus(extra, ctx.minReadySeconds, ctx.currentRevision, update, ctx.now, claims));
   const decremented = actions.filter((a) => a.kind === 'deletePod' && a.decrementsCurrentReplicas).length;
@@ -78,7 +79,7 @@ function indexCounts(ctx: SyncContext, updateRevision: string): ReplicaCounts {
     if (revision === updateRevision) c.updatedReplicas--;
   }
   // InPlace: a replica whose claims lag its pod's revision is not counted on it
-  if (ctx.inPlace) {
+  if (ctx.rollout.knobs.claimsInPlace) {
     for (const o of index.onRevision(updateRevision).ascending()) {
       const r = index.member(o);
       if (r !== undefined && !r.terminating && replicaClaims(ctx, r.pod).lagging) c.updatedReplicas--;
@@ -95,10 +96,10 @@ const addCounts = (a: ReplicaCounts, b: ReplicaCounts): ReplicaCounts => ({
   updatedReplicas: a.updatedReplicas + b.updatedReplicas,
 });
 
-/** The replicas' claims as the counters read them (claim-updates.ts). */
+/** The claims of pods that hold no slot, as the counters read them (claim-apply.ts). */
 const claimView = (ctx: SyncContext): ClaimView => ({
-  ready: (pod) => claimsReady(replicaClaims(ctx, pod)),
-  available: (pod) => claimsAvailable(ctx, replicaClaims(ctx, pod)),
+  ready: (pod) => replicaClaims(ctx, pod).resizing === undefined,
+  available: (pod) => claimsAvailableFrom(replicaClaims(ctx, pod), ctx.minReadySeconds) <= ctx.now,
   lagging: (pod) => replicaClaims(ctx, pod).lagging,
 });
 

@@ -3,21 +3,23 @@
 // condemned claims and scale-down, the strategy's update, then (InPlace) the claims. Each phase returns data
 // (PhaseResult); planSync numbers their writes into batches and returns where upstream's sync returns.
 
-import { fromTimestamp, type Instant, type Pod } from '../../api/types.js';
+import type { Instant, Pod } from '../../api/types.js';
+import { Admission } from '../admission/admission.js';
+import { enforcedBudget, noWalkBlockers, walkKind, walkUpdate } from '../admission/update-walk.js';
 import { BatchWriter, type Item } from '../model/batches.js';
+import { claimBlockedEvent } from '../model/event-texts.js';
 import { earliest } from '../model/instants.js';
-import { claimsAvailableAt, recordResizes, replicaClaims, resizingBlocker, updateStep, type ReplicaClaims } from '../proposals/claim-updates.js';
+import type { Action, Blocker, DisruptionWait, PlannedEvent } from '../model/plan-types.js';
+import { recordResizes, resizingBlocker, restartForClaims } from '../proposals/claim-updates.js';
+import { replicaClaims } from '../rollout/claim-apply.js';
 import { condemnedPass } from '../proposals/condemned.js';
-import { downIndicesDescending, isOld, slotUnavailability, type SyncContext } from '../rollout/sync-context.js';
-import { oldCount, staleCount } from '../rollout/update-range.js';
-import { brokenBelowPartition, checkSafetyHalt, haltBlocker, isStuck, planEnforcedUpdate, stuckSince, type HaltCheck } from '../proposals/enforced-rolling-update.js';
-import { claimBlockedEvent, forcedReplacementEvent } from '../model/event-texts.js';
-import type { Action, Blocker, PlannedEvent } from '../model/plan-types.js';
-import { inPlacePass, inPlaceStep } from '../proposals/pod-in-place.js';
-import { isTerminating, podOrdinal, podRevision } from '../model/pod-state.js';
+import { brokenBelowPartition } from '../proposals/enforced-rolling-update.js';
+import { inPlacePass } from '../proposals/pod-in-place.js';
+import type { Proposal, Refusal } from '../proposals/proposal.js';
 import { planRecreate, type RecreateDecision } from '../proposals/recreate.js';
 import { replicaPass } from '../proposals/replica-pass.js';
-import { planDownFirst, planLegacyUpdate, planMaxUnavailableUpdate, type UpdateDecision } from '../admission/rolling-update-deletions.js';
+import { haltBlocker, type HaltCheck } from '../rollout/safety-halt.js';
+import { slotUnavailability, type SyncContext } from '../rollout/sync-context.js';
 
 /** What the status, metrics and wake-up of a sync need to know besides its writes. */
 export interface SyncFacts {
@@ -58,12 +60,13 @@ export interface SyncBody extends SyncFacts {
 const result = (r: Partial<PhaseResult>): PhaseResult => ({ work: [], blockers: [], events: [], ...r });
 
 /**
- * EnforcedRollingUpdate: the safety halt and the broken pods the partition holds back. The way back of an
- * aborted rollout has the same safety check: when a pod it brought back fails too, it halts there.
+ * EnforcedRollingUpdate: the safety halt (a hold of the rollout record) and the broken pods the partition holds
+ * back. The way back of an aborted rollout has the same safety check: when a pod it brought back fails too, it
+ * halts there.
  */
 function enforcedGuards(ctx: SyncContext): PhaseResult {
   if (ctx.strategy.kind !== 'EnforcedRollingUpdate' && ctx.rollback === undefined) return result({});
-  const halt = checkSafetyHalt(ctx);
+  const halt = ctx.rollout.halt;
   const halting = haltBlocker(ctx, halt);
   const held = brokenBelowPartition(ctx);
   const blockers = [...(halting ? [halting] : []), ...(held.blocker ? [held.blocker] : [])];
@@ -72,16 +75,16 @@ function enforcedGuards(ctx: SyncContext): PhaseResult {
 
 /** Recreate: while old pods exist, delete them and do nothing else this sync. */
 // upstream: stateful_set_control.go recreateDeleteAndWait
-function recreatePhase(ctx: SyncContext): PhaseResult {
+function recreatePhase(ctx: SyncContext, admission: Admission): PhaseResult {
   if (ctx.strategy.kind !== 'Recreate') return result({});
-  const decision = planRecreate(ctx);
+  const decision = planRecreate(ctx, admission);
   if (decision.proceed) return result({ facts: { recreate: decision } });
   return result({ work: [{ order: 'slowStart', items: decision.deletions }], blockers: decision.blockers, returns: true, facts: { recreate: decision } });
 }
 
 // upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica))
-function replicasPhase(ctx: SyncContext): PhaseResult & { holdsUpdate: boolean } {
-  const pass = replicaPass(ctx);
+function replicasPhase(ctx: SyncContext, admission: Admission): PhaseResult & { holdsUpdate: boolean } {
+  const pass = replicaPass(ctx, admission);
   // an OrderedReady pass that stopped ends the sync; EnforcedRollingUpdate (and a rollback) deletes condemned
   // pods without waiting for it, and only its update waits
   const enforced = ctx.strategy.kind === 'EnforcedRollingUpdate' || ctx.rollback !== undefined;
@@ -89,8 +92,8 @@ function replicasPhase(ctx: SyncContext): PhaseResult & { holdsUpdate: boolean }
 }
 
 // upstream: stateful_set_control.go updateStatefulSet (fixPodClaim and processCondemned over condemned)
-function condemnedPhase(ctx: SyncContext): PhaseResult {
-  const condemned = condemnedPass(ctx, slotUnavailability(ctx).firstUnavailable);
+function condemnedPhase(ctx: SyncContext, admission: Admission): PhaseResult {
+  const condemned = condemnedPass(ctx, slotUnavailability(ctx).firstUnavailable, admission);
   const work: Work[] = [
     { order: 'policy', items: condemned.claimItems },
     { order: 'policy', items: condemned.deleteItems },
@@ -98,139 +101,73 @@ function condemnedPhase(ctx: SyncContext): PhaseResult {
   return result({ work, blockers: condemned.blockers, events: condemned.events, ...(condemned.stopped ? { returns: true as const } : {}) });
 }
 
-const stuckSeconds = (pod: Pod, now: Instant): number => {
-  const since = stuckSince(pod);
-  return since === undefined ? 0 : Math.max(0, (now - since) / 1000);
-};
+/** What a refused disruption of a pod waits for (`why`), by the rule that refused it. */
+const WAITS_FOR: Record<Refusal, DisruptionWait> = { held: 'resume', halted: 'halt', budget: 'budget', disruptionBudget: 'disruptionBudget' };
 
-/** The update step of one chosen replica: its deletion, its relabel, or (InPlace) its claims first (claim-updates.ts). */
-function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced: Pod[]; blockers: Blocker[] }): Item[] {
-  const inPlace = inPlaceStep(ctx, pod);
-  if (inPlace?.kind === 'patch') return [{ position, steps: [[inPlace.action]] }];
-  if (inPlace?.kind === 'wait') out.blockers.push(inPlace.blocker);
-  if (inPlace !== undefined) return [];
-  const step = updateStep(ctx, pod, ctx.strategy.kind !== 'RollingUpdate');
-  switch (step.kind) {
-    case 'patchClaims':
-      return [{ position, steps: [step.actions] }];
-    case 'relabel':
-      return [{ position, steps: [[step.action]] }];
-    case 'wait':
-      out.blockers.push(step.blocker);
-      return [];
-    case 'none':
-      return [];
-    case 'replace':
-      break;
+/** A phase's admitted writes (one item each, in proposal order), the blockers of what waits, the events. */
+interface Admitted {
+  items: Item[];
+  blockers: Blocker[];
+  events: PlannedEvent[];
+}
+
+/** Offers one proposal to the admission: its actions as the next item when admitted, else what it waits for. */
+function admitInto(ctx: SyncContext, admission: Admission, p: Proposal, out: Admitted): void {
+  const verdict = admission.admit(p);
+  if (verdict.admitted) {
+    out.items.push({ position: out.items.length, steps: [verdict.actions] });
+    if (p.event !== undefined) out.events.push(p.event);
+    return;
   }
-  // EnforcedRollingUpdate replacing a pod that is down (stuck): a forced replacement
-  const isForced = !step.forClaims && ctx.rollback === undefined && ctx.strategy.kind === 'EnforcedRollingUpdate' && isOld(ctx, pod) && isStuck(ctx, pod);
-  if (isForced) out.forced.push(pod);
-  const action: Action = {
-    kind: 'deletePod',
-    batch: 0,
-    name: pod.metadata.name ?? '',
-    uid: pod.metadata.uid ?? '',
-    ordinal: podOrdinal(pod),
-    cause: ctx.rollback !== undefined ? 'rollback' : isForced ? 'forced' : 'update',
-    decrementsCurrentReplicas: podRevision(pod) === ctx.currentRevision,
-    ...(isForced ? { stuckSeconds: stuckSeconds(pod, ctx.now) } : {}),
-  };
-  return [{ position, steps: [[action]] }];
+  const waitsFor = verdict.refusal === 'held' && ctx.rollout.holds.stepFailed && !ctx.rollout.holds.userPause ? 'retry' : WAITS_FOR[verdict.refusal];
+  out.blockers.push({ kind: 'disruptionWaits', pod: p.pod.metadata.name ?? '', ordinal: p.ordinal, cause: p.cause, waitsFor });
+}
+
+/**
+ * podUpdatePolicy: the pods moving in place — relabelled once their kubelet reports the new images and
+ * resources (pod-in-place.ts); their fallbacks and moves on go through the admission like every disruption.
+ */
+function inPlacePhase(ctx: SyncContext, admission: Admission): PhaseResult {
+  const pass = inPlacePass(ctx);
+  const out: Admitted = { items: [], blockers: [], events: [] };
+  for (const m of pass.moves) {
+    if (m.action !== undefined) out.items.push({ position: out.items.length, steps: [[m.action]] });
+    else admitInto(ctx, admission, m.proposal, out);
+  }
+  const facts = pass.wakeAt === undefined ? {} : { facts: { wakeAt: pass.wakeAt } };
+  return result({ work: [{ order: 'slowStart', items: out.items }], blockers: [...pass.blockers, ...out.blockers], events: out.events, ...facts });
 }
 
 /**
  * InPlace, over every replica: records the end of each expansion the controller asked for (so minReadySeconds
- * counts from it), and says which replicas wait for their claims (the budget counts them unavailable while
- * their pods are Ready).
+ * counts from it), restarts updated pods an offline expansion waits for (through the admission), and says which
+ * replicas wait for their claims.
  */
-/**
- * A pod the rollout created on the update revision whose claim's expansion ended after it had mounted it, and
- * now waits for a restart to grow its file system (offline expansion): restarted, under every strategy. The
- * replica is unavailable already, so this costs no budget. (A pod the rollout keeps, on the old revision,
- * is restarted for its claims only by EnforcedRollingUpdate and Recreate: updateStep.)
- */
-function restartForClaims(ctx: SyncContext, pod: Pod, claims: ReplicaClaims): Action | undefined {
-  const resizing = claims.resizing;
-  if (isOld(ctx, pod) || isTerminating(pod) || resizing === undefined || !resizing.offline || resizing.failed !== undefined) return undefined;
-  // a pod created once the storage side had finished mounts the grown volume: its start ends the expansion
-  const created = fromTimestamp(pod.metadata.creationTimestamp);
-  if (created === undefined || resizing.offlineSince === undefined || created >= resizing.offlineSince) return undefined;
-  return { kind: 'deletePod', batch: 0, name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', ordinal: podOrdinal(pod), cause: 'update' };
-}
-
-/** podUpdatePolicy: the pods moving in place, relabelled once their kubelet reports the new images and resources (pod-in-place.ts). */
-function inPlacePhase(ctx: SyncContext): PhaseResult {
-  const pass = inPlacePass(ctx);
-  const facts = pass.wakeAt === undefined ? {} : { facts: { wakeAt: pass.wakeAt } };
-  return result({ work: [{ order: 'slowStart', items: pass.actions.map((a, position) => ({ position, steps: [[a]] })) }], blockers: pass.blockers, ...facts });
-}
-
-function claimsPhase(ctx: SyncContext, known: readonly Blocker[]): PhaseResult {
-  if (!ctx.inPlace) return result({});
+function claimsPhase(ctx: SyncContext, admission: Admission, known: readonly Blocker[]): PhaseResult {
+  if (!ctx.rollout.knobs.claimsInPlace) return result({});
   const reported = new Set(known.flatMap((b) => (b.kind === 'claimResizing' || b.kind === 'claimResizeFailed' ? [b.pod] : [])));
-  const out = { items: [] as Item[], blockers: [] as Blocker[] };
-  let wakeAt: Instant | undefined;
+  const out: Admitted = { items: [], blockers: [], events: [] };
   for (const i of ctx.slots.indices()) {
     const pod = ctx.slots.pod(i) as Pod;
     const claims = replicaClaims(ctx, pod);
     const records = recordResizes(ctx, pod, claims);
     if (records.length > 0) out.items.push({ position: out.items.length, steps: [records] });
     const restart = restartForClaims(ctx, pod, claims);
-    if (restart !== undefined) out.items.push({ position: out.items.length, steps: [[restart]] });
+    if (restart !== undefined) admitInto(ctx, admission, restart, out);
     const name = pod.metadata.name ?? '';
     if (claims.resizing !== undefined && !reported.has(name)) out.blockers.push(resizingBlocker(name, claims.resizing));
-    wakeAt = earliest(wakeAt, claimsAvailableAt(ctx, claims));
   }
-  const facts = wakeAt === undefined ? {} : { facts: { wakeAt } };
-  return result({ work: [{ order: 'slowStart', items: out.items }], blockers: out.blockers, ...facts });
+  return result({ work: [{ order: 'slowStart', items: out.items }], blockers: out.blockers, events: out.events });
 }
 
-/** Update deletions, one batch each in order; the status already counts them out of currentReplicas. */
-function deleteVictims(ctx: SyncContext, decision: UpdateDecision): PhaseResult {
-  const out = { forced: [] as Pod[], blockers: [] as Blocker[] };
-  const items = decision.victims.flatMap(({ pod }, position) => updateItem(ctx, pod, position, out));
-  // a replica whose claims cannot follow holds the rolling update where it is (KEP-4650), not the budget
-  const held = out.blockers.some((b) => b.kind === 'claimExpansionRefused' || b.kind === 'claimIncompatible');
-  out.blockers.unshift(...decision.blockers.filter((b) => !(held && b.kind === 'budgetExhausted')));
-  const facts: Partial<SyncFacts> = { forced: out.forced, ...(decision.unavailablePods !== undefined ? { unavailablePods: decision.unavailablePods } : {}) };
-  const events = out.forced.map((pod) => forcedReplacementEvent(ctx.set, pod));
-  return result({ work: [{ order: 'sequential', items }], blockers: out.blockers, events, facts });
+/** The strategy's update (upstream §4.1 dispatch): the update walk (admission/update-walk.ts). */
+function updatePhase(ctx: SyncContext, admission: Admission): PhaseResult {
+  const kind = walkKind(ctx);
+  if (kind === undefined) return result({ blockers: noWalkBlockers(ctx) });
+  const walked = walkUpdate(ctx, kind, kind === 'enforced' || kind === 'held' ? admission.withBudget(enforcedBudget(ctx)) : admission);
+  const facts: Partial<SyncFacts> = { forced: walked.forced, ...(walked.unavailablePods !== undefined ? { unavailablePods: walked.unavailablePods } : {}) };
+  return result({ work: [{ order: 'sequential', items: walked.items }], blockers: walked.blockers, events: walked.events, facts });
 }
-
-/**
- * A paused rollout (rollingUpdate.paused, or a failed step: rollout-steps.ts) updates no pod or claim; under
- * EnforcedRollingUpdate it still replaces broken pods of an old revision (as Deployments and Kruise do while paused).
- */
-function heldUpdate(ctx: SyncContext, halt: HaltCheck): PhaseResult {
-  if (ctx.strategy.kind !== 'EnforcedRollingUpdate' || halt.halted !== undefined) return result({});
-  // the stuck old pods from the partition up, highest first: none is available, so none takes budget
-  const victims = downIndicesDescending(ctx, ctx.strategy.partition)
-    .map((index) => ({ index, pod: ctx.slots.pod(index) }))
-    .filter((c): c is { index: number; pod: Pod } => c.pod !== undefined && !isTerminating(c.pod) && isOld(ctx, c.pod) && isStuck(ctx, c.pod))
-    .slice(0, ctx.strategy.maxUnavailable);
-  return deleteVictims(ctx, { victims, blockers: [] });
-}
-
-/** The strategy's update phase (upstream §4.1 dispatch); an aborted rollout's way back (rollback.ts) instead. */
-function updatePhase(ctx: SyncContext, halt: HaltCheck): PhaseResult {
-  if (ctx.rollback !== undefined) return deleteVictims(ctx, halt.halted === undefined ? planDownFirst(ctx) : { victims: [], blockers: [] });
-  if (ctx.steps?.holds === true) return heldUpdate(ctx, halt);
-  switch (ctx.strategy.kind) {
-    case 'OnDelete': {
-      const outdated = oldCount(ctx, 0);
-      return result({ blockers: outdated > 0 ? [{ kind: 'onDeleteStrategy', outdatedPods: outdated }] : [] });
-    }
-    case 'Recreate':
-      // every pod that needed a new template is gone (recreatePhase); replicas that change only their claims
-      // or label are moved like a rolling update, one at a time, and none is deleted
-      return oldCount(ctx, 0) > 0 || staleCount(ctx, 0) > 0 ? deleteVictims(ctx, planMaxUnavailableUpdate(ctx)) : result({});
-    case 'EnforcedRollingUpdate':
-      return deleteVictims(ctx, planEnforcedUpdate(ctx, halt));
-    case 'RollingUpdate':
-      return deleteVictims(ctx, ctx.strategy.legacy ? planLegacyUpdate(ctx) : planMaxUnavailableUpdate(ctx));
-  }
-};
 
 /** The writes, blockers, events and facts of the phases run so far, in order. */
 class SyncFold {
@@ -260,19 +197,22 @@ class SyncFold {
 export function planSync(ctx: SyncContext): SyncBody {
   const fold = new SyncFold(ctx.monotonic);
   const body = fold.body;
+  // one admission for the sync: every phase's disruptions spend the same budget and PodDisruptionBudgets
+  const admission = new Admission(ctx);
   const done = (): SyncBody => {
+    body.blockers.push(...admission.disruptionBudgetBlockers());
     body.events.push(...body.blockers.flatMap((b) => claimBlockedEvent(ctx.set, b) ?? []));
     return body;
   };
   fold.add(enforcedGuards(ctx));
-  if (fold.add(recreatePhase(ctx))) return done();
-  const replicas = replicasPhase(ctx);
+  if (fold.add(recreatePhase(ctx, admission))) return done();
+  const replicas = replicasPhase(ctx, admission);
   const stops = fold.add(replicas);
   // a restarting pod stops an OrderedReady pass: its relabel must not wait for it to be Ready
-  fold.add(inPlacePhase(ctx));
+  fold.add(inPlacePhase(ctx, admission));
   if (stops) return done();
-  if (fold.add(condemnedPhase(ctx))) return done();
-  if (!replicas.holdsUpdate) fold.add(updatePhase(ctx, body.halt));
-  fold.add(claimsPhase(ctx, body.blockers));
+  if (fold.add(condemnedPhase(ctx, admission))) return done();
+  if (!replicas.holdsUpdate) fold.add(updatePhase(ctx, admission));
+  fold.add(claimsPhase(ctx, admission, body.blockers));
   return done();
 }

@@ -11,136 +11,15 @@
 // rolling update at its replica until the user acts, but never the creation of a pod. With OnDelete every
 // claim is left alone, as upstream.
 
-import {
-  ClaimAnnotations,
-  claimRequest,
-  classAllowsExpansion,
-  Labels,
-  toTimestamp,
-  type Instant,
-  type PersistentVolumeClaim,
-  type Pod,
-  type StatefulSet,
-} from '../../api/types.js';
+import { ClaimAnnotations, fromTimestamp, toTimestamp, type Pod, type StatefulSet } from '../../api/types.js';
 import { carriesClaimTemplates } from '../../api/revision/hash.js';
-import { largerQuantity } from '../../api/validation/quantity.js';
 import { claimNameFor, claimTemplates } from '../model/claim-identity.js';
-import { fixedFieldMismatch } from '../replica/claim-template-status.js';
-import { claimRevision, claimsAvailableFrom, claimsReadiness, isClaimDeleting, type ClaimsReadiness, type ResizingClaim } from '../replica/claim-state.js';
+import { claimRevision, type ResizingClaim } from '../replica/claim-state.js';
 import type { Action, Blocker } from '../model/plan-types.js';
-import { parentNameAndOrdinal, podRevision } from '../model/pod-state.js';
+import { isTerminating, parentNameAndOrdinal, podRevision } from '../model/pod-state.js';
+import type { Proposal } from './proposal.js';
+import { claimApply, claimPatches, replicaClaims, type ReplicaClaims } from '../rollout/claim-apply.js';
 import { setAtRevision, type SyncContext } from '../rollout/sync-context.js';
-
-/**
- * What the controller applies (server-side apply, its own field manager) to bring a claim to the template of
- * a revision: the template's labels and annotations with the set's selector labels and the revision label,
- * the larger of the template's and the claim's storage request (never shrinking; named every time, since
- * what an apply leaves out that it applied before is removed), volumeAttributesClassName (the claim's own
- * when the template has none: a class is never unset), and the controller's own resize annotations.
- * Users' own labels and annotations stay theirs.
- */
-function claimApply(set: StatefulSet, template: PersistentVolumeClaim, claim: PersistentVolumeClaim, revision: string, marks: Record<string, string>): PersistentVolumeClaim {
-  const labels = { ...template.metadata?.labels, ...set.spec.selector?.matchLabels, [Labels.revisionHash]: revision };
-  const annotations = { ...template.metadata?.annotations, ...marks };
-  const storage = largerQuantity(claimRequest(claim), claimRequest(template));
-  const vac = template.spec?.volumeAttributesClassName ?? claim.spec?.volumeAttributesClassName;
-  return {
-    apiVersion: 'v1',
-    kind: 'PersistentVolumeClaim',
-    metadata: { name: claim.metadata.name ?? '', namespace: claim.metadata.namespace ?? '', labels, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) },
-    spec: { ...(storage === undefined ? {} : { resources: { requests: { storage } } }), ...(vac === undefined ? {} : { volumeAttributesClassName: vac }) },
-  };
-}
-
-/** The class name when the claim cannot grow because its StorageClass (observed) does not allow expansion. */
-function refusingClass(ctx: SyncContext, claim: PersistentVolumeClaim): string | undefined {
-  if (ctx.storageClasses === undefined) return undefined;
-  const name = claim.spec?.storageClassName ?? '';
-  return classAllowsExpansion(ctx.storageClasses.get(name)) ? undefined : name;
-}
-
-/** The pod's claims brought to a revision: the applies that can be made, and why one of them cannot. */
-export interface ClaimPatches {
-  actions: Action[];
-  /** A claim the controller cannot make compatible (claimExpansionRefused or claimIncompatible). */
-  blocked?: Blocker;
-}
-
-/**
- * patchClaim actions (server-side applies) for the pod's claims that exist and are not yet at `revision`.
- * A claim that must grow through a StorageClass that does not allow it (the API server would refuse it), or
- * whose fixed fields differ from the template, is not patched: `blocked` says which and why.
- */
-export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): ClaimPatches {
-  const set = setAtRevision(ctx, revision);
-  if (!ctx.inPlace || set === undefined) return { actions: [] };
-  const podName = pod.metadata.name ?? '';
-  const ordinal = parentNameAndOrdinal(podName).ordinal;
-  const out: ClaimPatches = { actions: [] };
-  for (const template of claimTemplates(set)) {
-    const name = claimNameFor(set, template, ordinal);
-    const claim = ctx.claims.get(name);
-    if (claim === undefined || isClaimDeleting(claim) || claimRevision(claim) === revision) continue;
-    const mismatch = fixedFieldMismatch(claim, template);
-    if (mismatch !== undefined) {
-      out.blocked ??= { kind: 'claimIncompatible', pod: podName, claim: name, ...mismatch };
-      continue;
-    }
-    const grows = largerQuantity(claimRequest(claim), claimRequest(template)) !== claimRequest(claim);
-    const storageClass = grows ? refusingClass(ctx, claim) : undefined;
-    const applied = claimApply(set, template, claim, revision, grows && ctx.minReadySeconds > 0 ? { [ClaimAnnotations.resizeRequestedAt]: toTimestamp(ctx.now) } : {});
-    const request = claimRequest(applied) ?? '';
-    if (storageClass !== undefined) {
-      out.blocked ??= { kind: 'claimExpansionRefused', pod: podName, claim: name, storageClass, request };
-      continue;
-    }
-    out.actions.push({ kind: 'patchClaim', batch: 0, name, podName, claim: applied, ...(grows ? { growsTo: request } : {}) });
-  }
-  return out;
-}
-
-/** What a replica's claims say about it (InPlace), worked out once per pod and sync. */
-export interface ReplicaClaims extends ClaimsReadiness {
-  /** Its claims are not at the pod's revision and can be, or must grow and cannot: the replica does not count as on that revision yet. */
-  lagging: boolean;
-}
-
-const NONE: ReplicaClaims = Object.freeze({ unrecorded: [], lagging: false });
-
-/** The replica's claims, worked out once per pod and sync (the budget asks for every slot, often). */
-export function replicaClaims(ctx: SyncContext, pod: Pod): ReplicaClaims {
-  if (!ctx.inPlace) return NONE;
-  const memo = (ctx.memo.replicaClaims ??= new Map<Pod, ReplicaClaims>());
-  let known = memo.get(pod);
-  if (known === undefined) {
-    known = readReplicaClaims(ctx, pod);
-    memo.set(pod, known);
-  }
-  return known;
-}
-
-function readReplicaClaims(ctx: SyncContext, pod: Pod): ReplicaClaims {
-  const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
-  // the replica's record has read its claims (replica.ts); a pod that holds no slot (shadowed) is read here
-  const member = ctx.slots.index.member(ordinal);
-  const readiness = member?.pod === pod && member.claims !== undefined ? member.claims : claimsReadiness(claimTemplates(ctx.set).flatMap((t) => ctx.claims.get(claimNameFor(ctx.set, t, ordinal)) ?? []), ctx.minReadySeconds);
-  // a claim that differs in a fixed field never had the template's revision (it predates the set): it holds
-  // the update of its replica (updateStep), not the count of a replica created on it
-  const toPodRevision = claimPatches(ctx, pod, podRevision(pod));
-  return { ...readiness, lagging: toPodRevision.actions.length > 0 || toPodRevision.blocked?.kind === 'claimExpansionRefused' };
-}
-
-/** The claims are ready: none is expanding (readyReplicas). */
-export const claimsReady = (c: ReplicaClaims): boolean => c.resizing === undefined;
-
-/** The claims have been ready for minReadySeconds (availableReplicas, the update budget). */
-export const claimsAvailable = (ctx: SyncContext, c: ReplicaClaims): boolean => claimsAvailableFrom(c, ctx.minReadySeconds) <= ctx.now;
-
-/** When the claims become available with no new event (minReadySeconds after the recorded end of an expansion). */
-export function claimsAvailableAt(ctx: SyncContext, c: ReplicaClaims): Instant | undefined {
-  const at = claimsAvailableFrom(c, ctx.minReadySeconds);
-  return at > ctx.now && Number.isFinite(at) ? at : undefined;
-}
 
 /**
  * Records, on each claim whose expansion the controller asked for and has seen finish, when that was: the
@@ -175,7 +54,7 @@ export function onlyLabelChanges(ctx: SyncContext, pod: Pod): boolean {
   if (at === undefined) return false;
   const own = ctx.revisions.get(revision);
   const update = ctx.revisions.get(ctx.updateRevision);
-  const claimsInvolved = ctx.inPlace || (own !== undefined && carriesClaimTemplates(own)) || (update !== undefined && carriesClaimTemplates(update));
+  const claimsInvolved = ctx.rollout.knobs.claimsInPlace || (own !== undefined && carriesClaimTemplates(own)) || (update !== undefined && carriesClaimTemplates(update));
   return claimsInvolved && sameTemplate(ctx, revision, at);
 }
 
@@ -212,7 +91,7 @@ const relabel = (ctx: SyncContext, pod: Pod): UpdateStep => {
 // KEP-4650 ("When to update PVCs")
 export function updateStep(ctx: SyncContext, pod: Pod, restartsOffline: boolean): UpdateStep {
   const keepsPod = podRevision(pod) === ctx.updateRevision || onlyLabelChanges(ctx, pod);
-  if (!ctx.inPlace) return keepsPod ? relabel(ctx, pod) : { kind: 'replace', forClaims: false };
+  if (!ctx.rollout.knobs.claimsInPlace) return keepsPod ? relabel(ctx, pod) : { kind: 'replace', forClaims: false };
   const patches = claimPatches(ctx, pod, ctx.updateRevision);
   // a replica whose claims cannot follow is not touched: the user decides (nothing is deleted for it)
   if (patches.blocked !== undefined) return { kind: 'wait', blocker: patches.blocked };
@@ -226,4 +105,20 @@ export function updateStep(ctx: SyncContext, pod: Pod, restartsOffline: boolean)
     return restart ? { kind: 'replace', forClaims: true } : { kind: 'wait', blocker: resizingBlocker(podName, claims.resizing) };
   }
   return relabel(ctx, pod);
+}
+
+/**
+ * A pod the rollout created on the update revision whose claim's expansion ended after it had mounted it, and
+ * now waits for a restart to grow its file system (offline expansion): proposed for a restart, under every
+ * strategy. The replica is unavailable already (its claim is resizing), so this costs no budget. (A pod the
+ * rollout keeps, on the old revision, is restarted for its claims only by EnforcedRollingUpdate and Recreate:
+ * updateStep.)
+ */
+export function restartForClaims(ctx: SyncContext, pod: Pod, claims: ReplicaClaims): Proposal | undefined {
+  const resizing = claims.resizing;
+  if (podRevision(pod) !== ctx.updateRevision || isTerminating(pod) || resizing === undefined || !resizing.offline || resizing.failed !== undefined) return undefined;
+  // a pod created once the storage side had finished mounts the grown volume: its start ends the expansion
+  const created = fromTimestamp(pod.metadata.creationTimestamp);
+  if (created === undefined || resizing.offlineSince === undefined || created >= resizing.offlineSince) return undefined;
+  return { cause: 'claimRestart', pod, ordinal: parentNameAndOrdinal(pod.metadata.name).ordinal, disruption: { via: 'delete' }, charge: 'free' };
 }

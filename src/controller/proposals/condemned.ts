@@ -10,7 +10,8 @@ import type { Blocker, PlannedEvent } from '../model/plan-types.js';
 import { fixClaimOwnerRefs } from './pod-claims.js';
 import { isRunningAndAvailable, isRunningAndReady, isTerminating, podOrdinal } from '../model/pod-state.js';
 import type { FirstUnavailable } from '../replica/replicas.js';
-import { deleteAction } from './process-replica.js';
+import { deletion } from './process-replica.js';
+import type { Admit } from './proposal.js';
 
 export interface CondemnedResult {
   claimItems: Item[];
@@ -45,27 +46,25 @@ function condemnedGate(ctx: SyncContext, pod: Pod, first: FirstUnavailable): Blo
   return undefined;
 }
 
-function monotonicDeletes(ctx: SyncContext, first: FirstUnavailable): { items: Item[]; blocker?: Blocker } {
+function monotonicDeletes(ctx: SyncContext, first: FirstUnavailable, admit: Admit): { items: Item[]; blocker?: Blocker } {
   const pod = ctx.slots.condemned[0];
   if (pod === undefined) return { items: [] };
   const gate = condemnedGate(ctx, pod, first);
   if (gate !== undefined) return { items: [], blocker: gate };
   // one deletion per sync; the next waits for this pod to be gone
-  return { items: [{ position: 0, steps: [[deleteAction(pod, podOrdinal(pod), 'condemned')]] }] };
+  return { items: [{ position: 0, steps: [deletion(admit, pod, podOrdinal(pod), 'condemned')] }] };
 }
 
-function parallelDeletes(ctx: SyncContext): Item[] {
-  return ctx.slots.condemned.flatMap((pod, position) =>
-    isTerminating(pod) ? [] : [{ position, steps: [[deleteAction(pod, podOrdinal(pod), 'condemned')]] }],
-  );
+function parallelDeletes(ctx: SyncContext, admit: Admit): Item[] {
+  return ctx.slots.condemned.flatMap((pod, position) => (isTerminating(pod) ? [] : [{ position, steps: [deletion(admit, pod, podOrdinal(pod), 'condemned')] }]));
 }
 
-export function condemnedPass(ctx: SyncContext, first: FirstUnavailable): CondemnedResult {
+export function condemnedPass(ctx: SyncContext, first: FirstUnavailable, admit: Admit): CondemnedResult {
   const fixes = claimFixes(ctx);
   if (!ctx.monotonic) {
-    return { claimItems: fixes.items, deleteItems: parallelDeletes(ctx), blockers: [], events: fixes.events, stopped: false };
+    return { claimItems: fixes.items, deleteItems: parallelDeletes(ctx, admit), blockers: [], events: fixes.events, stopped: false };
   }
-  const deletes = monotonicDeletes(ctx, first);
+  const deletes = monotonicDeletes(ctx, first, admit);
   return {
     claimItems: fixes.items,
     deleteItems: deletes.items,

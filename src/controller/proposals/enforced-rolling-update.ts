@@ -19,17 +19,13 @@
 //   gates the pass, and so does every pod on the update revision: the new revision must prove itself
 //   ("still wait for new pod to be ready"), so a broken template does not fill the set with broken pods.
 
-import { fromTimestamp, type Instant, type Pod } from '../../api/types.js';
+import type { Instant, Pod } from '../../api/types.js';
 import { earliest } from '../model/instants.js';
 import * as block from '../model/blockers.js';
-import { mergeDescending } from '../model/merge.js';
-import { missingDescending } from '../replica/replicas.js';
-import { downIndicesDescending, isOld, needsUpdate, unavailable, type SyncContext } from '../rollout/sync-context.js';
+import { isOld, type SyncContext } from '../rollout/sync-context.js';
 import type { Blocker } from '../model/plan-types.js';
-import { describePodState, isRunningAndReady, isTerminating, isUnavailable, podAvailableAt, readyCondition, stuckReason } from '../model/pod-state.js';
-import { remainingBlockers, type Candidate, type UpdateDecision } from '../admission/rolling-update-deletions.js';
-import { oldCount, staleDescending } from '../rollout/update-range.js';
-import { updateBudget } from '../admission/update-budget.js';
+import { describePodState, isRunningAndReady, isTerminating } from '../model/pod-state.js';
+import { failureOf, isStuck, stuckSince } from '../rollout/safety-halt.js';
 
 /**
  * An old-revision pod of the update range that EnforcedRollingUpdate (or the way back of an aborted rollout)
@@ -43,68 +39,6 @@ export function isReplaceableOldPod(ctx: SyncContext, index: number, pod: Pod): 
     !isTerminating(pod) &&
     isStuck(ctx, pod)
   );
-}
-
-/** The pod itself is down (a replica waiting only for its claims to expand is in flight, not stuck). */
-export const isStuck = (ctx: SyncContext, pod: Pod): boolean => isUnavailable(pod, ctx.minReadySeconds, ctx.now);
-
-export interface HaltCheck {
-  halted?: { pod: Pod; ordinal: number; reason: string };
-  /** When the highest new pod would count as failed by the deadline (for wakeAt). */
-  failsAt?: Instant;
-}
-
-/** Seed 001's "broken": why an unavailable pod has failed, or else when it will count as failed. */
-export interface Failure {
-  reason?: string;
-  failsAt?: Instant;
-}
-
-/**
- * A failure state the pod cannot leave by itself, or still unavailable progressDeadlineSeconds after
- * `since`. The caller has checked that the pod is unavailable. Pure, also used by the invariant checkers.
- */
-export function failureOf(pod: Pod, since: Instant | undefined, progressDeadlineSeconds: number, now: Instant): Failure {
-  const stuck = stuckReason(pod);
-  if (stuck !== undefined) return { reason: stuck };
-  if (since === undefined) return {};
-  const failsAt = since + progressDeadlineSeconds * 1000;
-  return failsAt <= now ? { reason: 'NotAvailableWithinProgressDeadline' } : { failsAt };
-}
-
-/** A pod that is not Running and Ready and has failed (failureOf, counted from when it became not Ready). */
-export function isBrokenPod(pod: Pod, progressDeadlineSeconds: number, now: Instant): boolean {
-  return !isRunningAndReady(pod) && failureOf(pod, stuckSince(pod), progressDeadlineSeconds, now).reason !== undefined;
-}
-
-/** The highest-ordinal new-revision pod has failed to become available (see the file comment). */
-export function checkSafetyHalt(ctx: SyncContext): HaltCheck {
-  const { slots } = ctx;
-  let top: number | undefined;
-  for (const i of slots.descending(slots.index.onRevision(ctx.updateRevision), ctx.strategy.partition)) {
-    if (slots.facts(i)?.terminating === false) {
-      top = i;
-      break;
-    }
-  }
-  const pod = top === undefined ? undefined : slots.pod(top);
-  if (top === undefined || pod === undefined || !unavailable(ctx, pod)) return {};
-  const failure = failureOf(pod, fromTimestamp(pod.metadata.creationTimestamp), ctx.progressDeadlineSeconds, ctx.now);
-  if (failure.reason === undefined) return failure.failsAt === undefined ? {} : { failsAt: failure.failsAt };
-  return { halted: { pod, ordinal: slots.start + top, reason: failure.reason } };
-}
-
-/** The safetyHalt blocker, when the halt stops an update (old pods remain in the update range). */
-export function haltBlocker(ctx: SyncContext, halt: HaltCheck): Blocker | undefined {
-  if (halt.halted === undefined || oldCount(ctx, ctx.strategy.partition) === 0) return undefined;
-  return { kind: 'safetyHalt', pod: halt.halted.pod.metadata.name ?? '', ordinal: halt.halted.ordinal };
-}
-
-/** When a stuck pod started being unavailable (Ready's last transition, else its creation). */
-export function stuckSince(pod: Pod): Instant | undefined {
-  const ready = readyCondition(pod);
-  const since = ready?.status === 'True' ? undefined : fromTimestamp(ready?.lastTransitionTime);
-  return since ?? fromTimestamp(pod.metadata.creationTimestamp) ?? podAvailableAt(pod, 0);
 }
 
 /** A pod the OrderedReady replica pass went past without waiting for it. */
@@ -159,45 +93,4 @@ export function brokenBelowPartition(ctx: SyncContext): BelowPartitionCheck {
   const out: BelowPartitionCheck = failsAt === undefined ? {} : { failsAt };
   if (count > 0) out.blocker = { kind: 'brokenBelowPartition', partition: ctx.strategy.partition, pods, count };
   return out;
-}
-
-/** The blocker that ends the top-down scan at `pod`, or undefined when the scan may continue past it. */
-function scanStop(ctx: SyncContext, pod: Pod): Blocker | undefined {
-  if (isTerminating(pod)) return block.terminating(pod);
-  if (!isOld(ctx, pod) && unavailable(ctx, pod)) return block.notAvailable(pod, ctx.minReadySeconds);
-  return undefined;
-}
-
-// upstream: none (KEP-3541's first design, "Proposed EnforcedRollingUpdate Algorithm")
-export function planEnforcedUpdate(ctx: SyncContext, halt: HaltCheck): UpdateDecision {
-  const budget = updateBudget(ctx, (i, p) => isReplaceableOldPod(ctx, i, p));
-  if (halt.halted !== undefined) return { victims: [], blockers: remainingBlockers(ctx, [], undefined), unavailablePods: budget.unavailable };
-  let remaining = budget.remaining;
-  let budgetLimited = false;
-  const victims: Candidate[] = [];
-  const blockers: Blocker[] = [];
-  // top-down over what can stop the scan or be a victim; every other pod is updated and available
-  const { slots } = ctx;
-  const from = ctx.strategy.partition;
-  const visits = mergeDescending(missingDescending(slots, from, slots.count), slots.descending(slots.index.terminating, from), staleDescending(ctx, from), downIndicesDescending(ctx, from));
-  for (const index of visits) {
-    if (victims.length >= ctx.strategy.maxUnavailable) break;
-    const pod = slots.pod(index);
-    if (pod === undefined) break; // being created: wait for it
-    const stop = scanStop(ctx, pod);
-    if (stop !== undefined) {
-      blockers.push(stop);
-      break;
-    }
-    if (!needsUpdate(ctx, pod)) continue;
-    if (unavailable(ctx, pod)) victims.push({ index, pod });
-    else if (remaining > 0) {
-      victims.push({ index, pod });
-      remaining--;
-    } else {
-      budgetLimited = true;
-      break;
-    }
-  }
-  return { victims, blockers: [...blockers, ...remainingBlockers(ctx, victims, budgetLimited ? budget : undefined)], unavailablePods: budget.unavailable };
 }

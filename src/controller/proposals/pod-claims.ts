@@ -28,11 +28,11 @@ export function createMissingClaims(ctx: SyncContext, pod: Pod): ClaimCreation {
   if (names.every((n) => ctx.claims.has(n) && !isDeleting(ctx.claims.get(n) as PersistentVolumeClaim))) return out;
   // InPlace: a claim is created from the templates of its pod's revision, and records that revision
   const revision = podRevision(pod);
-  const source = ctx.inPlace ? (setAtRevision(ctx, revision) ?? ctx.set) : ctx.set;
+  const source = ctx.rollout.knobs.claimsInPlace ? (setAtRevision(ctx, revision) ?? ctx.set) : ctx.set;
   for (const claim of claimsForOrdinal(source, ordinal)) {
     const existing = ctx.claims.get(claim.metadata.name ?? '');
     if (existing === undefined) {
-      const labelled = ctx.inPlace ? { ...claim, metadata: { ...claim.metadata, labels: { ...claim.metadata.labels, [Labels.revisionHash]: revision } } } : claim;
+      const labelled = ctx.rollout.knobs.claimsInPlace ? { ...claim, metadata: { ...claim.metadata, labels: { ...claim.metadata.labels, [Labels.revisionHash]: revision } } } : claim;
       out.actions.push({ kind: 'createClaim', batch: 0, claim: withRetentionOwnerRefs(labelled, ctx.set, pod), podName });
     } else if (isDeleting(existing) && out.deleting === undefined) {
       out.deleting = existing.metadata.name ?? '';

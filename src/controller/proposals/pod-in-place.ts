@@ -10,11 +10,13 @@
 // later comes from its revision's template, and revision names are untouched.
 
 import { containerResources, cpuMemoryOnly, podQOSClass, removedResources, sameCpuMemory } from '../../api/pod-resources.js';
-import { Labels, PodAnnotations, type Container, type Instant, type Pod, type PodTemplateSpec, type StatefulSet } from '../../api/types.js';
+import { Labels, PodAnnotations, RESTARTED_AT_ANNOTATION, type Container, type Instant, type Pod, type PodTemplateSpec, type StatefulSet } from '../../api/types.js';
 import { claimTemplates } from '../model/claim-identity.js';
 import { onlyLabelChanges } from './claim-updates.js';
-import type { Action, Blocker, InPlacePatch } from '../model/plan-types.js';
-import { inPlaceTarget, isTerminating, podOrdinal, podRevision } from '../model/pod-state.js';
+import type { Action, Blocker, InPlacePatch, PlannedEvent, ResizePatch } from '../model/plan-types.js';
+import { inPlaceFallbackEvent } from '../model/event-texts.js';
+import type { Proposal } from './proposal.js';
+import { inPlaceTarget, podOrdinal, podRevision } from '../model/pod-state.js';
 import { setAtRevision, usesInPlaceUpdates, type SyncContext } from '../rollout/sync-context.js';
 import { containersNotReported, pendingResize, type PendingResize } from '../replica/in-place-state.js';
 
@@ -66,9 +68,14 @@ export function notInPlaceFields(ctx: SyncContext, from: StatefulSet, to: Statef
     ...differingKeys(a.spec ?? {}, b.spec ?? {}, `${TEMPLATE}.spec`, ['containers']),
     ...containerFields(a, b, `${TEMPLATE}.spec.containers`),
   ];
-  if (ctx.inPlace && JSON.stringify(claimTemplates(from)) !== JSON.stringify(claimTemplates(to))) out.push('spec.volumeClaimTemplates');
+  if (ctx.rollout.knobs.claimsInPlace && JSON.stringify(claimTemplates(from)) !== JSON.stringify(claimTemplates(to))) out.push('spec.volumeClaimTemplates');
+  if (restartedAt(from) !== restartedAt(to)) out.push(RESTART_FIELD);
   return out;
 }
+
+/** kubectl's restart stamp of a template: a restart is a new pod for every ordinal, never an in-place patch. */
+const restartedAt = (set: StatefulSet): string | undefined => set.spec.template.metadata?.annotations?.[RESTARTED_AT_ANNOTATION];
+const RESTART_FIELD = `${TEMPLATE}.metadata.annotations[${RESTARTED_AT_ANNOTATION}]`;
 
 /** Merge-patch changes that bring `current` from the `from` template's entries to the `to` template's (users' own entries stay). */
 function mapChanges(from: Record<string, string> | undefined, to: Record<string, string> | undefined, current: Record<string, string> | undefined): Record<string, string | null> {
@@ -79,8 +86,15 @@ function mapChanges(from: Record<string, string> | undefined, to: Record<string,
 }
 
 
-/** The patchPod action that moves `pod` (running `from`'s template) to `to`'s, at `revision`. */
-function patchAction(pod: Pod, from: StatefulSet, to: StatefulSet, revision: string): Action {
+/** What moving a pod in place sends: the merge patch, and new cpu/memory through pods/resize (the admission builds the action). */
+export interface InPlaceMove {
+  revision: string;
+  patch: InPlacePatch;
+  resize?: ResizePatch;
+}
+
+/** The in-place move of `pod` (running `from`'s template) to `to`'s, at `revision`. */
+function inPlaceMove(pod: Pod, from: StatefulSet, to: StatefulSet, revision: string): InPlaceMove {
   const a = from.spec.template;
   const b = to.spec.template;
   const images = new Map((b.spec?.containers ?? []).map((c) => [c.name, c.image]));
@@ -97,24 +111,24 @@ function patchAction(pod: Pod, from: StatefulSet, to: StatefulSet, revision: str
     },
     spec: { containers },
   };
-  const action: Action = { kind: 'patchPod', batch: 0, name: pod.metadata.name ?? '', uid, ordinal: podOrdinal(pod), revision, patch };
   // the resources as the pod has them (a resize is not undone by the patch), the template's where they changed
   const resources = new Map((b.spec?.containers ?? []).map((c) => [c.name, c['resources']]));
   const resized: Container[] = containers.map((c) => ({ ...c, resources: resources.get(c.name) }));
-  if (resized.some((c, i) => JSON.stringify(c['resources']) !== JSON.stringify(containers[i]?.['resources']))) action.resize = { metadata: { uid }, spec: { containers: resized } };
-  return action;
+  const changed = resized.some((c, i) => JSON.stringify(c['resources']) !== JSON.stringify(containers[i]?.['resources']));
+  return { revision, patch, ...(changed ? { resize: { metadata: { uid }, spec: { containers: resized } } } : {}) };
 }
 
 /** How an old pod chosen for update moves in place; undefined when podUpdatePolicy leaves it to the recreate path. */
-export type InPlaceStep = { kind: 'patch'; action: Action } | { kind: 'wait'; blocker: Blocker } | { kind: 'none' };
+export type InPlaceStep = { kind: 'patch'; move: InPlaceMove } | { kind: 'wait'; blocker: Blocker } | { kind: 'none' };
 
 function moveStep(ctx: SyncContext, pod: Pod, fromRevision: string, toRevision: string): InPlaceStep | undefined {
   const from = setAtRevision(ctx, fromRevision);
   const to = setAtRevision(ctx, toRevision);
   if (from === undefined || to === undefined) return undefined;
   const fields = notInPlaceFields(ctx, from, to);
-  if (fields.length === 0) return { kind: 'patch', action: patchAction(pod, from, to, toRevision) };
-  if (ctx.podUpdatePolicy !== 'InPlaceOnly') return undefined;
+  if (fields.length === 0) return { kind: 'patch', move: inPlaceMove(pod, from, to, toRevision) };
+  // a restart recreates the pod under every podUpdatePolicy (InPlaceOnly included): that is what it asks for
+  if (ctx.rollout.knobs.podUpdatePolicy !== 'InPlaceOnly' || fields.includes(RESTART_FIELD)) return undefined;
   return { kind: 'wait', blocker: { kind: 'inPlaceUpdateImpossible', pod: pod.metadata.name ?? '', ordinal: podOrdinal(pod), fields } };
 }
 
@@ -143,7 +157,18 @@ function unresized(ctx: SyncContext, pod: Pod, revision: string): boolean {
   });
 }
 
-type Settled = { action?: Action; blocker?: Blocker; wakeAt?: Instant };
+/** What the controller does for one pod moving in place: a relabel (it arrived), a proposal, or a wait. */
+type Settled = { action?: Action; proposal?: Proposal; blocker?: Blocker; wakeAt?: Instant };
+
+const proposal = (pod: Pod, cause: 'inPlaceFallback' | 'inPlaceOvertaken' | 'update', disruption: Proposal['disruption'], event?: PlannedEvent): Proposal => ({
+  cause,
+  pod,
+  ordinal: podOrdinal(pod),
+  disruption,
+  // the replica holds a slot of the budget since its patch: going again needs the budget not overdrawn
+  charge: 'spent',
+  ...(event !== undefined ? { event } : {}),
+});
 
 /** A resize that does not proceed: waited for while Deferred, then the pod is recreated (InPlaceIfPossible) or held (InPlaceOnly). */
 function settleResize(ctx: SyncContext, pod: Pod, pending: PendingResize): Settled {
@@ -153,8 +178,8 @@ function settleResize(ctx: SyncContext, pod: Pod, pending: PendingResize): Settl
   if (pending.fallbackAt !== undefined && ctx.now < pending.fallbackAt) {
     return { blocker: { kind: 'podResizeDeferred', pod: name, ordinal, message, fallbackAt: pending.fallbackAt }, wakeAt: pending.fallbackAt };
   }
-  if (ctx.podUpdatePolicy === 'InPlaceOnly') return { blocker: { kind: 'podResizeImpossible', pod: name, ordinal, reason, message } };
-  return { action: { kind: 'deletePod', batch: 0, name, uid: pod.metadata.uid ?? '', ordinal, cause: 'update' } };
+  if (ctx.rollout.knobs.podUpdatePolicy === 'InPlaceOnly') return { blocker: { kind: 'podResizeImpossible', pod: name, ordinal, reason, message } };
+  return { proposal: proposal(pod, 'inPlaceFallback', { via: 'delete' }, inPlaceFallbackEvent(ctx.set, name, reason, message, inPlaceTarget(pod) ?? '')) };
 }
 
 /** What the controller does for one pod that is moving in place. */
@@ -165,7 +190,7 @@ function settle(ctx: SyncContext, pod: Pod, target: string): Settled {
     const pending = pendingResize(pod);
     // the resize did not reach the pod (the request failed after the patch): sent again
     const resend = pending === undefined && unresized(ctx, pod, target) ? moveStep(ctx, pod, podRevision(pod), target) : undefined;
-    if (resend?.kind === 'patch') return { action: resend.action };
+    if (resend?.kind === 'patch') return { proposal: proposal(pod, 'update', { via: 'inPlace', ...resend.move }) };
     // a refused resize leaves the spec as it was: that the kubelet reports it says nothing
     if (pending?.reason === 'Forbidden') return settleResize(ctx, pod, pending);
     const waiting = containersNotReported(pod);
@@ -177,38 +202,42 @@ function settle(ctx: SyncContext, pod: Pod, target: string): Settled {
   }
   // the update revision changed while the pod was moving (a new rollout, an undo): it moves on from where it is
   const step = moveStep(ctx, pod, target, want);
-  if (step?.kind === 'patch') return { action: step.action };
+  if (step?.kind === 'patch') return { proposal: proposal(pod, 'inPlaceOvertaken', { via: 'inPlace', ...step.move }) };
   if (step?.kind === 'wait') return { blocker: step.blocker };
-  return { action: { kind: 'deletePod', batch: 0, name, uid: pod.metadata.uid ?? '', ordinal: podOrdinal(pod), cause: 'update' } };
+  return { proposal: proposal(pod, 'inPlaceOvertaken', { via: 'delete' }) };
+}
+
+/** One moving pod's next step: a relabel (it arrived: no disruption), or a proposal for the admission. */
+export type InPlaceNext = { action: Action; proposal?: undefined } | { action?: undefined; proposal: Proposal };
+
+export interface InPlacePass {
+  /** In pod order. */
+  moves: InPlaceNext[];
+  blockers: Blocker[];
+  wakeAt?: Instant;
 }
 
 /**
  * Every pod moving in place, whatever the rest of the sync does: relabelled once the kubelet reports its new
- * images and resources, recreated or held when its resize does not proceed, or moved on when the update
- * revision changed meanwhile. These pods are unavailable already, so this takes no budget.
+ * images and resources, and proposed for recreation when its resize does not proceed, or moved on when the
+ * update revision changed meanwhile (the admission decides those, as every disruption).
  */
-export function inPlacePass(ctx: SyncContext): { actions: Action[]; blockers: Blocker[]; wakeAt?: Instant } {
-  const out: { actions: Action[]; blockers: Blocker[]; wakeAt?: Instant } = { actions: [], blockers: [] };
+export function inPlacePass(ctx: SyncContext): InPlacePass {
+  const out: InPlacePass = { moves: [], blockers: [] };
   if (!usesInPlaceUpdates(ctx)) return out;
   for (const pod of movingPods(ctx)) {
     const target = inPlaceTarget(pod) as string;
-    const { action, blocker, wakeAt } = settle(ctx, pod, target);
-    if (action !== undefined) out.actions.push(action);
+    const { action, proposal, blocker, wakeAt } = settle(ctx, pod, target);
+    if (action !== undefined) out.moves.push({ action });
+    if (proposal !== undefined) out.moves.push({ proposal });
     if (blocker !== undefined) out.blockers.push(blocker);
     if (wakeAt !== undefined && (out.wakeAt === undefined || wakeAt < out.wakeAt)) out.wakeAt = wakeAt;
   }
   return out;
 }
 
-/** The set's live in-range pods moving in place, ascending (worked out once per sync). */
+/** The set's live in-range pods moving in place, ascending (the index keeps them as a class). */
 export function movingPods(ctx: SyncContext): Pod[] {
-  if (ctx.memo.moving !== undefined) return ctx.memo.moving;
   const { slots } = ctx;
-  const out: Pod[] = [];
-  for (const o of slots.index.ordinals.ascending(slots.start, slots.start + slots.count)) {
-    const pod = slots.index.member(o)?.pod;
-    if (pod !== undefined && inPlaceTarget(pod) !== undefined && !isTerminating(pod)) out.push(pod);
-  }
-  ctx.memo.moving = out;
-  return out;
+  return [...slots.index.moving.ascending(slots.start, slots.start + slots.count)].map((o) => slots.index.member(o)?.pod as Pod);
 }

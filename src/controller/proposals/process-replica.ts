@@ -11,7 +11,8 @@ import { identityMatches, repairPod, storageMatches } from '../model/identity.js
 import type { Action, Blocker, PlannedEvent } from '../model/plan-types.js';
 import { claimsMatchRetentionPolicy, createMissingClaims, fixClaimOwnerRefs } from './pod-claims.js';
 import { isFailed, isPending, isRunningAndAvailable, isRunningAndReady, isSucceeded, isTerminating, podRevision, stuckReason } from '../model/pod-state.js';
-import { claimPatches } from './claim-updates.js';
+import { claimPatches } from '../rollout/claim-apply.js';
+import { admitted, type Admit } from './proposal.js';
 
 export interface ReplicaOutcome {
   steps: Steps;
@@ -28,15 +29,9 @@ const outcome = (steps: Steps, stop?: Blocker, events: PlannedEvent[] = [], crea
   ...(stop ? { stop } : {}),
 });
 
-/** A pod deletion for a finished (failed) or condemned pod. */
-export const deleteAction = (pod: Pod, ordinal: number, cause: 'failed' | 'condemned'): Action => ({
-  kind: 'deletePod',
-  batch: 0,
-  name: pod.metadata.name ?? '',
-  uid: pod.metadata.uid ?? '',
-  ordinal,
-  cause,
-});
+/** The deletion of a finished (failed) or condemned pod: no rule holds it (upstream deletes them without asking). */
+export const deletion = (admit: Admit, pod: Pod, ordinal: number, cause: 'failed' | 'condemned'): Action[] =>
+  admitted(admit, { cause, pod, ordinal, disruption: { via: 'delete' }, charge: 'none' });
 
 /** Claims, then the pod, then owner references of claims that already existed (CreateStatefulPod). */
 // upstream: stateful_set_control.go processReplica (not created) + stateful_pod_control.go CreateStatefulPod
@@ -86,12 +81,12 @@ function repairReplica(ctx: SyncContext, pod: Pod, ordinal: number): ReplicaOutc
 }
 
 // upstream: stateful_set_control.go processReplica
-export function processReplica(ctx: SyncContext, index: number, pod: Pod | undefined): ReplicaOutcome {
+export function processReplica(ctx: SyncContext, index: number, pod: Pod | undefined, admit: Admit): ReplicaOutcome {
   if (pod === undefined) return createReplica(ctx, index);
   const ordinal = ctx.slots.start + index;
   if (isFailed(pod) || isSucceeded(pod)) {
     // a replacement is created on a later sync, once the finished pod is gone from the API
-    return outcome(isTerminating(pod) ? [] : [[deleteAction(pod, ordinal, 'failed')]], block.notRunningAndReady(pod));
+    return outcome(isTerminating(pod) ? [] : [deletion(admit, pod, ordinal, 'failed')], block.notRunningAndReady(pod));
   }
   const steps: Steps = [];
   if (isPending(pod)) {

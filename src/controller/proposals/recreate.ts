@@ -10,6 +10,7 @@ import { isOld, type SyncContext } from '../rollout/sync-context.js';
 import type { Blocker } from '../model/plan-types.js';
 import { isTerminating, podOrdinal } from '../model/pod-state.js';
 import { mergeAscending } from '../model/merge.js';
+import { admitted, type Admit } from './proposal.js';
 
 export interface RecreateDecision {
   /** Deletions of old pods in slow-start batches (upstream runs them through runForAll/slowStartBatch). */
@@ -22,7 +23,7 @@ export interface RecreateDecision {
 }
 
 // upstream: stateful_set_control.go recreateDeleteAndWait (PR #137187)
-export function planRecreate(ctx: SyncContext): RecreateDecision {
+export function planRecreate(ctx: SyncContext, admit: Admit): RecreateDecision {
   // a pod that already runs the new pod template (the change touched only claim templates) is never deleted:
   // its claims are updated and it is relabelled (KEP-4650: "if pod is not changed, update the PVC only")
   const oldPods = oldPodsOf(ctx).filter((p) => isTerminating(p) || !onlyLabelChanges(ctx, p));
@@ -30,7 +31,7 @@ export function planRecreate(ctx: SyncContext): RecreateDecision {
   const active = oldPods.filter((p) => !isTerminating(p));
   const deletions: Item[] = active.map((pod, position) => ({
     position,
-    steps: [[{ kind: 'deletePod', batch: 0, name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', ordinal: podOrdinal(pod), cause: 'recreate' }]],
+    steps: [admitted(admit, { cause: 'recreate', pod, ordinal: podOrdinal(pod), disruption: { via: 'delete' }, charge: 'none' })],
   }));
   const names = oldPods.map((p) => p.metadata.name ?? '');
   return { deletions, oldPods, blockers: [{ kind: 'waitingForTermination', pods: listed(names) }], proceed: false };

@@ -17,6 +17,7 @@ import { mergeAscending } from '../model/merge.js';
 import { firstMissingIndex, missingIndices } from '../replica/replicas.js';
 import { createReplica, processReplica, type ReplicaOutcome } from './process-replica.js';
 import { isTerminating } from '../model/pod-state.js';
+import type { Admit } from './proposal.js';
 
 /** Upstream's slow start reaches 1,000 pods in 10 batches; more waits for the next sync. */
 export const MAX_CREATES_PER_SYNC = 1000;
@@ -80,7 +81,7 @@ function skippedEvent(ctx: SyncContext, index: number, passed: readonly PassedPo
 }
 
 // upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica, monotonic=true))
-function monotonicPass(ctx: SyncContext): PassResult {
+function monotonicPass(ctx: SyncContext, admit: Admit): PassResult {
   const result = emptyPass();
   const passed: PassedPod[] = [];
   const missing = firstMissingIndex(ctx.slots);
@@ -95,7 +96,7 @@ function monotonicPass(ctx: SyncContext): PassResult {
   for (const i of needingPass(ctx)) {
     if (missing !== undefined && missing < i) return create(missing);
     const pod = ctx.slots.pod(i) as Pod;
-    const out = processReplica(ctx, i, pod);
+    const out = processReplica(ctx, i, pod, admit);
     record(result, i, out);
     if (out.stop !== undefined) {
       result.blockers.push(out.stop);
@@ -114,14 +115,14 @@ function needingPass(ctx: SyncContext): Generator<number> {
 }
 
 // upstream: stateful_set_control.go updateStatefulSet (runForAll(replicas, processReplica, monotonic=false))
-function parallelPass(ctx: SyncContext): PassResult {
+function parallelPass(ctx: SyncContext, admit: Admit): PassResult {
   const result = emptyPass();
   // without the OrderedReady gate, a pod needs the pass only to be replaced, to get its missing claims or
   // to be repaired; every other one (Running or not) is left as it is
   const { slots } = ctx;
   const pending = claimTemplates(ctx.set).length > 0 ? slots.ascending(slots.index.pending) : [];
   for (const i of mergeAscending(slots.ascending(slots.index.finished), pending, slots.ascending(slots.index.needsRepair))) {
-    const out = processReplica(ctx, i, ctx.slots.pod(i) as Pod);
+    const out = processReplica(ctx, i, ctx.slots.pod(i) as Pod, admit);
     record(result, i, out);
     if (out.stop?.kind === 'claimDeleting') result.blockers.push(out.stop);
   }
@@ -139,8 +140,8 @@ function parallelPass(ctx: SyncContext): PassResult {
   return result;
 }
 
-export function replicaPass(ctx: SyncContext): PassResult {
-  const result = ctx.monotonic ? monotonicPass(ctx) : parallelPass(ctx);
+export function replicaPass(ctx: SyncContext, admit: Admit): PassResult {
+  const result = ctx.monotonic ? monotonicPass(ctx, admit) : parallelPass(ctx, admit);
   const overflow = ordinalOverflow(ctx.set);
   if (overflow !== undefined) {
     result.blockers.push(overflow);

@@ -17,7 +17,7 @@ import { claimRequest, ORDINAL_V1, RetryAnnotation, type ControllerRevision, typ
 import { compareQuantities } from '../../api/validation/quantity.js';
 import { claimTemplates } from '../model/claim-identity.js';
 import { conditionsOf, ConditionType, findCondition, progressMark, Reason } from '../model/conditions.js';
-import { checkSafetyHalt } from '../proposals/enforced-rolling-update.js';
+import { checkSafetyHalt } from './safety-halt.js';
 import type { Blocker } from '../model/plan-types.js';
 import type { StepFailure } from './rollout-steps.js';
 import { isOwnedRevision } from './revisions.js';
@@ -135,7 +135,7 @@ export function failureText(f: RolloutFailure, deadlineSeconds: number): string 
 export function claimsKeptGrown(ctx: SyncContext): string[] {
   const rollback = ctx.rollback;
   const aborted = rollback === undefined ? undefined : setAtRevision(ctx, rollback.aborted);
-  if (!ctx.inPlace || aborted === undefined) return [];
+  if (!ctx.rollout.knobs.claimsInPlace || aborted === undefined) return [];
   const target = new Map(claimTemplates(ctx.updateSet).map((t) => [t.metadata.name ?? '', claimRequest(t)]));
   return claimTemplates(aborted).flatMap((t) => {
     const grown = claimRequest(t);

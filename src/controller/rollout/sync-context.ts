@@ -2,24 +2,26 @@
 
 import type { Features } from '../../api/features.js';
 import { appliedRevision } from '../../api/revision/hash.js';
-import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, PodUpdatePolicy, StatefulSet, StorageClass } from '../../api/types.js';
+import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../../api/types.js';
 import { newVersionedStatefulSetPod } from '../model/identity.js';
 import { mergeAscending } from '../model/merge.js';
 import { isUnavailable, podOrdinal, podRevision } from '../model/pod-state.js';
 import { countsUnavailable } from '../replica/replica.js';
 import { unavailability, type Slots, type Unavailability } from '../replica/replicas.js';
-import { isParallel, minReadySecondsOf, podUpdatePolicyOf } from '../model/spec.js';
+import { isParallel, minReadySecondsOf } from '../model/spec.js';
+import { knobsOf, type Holds, type Rollout } from './rollout.js';
+import { checkSafetyHalt } from './safety-halt.js';
 import { progressDeadlineSecondsOf } from './progress-deadline.js';
 import type { ObservedDurations } from '../model/learned-durations.js';
 import { forecastBand, type ForecastBand } from './slow-rollout.js';
-import { replicaClaims, type ReplicaClaims } from '../proposals/claim-updates.js';
+import { replicaClaims, type ReplicaClaims } from './claim-apply.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
 import type { ObservedDisruptionBudget } from '../model/plan-types.js';
 import type { Rollback } from './rollback.js';
 import type { StepPlan } from './rollout-steps.js';
 import type { PlannerCache } from './planner-cache.js';
-import type { PriorityRollout } from '../admission/update-order.js';
-import type { ZoneRollout } from '../admission/zone-order.js';
+import type { PriorityRollout } from './update-order.js';
+import type { ZoneRollout } from './zone-order.js';
 
 export interface SyncContext {
   /** The live set. */
@@ -37,10 +39,8 @@ export interface SyncContext {
   slots: Slots;
   /** Observed claims by name. */
   claims: ReadonlyMap<string, PersistentVolumeClaim>;
-  /** volumeClaimUpdatePolicy: InPlace (claims move with their replica's revision). */
-  inPlace: boolean;
-  /** How a RollingUpdate moves a pod to a new revision: recreated, or in place when it can be (pod-in-place.ts). */
-  podUpdatePolicy: PodUpdatePolicy;
+  /** The rollout record (rollout.ts): every knob of the strategy that runs, the holds. */
+  rollout: Rollout;
   /** Observed StorageClasses by name (InPlace; absent when not observed). */
   storageClasses?: ReadonlyMap<string, StorageClass>;
   /** respectPodDisruptionBudgets: the budgets selecting the set's pods (disruption-budget.ts). */
@@ -90,7 +90,7 @@ export interface SyncMemo {
 }
 
 /** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'inPlace' | 'podUpdatePolicy' | 'storageClasses' | 'revisions' | 'rollback' | 'band' | 'progressDeadlineSeconds'> & {
+export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'rollout' | 'storageClasses' | 'revisions' | 'rollback' | 'band' | 'progressDeadlineSeconds'> & {
   durations?: ObservedDurations | undefined;
   rollback?: Rollback | undefined;
   claims: readonly PersistentVolumeClaim[] | ReadonlyMap<string, PersistentVolumeClaim>;
@@ -101,7 +101,7 @@ export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | '
 export function newSyncContext(input: ContextInput): SyncContext {
   const { storageClasses, revisions, rollback, durations, ...rest } = input;
   const band = durations === undefined ? forecastBand(undefined) : memoBand(rest.cache, durations);
-  return {
+  const ctx: SyncContext = {
     ...rest,
     ...(rollback === undefined ? {} : { rollback, strategy: { ...rest.strategy, partition: 0 } }),
     revisions: new Map((revisions ?? []).map((r) => [r.metadata.name ?? '', r])),
@@ -109,12 +109,22 @@ export function newSyncContext(input: ContextInput): SyncContext {
     minReadySeconds: minReadySecondsOf(input.set),
     monotonic: !isParallel(input.set),
     claims: input.claims instanceof Map ? input.claims : new Map((input.claims as readonly PersistentVolumeClaim[]).map((c) => [c.metadata.name ?? '', c])),
-    inPlace: input.set.spec.volumeClaimUpdatePolicy === 'InPlace',
     band,
     progressDeadlineSeconds: progressDeadlineSecondsOf(input.set, band),
-    podUpdatePolicy: podUpdatePolicyOf(input.set),
+    rollout: { knobs: knobsOf(input.set, input.strategy.kind), holds: { userPause: false, stepFailed: false }, halt: {} },
     memo: {},
   };
+  return withHolds(ctx, ctx.rollout.holds);
+}
+
+/**
+ * The context with the rollout's holds: the user's pause and a failed step (rollout-steps.ts), and the safety
+ * halt, checked here once (EnforcedRollingUpdate, and a rollback's way back).
+ */
+export function withHolds(ctx: SyncContext, holds: Pick<Holds, 'userPause' | 'stepFailed'>): SyncContext {
+  const halt = ctx.strategy.kind === 'EnforcedRollingUpdate' || ctx.rollback !== undefined ? checkSafetyHalt(ctx) : {};
+  const all: Holds = { ...holds, ...(halt.halted !== undefined ? { safetyHalt: halt.halted } : {}) };
+  return { ...ctx, rollout: { ...ctx.rollout, holds: all, halt } };
 }
 
 function memoBand(cache: PlannerCache, durations: ObservedDurations): ForecastBand {
@@ -124,7 +134,7 @@ function memoBand(cache: PlannerCache, durations: ObservedDurations): ForecastBa
 }
 
 /** podUpdatePolicy moves pods in place (InPlaceIfPossible, InPlaceOnly) under the RollingUpdate that runs. */
-export const usesInPlaceUpdates = (ctx: SyncContext): boolean => ctx.podUpdatePolicy !== 'Recreate' && ctx.strategy.kind === 'RollingUpdate';
+export const usesInPlaceUpdates = (ctx: SyncContext): boolean => ctx.rollout.knobs.podUpdatePolicy !== 'Recreate';
 
 /** The unsaved pod upstream puts in an empty slot (newVersionedStatefulSetPod). */
 export function placeholderPod(ctx: SyncContext, index: number): Pod {

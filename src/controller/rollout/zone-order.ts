@@ -8,8 +8,8 @@ import type { Pod } from '../../api/types.js';
 import { MAX_LISTED_PODS } from '../model/blockers.js';
 import type { Blocker } from '../model/plan-types.js';
 import { missingIndices } from '../replica/replicas.js';
-import { downIndices, type SyncContext } from '../rollout/sync-context.js';
-import { staleDescending } from '../rollout/update-range.js';
+import { downIndices, type SyncContext } from './sync-context.js';
+import { staleDescending } from './update-range.js';
 
 /** A zone, or null for a pod whose node, or the node's label, is not known (unscheduled, or a node without it). */
 export type Zone = string | null;
