@@ -16,6 +16,7 @@ import { register as registerPlan } from './commands/plan.js';
 import { register as registerForecast } from './commands/forecast.js';
 import { register as registerValidate } from './commands/validate.js';
 import { register as registerVersion } from './commands/version.js';
+import { register as registerDashboard } from './commands/dashboard.js';
 import { KubectlCommand } from './kubectl-command.js';
 
 /** Set by scripts/bundle.mjs (esbuild `define`): the single-file bundle has no package.json next to it. */
@@ -46,6 +47,7 @@ export function buildProgram(name = 'ordinal'): Command {
   registerPlan(program);
   registerForecast(program);
   registerValidate(program);
+  registerDashboard(program);
   registerVersion(program, packageVersion());
   pointToHelpAfterErrors(program, name);
   return program;

@@ -53,7 +53,7 @@ export interface ObservedDisruptionBudget {
   pods: readonly Pod[];
   /**
    * Pods this controller process deleted or evicted under the budget that its pods and status do not show yet
-   * (runtime/disruption-ledger.ts): the planner counts each as disrupted.
+   * (runtime/in-flight-disruptions.ts): the planner counts each as disrupted.
    */
   inFlight?: readonly string[];
 }
@@ -126,8 +126,8 @@ export type Action = ActionBase &
         /** A forced replacement: seconds the pod had been unavailable (statefulset_stuck_pod_duration_seconds once it is deleted). */
         stuckSeconds?: number;
         /**
-         * Deleted through pods/eviction (rollingUpdate.respectPodDisruptionBudgets): the API server's budget check
-         * is the last word; a refusal (429) leaves the pod and requeues the set.
+         * Deleted through pods/eviction (rollingUpdate.respectPodDisruptionBudgets): the API server's budget check is
+         * the last word; a refusal (429) leaves the pod and requeues the set.
          */
         eviction?: true;
       }
