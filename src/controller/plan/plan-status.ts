@@ -14,7 +14,8 @@ import { abortBlockers, abortStatus, carriedAbortMessage, isRolledBack, type Abo
 import { replicasOf } from '../model/spec.js';
 import { podAvailableAt } from '../model/pod-state.js';
 import { hasProgressed, planProgress, type ProgressInput, type ProgressResult } from './progress.js';
-import { stepStatus, type StepPlan } from '../rollout/rollout-steps.js';
+import { stepStatus } from '../rollout/rollout-steps.js';
+import type { StepPlan } from '../rollout/rollout.js';
 import { checkBand } from '../rollout/slow-rollout.js';
 import { completeUpdate, computeReplicaStatus, newStatus, type ClaimView, type ReplicaCounts } from './status-counters.js';
 import { staleCount } from '../rollout/update-range.js';
