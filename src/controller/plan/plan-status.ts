@@ -161,7 +161,9 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
     strategy: ctx.strategy.kind,
     maxUnavailable: ctx.strategy.maxUnavailable,
     complete,
-    progressed: hasProgressed(stored, counters, podWrites),
+    // an eviction the API server may refuse (429, a budget spent elsewhere) is no progress until it happens:
+    // a rollout refused every sync must still run into its deadline
+    progressed: hasProgressed(stored, counters, actions.filter((a) => a.kind === 'createPod' || (a.kind === 'deletePod' && a.eviction !== true)).length),
     ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: () => latestOf(ctx.slots.index.lastProgress(), lastPodProgress(extra)) }),
     // a rollback that halts (its own pods fail too) stays RolloutAborted; the safetyHalt blocker says where
     ...(aborted ? { aborted } : halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),
