@@ -213,6 +213,14 @@ export interface RollingUpdateStatefulSetStrategy {
   paused?: boolean;
   /** Ordinal extension (apps.ordinal.dev/v1): how far the rollout goes, step by step, and what each step waits for. */
   steps?: RolloutStep[];
+  /** Ordinal extension (apps.ordinal.dev/v1): a check made all through the rollout, from its first updated pod to its end. */
+  analysis?: RolloutAnalysis;
+}
+
+/** rollingUpdate.analysis: a background check of the whole rollout (an HTTP check or a Prometheus query; no `count`). */
+export interface RolloutAnalysis {
+  http?: Omit<HttpAnalysis, 'count'>;
+  prometheus?: Omit<PrometheusAnalysis, 'count'>;
 }
 
 /**
@@ -228,10 +236,40 @@ export interface RolloutStep {
   analysis?: StepAnalysis;
 }
 
-/** A step's analysis: an HTTP check the controller makes, or the set's own readiness for a duration. */
+/** A step's analysis: an HTTP check the controller makes, a Prometheus query it judges, or the set's own readiness for a duration. */
 export interface StepAnalysis {
   http?: HttpAnalysis;
+  prometheus?: PrometheusAnalysis;
   readiness?: { duration: string; failureLimit?: number };
+}
+
+/** What a Prometheus check that gives no verdict does: counts as failed, pauses the rollout, or is not counted. */
+export type AnalysisPolicy = 'Fail' | 'Pause' | 'Ignore';
+
+/**
+ * A PromQL query the controller makes of a Prometheus server every `interval`, judged by `successCondition` (CEL
+ * over `result`, and `baseline` when `baselineQuery` is given). Both queries may use the placeholders
+ * `{{revision}}`, `{{baselineRevision}}`, `{{namespace}}`, `{{set}}` and `{{pods}}` (a regular expression of the
+ * pods on the update revision in `query`, on the baseline revision in `baselineQuery`).
+ */
+export interface PrometheusAnalysis {
+  /** The server's http:// or https:// URL (the controller GETs `<address>/api/v1/query`). */
+  address: string;
+  query: string;
+  baselineQuery?: string;
+  successCondition: string;
+  /** Between checks (a duration, default 10s). */
+  interval?: string;
+  /** Checks made before the analysis passes (default 1). */
+  count?: number;
+  /** Failed checks tolerated; one more fails the analysis (default 0). */
+  failureLimit?: number;
+  /** Per query (a duration, default 5s). */
+  timeout?: string;
+  /** A query that returns no value (default Pause). */
+  noDataPolicy?: AnalysisPolicy | string;
+  /** A query that cannot be made or judged (default Pause). */
+  errorPolicy?: AnalysisPolicy | string;
 }
 
 export interface HttpAnalysis {
@@ -253,7 +291,7 @@ export interface HttpAnalysis {
 export type StepState = 'Updating' | 'Paused' | 'Baking' | 'Analyzing' | 'Failed' | 'Completed';
 
 /** Why the rollout does not go on: the user's pause, a step's, an analysis in flight, or EnforcedRollingUpdate's halt. */
-export type PauseReason = 'UserPause' | 'StepPause' | 'AnalysisRunning' | 'SafetyHalt';
+export type PauseReason = 'UserPause' | 'StepPause' | 'AnalysisRunning' | 'AnalysisInconclusive' | 'SafetyHalt';
 
 export interface PauseCondition {
   reason: PauseReason;
@@ -268,6 +306,17 @@ export interface StepAnalysisStatus {
   /** RFC 3339: the last HTTP check, or the last readiness change counted. */
   lastCheckTime?: string;
   message?: string;
+  /** Prometheus: checks that gave no verdict (no data, or an error) and were not counted as failed. */
+  inconclusive?: number;
+  /** Prometheus, noDataPolicy or errorPolicy Pause: the last check gave no verdict, so the rollout holds. */
+  paused?: boolean;
+}
+
+/** status.rolloutAnalysis: the background check of the rollout to `revision` so far. */
+export interface RolloutAnalysisStatus extends StepAnalysisStatus {
+  revision: string;
+  /** RFC 3339: when it started (results from before do not count). */
+  since?: string;
 }
 
 export const UPDATE_ORDERS = ['Ordinal', 'Priority'] as const;
@@ -302,6 +351,7 @@ export interface EnforcedRollingUpdateStatefulSetStrategy {
   onFailure?: OnFailurePolicy | string;
   paused?: boolean;
   steps?: RolloutStep[];
+  analysis?: RolloutAnalysis;
 }
 
 export type VolumeClaimUpdatePolicy = 'OnDelete' | 'InPlace';
@@ -379,6 +429,8 @@ export interface StatefulSetStatus {
   stepRevision?: string;
   /** apps.ordinal.dev/v1, steps: the current step's analysis. */
   stepAnalysis?: StepAnalysisStatus;
+  /** apps.ordinal.dev/v1, rollingUpdate.analysis: the rollout's background check. */
+  rolloutAnalysis?: RolloutAnalysisStatus;
   /** apps.ordinal.dev/v1: why the rollout does not go on, the user's pause kept apart from the controller's. */
   pauseConditions?: PauseCondition[];
 }

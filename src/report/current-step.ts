@@ -43,7 +43,7 @@ export function currentStepLine(set: StatefulSet, now?: Instant): string | undef
       case 'Baking':
         return `baking, ${window(step.pause?.duration, since, now)}`;
       case 'Analyzing':
-        return gateOf(step) === 'readiness' ? `readiness analysis, ${window(step.analysis?.readiness?.duration, since, now)}${checks}` : `analysis of ${step.analysis?.http?.url ?? ''}${checks}`;
+        return gateOf(step) === 'readiness' ? `readiness analysis, ${window(step.analysis?.readiness?.duration, since, now)}${checks}` : gateOf(step) === 'prometheus' ? `prometheus analysis${checks}` : `analysis of ${step.analysis?.http?.url ?? ''}${checks}`;
       case 'Failed':
         return `failed${s.stepAnalysis?.message ? `: ${s.stepAnalysis.message}` : ''}`;
       case 'Updating':

@@ -3,7 +3,7 @@
 
 import type { StatefulSetStatus } from '../api/types.js';
 import { inProgressReason, isInProgressReason, Reason } from '../controller/model/conditions.js';
-import type { ClaimRecord, PodRecord, RolloutSummary, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
+import { analysisOutcome, analysisTarget, type ClaimRecord, type PodRecord, type RolloutSummary, type SummaryRecord, type TimelineRecord } from '../sim/timeline.js';
 import { stepPhases, type AnalysisCheck, type StepPhase } from './rollout-steps.js';
 import { userPauses, type UserPause } from './user-pauses.js';
 
@@ -191,7 +191,8 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
       return void model.failures.push({ t: r.t, index: r.index, message: r.message });
     case 'analysis': {
       const group = `${r.namespace}/${r.set}`;
-      return void model.analysisChecks.set(group, [...(model.analysisChecks.get(group) ?? []), { t: r.t, step: r.step, revision: r.revision, ok: r.ok, url: r.url, message: r.message }]);
+      const check = { t: r.t, ...(r.step !== undefined ? { step: r.step } : {}), revision: r.revision, ok: r.ok, target: analysisTarget(r), outcome: analysisOutcome(r), message: r.message };
+      return void model.analysisChecks.set(group, [...(model.analysisChecks.get(group) ?? []), check]);
     }
     // the controller's writes and the summary are read elsewhere (the summary by buildModel)
     case 'action':

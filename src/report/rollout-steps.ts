@@ -26,14 +26,17 @@ export interface StepPhase {
   analysis?: StepAnalysisStatus;
 }
 
-/** One HTTP check of a step's analysis (0-based step), as the timeline recorded it. */
+/** One check of an analysis (a step's, 0-based, or the rollout's when `step` is absent), as the timeline recorded it. */
 export interface AnalysisCheck {
   t: number;
-  step: number;
+  step?: number;
   /** The revision the step rolls to; absent for records that do not say. */
   revision?: string;
   ok: boolean;
-  url: string;
+  /** "GET http://…", "query …". */
+  target: string;
+  /** passed, failed, no data, error. */
+  outcome: string;
   message: string;
 }
 
@@ -93,7 +96,7 @@ const CHAR_W = 6.2;
 
 /** A check on the step row: a dot, green when it passed, red when it failed. */
 function checkDot(c: AnalysisCheck, y: number, scale: TimeScale): string {
-  const tip = `${formatSeconds(c.t)} step ${c.step + 1} analysis: GET ${c.url} -> ${c.message} (${c.ok ? 'passed' : 'failed'})`;
+  const tip = `${formatSeconds(c.t)} ${c.step === undefined ? 'rollout' : `step ${c.step + 1}`} analysis: ${c.target} -> ${c.message} (${c.outcome})`;
   return `<circle class="check check-${c.ok ? 'ok' : 'failed'}" data-ok="${c.ok}" cx="${num(scale.x(c.t))}" cy="${y + ROW_H / 2}" r="3.5"><title>${escapeHtml(tip)}</title></circle>`;
 }
 

@@ -1,5 +1,6 @@
-// The HTTP checks of staged rollouts' analysis steps (rollingUpdate.steps[].analysis.http). The planner says
-// which check is due (Plan.probes, keyed `<update revision>/<step index>`); the prober makes it through a
+// The checks of staged rollouts' analyses (rollingUpdate.steps[].analysis.http and .prometheus, and the
+// background rollingUpdate.analysis). The planner says which check is due (Plan.probes, keyed
+// `<update revision>/<step index or "rollout">/<attempt>`); the prober makes it through a
 // ProbePort without holding up the sync, keeps what each check saw per set, hands those results to the next
 // observe() (ObservedState.analysisResults) and queues the set again when one arrives. Results are kept, not
 // consumed: the planner counts only those after status.stepAnalysis.lastCheckTime, so a sync whose status
@@ -12,18 +13,26 @@ import type { AnalysisProbe, AnalysisResult } from '../controller/model/plan-typ
 import type { TimerId, Timers } from './clock.js';
 import type { Logger } from './logging-port.js';
 
-/** What one check saw: ok when the endpoint answered the expected status. */
+/** What one check saw: ok when the endpoint answered the expected status, or the query's values met the condition. */
 export interface ProbeOutcome {
   ok: boolean;
-  /** e.g. "HTTP 200", "HTTP 503, expected 200", "connect ECONNREFUSED 10.0.0.1:8080". */
+  /** e.g. "HTTP 200", "HTTP 503, expected 200", "connect ECONNREFUSED 10.0.0.1:8080", "result 0.2: result < 0.05 is false". */
   message: string;
+  /** A Prometheus check with no verdict (ok false): no value, or a query that could not be made or judged. */
+  inconclusive?: 'noData' | 'error';
 }
 
 /**
- * Makes one check: an HTTP GET of `probe.url` (http-probe.ts), or the simulator's endpoints. Never rejects;
- * a failed request is a failed check. `signal` aborts it when the controller stops.
+ * Makes one check: an HTTP GET of `probe.url` (http-probe.ts), a Prometheus query (prometheus-probe.ts), or the
+ * simulator's answers to either. Never rejects; a failed request is a failed check (HTTP) or an inconclusive one
+ * (Prometheus). `signal` aborts it when the controller stops.
  */
-export type ProbePort = (probe: AnalysisProbe, signal: AbortSignal) => Promise<ProbeOutcome>;
+export type ProbePort<P extends AnalysisProbe = AnalysisProbe> = (probe: P, signal: AbortSignal) => Promise<ProbeOutcome>;
+
+/** One port for every kind of check: each probe goes to the port of its kind. */
+export function probePortByKind(ports: { http: ProbePort<Extract<AnalysisProbe, { kind: 'http' }>>; prometheus: ProbePort<Extract<AnalysisProbe, { kind: 'prometheus' }>> }): ProbePort {
+  return (probe, signal) => (probe.kind === 'http' ? ports.http(probe, signal) : ports.prometheus(probe, signal));
+}
 
 /** The last results kept per set: a step counts at most `count + failureLimit` of them, one sync after another. */
 export const RESULTS_PER_SET = 32;
@@ -110,10 +119,11 @@ export class AnalysisProber {
     checks.inFlight.delete(probe.key);
     if (this.stopping.signal.aborted || this.sets.get(set.metadata.uid ?? '') !== checks) return;
     const at: Instant = this.deps.timers.now();
-    const result: AnalysisResult = { key: probe.key, at, ok: outcome.ok, message: outcome.message };
+    const result: AnalysisResult = { key: probe.key, at, ok: outcome.ok, message: outcome.message, ...(outcome.inconclusive !== undefined && !outcome.ok ? { inconclusive: outcome.inconclusive } : {}) };
     checks.results.push(result);
     if (checks.results.length > RESULTS_PER_SET) checks.results.splice(0, checks.results.length - RESULTS_PER_SET);
-    this.deps.logger.debug({ key, probe: probe.key, url: probe.url, ok: outcome.ok, message: outcome.message }, 'analysis check done');
+    const target = probe.kind === 'http' ? { url: probe.url } : { address: probe.address, query: probe.query };
+    this.deps.logger.debug({ key, probe: probe.key, ...target, ok: outcome.ok, message: outcome.message }, 'analysis check done');
     this.deps.onResult(key, set, probe, result);
   }
 }

@@ -3,7 +3,9 @@
 // what was observed and `now`. The simulator runs this runtime, so a simulation learns the same way.
 // - start: creation → Ready, once per pod (its first Ready seen), for the pod's controller;
 // - termination: deletion requested → the delete delta, for a pod seen terminating.
-// Only the last KEPT_PODS of each are kept, so that a set whose pods got slower is judged by what they take now.
+// Only the last KEPT_PODS of each are kept, so that a set whose pods got slower is judged by what they take now;
+// their log-normal moments (controller/learned-durations.ts) are kept up to date as each is learned or dropped,
+// so a band costs O(1) per pod learned.
 // A controller restart loses nothing that matters: the informer's first list adds every pod again, so the
 // starts of the set's Ready pods are learned anew from their creation and Ready timestamps (a pod whose
 // readiness flapped since counts from its last Ready transition, a longer start: the band only widens).
@@ -11,7 +13,7 @@
 // period).
 
 import type { Instant, KubeObject, Pod } from '../api/types.js';
-import { deletionRequestedAt, startSecondsOf, type ObservedDurations } from '../controller/model/learned-durations.js';
+import { deletionRequestedAt, NO_MOMENTS, startSecondsOf, withDuration, type LogMoments, type ObservedDurations } from '../controller/model/learned-durations.js';
 import type { Clock } from './clock.js';
 import type { Informer } from './informer.js';
 import { controllerRefOf } from './set-targets.js';
@@ -23,6 +25,7 @@ interface Learned {
   /** Seconds by pod UID, in the order learned. */
   start: Map<string, number>;
   termination: number[];
+  moments: { start: LogMoments; termination: LogMoments };
   /** What `of` last handed out, kept until something is learned (the planner memoises its band by it). */
   view?: ObservedDurations;
 }
@@ -49,7 +52,7 @@ export class DurationLearner {
   of(set: KubeObject): ObservedDurations | undefined {
     const learned = this.bySet.get(set.metadata.uid ?? '');
     if (learned === undefined) return undefined;
-    learned.view ??= { start: [...learned.start.values()], termination: [...learned.termination] };
+    learned.view ??= { start: [...learned.start.values()], termination: [...learned.termination], moments: learned.moments };
     return learned.view;
   }
 
@@ -62,7 +65,7 @@ export class DurationLearner {
     const uid = controllerRefOf(pod)?.uid;
     if (uid === undefined) return undefined;
     let learned = this.bySet.get(uid);
-    if (learned === undefined) this.bySet.set(uid, (learned = { start: new Map(), termination: [] }));
+    if (learned === undefined) this.bySet.set(uid, (learned = { start: new Map(), termination: [], moments: { start: NO_MOMENTS, termination: NO_MOMENTS } }));
     return learned;
   }
 
@@ -74,15 +77,24 @@ export class DurationLearner {
     if (learned === undefined || learned.start.has(uid)) return;
     learned.start.set(uid, seconds);
     delete learned.view;
-    if (learned.start.size > KEPT_PODS) learned.start.delete(learned.start.keys().next().value as string);
+    let start = withDuration(learned.moments.start, seconds);
+    if (learned.start.size > KEPT_PODS) {
+      const [oldest, dropped] = learned.start.entries().next().value as [string, number];
+      learned.start.delete(oldest);
+      start = withDuration(start, dropped, -1);
+    }
+    learned.moments = { ...learned.moments, start };
   }
 
   private sawGone(pod: Pod): void {
     const requested: Instant | undefined = deletionRequestedAt(pod);
     const learned = requested === undefined ? undefined : this.learned(pod);
     if (learned === undefined || requested === undefined) return;
-    learned.termination.push(Math.max(0, this.clock.now() - requested) / 1000);
+    const seconds = Math.max(0, this.clock.now() - requested) / 1000;
+    learned.termination.push(seconds);
     delete learned.view;
-    if (learned.termination.length > KEPT_PODS) learned.termination.shift();
+    let termination = withDuration(learned.moments.termination, seconds);
+    if (learned.termination.length > KEPT_PODS) termination = withDuration(termination, learned.termination.shift() as number, -1);
+    learned.moments = { ...learned.moments, termination };
   }
 }

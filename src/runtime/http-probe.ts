@@ -2,7 +2,7 @@
 // web metric provider does), aborted after the probe's timeout on the injected timers. Redirects are followed,
 // as the kubelet's HTTP probes follow them; the check passes when the final status is the expected one.
 
-import type { AnalysisProbe } from '../controller/model/plan-types.js';
+import type { AnalysisProbe, HttpProbe } from '../controller/model/plan-types.js';
 import type { ProbeOutcome, ProbePort } from './analysis-prober.js';
 import type { Timers } from './clock.js';
 
@@ -12,15 +12,15 @@ export function statusOutcome(status: number, expected: number): ProbeOutcome {
 }
 
 /** fetch's "fetch failed" says nothing: the cause (e.g. "connect ECONNREFUSED 127.0.0.1:8080") does. */
-function errorText(err: unknown): string {
+export function errorText(err: unknown): string {
   const cause = err instanceof Error ? err.cause : undefined;
   if (cause instanceof Error && cause.message !== '') return cause.message;
   if (cause !== null && typeof cause === 'object' && 'code' in cause) return String(cause.code);
   return err instanceof Error ? err.message : String(err);
 }
 
-export function httpProbePort(timers: Timers, fetchFn: typeof fetch = fetch): ProbePort {
-  return async (probe: AnalysisProbe, stop: AbortSignal): Promise<ProbeOutcome> => {
+export function httpProbePort(timers: Timers, fetchFn: typeof fetch = fetch): ProbePort<AnalysisProbe & HttpProbe> {
+  return async (probe, stop): Promise<ProbeOutcome> => {
     const abort = new AbortController();
     let timedOut = false;
     const timer = timers.at(timers.now() + probe.timeoutMs, () => {

@@ -9,7 +9,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { claimCapacity, type Condition, type Instant, type PersistentVolumeClaim, type StatefulSet } from '../api/types.js';
 import { compareQuantities } from '../api/validation/quantity.js';
 import { resizeFailure } from '../controller/replica/claim-state.js';
-import type { PlanMetrics } from '../controller/model/plan-types.js';
+import type { AnalysisProbe, PlanMetrics } from '../controller/model/plan-types.js';
 import type { Clock } from './clock.js';
 import { ConditionMetrics } from './condition-metrics.js';
 import type { EvictionResult } from './eviction-refusals.js';
@@ -55,8 +55,8 @@ export interface ControllerMetrics {
   claimPatchRefused(set: StatefulSet): void;
   /** The plan holds `claim`: its class does not allow expansion to `request` (counted once per claim and request). */
   claimExpansionRefused(set: StatefulSet, claim: string, request: string): void;
-  /** An HTTP check of a staged rollout's analysis step came back (analysis-prober.ts). */
-  observeAnalysisCheck(set: StatefulSet, ok: boolean): void;
+  /** A check of a staged rollout's analysis came back (analysis-prober.ts); `gate`: its kind, as a step's gate names it. */
+  observeAnalysisCheck(set: StatefulSet, gate: AnalysisGate, ok: boolean, inconclusive?: boolean): void;
   /** Deletes every series of the set (it was deleted). */
   forgetSet(namespace: string, name: string): void;
   /** Work-queue metrics (`workqueue_*{name}`) in this registry. */
@@ -64,6 +64,9 @@ export interface ControllerMetrics {
 }
 
 const SET_LABELS = ['statefulset_namespace', 'statefulset_name', 'pod_management_policy'] as const;
+/** An analysis check's kind: the gate of a step with that analysis ('http' or 'prometheus'). */
+export type AnalysisGate = AnalysisProbe['kind'];
+const ANALYSIS_GATES: readonly AnalysisGate[] = ['http', 'prometheus'];
 type SetLabels = Record<(typeof SET_LABELS)[number], string>;
 const DURATION_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600];
 const RECONCILE_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60];
@@ -104,7 +107,11 @@ function build(registry: Registry) {
     // controller-runtime's controller_runtime_reconcile_panics_total: a recovered bug, not a failed API call
     panics: new Counter({ name: 'ordinal_reconcile_panics_total', help: 'StatefulSet syncs that ended in an internal error (a bug in Ordinal)', registers }),
     reconcileDuration: histogram('ordinal_reconcile_duration_seconds', 'Duration of one StatefulSet sync', [], RECONCILE_BUCKETS),
-    analysisChecks: labelled('ordinal_analysis_checks_total', 'HTTP checks of staged rollouts\' analysis steps, by result (success: the expected status; failure: another status, an error or no answer in time)', ['statefulset_namespace', 'statefulset_name', 'result']),
+    analysisChecks: labelled(
+      'ordinal_analysis_checks_total',
+      'Checks of staged rollouts\' analyses, by gate (http, prometheus) and result (success: the expected status, or the successCondition held; failure: not; inconclusive: a Prometheus check with no verdict)',
+      ['statefulset_namespace', 'statefulset_name', 'gate', 'result'],
+    ),
     evictions: labelled('ordinal_evictions_total', 'Evictions of pods the controller sent (respectPodDisruptionBudgets update deletions), by result (evicted, refused: a PodDisruptionBudget answered 429, failed)', ['result']),
     eventsDropped: labelled('ordinal_events_dropped_total', 'Events not written because too many were waiting to be (client-go drops them alike), by type', ['type']),
   };
@@ -261,10 +268,10 @@ class PromControllerMetrics implements ControllerMetrics {
     this.m.evictions.inc({ result });
   }
 
-  observeAnalysisCheck(set: StatefulSet, ok: boolean): void {
+  observeAnalysisCheck(set: StatefulSet, gate: AnalysisGate, ok: boolean, inconclusive = false): void {
     const labels = this.labelsOf(set);
     this.seenOf(labels);
-    this.m.analysisChecks.inc({ statefulset_namespace: labels.statefulset_namespace, statefulset_name: labels.statefulset_name, result: ok ? 'success' : 'failure' });
+    this.m.analysisChecks.inc({ statefulset_namespace: labels.statefulset_namespace, statefulset_name: labels.statefulset_name, gate, result: ok ? 'success' : inconclusive ? 'inconclusive' : 'failure' });
   }
 
   forgetSet(namespace: string, name: string): void {
@@ -282,7 +289,7 @@ class PromControllerMetrics implements ControllerMetrics {
     for (const [key, resize] of this.resizes) if (resize.labels.statefulset_namespace === namespace && resize.labels.statefulset_name === name) this.resizes.delete(key);
     for (const [key, r] of this.refused) if (key.startsWith(`${namespace}/`) && r.statefulset === name) this.refused.delete(key);
     for (const strategy of seen.strategies) this.m.updateDuration.remove({ statefulset_namespace: namespace, statefulset_name: name, strategy });
-    for (const result of ['success', 'failure']) this.m.analysisChecks.remove({ statefulset_namespace: namespace, statefulset_name: name, result });
+    for (const gate of ANALYSIS_GATES) for (const result of ['success', 'failure', 'inconclusive']) this.m.analysisChecks.remove({ statefulset_namespace: namespace, statefulset_name: name, gate, result });
   }
 
   workQueue<K>(name: string, clock: Clock): WorkQueueMetrics<K> {

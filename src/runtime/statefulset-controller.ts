@@ -45,7 +45,7 @@ export interface StatefulSetControllerDeps {
   expectationsTtlMs?: number;
   /** Called after every sync with its outcome (timelines, tests). */
   onReconcile?(key: string, outcome: ReconcileOutcome): void;
-  /** Makes the HTTP checks of staged rollouts' analysis steps (http-probe.ts); absent: none are made. */
+  /** Makes the checks of staged rollouts' analyses (http-probe.ts, prometheus-probe.ts); absent: none are made. */
   probePort?: ProbePort;
   /** Called when an analysis check came back, before the set is queued again (timelines). */
   onAnalysisResult?(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void;
@@ -105,7 +105,7 @@ export class StatefulSetController {
 
   /** A check came back: counted, and the set synced again to fold it into its step's analysis. */
   private analysisResult(key: string, set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void {
-    this.deps.metrics.observeAnalysisCheck(set, result.ok);
+    this.deps.metrics.observeAnalysisCheck(set, probe.kind, result.ok, result.inconclusive !== undefined);
     this.deps.onAnalysisResult?.(set, probe, result);
     this.queue.add(key);
   }

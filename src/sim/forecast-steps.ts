@@ -28,11 +28,11 @@ export interface ForecastStep {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The time an HTTP analysis is assumed to take: count × interval (defaults 1 and 10s, as the controller's). */
+/** The time an HTTP or Prometheus analysis is assumed to take: count × interval (defaults 1 and 10s, as the controller's). */
 function httpSeconds(step: RolloutStep): number {
-  const http = step.analysis?.http;
-  const interval = analysisIntervalMs(http);
-  return ((http?.count ?? 1) * interval) / 1000;
+  const check = step.analysis?.http ?? step.analysis?.prometheus;
+  const interval = analysisIntervalMs(check);
+  return ((check?.count ?? 1) * interval) / 1000;
 }
 
 /** The step as the runs take it: a manual pause dropped (promoted at once), an HTTP analysis made a bake. */
@@ -40,7 +40,7 @@ function forecastable(step: RolloutStep): RolloutStep {
   const { pause: _pause, analysis: _analysis, ...target } = step;
   const gate = gateOf(step);
   if (gate === 'pause') return target;
-  if (gate === 'http') return { ...target, pause: { duration: `${httpSeconds(step)}s` } };
+  if (gate === 'http' || gate === 'prometheus') return { ...target, pause: { duration: `${httpSeconds(step)}s` } };
   return step;
 }
 
@@ -54,9 +54,11 @@ function assumption(step: RolloutStep): string {
       return `bake ${step.pause?.duration ?? ''} while updated replicas stay available`;
     case 'readiness':
       return `readiness ${step.analysis?.readiness?.duration ?? ''} while every replica stays available`;
-    case 'http': {
-      const http = step.analysis?.http;
-      return `http analysis of ${http?.url ?? ''}: assumed to pass after ${http?.count ?? 1} × ${http?.interval ?? '10s'} = ${formatSeconds(httpSeconds(step))}`;
+    case 'http':
+    case 'prometheus': {
+      const check = step.analysis?.http ?? step.analysis?.prometheus;
+      const what = step.analysis?.http !== undefined ? `http analysis of ${step.analysis.http.url}` : 'prometheus analysis';
+      return `${what}: assumed to pass after ${check?.count ?? 1} × ${check?.interval ?? '10s'} = ${formatSeconds(httpSeconds(step))}`;
     }
   }
 }
@@ -78,7 +80,7 @@ export function forecastableObject(o: unknown): unknown {
   if (!isObj(o) || o.kind !== 'StatefulSet') return o;
   const set = o as unknown as StatefulSet;
   const steps = stepsOf(set);
-  if (!steps.some((s) => gateOf(s) === 'pause' || gateOf(s) === 'http')) return o;
+  if (!steps.some((s) => ['pause', 'http', 'prometheus'].includes(gateOf(s)))) return o;
   const copy = structuredClone(set);
   const block = copy.spec.updateStrategy?.[rollingBlockName(copy)];
   if (block !== undefined) block.steps = steps.map(forecastable);

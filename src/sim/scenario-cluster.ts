@@ -6,6 +6,7 @@ import type { Allocatable } from '../cluster/kubelet/resize.js';
 import { parseQuantity, quantityText } from '../api/validation/quantity.js';
 import { EXPANSION_MODES, type StorageClassBehavior, type StorageConfig } from '../cluster/storage/storage-actor.js';
 import type { ClusterSpec, ControllerTarget, FaultSpec, ImageSpec } from './scenario-types.js';
+import { parseMetrics } from './scenario-metrics.js';
 import {
   type Issues,
   type Obj,
@@ -45,7 +46,7 @@ function podGlobs(v: unknown, p: string, i: Issues): string[] | undefined {
 }
 const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
 // The keys each block accepts, exported so the scenario docs test can check every one is documented.
-export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage', 'allocatable', 'analysisEndpoints'] as const;
+export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage', 'allocatable', 'analysisEndpoints', 'metrics'] as const;
 export const ALLOCATABLE_KEYS = ['cpu', 'memory'] as const;
 export const STORAGE_KEYS = ['bindSeconds', 'expansionSeconds', 'classes'] as const;
 export const STORAGE_CLASS_KEYS = ['expansion', 'expansionSeconds'] as const;
@@ -74,6 +75,8 @@ export function parseCluster(v: unknown, path: string, issues: Issues): ClusterS
   if (storage) spec.storage = storage;
   const endpoints = optional(obj, 'analysisEndpoints', path, issues, parseEndpoints);
   if (endpoints) spec.analysisEndpoints = endpoints;
+  const metrics = optional(obj, 'metrics', path, issues, parseMetrics);
+  if (metrics) spec.metrics = metrics;
   const images = optional(obj, 'images', path, issues, objectField) ?? {};
   for (const [key, value] of Object.entries(images)) {
     const image = parseImage(value, at(at(path, 'images'), key), issues);

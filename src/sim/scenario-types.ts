@@ -34,6 +34,18 @@ export interface ClusterSpec {
   allocatable?: Allocatable;
   /** What each URL answers to a staged rollout's HTTP analysis check (a status code); a URL not listed refuses the connection. */
   analysisEndpoints?: Record<string, number>;
+  /** The series the simulated Prometheus holds for Prometheus analyses (scenario-metrics.ts). */
+  metrics?: MetricSeriesSpec[];
+}
+
+/** One metric every running pod exports (`cluster.metrics`): a counter's rate per second, or a gauge's value. */
+export interface MetricSeriesSpec {
+  name: string;
+  type: 'counter' | 'gauge';
+  labels?: Record<string, string>;
+  value: number;
+  /** Other values for pods running an image (exact, or a glob with `*`), in file order. */
+  images?: Record<string, number>;
 }
 
 /** `faults`: applies only to the controller's client. */

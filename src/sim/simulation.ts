@@ -129,8 +129,10 @@ export class Simulation {
   }
 
   private onAnalysis(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void {
-    const where = { namespace: set.metadata.namespace ?? '', set: set.metadata.name ?? '', revision: probe.revision, step: probe.step };
-    this.emit(tl.analysisRecord(tl.secondsSince(this.origin, result.at), { ...where, url: probe.url, ok: result.ok, message: result.message }));
+    const where = { namespace: set.metadata.namespace ?? '', set: set.metadata.name ?? '', revision: probe.revision, ...(probe.step !== undefined ? { step: probe.step } : {}) };
+    const check = probe.kind === 'http' ? { url: probe.url } : { query: probe.query, ...(probe.baselineQuery !== undefined ? { baselineQuery: probe.baselineQuery } : {}) };
+    const verdict = { ok: result.ok, ...(result.inconclusive !== undefined ? { inconclusive: result.inconclusive } : {}), message: result.message };
+    this.emit(tl.analysisRecord(tl.secondsSince(this.origin, result.at), { ...where, ...check, ...verdict }));
   }
 
   private onEvent(e: RecordedEvent): void {

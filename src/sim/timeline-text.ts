@@ -9,7 +9,7 @@ import { applyMergePatch } from '../cluster/memory/merge-patch.js';
 import { formatSeconds } from './format-seconds.js';
 import { resourceFor } from './scenario-objects.js';
 import type { Scenario, Step } from './scenario-types.js';
-import type { RolloutSummary, SummaryRecord, TimelineRecord } from './timeline.js';
+import { analysisCheckText, analysisOutcome, type RolloutSummary, type SummaryRecord, type TimelineRecord } from './timeline.js';
 
 const time = (t: number): string => `${t.toFixed(3).padStart(10)}s`;
 
@@ -51,7 +51,7 @@ export function formatRecordText(r: TimelineRecord): string {
     case 'action':
       return `${head} ${r.verb} ${r.resource} ${r.namespace}/${r.name}${r.set ? ` (set ${r.set})` : ''}`;
     case 'analysis':
-      return `${head} ${r.namespace}/${r.set} step ${r.step + 1}: GET ${r.url} -> ${r.message} (${r.ok ? 'passed' : 'failed'})`;
+      return `${head} ${r.namespace}/${r.set} ${analysisCheckText(r)} -> ${r.message} (${analysisOutcome(r)})`;
     case 'expect':
       return `${head} #${r.index} ${r.ok ? 'ok' : 'FAILED'}: ${r.message}`;
     case 'failure':

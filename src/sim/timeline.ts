@@ -106,8 +106,11 @@ export interface ActionRecord {
 export const isPodRemoval = (r: ActionRecord): boolean => (r.verb === 'delete' && r.resource === 'pods') || (r.verb === 'create' && r.resource === 'pods/eviction');
 
 /**
- * Extension: an HTTP check of a staged rollout's analysis step came back (`cluster.analysisEndpoints` answers
- * it). `step`: the step's index (0-based, as status.currentStepIndex) on the update revision `revision`.
+ * Extension: a check of a staged rollout's analysis came back: an HTTP GET of `url` (`cluster.analysisEndpoints`
+ * answers it) or a Prometheus `query` (with its `baselineQuery`; `cluster.metrics` answers them, with their
+ * placeholders filled in). `step`: the step's index (0-based, as status.currentStepIndex) on the update revision
+ * `revision`; absent for the rollout's background analysis. `inconclusive`: a Prometheus check with no verdict
+ * (`noData` or `error`), which the analysis' policy decides.
  */
 export interface AnalysisRecord {
   t: number;
@@ -115,9 +118,12 @@ export interface AnalysisRecord {
   namespace: string;
   set: string;
   revision: string;
-  step: number;
-  url: string;
+  step?: number;
+  url?: string;
+  query?: string;
+  baselineQuery?: string;
   ok: boolean;
+  inconclusive?: 'noData' | 'error';
   message: string;
 }
 
@@ -272,8 +278,29 @@ export function actionRecord(t: number, a: Omit<ActionRecord, 't' | 'type'>): Ac
 }
 
 export function analysisRecord(t: number, a: Omit<AnalysisRecord, 't' | 'type'>): AnalysisRecord {
-  return { t, type: 'analysis', namespace: a.namespace, set: a.set, revision: a.revision, step: a.step, url: a.url, ok: a.ok, message: a.message };
+  const check = a.url !== undefined ? { url: a.url } : { query: a.query ?? '', ...(a.baselineQuery !== undefined ? { baselineQuery: a.baselineQuery } : {}) };
+  return {
+    t,
+    type: 'analysis',
+    namespace: a.namespace,
+    set: a.set,
+    revision: a.revision,
+    ...(a.step !== undefined ? { step: a.step } : {}),
+    ...check,
+    ok: a.ok,
+    ...(a.inconclusive !== undefined ? { inconclusive: a.inconclusive } : {}),
+    message: a.message,
+  };
 }
+
+/** What an analysis record's check asked: "GET http://…", "query sum(…)". */
+export const analysisTarget = (r: Pick<AnalysisRecord, 'url' | 'query'>): string => (r.url !== undefined ? `GET ${r.url}` : `query ${r.query ?? ''}`);
+
+/** An analysis record's check in words: "step 2: GET http://…", "rollout analysis: query sum(…)". */
+export const analysisCheckText = (r: Pick<AnalysisRecord, 'step' | 'url' | 'query'>): string => `${r.step === undefined ? 'rollout analysis' : `step ${r.step + 1}`}: ${analysisTarget(r)}`;
+
+/** Its outcome in a word: passed, failed, or (Prometheus) no data or error. */
+export const analysisOutcome = (r: Pick<AnalysisRecord, 'ok' | 'inconclusive'>): string => (r.ok ? 'passed' : r.inconclusive === 'noData' ? 'no data' : r.inconclusive === 'error' ? 'error' : 'failed');
 
 export function expectRecord(t: number, index: number, ok: boolean, message: string): ExpectRecord {
   return { t, type: 'expect', index, ok, message };

@@ -59,7 +59,7 @@ export interface World {
   disruption: DisruptionController;
   /** The simulated storage, when the scenario has `cluster.storage`. */
   storage?: StorageActor;
-  /** What staged rollouts' HTTP analysis checks are answered (`cluster.analysisEndpoints`, `endpoint` steps). */
+  /** What staged rollouts' analysis checks are answered (`cluster.analysisEndpoints`, `endpoint` steps; `cluster.metrics`). */
   endpoints: AnalysisEndpoints;
   metrics: ControllerMetrics;
   /** Every call the controller made, across restarts. */
@@ -87,7 +87,8 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const { storage: storageConfig } = scenario.cluster;
   const storage = storageConfig && new StorageActor({ client: cluster.client('storage'), timers: clock, random: randomFor(scenario.seed, 'storage'), config: { ...storageConfig, seed: scenario.seed } });
   const metrics = createControllerMetrics();
-  const endpoints = new AnalysisEndpoints(scenario.cluster.analysisEndpoints);
+  const endpoints = new AnalysisEndpoints(scenario.cluster.analysisEndpoints, scenario.cluster.metrics, () => clock.now());
+  cluster.onWrite((w) => endpoints.sawWrite(w));
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
   const base = hooks.planner ?? newPlanner();

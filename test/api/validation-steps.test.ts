@@ -64,11 +64,11 @@ describe('validateStatefulSet: paused and steps in apps.ordinal.dev/v1', () => {
     ['pause duration in microseconds', at({ pause: { duration: '500us' } }), [`${S}[0].pause.duration: Invalid value: "500us": ${DURATION}`]],
     ['pause duration not a string', at({ pause: { duration: 30 } }), [`${S}[0].pause.duration: Invalid value: 30: must be of type string`]],
     ['pause duration 1.5h', at({ pause: { duration: '1.5h' } }), []],
-    ['analysis with neither check', at({ analysis: {} }), [`${S}[0].analysis: Invalid value: {}: exactly one of http and readiness`]],
+    ['analysis with neither check', at({ analysis: {} }), [`${S}[0].analysis: Invalid value: {}: exactly one of http, prometheus and readiness`]],
     [
       'analysis with both checks',
       at({ analysis: { http: { url: 'http://a.example' }, readiness: { duration: '1m' } } }),
-      [`${S}[0].analysis: Invalid value: {"http":{"url":"http://a.example"},"readiness":{"duration":"1m"}}: exactly one of http and readiness`],
+      [`${S}[0].analysis: Invalid value: {"http":{"url":"http://a.example"},"readiness":{"duration":"1m"}}: exactly one of http, prometheus and readiness`],
     ],
     ['http without url', at({ analysis: { http: {} } }), [`${S}[0].analysis.http.url: Required value`]],
     ['http url of another scheme', http({ url: 'ftp://a.example/x' }), [`${S}[0].analysis.http.url: Invalid value: "ftp://a.example/x": must be an http:// or https:// URL`]],

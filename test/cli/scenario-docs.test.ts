@@ -36,6 +36,7 @@ import {
 import { EVENT_EXPECT_KEYS, EXPECT_KEYS, POD_EXPECT_KEYS } from '../../src/sim/scenario-expect.js';
 import * as tl from '../../src/sim/timeline.js';
 import { EXPANSION_MODES } from '../../src/cluster/storage/storage-actor.js';
+import { METRIC_KEYS, METRIC_TYPES } from '../../src/sim/scenario-metrics.js';
 
 const doc = readFileSync(new URL('../../docs/scenarios.md', import.meta.url), 'utf8');
 
@@ -83,6 +84,9 @@ describe('docs/scenarios.md', () => {
     for (const key of STORAGE_KEYS) row(storage, key);
     for (const mode of EXPANSION_MODES) assert.ok(storage.includes(`| \`${mode}\``), `a row for expansion ${mode}`);
     assertMentions(storage, STORAGE_CLASS_KEYS, '### Storage');
+    const metrics = section('### Metrics');
+    for (const key of METRIC_KEYS) row(metrics, key);
+    assertMentions(metrics, METRIC_TYPES, '### Metrics');
   });
 
   it('documents every fault with its fields', () => {
@@ -137,12 +141,13 @@ describe('docs/scenarios.md', () => {
       tl.eventRecord(0, { namespace: '', involvedObject: { kind: '', name: '' }, eventType: '', reason: '', message: '' }),
       tl.actionRecord(0, { namespace: '', set: null, verb: 'create', resource: '', name: '' }),
       tl.analysisRecord(0, { namespace: '', set: '', revision: '', step: 0, url: '', ok: true, message: '' }),
+      tl.analysisRecord(0, { namespace: '', set: '', revision: '', step: 0, query: '', baselineQuery: '', ok: false, inconclusive: 'noData', message: '' }),
       tl.expectRecord(0, 0, true, ''),
       tl.failureRecord(0, 0, ''),
       tl.violationRecord({ t: 0, invariant: '', message: '' }),
       tl.summaryRecord({ converged: true, convergedAt: null, endedAt: 0, sets: {}, metrics: {}, violations: [], rollouts: [] }),
     ];
-    assert.deepEqual(samples.map((r) => r.type).sort(), [...tl.RECORD_TYPES].sort(), 'a sample of every record type');
+    assert.deepEqual([...new Set(samples.map((r) => r.type))].sort(), [...tl.RECORD_TYPES].sort(), 'a sample of every record type');
     const text = section('## Timeline records');
     assertMentions(text, ['t', 'type'], 'the records section');
     for (const record of samples) {

@@ -266,7 +266,7 @@ describe('steps: gates', () => {
     assert.deepEqual(at(h), [0, 'Analyzing']);
     const revision = h.set.status?.updateRevision ?? '';
     const key = `${revision}/0/`;
-    assert.deepEqual(probes.slice(0, 1), [{ key, revision, step: 0, url, expectedStatus: 200, timeoutMs: 5000 }]);
+    assert.deepEqual(probes.slice(0, 1), [{ key, revision, step: 0, timeoutMs: 5000, kind: 'http', url, expectedStatus: 200 }]);
     h.results.push({ key, at: h.now, ok: true, message: 'HTTP 200' });
     run(h, 1);
     assert.deepEqual([h.set.status?.stepAnalysis?.successful, h.set.status?.stepAnalysis?.failed], [1, 0]);

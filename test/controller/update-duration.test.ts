@@ -65,6 +65,41 @@ describe('update duration', () => {
     assert.match(next?.message ?? '', /^RollingUpdate to revision \S+: 2 of 2 pods updated, [01] available$/);
   });
 
+  it('is reported for a staged rollout whose last step waits after every pod is updated', () => {
+    const set = newSet(3, { claims: false });
+    (set.spec.updateStrategy as { rollingUpdate: { steps: unknown[] } }).rollingUpdate.steps = [{ replicas: 1, pause: { duration: '10s' } }, { replicas: '100%', pause: { duration: '20s' } }];
+    const h = new Harness(set, { autoReady: true });
+    h.converge();
+    const start = h.now;
+    h.setImage('app:v2');
+    const plans = run(h, 120);
+    const reported = plans.filter(({ plan }) => plan.metrics.updateCompletedSeconds !== undefined);
+    assert.equal(reported.length, 1, 'one staged rollout, one observation');
+    const [done] = reported;
+    assert.equal(done?.plan.status.currentStepState, 'Completed');
+    assert.equal(done?.plan.metrics.updateCompletedSeconds, ((done?.at ?? 0) - start) / 1000);
+  });
+
+  it('is reported for a rollout that was slower than forecast', () => {
+    const h = new Harness(newSet(3, { claims: false }));
+    h.converge();
+    h.durations = { start: Array<number>(10).fill(1), termination: Array<number>(10).fill(1) };
+    const start = h.now;
+    h.setImage('app:v2');
+    const plans: { at: number; plan: Plan }[] = [];
+    for (let i = 0; i < 80; i++) {
+      plans.push({ at: h.now, plan: h.sync() });
+      h.finishTerminating();
+      // the new pods take 10 s to be Ready where the set's took 1 s
+      for (const [name, pod] of h.pods) if (pod.status?.phase === 'Pending' && h.now - Date.parse(pod.metadata.creationTimestamp ?? '') >= 10 * SECOND) h.ready(name);
+      h.advance(SECOND);
+    }
+    assert.ok(plans.some(({ plan }) => plan.status.conditions?.some((c) => c.reason === 'SlowerThanForecast')), 'the rollout was slower than forecast');
+    const reported = plans.filter(({ plan }) => plan.metrics.updateCompletedSeconds !== undefined);
+    assert.equal(reported.length, 1, 'it completed: one observation');
+    assert.equal(reported[0]?.plan.metrics.updateCompletedSeconds, ((reported[0]?.at ?? 0) - start) / 1000);
+  });
+
   it('is not reported for a scale', () => {
     const h = new Harness(newSet(2, { minReadySeconds: 30, claims: false }), { autoReady: true });
     h.converge();

@@ -60,6 +60,8 @@ export function baseSet(namespace: string, name = 'web'): StatefulSet {
 
 const strategy = (s: Mutable, u: object) => (s.spec.updateStrategy = u);
 const ru = (s: Mutable, r: object) => strategy(s, { type: 'RollingUpdate', rollingUpdate: r });
+const PROM = { address: 'http://prometheus.monitoring:9090', query: 'sum(rate(errors_total{namespace="{{namespace}}",pod=~"{{pods}}"}[1m]))', successCondition: 'result < 0.05' };
+const STEP0 = 'spec.updateStrategy.rollingUpdate.steps[0].analysis';
 
 export const CREATE_CASES: CrdCase[] = [
   { desc: 'a minimal set', mutate: () => {} },
@@ -99,6 +101,43 @@ export const CREATE_CASES: CrdCase[] = [
       }),
   },
   { desc: 'EnforcedRollingUpdate with steps', mutate: (s) => strategy(s, { type: 'EnforcedRollingUpdate', enforcedRollingUpdate: { partition: 0, maxUnavailable: 1, paused: false, steps: [{ replicas: 0, pause: {} }, { replicas: '0%' }] } }) },
+  {
+    desc: 'a prometheus analysis of a step, with a baseline, and of the whole rollout',
+    mutate: (s) =>
+      ru(s, {
+        steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, baselineQuery: 'sum(rate(errors_total{pod=~"{{pods}}"}[1m]))', successCondition: 'result <= baseline * 1.5', interval: '30s', count: 3, failureLimit: 1, timeout: '2s', noDataPolicy: 'Fail', errorPolicy: 'Ignore' } } }],
+        analysis: { prometheus: { ...PROM, interval: '1m', failureLimit: 2, noDataPolicy: 'Pause' } },
+      }),
+  },
+  { desc: 'an http analysis of the whole rollout', mutate: (s) => ru(s, { analysis: { http: { url: 'http://canary.example/health', interval: '15s' } } }) },
+  { desc: 'a prometheus analysis without address', mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, address: undefined } } }] }), path: `${STEP0}.prometheus.address` },
+  { desc: 'a prometheus address that is not a URL', mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, address: 'prometheus:9090' } } }] }), path: `${STEP0}.prometheus.address` },
+  { desc: 'a prometheus analysis without query', mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, query: undefined } } }] }), path: `${STEP0}.prometheus.query` },
+  { desc: 'a prometheus analysis without successCondition', mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, successCondition: undefined } } }] }), path: `${STEP0}.prometheus.successCondition` },
+  { desc: 'an unknown noDataPolicy', mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, noDataPolicy: 'Retry' } } }] }), path: `${STEP0}.prometheus.noDataPolicy` },
+  { desc: 'an unknown errorPolicy', mutate: (s) => ru(s, { analysis: { prometheus: { ...PROM, errorPolicy: 'Skip' } } }), path: 'spec.updateStrategy.rollingUpdate.analysis.prometheus.errorPolicy' },
+  { desc: 'a prometheus count of 0', mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, count: 0 } } }] }), path: `${STEP0}.prometheus.count` },
+  { desc: 'a step analysis with http and prometheus', mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { http: { url: 'http://a.example' }, prometheus: PROM } }] }), path: STEP0 },
+  { desc: 'a rollout analysis with neither check', mutate: (s) => ru(s, { analysis: {} }), path: 'spec.updateStrategy.rollingUpdate.analysis' },
+  { desc: 'a rollout analysis with a count', mutate: (s) => ru(s, { analysis: { prometheus: { ...PROM, count: 3 } } }), path: 'spec.updateStrategy.rollingUpdate.analysis.prometheus.count' },
+  {
+    desc: 'a successCondition that is not CEL',
+    mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, successCondition: 'result <' } } }] }),
+    path: `${STEP0}.prometheus.successCondition`,
+    controllerOnly: 'the CRD cannot compile a CEL expression held in a field; the controller compiles it with the same library it evaluates it with',
+  },
+  {
+    desc: 'a successCondition over baseline without a baselineQuery',
+    mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, successCondition: 'result <= baseline' } } }] }),
+    path: `${STEP0}.prometheus.successCondition`,
+    controllerOnly: 'which variables a CEL expression names is known only by compiling it',
+  },
+  {
+    desc: 'a query with an unknown placeholder',
+    mutate: (s) => ru(s, { steps: [{ replicas: 1, analysis: { prometheus: { ...PROM, query: 'up{pod=~"{{pod}}"}' } } }] }),
+    path: `${STEP0}.prometheus.query`,
+    controllerOnly: 'a regular expression over a 4096-character query in each of 32 steps costs more than the CRD budget allows',
+  },
   { desc: 'negative replicas', mutate: (s) => (s.spec.replicas = -1), path: 'spec.replicas' },
   { desc: 'negative minReadySeconds', mutate: (s) => (s.spec.minReadySeconds = -1), path: 'spec.minReadySeconds' },
   { desc: 'a negative start ordinal', mutate: (s) => (s.spec.ordinals = { start: -1 }), path: 'spec.ordinals.start' },

@@ -45,6 +45,16 @@ describe('the current step in the live views', () => {
     assert.equal(currentStepLine(set({ status: convergedStatus(3) })), undefined);
   });
 
+  it('names a Prometheus step by its gate, before and while it checks', () => {
+    const prometheus: RolloutStep[] = [{ replicas: 1, analysis: { prometheus: { address: 'http://prometheus:9090', query: 'up', successCondition: 'result > 0', count: 2 } } }, { replicas: '100%' }];
+    const at = (status: Partial<StatefulSetStatus>): StatefulSet => {
+      const s = staged(status);
+      return { ...s, spec: { ...s.spec, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { steps: prometheus } } } };
+    };
+    assert.equal(currentStepLine(at({ currentStepIndex: 0, currentStepState: 'Updating' })), 'step 1/2 (replicas 1, partition 3): updating, then a prometheus analysis');
+    assert.equal(currentStepLine(at({ currentStepIndex: 0, currentStepState: 'Analyzing', stepAnalysis: { successful: 1, failed: 0 } })), 'step 1/2 (replicas 1, partition 3): prometheus analysis, 1 passed, 0 failed');
+  });
+
   it('rollout status --watch draws it under the counters, with the time left when it knows the time', () => {
     const s = staged({ currentStepIndex: 0, currentStepState: 'Baking', currentStepSince: iso(T0 - 40_000) });
     const lines = renderLiveFrame({ title: 't', message: 'm', set: s, rows: watchRows(s, [pod(3, { revision: 'web-2' })], T0), now: T0 }, { color: false });

@@ -19,7 +19,7 @@ const set = (uid = 'u1'): StatefulSet => ({
   spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:v1' }] } } },
 });
 
-const probe = (key = 'web-2/0/'): AnalysisProbe => ({ key, revision: 'web-2', step: 0, url: 'http://canary.test/', expectedStatus: 200, timeoutMs: 5000 });
+const probe = (key = 'web-2/0/'): AnalysisProbe => ({ key, revision: 'web-2', step: 0, kind: 'http', url: 'http://canary.test/', expectedStatus: 200, timeoutMs: 5000 });
 
 /** A port whose checks the test answers one by one. */
 function fakePort() {

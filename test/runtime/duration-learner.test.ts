@@ -5,6 +5,11 @@ import { DurationLearner, KEPT_PODS } from '../../src/runtime/duration-learner.j
 import type { Informer } from '../../src/runtime/informer.js';
 import { ObjectCache } from '../../src/runtime/object-cache.js';
 import { observe, SetDefaults } from '../../src/runtime/observe.js';
+import { momentsOf, type ObservedDurations } from '../../src/controller/model/learned-durations.js';
+
+/** The lists the learner hands out, without the moments it keeps beside them. */
+const lists = (d: ObservedDurations | undefined) => d && { start: d.start, termination: d.termination };
+const close = (a: number, b: number): boolean => Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(b));
 
 const T0: Instant = Date.parse('2026-03-01T12:00:00Z');
 const S = 1000;
@@ -51,7 +56,7 @@ describe('DurationLearner: what a set\'s pods take, from the pod informer', () =
     h.onUpdate(ready, pod('web-0', T0, T0 + 50 * S)); // Ready again later: the same pod's first start counts
     h.onAdd(pod('other-0', T0, T0 + 99 * S, 'u2'));
     h.onAdd({ ...pod('orphan', T0, T0 + 99 * S), metadata: { namespace: 'ns', name: 'orphan', uid: 'o', creationTimestamp: toTimestamp(T0) } });
-    assert.deepEqual(l.of(SET), { start: [10], termination: [] });
+    assert.deepEqual(lists(l.of(SET)), { start: [10], termination: [] });
   });
 
   it('learns a termination: the deletion request (deletionTimestamp − grace) to the delete delta, on the runtime clock', () => {
@@ -70,7 +75,7 @@ describe('DurationLearner: what a set\'s pods take, from the pod informer', () =
     const pods = [pod('web-0', T0, T0 + 8 * S), pod('web-1', T0 + 20 * S, T0 + 32 * S), pod('web-2', T0 + 40 * S)];
     const { l, h } = learner();
     for (const p of pods) h.onAdd(p);
-    assert.deepEqual(l.of(SET), { start: [8, 12], termination: [] });
+    assert.deepEqual(lists(l.of(SET)), { start: [8, 12], termination: [] });
   });
 
   it(`keeps the last ${KEPT_PODS} pods of each set, and forgets a set that is gone`, () => {
@@ -79,6 +84,10 @@ describe('DurationLearner: what a set\'s pods take, from the pod informer', () =
     const start = l.of(SET)?.start ?? [];
     assert.equal(start.length, KEPT_PODS);
     assert.equal(start[0], 1, 'the first pod learned is the first dropped');
+    // the moments kept one pod at a time are those of the list it keeps, the dropped pod taken out
+    const kept = l.of(SET)?.moments?.start;
+    const recomputed = momentsOf(start);
+    assert.ok(kept !== undefined && kept.pods === KEPT_PODS && kept.n === recomputed.n && close(kept.sum, recomputed.sum) && close(kept.sumSq, recomputed.sumSq), JSON.stringify({ kept, recomputed }));
     l.forget(SET);
     assert.equal(l.of(SET), undefined);
   });
@@ -102,7 +111,7 @@ describe('DurationLearner: what a set\'s pods take, from the pod informer', () =
     } as unknown as StatefulSet;
     const empty = <T extends Pod | ControllerRevision | PersistentVolumeClaim>() => new ObjectCache<T>() as unknown as Informer<T>;
     const caches = { pods: empty<Pod>(), revisions: empty<ControllerRevision>(), claims: empty<PersistentVolumeClaim>() };
-    assert.deepEqual(observe(set, caches, undefined, { defaults: new SetDefaults(), durations: l }).durations, { start: [7], termination: [] });
+    assert.deepEqual(lists(observe(set, caches, undefined, { defaults: new SetDefaults(), durations: l }).durations), { start: [7], termination: [] });
     assert.equal(observe(set, caches, undefined, { defaults: new SetDefaults() }).durations, undefined);
   });
 });

@@ -31,7 +31,7 @@ describe('httpProbePort (a real HTTP GET)', () => {
     server.close();
   });
 
-  const probe = (path: string, expectedStatus = 200, timeoutMs = 5000) => ({ key: 'web-2/0/', revision: 'web-2', step: 0, url: `${base}${path}`, expectedStatus, timeoutMs });
+  const probe = (path: string, expectedStatus = 200, timeoutMs = 5000) => ({ key: 'web-2/0/', revision: 'web-2', step: 0, kind: 'http' as const, url: `${base}${path}`, expectedStatus, timeoutMs });
   const live = new AbortController().signal;
 
   it('passes when the status is the expected one, and fails on another', async () => {
@@ -46,7 +46,7 @@ describe('httpProbePort (a real HTTP GET)', () => {
     const closed = await listen([]);
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
     await new Promise((resolve) => closed.close(resolve));
-    const outcome = await httpProbePort(createVirtualClock())({ key: 'k', revision: 'web-2', step: 0, url, expectedStatus: 200, timeoutMs: 1000 }, live);
+    const outcome = await httpProbePort(createVirtualClock())({ key: 'k', revision: 'web-2', step: 0, kind: 'http', url, expectedStatus: 200, timeoutMs: 1000 }, live);
     assert.equal(outcome.ok, false);
     assert.match(outcome.message, /^connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
   });

@@ -110,15 +110,19 @@ describe('controller metrics', () => {
     assert.match(await m.registry.metrics(), /workqueue_adds_total\{name="statefulset"\} 1/);
   });
 
-  it('counts analysis checks by result per set, and forgets them with the set', async () => {
+  it('counts analysis checks by gate and result per set, and forgets them with the set', async () => {
     const m = createControllerMetrics();
-    m.observeAnalysisCheck(set('web', 'Parallel'), true);
-    m.observeAnalysisCheck(set('web', 'Parallel'), true);
-    m.observeAnalysisCheck(set('web', 'Parallel'), false);
-    m.observeAnalysisCheck(set('db'), false);
+    m.observeAnalysisCheck(set('web', 'Parallel'), 'http', true);
+    m.observeAnalysisCheck(set('web', 'Parallel'), 'prometheus', true);
+    m.observeAnalysisCheck(set('web', 'Parallel'), 'prometheus', true);
+    m.observeAnalysisCheck(set('web', 'Parallel'), 'http', false);
+    m.observeAnalysisCheck(set('web', 'Parallel'), 'prometheus', false, true);
+    m.observeAnalysisCheck(set('db'), 'http', false);
     const text = await m.registry.metrics();
-    assert.match(text, /ordinal_analysis_checks_total\{statefulset_namespace="ns",statefulset_name="web",result="success"\} 2/);
-    assert.match(text, /ordinal_analysis_checks_total\{statefulset_namespace="ns",statefulset_name="web",result="failure"\} 1/);
+    assert.match(text, /ordinal_analysis_checks_total\{statefulset_namespace="ns",statefulset_name="web",gate="http",result="success"\} 1/);
+    assert.match(text, /ordinal_analysis_checks_total\{statefulset_namespace="ns",statefulset_name="web",gate="prometheus",result="success"\} 2/);
+    assert.match(text, /ordinal_analysis_checks_total\{statefulset_namespace="ns",statefulset_name="web",gate="http",result="failure"\} 1/);
+    assert.match(text, /ordinal_analysis_checks_total\{statefulset_namespace="ns",statefulset_name="web",gate="prometheus",result="inconclusive"\} 1/);
     m.forgetSet('ns', 'web');
     assert.deepEqual((await sample(m, 'ordinal_analysis_checks_total'))?.map((s) => [s.labels.statefulset_name, s.labels.result, s.value]), [['db', 'failure', 1]]);
   });

@@ -4,9 +4,19 @@
 // Progressing/Available conditions Ordinal sets on every strategy.
 
 import { COLLISION_COUNT_RULE, NON_NEGATIVE_RULE, STATUS_RULES } from './crd-rules.js';
-import { int32, int64, list, obj, rules, str, type Schema } from './schema-dsl.js';
+import { bool, int32, int64, list, obj, rules, str, type Schema } from './schema-dsl.js';
 
 const counter = (d: string): Schema => rules(int32(d), NON_NEGATIVE_RULE);
+
+/** What an analysis has seen so far (status.stepAnalysis, status.rolloutAnalysis). */
+const analysisFields: Record<string, Schema> = {
+  successful: counter('Checks that passed.'),
+  failed: counter('Checks that failed.'),
+  inconclusive: counter('Prometheus: checks that gave no verdict (no data, or an error) and were not counted as failed.'),
+  paused: bool('Prometheus: the last check gave no verdict and its policy is Pause, so the rollout holds.'),
+  lastCheckTime: str('The last check.', { format: 'date-time' }),
+  message: str('What the last check saw.'),
+};
 
 const condition = obj(
   'A StatefulSet condition: Progressing or Available.',
@@ -56,15 +66,15 @@ export const statusSchema: Schema = rules(
     currentStepState: str('Ordinal extension (steps): what the current step waits for.', { enum: ['Updating', 'Paused', 'Baking', 'Analyzing', 'Failed', 'Completed'] }),
     currentStepSince: str('Ordinal extension (steps): since when the step is in that state.', { format: 'date-time' }),
     stepRevision: str('Ordinal extension (steps): the update revision the steps run for; a new one starts them again.'),
-    stepAnalysis: obj('Ordinal extension (steps): the current step\'s analysis so far.', {
-      successful: counter('Checks that passed.'),
-      failed: counter('Checks that failed.'),
-      lastCheckTime: str('The last check.', { format: 'date-time' }),
-      message: str('What the last check saw.'),
+    stepAnalysis: obj('Ordinal extension (steps): the current step\'s analysis so far.', analysisFields),
+    rolloutAnalysis: obj('Ordinal extension (rollingUpdate.analysis): the rollout\'s background check so far.', {
+      revision: str('The update revision it checks; a new one starts it again.'),
+      since: str('When it started: at the first updated pod that was Running and Ready, or the last retry.', { format: 'date-time' }),
+      ...analysisFields,
     }),
     pauseConditions: list(
-      'Ordinal extension: why the rollout does not go on: UserPause (spec paused), StepPause, AnalysisRunning, SafetyHalt.',
-      obj('A pause.', { reason: str('Why.', { enum: ['UserPause', 'StepPause', 'AnalysisRunning', 'SafetyHalt'] }), since: str('Since when.', { format: 'date-time' }) }, { required: ['reason', 'since'] }),
+      'Ordinal extension: why the rollout does not go on: UserPause (spec paused), StepPause, AnalysisRunning, AnalysisInconclusive, SafetyHalt.',
+      obj('A pause.', { reason: str('Why.', { enum: ['UserPause', 'StepPause', 'AnalysisRunning', 'AnalysisInconclusive', 'SafetyHalt'] }), since: str('Since when.', { format: 'date-time' }) }, { required: ['reason', 'since'] }),
       { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['reason'] },
     ),
     observedRolloutRetry: str('Ordinal extension (onFailure: Rollback): the value of the apps.ordinal.dev/rollout-retry annotation the controller last acted on.'),

@@ -1,11 +1,13 @@
-// A rolling block's staged-rollout fields (apps.ordinal.dev/v1 only): `paused` and `steps`. In an apps/v1
-// object each is Forbidden, as every extension field. The CRD schema (schema/steps-schema.ts) says the same.
+// A rolling block's staged-rollout fields (apps.ordinal.dev/v1 only): `paused`, `steps` and the background
+// `analysis`. In an apps/v1 object each is Forbidden, as every extension field. The CRD schema
+// (schema/steps-schema.ts) says the same.
 
 import { parseGoDuration } from '../duration.js';
 import { EXTENSION_ONLY } from './context.js';
 import { child, forbidden, index, invalid, NEGATIVE, required, tooMany, type IssueList } from './field.js';
 import { isAbsent, type JsonObject } from './json.js';
 import { isValidPercent } from './names.js';
+import { validatePrometheusFields } from './prometheus-analysis.js';
 import { arrayAt, int32At, objectAt, stringAt, typeIssue } from './values.js';
 
 /** The CRD's bound on steps. */
@@ -17,7 +19,8 @@ export const POSITIVE_DURATION = 'must be greater than 0';
 export const HTTP_STATUS_MESSAGE = 'must be an HTTP status code (100-599)';
 export const HTTP_URL_MESSAGE = 'must be an http:// or https:// URL';
 const durationPattern = new RegExp(STEP_DURATION_PATTERN);
-const FIELDS = ['paused', 'steps'] as const;
+export const ROLLOUT_COUNT_MESSAGE = "the rollout's analysis runs until the rollout completes: count is a step's";
+const FIELDS = ['paused', 'steps', 'analysis'] as const;
 
 /** apps/v1: each field set is Forbidden. */
 export function forbidSteps(block: JsonObject, path: string, out: IssueList): void {
@@ -37,7 +40,16 @@ function nonNegativeAt(v: unknown, path: string, out: IssueList, min = 0): void 
   if (n !== undefined && n < min) out.add(invalid(path, n, min === 0 ? NEGATIVE : `must be greater than or equal to ${min}`));
 }
 
-function validateHttp(v: unknown, path: string, out: IssueList): void {
+/** interval, count, failureLimit and timeout of an HTTP or Prometheus check; `background`: count is Forbidden. */
+function validateTiming(check: JsonObject, path: string, out: IssueList, background: boolean): void {
+  durationAt(check.interval, child(path, 'interval'), out);
+  durationAt(check.timeout, child(path, 'timeout'), out);
+  if (background && !isAbsent(check.count)) out.add(forbidden(child(path, 'count'), ROLLOUT_COUNT_MESSAGE));
+  else nonNegativeAt(check.count, child(path, 'count'), out, 1);
+  nonNegativeAt(check.failureLimit, child(path, 'failureLimit'), out);
+}
+
+function validateHttp(v: unknown, path: string, out: IssueList, background = false): void {
   const http = objectAt(v, path, out);
   if (http === undefined) return;
   const urlPath = child(path, 'url');
@@ -47,18 +59,23 @@ function validateHttp(v: unknown, path: string, out: IssueList): void {
   const statusPath = child(path, 'expectedStatus');
   const status = int32At(http.expectedStatus, statusPath, out);
   if (status !== undefined && (status < 100 || status > 599)) out.add(invalid(statusPath, status, HTTP_STATUS_MESSAGE));
-  durationAt(http.interval, child(path, 'interval'), out);
-  durationAt(http.timeout, child(path, 'timeout'), out);
-  nonNegativeAt(http.count, child(path, 'count'), out, 1);
-  nonNegativeAt(http.failureLimit, child(path, 'failureLimit'), out);
+  validateTiming(http, path, out, background);
+}
+
+function validatePrometheus(v: unknown, path: string, out: IssueList, background = false): void {
+  const prometheus = objectAt(v, path, out);
+  if (prometheus === undefined) return;
+  validatePrometheusFields(prometheus, path, out);
+  validateTiming(prometheus, path, out, background);
 }
 
 function validateAnalysis(v: unknown, path: string, out: IssueList): void {
   const analysis = objectAt(v, path, out);
   if (analysis === undefined) return;
-  const has = { http: !isAbsent(analysis.http), readiness: !isAbsent(analysis.readiness) };
-  if (has.http === has.readiness) out.add(invalid(path, analysis, 'exactly one of http and readiness'));
+  const has = { http: !isAbsent(analysis.http), prometheus: !isAbsent(analysis.prometheus), readiness: !isAbsent(analysis.readiness) };
+  if (Number(has.http) + Number(has.prometheus) + Number(has.readiness) !== 1) out.add(invalid(path, analysis, 'exactly one of http, prometheus and readiness'));
   if (has.http) validateHttp(analysis.http, child(path, 'http'), out);
+  if (has.prometheus) validatePrometheus(analysis.prometheus, child(path, 'prometheus'), out);
   if (has.readiness) {
     const readinessPath = child(path, 'readiness');
     const readiness = objectAt(analysis.readiness, readinessPath, out);
@@ -92,9 +109,20 @@ function validateStep(v: unknown, path: string, out: IssueList): void {
   if (!isAbsent(step.analysis)) validateAnalysis(step.analysis, child(path, 'analysis'), out);
 }
 
-/** apps.ordinal.dev/v1: `paused` and `steps` of a rolling block at `path`. */
+/** The rolling block's `analysis`: a background check, an HTTP one or a Prometheus query, without `count`. */
+function validateRolloutAnalysis(v: unknown, path: string, out: IssueList): void {
+  const analysis = objectAt(v, path, out);
+  if (analysis === undefined) return;
+  const has = { http: !isAbsent(analysis.http), prometheus: !isAbsent(analysis.prometheus) };
+  if (has.http === has.prometheus) out.add(invalid(path, analysis, 'exactly one of http and prometheus'));
+  if (has.http) validateHttp(analysis.http, child(path, 'http'), out, true);
+  if (has.prometheus) validatePrometheus(analysis.prometheus, child(path, 'prometheus'), out, true);
+}
+
+/** apps.ordinal.dev/v1: `paused`, `steps` and `analysis` of a rolling block at `path`. */
 export function validateSteps(block: JsonObject, path: string, out: IssueList): void {
   if (!isAbsent(block.paused) && typeof block.paused !== 'boolean') out.add(typeIssue(child(path, 'paused'), block.paused, 'boolean'));
+  if (!isAbsent(block.analysis)) validateRolloutAnalysis(block.analysis, child(path, 'analysis'), out);
   if (isAbsent(block.steps)) return;
   const stepsPath = child(path, 'steps');
   const steps = arrayAt(block.steps, stepsPath, out);

@@ -9,7 +9,9 @@ import { createKubeClient, type KubeClient, type KubeClientOptions } from '../..
 import { sleep, type Timers } from '../../runtime/clock.js';
 import { createStatefulSetController, type StatefulSetController } from '../../runtime/statefulset-controller-factory.js';
 import { createEventRecorder } from '../../runtime/event-recorder.js';
+import { probePortByKind } from '../../runtime/analysis-prober.js';
 import { httpProbePort } from '../../runtime/http-probe.js';
+import { prometheusProbePort } from '../../runtime/prometheus-probe.js';
 import { createLeaderElector, type LeaderElector } from '../../runtime/leader-election.js';
 import { startHealthServer, startMetricsServer, type RunningServer } from '../../runtime/health.js';
 import { createControllerMetrics, type ControllerMetrics } from '../../runtime/metrics.js';
@@ -106,8 +108,8 @@ class ControllerProcess {
       events,
       logger: log,
       random: this.random,
-      // staged rollouts' HTTP analysis: this process makes the GETs itself
-      probePort: httpProbePort(timers),
+      // staged rollouts' analyses: this process makes the GETs and the Prometheus queries itself
+      probePort: probePortByKind({ http: httpProbePort(timers), prometheus: prometheusProbePort(timers) }),
     });
   }
 

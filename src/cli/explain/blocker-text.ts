@@ -1,7 +1,7 @@
 // Blocker values (controller/plan-types.ts) as sentences for `why`. Pure: everything a sentence needs is in
 // the ExplainContext, so each kind is tested by a table (test/cli/blocker-text.test.ts).
 
-import type { Instant, Pod, StatefulSet } from '../../api/types.js';
+import type { Instant, Pod, StatefulSet, StepAnalysisStatus } from '../../api/types.js';
 import type { Blocker } from '../../controller/model/plan-types.js';
 import { parentNameAndOrdinal } from '../../controller/model/pod-state.js';
 import { INT32_MAX } from '../../controller/model/spec.js';
@@ -203,12 +203,14 @@ const noRollbackTarget = (b: Of<'noRollbackTarget'>): string =>
   `the rollout to revision ${b.revision} failed (${b.failure}), but onFailure: Rollback has no revision to go back to: none was fully available before it ` +
   '(status.lastAvailableRevision is recorded when a rollout completes), so the set halts as with onFailure: Halt';
 
+const analysisLabel = (b: Of<'rolloutStep'>): string => (b.gate === 'prometheus' ? 'prometheus analysis' : 'analysis');
+
 /** Where a staged rollout is, what it waits for, and how the user moves it on. */
 function rolloutStep(b: Of<'rolloutStep'>, ctx: ExplainContext): string {
   const name = ctx.set.metadata.name ?? '';
   const where = `the rollout is at step ${b.step + 1}/${b.steps} (partition ${b.partition}: pods from index ${b.partition} up move to the new revision)`;
   const left = b.until === undefined ? '' : ` for ${formatSecondsLeft(b.until - ctx.now)} more`;
-  const checks = b.analysis === undefined ? '' : ` (${b.analysis.successful} passed, ${b.analysis.failed} failed${b.analysis.message ? `; last: ${b.analysis.message}` : ''})`;
+  const checks = b.analysis === undefined ? '' : ` (${checkCounts(b.analysis)})`;
   const promote = `\`kubectl ordinal rollout promote ${name}\``;
   switch (b.state) {
     case 'Paused':
@@ -216,13 +218,28 @@ function rolloutStep(b: Of<'rolloutStep'>, ctx: ExplainContext): string {
     case 'Baking':
       return `${where}: baking${left} while every updated replica stays available; ${promote} skips the rest`;
     case 'Analyzing':
-      return b.gate === 'readiness' ? `${where}: readiness analysis${left}${checks}` : `${where}: analysis running${checks}; ${promote} skips it`;
+      if (b.gate === 'readiness') return `${where}: readiness analysis${left}${checks}`;
+      return b.analysis?.paused === true
+        ? `${where}: ${analysisLabel(b)} inconclusive${checks}: held (its policy is Pause) until a check gives a verdict; ${promote} skips it`
+        : `${where}: ${analysisLabel(b)} running${checks}; ${promote} skips it`;
     case 'Updating':
-      return `${where}: waits for those replicas to be updated and available before the step's ${b.gate === 'none' ? 'end' : b.gate}`;
+      return `${where}: waits for those replicas to be updated and available before the step's ${b.gate === 'none' ? 'end' : b.gate === 'prometheus' ? 'prometheus analysis' : b.gate}`;
     case 'Failed':
     case 'Completed':
       return where;
   }
+}
+
+/** "2 passed, 0 failed, 1 without a verdict; last: result 0.2: result < 0.05 is false". */
+function checkCounts(a: StepAnalysisStatus): string {
+  const inconclusive = a.inconclusive === undefined ? '' : `, ${a.inconclusive} without a verdict`;
+  return `${a.successful} passed, ${a.failed} failed${inconclusive}${a.message ? `; last: ${a.message}` : ''}`;
+}
+
+/** The rollout's background analysis: what it has seen, and whether it holds the update. */
+function rolloutAnalysis(b: Of<'rolloutAnalysis'>): string {
+  const what = `the rollout's ${b.check} analysis (rollingUpdate.analysis) checks until the rollout completes (${checkCounts(b.analysis)})`;
+  return b.paused ? `${what}; its last check gave no verdict and its policy is Pause: no pod is updated until a check gives one` : what;
 }
 
 const internalError = (b: Of<'internalError'>): string =>
@@ -235,6 +252,7 @@ type Sentences = { [K in Blocker['kind']]: (b: Of<K>, ctx: ExplainContext) => st
 
 const SENTENCES: Sentences = {
   slowerThanForecast,
+  rolloutAnalysis,
   invalidSpec,
   internalError,
   featureDisabled: (b) => `feature gate ${b.gate} is disabled, so ${b.field} falls back to upstream behaviour`,

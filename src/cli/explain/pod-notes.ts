@@ -83,6 +83,7 @@ const SET_WIDE = [
   'noRollbackTarget',
   'rolloutPaused',
   'rolloutStep',
+  'rolloutAnalysis',
   'stepFailed',
 ] as const;
 const isSetWide = (b: Blocker): b is Extract<Blocker, { kind: (typeof SET_WIDE)[number] }> => (SET_WIDE as readonly string[]).includes(b.kind);

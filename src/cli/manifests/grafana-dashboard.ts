@@ -89,9 +89,15 @@ const ROWS: Array<{ title: string; panels: PanelSpec[] }> = [
       },
       {
         title: 'Staged rollouts: analysis checks',
-        description: 'HTTP checks of rollingUpdate.steps analyses, by result',
+        description: 'Checks of staged rollouts\' analyses (rollingUpdate.steps and rollingUpdate.analysis), by gate (http, prometheus) and result (success, failure, inconclusive)',
         type: 'timeseries',
-        queries: [q(`sum by (statefulset_namespace, statefulset_name, result) (increase(ordinal_analysis_checks_total{${SET}}[${RATE}]))`, '{{result}} {{statefulset_namespace}}/{{statefulset_name}}')],
+        queries: [q(`sum by (statefulset_namespace, statefulset_name, gate, result) (increase(ordinal_analysis_checks_total{${SET}}[${RATE}]))`, '{{gate}} {{result}} {{statefulset_namespace}}/{{statefulset_name}}')],
+      },
+      {
+        title: 'Evictions by result',
+        description: 'Update deletions sent as evictions (respectPodDisruptionBudgets): evicted, refused (a PodDisruptionBudget answered 429; the pod waits for the next sync) or failed',
+        type: 'timeseries',
+        queries: [q(`sum by (result) (increase(ordinal_evictions_total{${JOB}}[${RATE}]))`, '{{result}}')],
       },
     ],
   },

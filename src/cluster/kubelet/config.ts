@@ -79,7 +79,8 @@ export function drawSeconds(value: Seconds, seed: number, key: string): number {
   return value.samples[hash32(`${seed}/${key}`) % value.samples.length] ?? 0;
 }
 
-function globMatches(pattern: string, image: string): boolean {
+/** `pattern` (`*`: any run of characters) matches all of `image`. */
+export function globMatches(pattern: string, image: string): boolean {
   const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`^${escaped.join('.*')}$`).test(image);
 }

@@ -329,6 +329,7 @@ function stepPassed(observed: ObservedState, plan: Plan, i: number, first: boole
   switch (gateOf(step)) {
     case 'none':
     case 'http':
+    case 'prometheus':
       return 'gate';
     case 'pause':
       return undefined;

@@ -25,7 +25,50 @@ export interface ObservedDurations {
   start: readonly number[];
   /** Deletion requested → gone. */
   termination: readonly number[];
+  /** The same, kept up to date one duration at a time by whoever learns them (absent: computed from the lists). */
+  moments?: { start: LogMoments; termination: LogMoments };
 }
+
+/**
+ * The log-normal fit of a list of durations, as running sums of the logarithms of their whole-second samples:
+ * a band is a function of these (slow-rollout.ts), so a duration learned or forgotten costs O(1), and nothing
+ * is sorted. `pods`: the durations measured; `n`: their samples.
+ */
+export interface LogMoments {
+  pods: number;
+  n: number;
+  sum: number;
+  sumSq: number;
+}
+
+/** A duration of 0 s (a pod Ready within its creation's second) counts as this in the logarithms. */
+const MIN_LOG_SECONDS = 0.25;
+const logOf = (seconds: number): number => Math.log(Math.max(MIN_LOG_SECONDS, seconds));
+
+export const NO_MOMENTS: LogMoments = { pods: 0, n: 0, sum: 0, sumSq: 0 };
+
+/** `m` with one measured duration more (`sign` 1) or less (−1). */
+export function withDuration(m: LogMoments, seconds: number, sign: 1 | -1 = 1): LogMoments {
+  const logs = wholeSecondSamples(seconds).map(logOf);
+  return {
+    pods: m.pods + sign,
+    n: m.n + sign * logs.length,
+    sum: m.sum + sign * logs.reduce((a, b) => a + b, 0),
+    sumSq: m.sumSq + sign * logs.reduce((a, b) => a + b * b, 0),
+  };
+}
+
+export const momentsOf = (measured: readonly number[]): LogMoments => measured.reduce((m, s) => withDuration(m, s), NO_MOMENTS);
+
+/** The fit's median and 95th percentile (seconds). */
+export function logNormalFit(m: LogMoments): { p50: number; p95: number } | undefined {
+  if (m.n < 2) return undefined;
+  const mean = m.sum / m.n;
+  const sd = Math.sqrt(Math.max(0, (m.sumSq - m.n * mean * mean) / (m.n - 1)));
+  return { p50: Math.exp(mean), p95: Math.exp(mean + Z95 * sd) };
+}
+/** The standard normal's 95th percentile. */
+const Z95 = 1.6448536269514722;
 
 /** A duration measured between whole-second timestamps, as samples around it (see the header). */
 export const wholeSecondSamples = (seconds: number): number[] => [seconds - 0.5, seconds, seconds + 0.5].filter((s) => s >= 0);
@@ -35,8 +78,6 @@ export const percentileIndex = (n: number, p: number): number => Math.min(n - 1,
 
 export const percentile = (sorted: readonly number[], p: number): number | undefined => (sorted.length === 0 ? undefined : sorted[percentileIndex(sorted.length, p)]);
 
-/** Measured durations widened to their whole-second samples, sorted (for `percentile`). */
-export const sortedSamples = (measured: readonly number[]): number[] => measured.flatMap(wholeSecondSamples).sort((a, b) => a - b);
 
 /** Creation → Ready of a Ready pod, in seconds (undefined when not Ready or a timestamp is missing). */
 export function startSecondsOf(pod: Pod): number | undefined {
@@ -57,6 +98,8 @@ export interface StepBand {
   /** outOfBandAfter + 1 s: a step that has taken longer is out of its band. */
   limit: number;
 }
+
+export type StepKind = 'start' | 'termination';
 
 /** The band of each per-pod step (undefined: too few measured). */
 export interface ForecastBand {

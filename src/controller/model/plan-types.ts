@@ -24,18 +24,39 @@ import type {
   PodDisruptionBudget,
   StatefulSetStatus,
 } from '../../api/types.js';
+import type { StepKind } from './learned-durations.js';
 
 
-/** An HTTP check of a step's analysis, due now: the runtime GETs `url` and reports an AnalysisResult. */
-export interface AnalysisProbe {
-  /** `<update revision>/<step index>/<attempt>` (the retry value in effect): the results that count for the step. */
+/**
+ * A check of an analysis, due now: the runtime makes it (an HTTP GET of `url`, or a Prometheus query judged by its
+ * successCondition) and reports an AnalysisResult. Never I/O in the planner: it only says what is due.
+ */
+export type AnalysisProbe = ProbeBase & (HttpProbe | PrometheusProbe);
+
+interface ProbeBase {
+  /** `<update revision>/<step index, or "rollout">/<attempt>` (the retry value in effect): the results that count for the analysis. */
   key: string;
   revision: string;
-  /** The step's index (0-based). */
-  step: number;
+  /** The step's index (0-based); absent for the rollout's background analysis (rollingUpdate.analysis). */
+  step?: number;
+  timeoutMs: number;
+}
+
+export interface HttpProbe {
+  kind: 'http';
   url: string;
   expectedStatus: number;
-  timeoutMs: number;
+}
+
+/** A Prometheus check: the queries with their placeholders filled in, and the CEL condition that judges their values. */
+export interface PrometheusProbe {
+  kind: 'prometheus';
+  address: string;
+  query: string;
+  baselineQuery?: string;
+  successCondition: string;
+  /** The outcome is known without a query: `{{pods}}` matches no pod (no data), or too many to list (an error). */
+  known?: { inconclusive: 'noData' | 'error'; message: string };
 }
 
 /** What one check saw. */
@@ -43,8 +64,10 @@ export interface AnalysisResult {
   key: string;
   at: Instant;
   ok: boolean;
-  /** e.g. "HTTP 200", "HTTP 503, expected 200", "connect ECONNREFUSED". */
+  /** e.g. "HTTP 200", "HTTP 503, expected 200", "connect ECONNREFUSED", "result 0.031, baseline 0.012: result <= baseline * 1.5 is false". */
   message: string;
+  /** A Prometheus check that gave no verdict (`ok` false): its query returned no value, or it could not be made or judged; the analysis' noDataPolicy or errorPolicy decides. */
+  inconclusive?: 'noData' | 'error';
 }
 
 /** A PodDisruptionBudget and the pods its selector selects (the set's and any other workload's). */
@@ -234,10 +257,25 @@ export type Blocker =
   | { kind: 'rolloutPaused' }
   /**
    * rollingUpdate.steps: the rollout is at `step` (0-based) of `steps`, working to `partition`; `state` says what
-   * it waits for (`gate`: the step's pause, bake, http or readiness analysis); `until`: when a bake or readiness
-   * window ends.
+   * it waits for (`gate`: the step's pause, bake, analysis of checks or readiness analysis); `until`: when a bake or
+   * readiness window ends.
    */
-  | { kind: 'rolloutStep'; step: number; steps: number; state: StepState; gate: 'none' | 'pause' | 'bake' | 'http' | 'readiness'; partition: number; until?: Instant; analysis?: StepAnalysisStatus }
+  | {
+      kind: 'rolloutStep';
+      step: number;
+      steps: number;
+      state: StepState;
+      /** 'http' and 'prometheus': an analysis of checks the controller makes (HTTP GETs, or Prometheus queries). */
+      gate: 'none' | 'pause' | 'bake' | 'http' | 'prometheus' | 'readiness';
+      partition: number;
+      until?: Instant;
+      analysis?: StepAnalysisStatus;
+    }
+  /**
+   * rollingUpdate.analysis: the rollout's background check so far (`check`: http or prometheus); `paused`: its last
+   * check gave no verdict under a Pause policy, so no pod is updated until one does.
+   */
+  | { kind: 'rolloutAnalysis'; check: 'http' | 'prometheus'; analysis: StepAnalysisStatus; paused: boolean }
   /** rollingUpdate.steps: the step failed the rollout (an analysis, or the user's abort; `steps` 0: an abort of a rollout without steps); with onFailure Halt it stays there. */
   | { kind: 'stepFailed'; step: number; steps: number; message: string }
   /**
@@ -292,14 +330,14 @@ export interface Plan {
   wakeAt?: Instant;
   /** The status as observed (settleStatus compares with it; nothing is written when an `endsSyncOnFailure` action failed, as upstream). */
   previousStatus?: StatefulSetStatus;
-  /** rollingUpdate.steps: HTTP checks due now; the runtime makes them and feeds the results to the next sync. */
+  /** rollingUpdate.steps and .analysis: checks due now; the runtime makes them and feeds the results to the next sync. */
   probes?: AnalysisProbe[];
 }
 
 /** A step in flight past its band (rollout/slow-rollout.ts): the pod, which step, how long it has taken and the band it was given. */
 export interface LateStep {
   pod: string;
-  step: 'start' | 'termination';
+  step: StepKind;
   seconds: number;
   p50: number;
   p95: number;

@@ -122,7 +122,7 @@ function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, abo
     previousStatus: structuredClone(ctx.set.status ?? { replicas: 0 }),
   };
   if (wakeAt !== undefined) plan.wakeAt = wakeAt;
-  if (steps.probe !== undefined && ctx.rollback === undefined) plan.probes = [steps.probe];
+  if (steps.probes.length > 0 && ctx.rollback === undefined) plan.probes = steps.probes;
   return plan;
 }
 

@@ -205,10 +205,12 @@ function stepProgress(ctx: SyncContext, steps: StepPlan, next: StatefulSetStatus
     const what = steps.failure.kind === 'aborted' ? 'aborted by the user' : `failed its analysis: ${steps.failure.message}`;
     return { stepFailed: { reason: steps.failure.kind === 'aborted' ? Reason.rolloutAborted : Reason.analysisFailed, message: `Rollout to revision ${revision}${where} ${what}; it stays there until retried (kubectl ordinal rollout retry) or the template changes; ${counts}` } };
   }
-  // the user's pause holds a rollout; a scale goes on, and says so
-  const user = steps.pauses.some((p) => p.reason === 'UserPause') && ctx.currentRevision !== ctx.updateRevision;
+  // the user's pause and an inconclusive analysis (its policy Pause) hold a rollout; a scale goes on, and says so
+  const rolling = ctx.currentRevision !== ctx.updateRevision;
+  const user = rolling && steps.pauses.some((p) => p.reason === 'UserPause');
+  const inconclusive = rolling && steps.pauses.some((p) => p.reason === 'AnalysisInconclusive');
   const step = steps.blockers.find((b) => b.kind === 'rolloutStep');
-  const waiting = step?.kind === 'rolloutStep' && step.state !== 'Updating' ? stepWait(step) : undefined;
+  const waiting = step?.kind === 'rolloutStep' && step.state !== 'Updating' ? stepWait(step) : inconclusive ? 'its analysis gave no verdict, checks go on' : undefined;
   if (!user && waiting === undefined) return {};
   const why = user ? 'paused (spec paused: true)' : `paused${where}: ${waiting ?? ''}`;
   return { paused: { message: `Rollout to revision ${revision} ${why}; ${counts}` } };
@@ -225,6 +227,7 @@ function stepWait(step: Extract<Blocker, { kind: 'rolloutStep' }>): string {
     case 'readiness':
       return `readiness analysis${until}`;
     case 'http':
+    case 'prometheus':
       return `analysis running, ${step.analysis?.successful ?? 0} checks passed`;
     case 'none':
       return 'going on';

@@ -260,19 +260,22 @@ function availableValue(input: ProgressInput): ConditionValue {
 }
 
 /**
- * Seconds since Progressing went True, on the sync that completes a rollout: every replica updated and
- * available on the promoted revision (so minReadySeconds counts), the condition turning to completed.
+ * Seconds since the rollout started, on the sync that completes it: every replica updated and available on
+ * the promoted revision (so minReadySeconds counts), the condition turning to completed. Every rollout
+ * counts: one whose last step waited after the promotion (the condition was RolloutPaused) and one that was
+ * slower than forecast (False since, so its start is the update revision's creation) included.
  */
 function completedSeconds(input: ProgressInput, previous: Condition | undefined, d: Decision): number | undefined {
   const completing = d.value?.status === 'False' && isCompletedReason(d.value.reason);
-  if (!completing || previous?.status !== 'True') return undefined;
+  if (!completing || previous === undefined || (previous.status === 'False' && isCompletedReason(previous.reason))) return undefined;
   const s = input.next;
   const replicas = replicasOf(input.set);
   const done = s.currentRevision === s.updateRevision && s.updatedReplicas === replicas && s.availableReplicas === replicas;
   const stored = input.stored?.currentRevision;
   const promotedNow = stored !== undefined && stored !== s.currentRevision;
-  const since = progressMarkStart(previous);
-  return done && (promotedNow || isRollout(input, previous)) && since !== undefined ? Math.max(0, (input.now - since) / 1000) : undefined;
+  const held = previous.reason === Reason.rolloutPaused || previous.reason === Reason.slowerThanForecast;
+  const since = previous.status === 'True' ? progressMarkStart(previous) : (input.updateRevisionCreated ?? progressMarkStart(previous));
+  return done && (promotedNow || held || isRollout(input, previous)) && since !== undefined ? Math.max(0, (input.now - since) / 1000) : undefined;
 }
 
 const progressMarkStart = (c: Condition): Instant | undefined => fromTimestamp(c.lastTransitionTime);

@@ -42,6 +42,6 @@ export interface ObservedState {
    * and every pod's zone is unknown).
    */
   nodeLabels?: ReadonlyMap<string, Readonly<Record<string, string>>>;
-  /** rollingUpdate.steps: the HTTP analysis checks the runtime made for the set (absent: none). */
+  /** rollingUpdate.steps and .analysis: the analysis checks the runtime made for the set (absent: none). */
   analysisResults?: readonly AnalysisResult[];
 }

@@ -114,7 +114,8 @@ export function failureText(f: RolloutFailure, deadlineSeconds: number): string 
     case 'progressDeadlineExceeded':
       return `it made no progress for progressDeadlineSeconds (${deadlineSeconds} s)`;
     case 'analysisFailed':
-      return `step ${(f.step ?? 0) + 1} failed its analysis: ${f.message}`;
+      // no step: the background analysis (rollingUpdate.analysis) of a rollout without steps
+      return f.step === undefined ? `its analysis failed: ${f.message}` : `step ${f.step + 1} failed its analysis: ${f.message}`;
     case 'aborted':
       return f.step === undefined ? 'it was aborted by the user' : `it was aborted at step ${f.step + 1} by the user`;
   }

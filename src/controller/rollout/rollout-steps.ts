@@ -4,7 +4,10 @@
 // the controller). A step moves the partition: its boundary (`partition`, or `replicas` counted from the top)
 // is the partition every phase works to, so nothing past it is created, deleted, patched or relabelled on the
 // update revision. Once every replica from the boundary up is updated and available, the step's gate runs:
-// none, a pause until promoted, a bake time (counted while those replicas stay available), or an analysis.
+// none, a pause until promoted, a bake time (counted while those replicas stay available), or an analysis
+// (checks the runtime makes — an HTTP GET or a Prometheus query, analysis-checks.ts — or the set's own
+// readiness). The rollout's background analysis (rollingUpdate.analysis, rollout-analysis.ts) runs beside the
+// steps, and its failure is theirs.
 // The user's pause (`paused: true`) holds the update phase itself: no pod or claim is updated while it is
 // set, and no step passes; scaling and the replacement of failed pods go on.
 
@@ -17,8 +20,8 @@ import {
   PromoteAnnotation,
   RetryAnnotation,
   toTimestamp,
-  type HttpAnalysis,
   type Instant,
+  type RolloutAnalysis,
   type PauseCondition,
   type PauseReason,
   type RolloutStep,
@@ -26,20 +29,20 @@ import {
   type StepAnalysisStatus,
   type StepState,
 } from '../../api/types.js';
+import { checksFailure, checksOf, foldChecks, nextCheckAt, probeFor, type Checks } from './analysis-checks.js';
 import type { AnalysisResult, Blocker, PlannedEvent, AnalysisProbe } from '../model/plan-types.js';
+import { planRolloutAnalysis, type RolloutAnalysisPlan } from './rollout-analysis.js';
 import { conditionsOf, ConditionType, findCondition, Reason } from '../model/conditions.js';
 import { declaredStrategy } from '../model/spec.js';
 import { downIndices, type SyncContext } from './sync-context.js';
 import { staleCount } from './update-range.js';
 import type { StepFailure, StepPlan } from './rollout.js';
 
-const DEFAULT_TIMEOUT_MS = 5_000;
-
-/** Between an HTTP analysis' checks (its `interval`, default 10s). */
-export const analysisIntervalMs = (http: HttpAnalysis | undefined): number => durationMs(http?.interval, 10_000);
+/** Between an HTTP or Prometheus analysis' checks (its `interval`, default 10s). */
+export const analysisIntervalMs = (check: { interval?: string } | undefined): number => durationMs(check?.interval, 10_000);
 
 /** The declared rolling block (rollingUpdate, or enforcedRollingUpdate) of an apps.ordinal.dev/v1 set. */
-function rollingBlock(set: StatefulSet): { paused?: boolean; steps?: RolloutStep[] } | undefined {
+function rollingBlock(set: StatefulSet): { paused?: boolean; steps?: RolloutStep[]; analysis?: RolloutAnalysis } | undefined {
   if (set.apiVersion !== ORDINAL_V1) return undefined;
   const strategy = set.spec.updateStrategy;
   const declared = declaredStrategy(set);
@@ -48,6 +51,8 @@ function rollingBlock(set: StatefulSet): { paused?: boolean; steps?: RolloutStep
 
 export const stepsOf = (set: StatefulSet): readonly RolloutStep[] => rollingBlock(set)?.steps ?? [];
 export const isUserPaused = (set: StatefulSet): boolean => rollingBlock(set)?.paused === true;
+/** rollingUpdate.analysis (or enforcedRollingUpdate's): the rollout's background analysis. */
+export const rolloutAnalysisOf = (set: StatefulSet): RolloutAnalysis | undefined => rollingBlock(set)?.analysis;
 
 /**
  * The step the set's status shows under way for its update revision (a staged rollout not yet through its
@@ -68,11 +73,12 @@ export function stepPartition(step: RolloutStep, replicas: number): number {
   return clamp(replicas - getScaledValueFromIntOrPercent(step.replicas ?? 0, replicas, true));
 }
 
-/** A step's gate in words, for status, `why` and forecasts. */
-export type StepGate = 'none' | 'pause' | 'bake' | 'http' | 'readiness';
+/** A step's gate in words, for status, `why` and forecasts ('http' and 'prometheus': an analysis of checks, HTTP GETs or Prometheus queries). */
+export type StepGate = 'none' | 'pause' | 'bake' | 'http' | 'prometheus' | 'readiness';
 export function gateOf(step: RolloutStep): StepGate {
   if (step.pause !== undefined) return step.pause.duration === undefined ? 'pause' : 'bake';
   if (step.analysis?.http !== undefined) return 'http';
+  if (step.analysis?.prometheus !== undefined) return 'prometheus';
   if (step.analysis?.readiness !== undefined) return 'readiness';
   return 'none';
 }
@@ -109,26 +115,9 @@ const stepLabel = (index: number, total: number): string => `step ${index + 1}/$
 
 /** Why the step's analysis failed, in the same words every sync (a condition message that changed would be written again). */
 function analysisFailure(step: RolloutStep | undefined, analysis: StepAnalysisStatus | undefined): string {
-  const http = step?.analysis?.http;
-  if (http === undefined || analysis === undefined) return analysis?.message ?? 'the analysis failed';
-  const checks = analysis.successful + analysis.failed;
-  return `${analysis.failed} of ${checks} checks of ${http.url} failed (failureLimit ${http.failureLimit ?? 0})${analysis.message ? `: ${analysis.message}` : ''}`;
-}
-
-/** The keyed result list of the current step's HTTP checks, folded into its counts. */
-function foldResults(analysis: StepAnalysisStatus, key: string, since: Instant, results: readonly AnalysisResult[]): StepAnalysisStatus {
-  const last = fromTimestamp(analysis.lastCheckTime) ?? Number.NEGATIVE_INFINITY;
-  const fresh = results.filter((r) => r.key === key && r.at >= since && wholeSecond(r.at) > last).sort((a, b) => a.at - b.at);
-  let out = analysis;
-  for (const r of fresh) {
-    out = {
-      successful: out.successful + (r.ok ? 1 : 0),
-      failed: out.failed + (r.ok ? 0 : 1),
-      lastCheckTime: toTimestamp(r.at),
-      message: r.message,
-    };
-  }
-  return out;
+  const checks = checksOf(step?.analysis);
+  if (checks === undefined || analysis === undefined) return analysis?.message ?? 'the analysis failed';
+  return checksFailure(checks, analysis);
 }
 
 /** The step machine's state for one sync, advanced as far as the pods allow. */
@@ -140,6 +129,7 @@ class StepRun {
   partition: number | undefined;
   failure: StepFailure | undefined;
   probe: AnalysisProbe | undefined;
+  probeDue: Instant | undefined;
   wakeAt: Instant | undefined;
   retry: string | undefined;
   readonly events: PlannedEvent[] = [];
@@ -186,6 +176,11 @@ class StepRun {
     this.analysis = undefined;
     const next = this.index >= this.steps.length ? 'every step passed' : `${stepLabel(this.index, this.steps.length)} starts`;
     this.events.push({ type: 'Normal', reason: 'RolloutStepCompleted', message: `Rollout to revision ${this.ctx.updateRevision}: ${stepLabel(this.index - 1, this.steps.length)} ${how}; ${next}` });
+  }
+
+  /** The rollout's background analysis failed (rollout-analysis.ts): the step the rollout is at fails with it. */
+  failRollout(message: string): void {
+    if (this.index < this.steps.length) this.fail('analysisFailed', message);
   }
 
   private fail(kind: StepFailure['kind'], message: string): void {
@@ -282,7 +277,8 @@ class StepRun {
       case 'readiness':
         return this.timed('Analyzing', durationMs(step.analysis?.readiness?.duration, 0), 'passed its readiness analysis', 'AnalysisRunning', paused);
       case 'http':
-        return this.http(step.analysis?.http as HttpAnalysis, paused);
+      case 'prometheus':
+        return this.checks(checksOf(step.analysis) as Checks, paused);
     }
   }
 
@@ -299,36 +295,37 @@ class StepRun {
     return false;
   }
 
-  private http(http: HttpAnalysis, paused: boolean): boolean {
+  private checks(checks: Checks, paused: boolean): boolean {
     this.enter('Analyzing');
     // a retry starts a new attempt: checks made before it (even in the same second) do not count
     const attempt = this.retry ?? this.ctx.set.status?.observedRolloutRetry ?? '';
     const key = `${this.ctx.updateRevision}/${this.index}/${attempt}`;
-    const analysis = foldResults(this.analysis ?? { successful: 0, failed: 0 }, key, this.since, this.results);
+    const analysis = foldChecks(this.analysis ?? { successful: 0, failed: 0 }, key, this.since, this.results, checks);
     this.analysis = analysis;
-    if (analysis.failed > (http.failureLimit ?? 0)) {
-      this.fail('analysisFailed', analysisFailure(this.steps[this.index], analysis));
+    if (analysis.failed > checks.failureLimit) {
+      this.fail('analysisFailed', checksFailure(checks, analysis));
       return false;
     }
+    // a check with no verdict under a Pause policy holds the step; checks go on, and a verdict lifts it
+    const pauseReason: PauseReason = analysis.paused === true ? 'AnalysisInconclusive' : 'AnalysisRunning';
     if (paused) {
       // no check is made while paused (planSteps drops the probe), so nothing to wake for
-      this.pause('AnalysisRunning');
+      this.pause(pauseReason);
       return false;
     }
-    if (analysis.successful + analysis.failed >= (http.count ?? 1)) {
-      this.advance(`passed its analysis (${analysis.successful} of ${analysis.successful + analysis.failed} checks of ${http.url})`);
+    // count checks made, at most failureLimit of them failed (a check with no verdict is not one of them)
+    if (analysis.successful + analysis.failed >= checks.count) {
+      this.advance(`passed its analysis (${analysis.successful} of ${analysis.successful + analysis.failed} checks of ${checks.what})`);
       return true;
     }
-    const interval = analysisIntervalMs(http);
-    const timeoutMs = durationMs(http.timeout, DEFAULT_TIMEOUT_MS);
-    const last = fromTimestamp(analysis.lastCheckTime);
-    const due = last === undefined ? this.since : last + interval;
+    const due = nextCheckAt(analysis, this.since, checks);
     if (due <= this.now) {
-      this.probe = { key, revision: this.ctx.updateRevision, step: this.index, url: http.url, expectedStatus: http.expectedStatus ?? 200, timeoutMs };
+      this.probe = probeFor(this.ctx, checks, key, this.index);
+      this.probeDue = due;
       // the result wakes the set; if none comes, look again after the timeout
-      this.wakeAt = this.now + timeoutMs + interval;
+      this.wakeAt = this.now + checks.timeoutMs + checks.intervalMs;
     } else this.wakeAt = due;
-    this.pause('AnalysisRunning');
+    this.pause(pauseReason);
     return false;
   }
 }
@@ -359,6 +356,39 @@ function userPause(ctx: SyncContext): PauseCondition {
   return { reason: 'UserPause', since: kept ?? toTimestamp(ctx.now) };
 }
 
+/** A rollout without steps: only the user's pause, an abort (its annotation names the revision rolling out), and the background analysis. */
+function withoutSteps(ctx: SyncContext, paused: boolean, background: RolloutAnalysisPlan): StepPlan {
+  const set = ctx.set;
+  const aborted = ctx.currentRevision !== ctx.updateRevision && set.apiVersion === ORDINAL_V1 && set.metadata.annotations?.[AbortAnnotation] === ctx.updateRevision;
+  const message = aborted ? 'aborted by the user (kubectl ordinal rollout abort)' : background.failure;
+  const failure: StepFailure | undefined = message === undefined ? undefined : { kind: aborted ? 'aborted' : 'analysisFailed', message };
+  const blockers: Blocker[] = [...(paused ? [{ kind: 'rolloutPaused' } as const] : []), ...(failure ? [{ kind: 'stepFailed', step: 0, steps: 0, message: failure.message } as const] : background.blockers)];
+  // under Halt the abort is announced here once (onFailure: Rollback announces its own)
+  const stored = findCondition(conditionsOf(set.status), ConditionType.progressing);
+  const announce = aborted && ctx.strategy.onFailure !== 'Rollback' && stored?.reason !== Reason.rolloutAborted;
+  const events: PlannedEvent[] = announce ? [{ type: 'Warning', reason: 'RolloutAborted', message: `Rollout to revision ${ctx.updateRevision} aborted by the user (kubectl ordinal rollout abort); it stays where it is until retried` }] : [];
+  const plan: StepPlan = { steps: [], index: 0, state: 'Completed', since: ctx.now, holds: paused || failure !== undefined, events: [...events, ...background.events], blockers, pauses: [], probes: [] };
+  return failure === undefined ? plan : { ...plan, failure };
+}
+
+/** The background analysis' part of the plan: its record, its check, its hold, its wake-up. */
+function withBackground(plan: StepPlan, background: RolloutAnalysisPlan, stepProbeDue: Instant | undefined): StepPlan {
+  const out: StepPlan = { ...plan, holds: plan.holds || background.holds, pauses: [...plan.pauses, ...background.pauses] };
+  if (background.status !== undefined) out.rolloutAnalysis = background.status;
+  if (background.retry !== undefined) out.retry = background.retry;
+  const wakeAt = [plan.wakeAt, background.wakeAt].filter((t): t is Instant => t !== undefined);
+  if (wakeAt.length > 0) out.wakeAt = Math.min(...wakeAt);
+  const due: { probe: AnalysisProbe; at: Instant }[] = [];
+  if (plan.probe !== undefined) due.push({ probe: plan.probe, at: stepProbeDue ?? Number.NEGATIVE_INFINITY });
+  if (background.probe !== undefined && !plan.holds) due.push({ probe: background.probe, at: background.dueAt ?? Number.NEGATIVE_INFINITY });
+  // the step's check first on a tie; the runtime makes every one (at most one in flight per key)
+  due.sort((a, b) => a.at - b.at);
+  out.probes = due.map((d) => d.probe);
+  if (due[0] !== undefined) out.probe = due[0].probe;
+  else delete out.probe;
+  return out;
+}
+
 /**
  * The staged rollout this sync (`ctx`: the spec's revisions, before any abort). `results`: the analysis checks
  * the runtime made for the set.
@@ -370,21 +400,18 @@ export function planSteps(ctx: SyncContext, results: readonly AnalysisResult[] =
   const pauseEvents: PlannedEvent[] =
     paused === wasPaused ? [] : [{ type: 'Normal', reason: paused ? 'RolloutPaused' : 'RolloutResumed', message: paused ? 'Rollout paused (spec paused: true): no pod or claim is updated' : 'Rollout resumed (spec paused: false)' }];
   const pauses = paused ? [userPause(ctx)] : [];
-  const steps = ctx.strategy.kind === 'RollingUpdate' || ctx.strategy.kind === 'EnforcedRollingUpdate' ? stepsOf(set) : [];
+  const rolling = ctx.strategy.kind === 'RollingUpdate' || ctx.strategy.kind === 'EnforcedRollingUpdate';
+  const steps = rolling ? stepsOf(set) : [];
+  const spec = rolling ? rolloutAnalysisOf(set) : undefined;
   if (steps.length === 0) {
-    // without steps, an abort (its annotation names the revision rolling out) fails the rollout as a whole
-    const aborted = ctx.currentRevision !== ctx.updateRevision && set.apiVersion === ORDINAL_V1 && set.metadata.annotations?.[AbortAnnotation] === ctx.updateRevision;
-    const failure: StepFailure | undefined = aborted ? { kind: 'aborted', message: 'aborted by the user (kubectl ordinal rollout abort)' } : undefined;
-    const blockers: Blocker[] = [...(paused ? [{ kind: 'rolloutPaused' } as const] : []), ...(failure ? [{ kind: 'stepFailed', step: 0, steps: 0, message: failure.message } as const] : [])];
-    // under Halt the abort is announced here once (onFailure: Rollback announces its own)
-    const stored = findCondition(conditionsOf(set.status), ConditionType.progressing);
-    const announce = aborted && ctx.strategy.onFailure !== 'Rollback' && stored?.reason !== Reason.rolloutAborted;
-    const events: PlannedEvent[] = announce ? [...pauseEvents, { type: 'Warning', reason: 'RolloutAborted', message: `Rollout to revision ${ctx.updateRevision} aborted by the user (kubectl ordinal rollout abort); it stays where it is until retried` }] : pauseEvents;
-    const plan: StepPlan = { steps, index: 0, state: 'Completed', since: ctx.now, holds: paused || aborted, events, blockers, pauses };
-    return failure === undefined ? plan : { ...plan, failure };
+    const background = planRolloutAnalysis(ctx, spec, results, { paused });
+    const plan = withBackground(withoutSteps(ctx, paused, background), background, undefined);
+    return { ...plan, events: [...pauseEvents, ...plan.events], pauses: [...pauses, ...plan.pauses] };
   }
   const run = new StepRun(ctx, steps, results);
   run.signals(paused);
+  const background = planRolloutAnalysis(ctx, spec, results, { retried: run.retry !== undefined, paused });
+  if (background.failure !== undefined) run.failRollout(background.failure);
   run.run(paused);
   const plan: StepPlan = {
     steps,
@@ -392,9 +419,11 @@ export function planSteps(ctx: SyncContext, results: readonly AnalysisResult[] =
     state: run.state,
     since: run.since,
     holds: paused || run.state === 'Failed',
+    // a failed background analysis fails the step the rollout is at, which announces it (run.failRollout)
     events: [...pauseEvents, ...run.events],
-    blockers: stepBlockers(run, paused),
+    blockers: [...stepBlockers(run, paused), ...(run.failure === undefined ? background.blockers : [])],
     pauses: [...pauses, ...run.pauses],
+    probes: [],
   };
   if (run.partition !== undefined) plan.partition = run.partition;
   if (run.analysis !== undefined) plan.analysis = run.analysis;
@@ -402,13 +431,15 @@ export function planSteps(ctx: SyncContext, results: readonly AnalysisResult[] =
   if (run.failure !== undefined) plan.failure = run.failure;
   if (run.wakeAt !== undefined) plan.wakeAt = run.wakeAt;
   if (run.retry !== undefined) plan.retry = run.retry;
-  return plan;
+  return withBackground(plan, run.failure === undefined ? background : { ...background, probe: undefined, holds: false, pauses: [] } as RolloutAnalysisPlan, run.probeDue);
 }
 
-/** The step fields of status (apps.ordinal.dev/v1 sets with steps). */
+/** The step fields of status (apps.ordinal.dev/v1 sets with steps), and the background analysis' record. */
 export function stepStatus(ctx: SyncContext, plan: StepPlan): Record<string, unknown> {
-  if (plan.steps.length === 0) return {};
+  const background = plan.rolloutAnalysis === undefined ? {} : { rolloutAnalysis: plan.rolloutAnalysis };
+  if (plan.steps.length === 0) return background;
   return {
+    ...background,
     currentStepIndex: plan.index,
     currentStepState: plan.state,
     currentStepSince: toTimestamp(plan.since),

@@ -3,7 +3,7 @@
 // `strategy`), the revisions pods move between, every knob a feature reads, and the holds. Phases and the
 // admission read these values; none of them reads a strategy knob from the spec again.
 
-import type { Instant, PauseCondition, Pod, PodUpdatePolicy, RolloutStep, StatefulSet, StepAnalysisStatus, StepState } from '../../api/types.js';
+import type { Instant, PauseCondition, Pod, PodUpdatePolicy, RolloutAnalysisStatus, RolloutStep, StatefulSet, StepAnalysisStatus, StepState } from '../../api/types.js';
 import type { AnalysisProbe, Blocker, PlannedEvent } from '../model/plan-types.js';
 import { podUpdatePolicyOf, respectsBudgets } from '../model/spec.js';
 import type { StrategyKind } from './effective-strategy.js';
@@ -97,8 +97,12 @@ export interface StepPlan {
   /** No pod or claim is updated this sync: the user's pause, or a failed step. */
   holds: boolean;
   analysis?: StepAnalysisStatus;
-  /** An HTTP check due now (the runtime makes it and reports an AnalysisResult). */
+  /** status.rolloutAnalysis: the background analysis so far (rollingUpdate.analysis). */
+  rolloutAnalysis?: RolloutAnalysisStatus;
+  /** The check due first now, the step's or the background one's (the runtime makes it and reports an AnalysisResult). */
   probe?: AnalysisProbe;
+  /** Every check due now (probe is the first of them). */
+  probes: AnalysisProbe[];
   failure?: StepFailure;
   wakeAt?: Instant;
   events: PlannedEvent[];
