@@ -3,6 +3,8 @@
 // change. `rollout history` says what a revision changed (its pod template, and its claim templates when it
 // records them); the simulator's text timeline says what an `apply` step changes in a set's spec.
 
+import { RESTARTED_AT_ANNOTATION } from './types.js';
+
 export interface Change {
   /** e.g. `spec.containers[app].image`, `metadata.annotations[kubectl.kubernetes.io/restartedAt]`. */
   path: string;
@@ -12,7 +14,6 @@ export interface Change {
   to?: string;
 }
 
-const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A list item's name: `name`, or `metadata.name` (claim templates). */
 const itemName = (x: unknown): string | undefined =>
@@ -71,7 +72,7 @@ export function revisionChanges(prev: { template?: unknown; volumeClaimTemplates
 export function describeChange(c: Change): string {
   const image = /^(?:template\.)?spec\.(?:initContainers|containers)\[([^\]]+)\]\.image$/.exec(c.path);
   if (image) return `image ${image[1]}: ${short(c.from) || '(none)'} -> ${short(c.to) || '(none)'}`;
-  if (/^(?:template\.)?metadata\.annotations\[(.*)\]$/.exec(c.path)?.[1] === RESTARTED_AT && c.to !== undefined) return `restarted (${short(c.to)})`;
+  if (/^(?:template\.)?metadata\.annotations\[(.*)\]$/.exec(c.path)?.[1] === RESTARTED_AT_ANNOTATION && c.to !== undefined) return `restarted (${short(c.to)})`;
   const storage = /^volumeClaimTemplates\[([^\]]+)\]\.spec\.resources\.requests\.storage$/.exec(c.path);
   if (storage) return `claim ${storage[1]} storage: ${short(c.from) || '(none)'} -> ${short(c.to) || '(none)'}`;
   if (c.from === undefined) return `+${c.path}: ${short(c.to)}`;

@@ -540,6 +540,9 @@ export const PodAnnotations = {
   resizeRefused: 'apps.ordinal.dev/resize-refused',
 } as const;
 
+/** kubectl's `rollout restart` stamp on the pod template (the time): a new value replaces every pod. */
+export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
+
 /** Converts an injected-clock instant to the RFC 3339 form the API server stores (whole seconds, T9). */
 export function toTimestamp(t: Instant): string {
   return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');

@@ -4,7 +4,7 @@
 import { parseGoDuration } from '../api/duration.js';
 import { rollingBlockName } from '../api/rollout-signals.js';
 import { fromTimestamp, toTimestamp, type Instant, type RolloutStep, type StatefulSet } from '../api/types.js';
-import { gateOf, stepPartition } from '../controller/rollout-steps.js';
+import { gateOf, stepPartition } from '../controller/rollout/rollout-steps.js';
 import { formatSeconds } from '../sim/format-seconds.js';
 import { analysisText } from './rollout-steps.js';
 

@@ -2,7 +2,7 @@
 // coloured by revision, event markers, its claims' expansions, and the status counters over time.
 
 import type { StatefulSetStatus } from '../api/types.js';
-import { inProgressReason, isInProgressReason, Reason } from '../controller/conditions.js';
+import { inProgressReason, isInProgressReason, Reason } from '../controller/model/conditions.js';
 import { analysisOutcome, analysisTarget, type ClaimRecord, type PodRecord, type RolloutSummary, type SummaryRecord, type TimelineRecord } from '../sim/timeline.js';
 import { stepPhases, type AnalysisCheck, type StepPhase } from './rollout-steps.js';
 import { userPauses, type UserPause } from './user-pauses.js';

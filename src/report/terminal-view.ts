@@ -2,9 +2,9 @@
 // each StatefulSet and a staged rollout's current step. `frameOf` reads the simulator's view; `renderFrame` is pure text (ANSI colour optional).
 
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
-import { findCondition } from '../controller/conditions.js';
-import { isRunningAndReady, isTerminating, isUnavailable, podOrdinal, podRevision, stateSince, waitingStates } from '../controller/pod-state.js';
-import { isRollingBack, movingTo, revisionMark } from '../controller/rollback.js';
+import { findCondition } from '../controller/model/conditions.js';
+import { isRunningAndReady, isTerminating, isUnavailable, podOrdinal, podRevision, stateSince, waitingStates } from '../controller/model/pod-state.js';
+import { isRollingBack, movingTo, revisionMark } from '../controller/rollout/rollback.js';
 import type { SimState } from '../sim/state.js';
 import { currentStepLine } from './current-step.js';
 

@@ -9,7 +9,7 @@
 // would ask for the same check again at once (an interval under a second, e.g. 500ms).
 
 import type { Instant, StatefulSet } from '../api/types.js';
-import type { AnalysisProbe, AnalysisResult } from '../controller/plan-types.js';
+import type { AnalysisProbe, AnalysisResult } from '../controller/model/plan-types.js';
 import type { TimerId, Timers } from './clock.js';
 import type { Logger } from './logging-port.js';
 

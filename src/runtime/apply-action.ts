@@ -5,7 +5,7 @@ import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import { isAlreadyExists, isForbidden, isNotFound } from '../api/errors.js';
 import { equalRevision } from '../api/revision/hash.js';
 import { Labels, PodAnnotations, type ControllerRevision, type KubeObject, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../api/types.js';
-import type { Action } from '../controller/plan-types.js';
+import type { Action } from '../controller/model/plan-types.js';
 import { retryOnConflict } from './conflict-retry.js';
 import { adoptPatch, releasePatch } from './owner-refs.js';
 

@@ -4,7 +4,7 @@
 // brings back the InPlace sets whose templates may use it. apps/v1 sets keep upstream's behaviour.
 
 import { ORDINAL_V1, type PersistentVolumeClaim, type StorageClass } from '../api/types.js';
-import { claimOrdinal, claimTemplates } from '../controller/claim-identity.js';
+import { claimOrdinal, claimTemplates } from '../controller/model/claim-identity.js';
 import type { SetTargets } from './set-targets.js';
 
 /** Keys of the apps.ordinal.dev/v1 sets in the claim's namespace whose templates would name it. */

@@ -5,9 +5,9 @@
 
 import { controllerRefOf } from '../api/controller-ref.js';
 import type { Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
-import { budgetSelects } from '../controller/budget-pods.js';
-import { respectsBudgets } from '../controller/disruption-budget.js';
-import type { ObservedDisruptionBudget } from '../controller/plan-types.js';
+import { budgetSelects } from '../controller/model/budget-pods.js';
+import { respectsBudgets } from '../controller/model/spec.js';
+import type { ObservedDisruptionBudget } from '../controller/model/plan-types.js';
 import type { InFlightDisruptions } from './in-flight-disruptions.js';
 import type { Informer } from './informer.js';
 import type { SetTargets } from './set-targets.js';

@@ -13,7 +13,7 @@
 // period).
 
 import type { Instant, KubeObject, Pod } from '../api/types.js';
-import { deletionRequestedAt, NO_MOMENTS, startSecondsOf, withDuration, type LogMoments, type ObservedDurations } from '../controller/learned-durations.js';
+import { deletionRequestedAt, NO_MOMENTS, startSecondsOf, withDuration, type LogMoments, type ObservedDurations } from '../controller/model/learned-durations.js';
 import type { Clock } from './clock.js';
 import type { Informer } from './informer.js';
 import { controllerRefOf } from './set-targets.js';

@@ -5,7 +5,7 @@
 
 import { isBudgetRefusal, type DisruptionBudgetRefusal } from '../api/errors.js';
 import type { Instant } from '../api/types.js';
-import type { Action } from '../controller/plan-types.js';
+import type { Action } from '../controller/model/plan-types.js';
 import type { ExecutionResult } from './executor.js';
 
 /** How soon a set whose eviction was refused is synced again when the refusal suggests no time (kubectl drain's 5 s). */

@@ -6,7 +6,7 @@
 
 import type { ClusterClient, Resource } from '../api/client.js';
 import type { KubeObject, StatefulSet } from '../api/types.js';
-import type { Action, Plan } from '../controller/plan-types.js';
+import type { Action, Plan } from '../controller/model/plan-types.js';
 import { applyAction, type ActionContext, type Applied } from './apply-action.js';
 import { isFenced } from './lease-fence.js';
 

@@ -2,7 +2,7 @@
 // web metric provider does), aborted after the probe's timeout on the injected timers. Redirects are followed,
 // as the kubelet's HTTP probes follow them; the check passes when the final status is the expected one.
 
-import type { AnalysisProbe, HttpProbe } from '../controller/plan-types.js';
+import type { AnalysisProbe, HttpProbe } from '../controller/model/plan-types.js';
 import type { ProbeOutcome, ProbePort } from './analysis-prober.js';
 import type { Timers } from './clock.js';
 

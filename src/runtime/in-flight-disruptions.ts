@@ -9,8 +9,8 @@
 // is the last word: it serializes evictions on the budget's status.
 
 import type { Instant, Pod, PodDisruptionBudget } from '../api/types.js';
-import { budgetSelects, DELETION_TIMEOUT_MS } from '../controller/budget-pods.js';
-import type { Action } from '../controller/plan-types.js';
+import { budgetSelects, DELETION_TIMEOUT_MS } from '../controller/model/budget-pods.js';
+import type { Action } from '../controller/model/plan-types.js';
 import type { Clock } from './clock.js';
 import type { Informer } from './informer.js';
 

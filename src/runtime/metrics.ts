@@ -8,8 +8,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { claimCapacity, type Condition, type Instant, type PersistentVolumeClaim, type StatefulSet } from '../api/types.js';
 import { compareQuantities } from '../api/validation/quantity.js';
-import { resizeFailure } from '../controller/claim-updates.js';
-import type { AnalysisProbe, PlanMetrics } from '../controller/plan-types.js';
+import { resizeFailure } from '../controller/replica/claim-state.js';
+import type { AnalysisProbe, PlanMetrics } from '../controller/model/plan-types.js';
 import type { Clock } from './clock.js';
 import { ConditionMetrics } from './condition-metrics.js';
 import type { EvictionResult } from './eviction-refusals.js';

@@ -6,15 +6,16 @@ import { defaultFeatures, type Features } from '../api/features.js';
 import { cloneJson } from '../api/validation/json.js';
 import { selectorMatches } from '../api/labels.js';
 import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
-import { respectsBudgets } from '../controller/disruption-budget.js';
+import { respectsBudgets } from '../controller/model/spec.js';
 import { budgetsOf } from './disruption-budgets.js';
 import type { InFlightDisruptions } from './in-flight-disruptions.js';
 import { movesByZone, nodeLabelsOf } from './node-zones.js';
-import type { AnalysisResult, ObservedState } from '../controller/plan-types.js';
+import type { AnalysisResult } from '../controller/model/plan-types.js';
+import type { ObservedState } from '../controller/replica/observed-state.js';
 import type { Informer } from './informer.js';
 import type { ReplicaIndexes } from './replica-indexes.js';
 import type { DurationLearner } from './duration-learner.js';
-import type { ObservedDurations } from '../controller/learned-durations.js';
+import type { ObservedDurations } from '../controller/model/learned-durations.js';
 import { controllerRefOf } from './set-targets.js';
 
 export interface Caches {

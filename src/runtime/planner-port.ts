@@ -5,7 +5,8 @@
 
 import type { Features } from '../api/features.js';
 import type { Instant } from '../api/types.js';
-import type { ObservedState, Plan } from '../controller/plan-types.js';
+import type { Plan } from '../controller/model/plan-types.js';
+import type { ObservedState } from '../controller/replica/observed-state.js';
 
 export interface Planner {
   /** planStatefulSet: never throws, never calls the API. */

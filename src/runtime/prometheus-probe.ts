@@ -4,7 +4,7 @@
 // that is not a value (an error status, an unreachable server, a timeout) is a check with no verdict (error);
 // prometheus-verdict.ts says what the values mean and judges them with the successCondition.
 
-import type { AnalysisProbe, PrometheusProbe } from '../controller/plan-types.js';
+import type { AnalysisProbe, PrometheusProbe } from '../controller/model/plan-types.js';
 import type { ProbeOutcome, ProbePort } from './analysis-prober.js';
 import type { Timers } from './clock.js';
 import { errorText } from './http-probe.js';

@@ -5,7 +5,7 @@
 // CEL successCondition (api/success-condition.ts, compiled once per text) judges the value and the baseline's.
 
 import { compileCondition, type ConditionProgram } from '../api/success-condition.js';
-import type { PrometheusProbe } from '../controller/plan-types.js';
+import type { PrometheusProbe } from '../controller/model/plan-types.js';
 import type { ProbeOutcome } from './analysis-prober.js';
 
 /** The `data` of a successful /api/v1/query answer. */

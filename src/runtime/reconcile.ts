@@ -4,7 +4,7 @@
 import type { ClusterClient } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import type { Instant, StatefulSet } from '../api/types.js';
-import type { Plan } from '../controller/plan-types.js';
+import type { Plan } from '../controller/model/plan-types.js';
 import type { Clock } from './clock.js';
 import { objectReference, type EventRecorder } from './event-recorder.js';
 import { applyPlan, type ExecutionResult } from './executor.js';

@@ -4,9 +4,9 @@
 // then on every delta reaches it. Its handlers are registered before the informers start.
 
 import type { KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../api/types.js';
-import { claimOrdinal, claimTemplates } from '../controller/claim-identity.js';
-import { PodFactsCache } from '../controller/pod-facts.js';
-import { ReplicaIndex } from '../controller/replica-index.js';
+import { claimOrdinal, claimTemplates } from '../controller/model/claim-identity.js';
+import { PodFactsCache } from '../controller/replica/pod-facts.js';
+import { ReplicaIndex } from '../controller/replica/replica-index.js';
 import type { Informer } from './informer.js';
 import { CONTROLLER_INDEX, controllerIndex, ownerValue } from './observe.js';
 import { controllerRefOf } from './set-targets.js';

@@ -2,8 +2,8 @@
 // NewRevisionDeletePodFailure): the plan's status is optimistic, and its actions say what to undo.
 
 import type { StatefulSetStatus } from '../api/types.js';
-import { inconsistentStatus } from '../controller/status-counters.js';
-import type { Action, Plan } from '../controller/plan-types.js';
+import { inconsistentStatus } from '../controller/plan/status-counters.js';
+import type { Action, Plan } from '../controller/model/plan-types.js';
 
 /**
  * The status to write for a sync in which exactly `executed` actions succeeded, or undefined when nothing is

@@ -1,8 +1,8 @@
 // `createStatefulSetController`: the controller wired to the real planner of src/controller. The CLI's
 // `ordinal controller` and the simulator both build it; tests may pass another Planner.
 
-import { planStatefulSet } from '../controller/plan-statefulset.js';
-import { PlannerCache } from '../controller/planner-cache.js';
+import { planStatefulSet } from '../controller/plan/plan-statefulset.js';
+import { PlannerCache } from '../controller/rollout/planner-cache.js';
 import type { ProbePort } from './analysis-prober.js';
 import type { Planner } from './planner-port.js';
 import { StatefulSetController, type StatefulSetControllerDeps } from './statefulset-controller.js';

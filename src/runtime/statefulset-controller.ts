@@ -7,7 +7,7 @@
 
 import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { Features } from '../api/features.js';
-import type { AnalysisProbe, AnalysisResult } from '../controller/plan-types.js';
+import type { AnalysisProbe, AnalysisResult } from '../controller/model/plan-types.js';
 import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
 import { AnalysisProber, type ProbePort } from './analysis-prober.js';
 import type { Timers } from './clock.js';

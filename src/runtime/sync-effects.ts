@@ -4,7 +4,7 @@
 import { isAlreadyExists, isBudgetRefusal } from '../api/errors.js';
 import { evictionResults } from './eviction-refusals.js';
 import type { Instant, KubeObject, StatefulSet } from '../api/types.js';
-import type { Action, Plan } from '../controller/plan-types.js';
+import type { Action, Plan } from '../controller/model/plan-types.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { ExecutionResult } from './executor.js';
 import type { Expectations } from './expectations.js';

@@ -5,7 +5,7 @@
 // same judgement (prometheus-verdict.ts) as the real ports.
 
 import type { Pod } from '../api/types.js';
-import type { AnalysisProbe, PrometheusProbe } from '../controller/plan-types.js';
+import type { AnalysisProbe, PrometheusProbe } from '../controller/model/plan-types.js';
 import type { ProbeOutcome, ProbePort } from '../runtime/analysis-prober.js';
 import { statusOutcome } from '../runtime/http-probe.js';
 import { ConditionCache, judge, queryValue, type QueryValue } from '../runtime/prometheus-verdict.js';

@@ -5,8 +5,8 @@
 // claim of the set.
 
 import type { Instant, PersistentVolumeClaim, StatefulSet } from '../api/types.js';
-import { claimsByOrdinal, claimHeldOrdinals } from '../controller/invariants.js';
-import { minReadySecondsOf } from '../controller/spec.js';
+import { claimsByOrdinal, claimHeldOrdinals } from '../controller/checks/invariants.js';
+import { minReadySecondsOf } from '../controller/model/spec.js';
 
 const NONE: ReadonlySet<number> = new Set();
 

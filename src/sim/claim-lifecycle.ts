@@ -4,8 +4,8 @@
 
 import { claimCapacity, claimRequest, hasClaimCondition, type PersistentVolumeClaim } from '../api/types.js';
 import { compareQuantities } from '../api/validation/quantity.js';
-import { isResizing } from '../controller/claim-template-status.js';
-import { resizeFailure } from '../controller/claim-updates.js';
+import { isResizing } from '../controller/replica/claim-template-status.js';
+import { resizeFailure } from '../controller/replica/claim-state.js';
 
 export type ClaimEvent = 'Created' | 'Bound' | 'Resizing' | 'FileSystemResizePending' | 'ResizeFailed' | 'Resized' | 'Deleted';
 

@@ -6,8 +6,8 @@
 
 import { partitionOf } from '../api/intstr.js';
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
-import { isRunningAndAvailable, isTerminating, podOrdinal, podRevision } from '../controller/pod-state.js';
-import { isRollingBack, movingTo } from '../controller/rollback.js';
+import { isRunningAndAvailable, isTerminating, podOrdinal, podRevision } from '../controller/model/pod-state.js';
+import { isRollingBack, movingTo } from '../controller/rollout/rollback.js';
 
 export interface Convergence {
   converged: boolean;

@@ -3,7 +3,7 @@
 // actual element", and an absent counter equals 0 (the API omits zero counters).
 
 import type { Instant, Pod } from '../api/types.js';
-import { isRunningAndReady, isUnavailable, podRevision } from '../controller/pod-state.js';
+import { isRunningAndReady, isUnavailable, podRevision } from '../controller/model/pod-state.js';
 import type { EventExpectation, Expectation, PodExpectation } from './scenario-types.js';
 import type { SimState } from './state.js';
 import type { EventRecord } from './timeline.js';

@@ -8,7 +8,7 @@
 
 import { rollingBlockName } from '../api/rollout-signals.js';
 import type { RolloutStep, StatefulSet } from '../api/types.js';
-import { analysisIntervalMs, gateOf, stepsOf, type StepGate } from '../controller/rollout-steps.js';
+import { analysisIntervalMs, gateOf, stepsOf, type StepGate } from '../controller/rollout/rollout-steps.js';
 import { formatSeconds } from './format-seconds.js';
 import { withSetFields } from './start-state.js';
 import type { StartState } from './simulation.js';

@@ -6,7 +6,7 @@
 // the failure was detected and how long and how low the way back went.
 
 import type { Seconds } from '../cluster/kubelet/config.js';
-import { percentile, percentileIndex } from '../controller/learned-durations.js';
+import { percentile, percentileIndex } from '../controller/model/learned-durations.js';
 import type { Candidate } from './forecast-candidates.js';
 import { defaultThreads, runForecastJobs } from './forecast-pool.js';
 import { candidateSteps, runForecastJob, type ForecastSetup, type RunForecast, type RunJob } from './forecast-run.js';

@@ -13,11 +13,11 @@
 
 import type { KubeEvent, Pod, StatefulSet } from '../api/types.js';
 import { fromTimestamp } from '../api/types.js';
-import { parentNameAndOrdinal } from '../controller/pod-state.js';
-import { startSecondsOf, wholeSecondSamples, type LearnedSeconds } from '../controller/learned-durations.js';
+import { parentNameAndOrdinal } from '../controller/model/pod-state.js';
+import { startSecondsOf, wholeSecondSamples, type LearnedSeconds } from '../controller/model/learned-durations.js';
 
-export type { LearnedSeconds } from '../controller/learned-durations.js';
-export { wholeSecondSamples } from '../controller/learned-durations.js';
+export type { LearnedSeconds } from '../controller/model/learned-durations.js';
+export { wholeSecondSamples } from '../controller/model/learned-durations.js';
 
 export interface LearnedDurations {
   start: LearnedSeconds;

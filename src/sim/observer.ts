@@ -7,7 +7,7 @@ import type { Features } from '../api/features.js';
 import { toTimestamp, type PersistentVolumeClaim, type Pod, type PodDisruptionBudget } from '../api/types.js';
 import { claimEvents, claimSizes } from './claim-lifecycle.js';
 import { podList } from './converged.js';
-import { podOrdinal, podRevision } from '../controller/pod-state.js';
+import { podOrdinal, podRevision } from '../controller/model/pod-state.js';
 import type { WriteRecord } from '../cluster/memory/index.js';
 import { lifecycleEvents, podView, waitingOf } from './pod-lifecycle.js';
 import type { SetTracker } from './set-tracker.js';

@@ -1,10 +1,10 @@
-// unavailableOrdinals (src/controller/invariants.ts) kept up to date pod by pod for one set, so the
+// unavailableOrdinals (src/controller/checks/invariants.ts) kept up to date pod by pod for one set, so the
 // simulator's per-write maxUnavailableObserved costs O(pods written), not O(pods of the set). A pod that
 // is Ready but not yet available after minReadySeconds waits in `later` until the time it will be.
 
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
-import { isRunningAndReady, isTerminating, parentNameAndOrdinal, podAvailableAt } from '../controller/pod-state.js';
-import { minReadySecondsOf, slotCountOf, startOrdinal } from '../controller/spec.js';
+import { isRunningAndReady, isTerminating, parentNameAndOrdinal, podAvailableAt } from '../controller/model/pod-state.js';
+import { minReadySecondsOf, slotCountOf, startOrdinal } from '../controller/model/spec.js';
 
 interface Spec {
   namespace: string;

@@ -4,7 +4,7 @@
 
 import type { Pod } from '../api/types.js';
 import type { PodEvent } from './timeline.js';
-import { isTerminating, waitingStates } from '../controller/pod-state.js';
+import { isTerminating, waitingStates } from '../controller/model/pod-state.js';
 
 export interface PodView {
   scheduled: boolean;

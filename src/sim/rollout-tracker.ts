@@ -11,9 +11,9 @@
 
 import { revisionData } from '../api/revision/hash.js';
 import type { Instant, StatefulSet } from '../api/types.js';
-import { podRevision } from '../controller/pod-state.js';
-import { isRollingBack } from '../controller/rollback.js';
-import { slotCountOf } from '../controller/spec.js';
+import { podRevision } from '../controller/model/pod-state.js';
+import { isRollingBack } from '../controller/rollout/rollback.js';
+import { slotCountOf } from '../controller/model/spec.js';
 import type { PodsOfSet } from './converged.js';
 import { secondsSince, type RolloutSummary } from './timeline.js';
 

@@ -5,7 +5,7 @@
 // the run's rollouts (rollout-tracker.ts).
 
 import type { Instant, StatefulSet } from '../api/types.js';
-import { unavailableOrdinals } from '../controller/invariants.js';
+import { unavailableOrdinals } from '../controller/checks/invariants.js';
 import { convergence, podList, type PodsOfSet } from './converged.js';
 import { RolloutTracker } from './rollout-tracker.js';
 

@@ -5,7 +5,7 @@
 import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import { ORDINAL_V1, type Instant, type Pod, type StatefulSet } from '../api/types.js';
-import type { AnalysisProbe, AnalysisResult } from '../controller/plan-types.js';
+import type { AnalysisProbe, AnalysisResult } from '../controller/model/plan-types.js';
 import type { MemorySnapshot } from '../cluster/memory/index.js';
 import type { RecordedEvent } from '../runtime/event-recorder.js';
 import type { Planner } from '../runtime/planner-port.js';

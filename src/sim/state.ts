@@ -4,8 +4,8 @@
 
 import { Resources, type Resource } from '../api/client.js';
 import type { Instant, KubeObject, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
-import { claimOrdinal, claimTemplates } from '../controller/claim-identity.js';
-import { parentNameAndOrdinal } from '../controller/pod-state.js';
+import { claimOrdinal, claimTemplates } from '../controller/model/claim-identity.js';
+import { parentNameAndOrdinal } from '../controller/model/pod-state.js';
 import { ClaimHolds } from './claim-holds.js';
 import { OrdinalAvailability } from './ordinal-availability.js';
 

@@ -4,14 +4,14 @@
 import { Resources, type ClusterClient } from '../api/client.js';
 import { isNotFound } from '../api/errors.js';
 import { AbortAnnotation, type Instant, type KubeObject, type StatefulSet } from '../api/types.js';
-import { isRunningAndReady } from '../controller/pod-state.js';
+import { isRunningAndReady } from '../controller/model/pod-state.js';
 import { progressingFalse } from './converged.js';
 import { evaluateExpect, type ExpectContext } from './expect.js';
 import { resourceFor } from './scenario-objects.js';
 import type { RolloutSignal, ScenarioObject, Step, WaitTarget } from './scenario-types.js';
 import type { AnalysisEndpoints } from './analysis-endpoints.js';
 import { abortPatch, pausePatch, promotePatch, retryPatch } from '../api/rollout-signals.js';
-import { isRollingBack } from '../controller/rollback.js';
+import { isRollingBack } from '../controller/rollout/rollback.js';
 import type { SetTracker } from './set-tracker.js';
 import type { SimState } from './state.js';
 

@@ -1,5 +1,5 @@
 // Invariants the simulator checks while a scenario runs, using the planner's own named
-// checkers (src/controller/invariants.ts): every plan the controller computes is checked against the
+// checkers (src/controller/checks/invariants.ts): every plan the controller computes is checked against the
 // state it saw, and every pod the controller deletes is judged against the world as the simulator sees
 // it. Checks of our own: under OnDelete the controller never deletes a healthy in-range pod; it never writes
 // a StatefulSet but through its status subresource (spec belongs to the user, or their GitOps tool: not even
@@ -8,8 +8,8 @@
 
 import type { Features } from '../api/features.js';
 import type { Instant, Pod, PodDisruptionBudget, StatefulSet } from '../api/types.js';
-import { budgetSelects } from '../controller/budget-pods.js';
-import { respectsBudgets } from '../controller/disruption-budget.js';
+import { budgetSelects } from '../controller/model/budget-pods.js';
+import { respectsBudgets } from '../controller/model/spec.js';
 import {
   checkDeletion,
   enforcedHaltRespected,
@@ -19,9 +19,10 @@ import {
   partitionRespected,
   recreateNoMixedRevisions,
   stepBoundaryRespected,
-} from '../controller/invariants.js';
-import type { ObservedState, Plan } from '../controller/plan-types.js';
-import { isPodReady, isTerminating, isUnavailable, podOrdinal, podRevision } from '../controller/pod-state.js';
+} from '../controller/checks/invariants.js';
+import type { Plan } from '../controller/model/plan-types.js';
+import type { ObservedState } from '../controller/replica/observed-state.js';
+import { isPodReady, isTerminating, isUnavailable, podOrdinal, podRevision } from '../controller/model/pod-state.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { rangeOf } from './converged.js';
 

@@ -14,7 +14,8 @@ import { createStatefulSetController, newPlanner } from '../runtime/statefulset-
 import type { Planner } from '../runtime/planner-port.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/event-recorder.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
-import type { AnalysisProbe, AnalysisResult, ObservedState } from '../controller/plan-types.js';
+import type { AnalysisProbe, AnalysisResult } from '../controller/model/plan-types.js';
+import type { ObservedState } from '../controller/replica/observed-state.js';
 import type { StatefulSet } from '../api/types.js';
 import { AnalysisEndpoints } from './analysis-endpoints.js';
 import { randomFor } from './scenario-random.js';

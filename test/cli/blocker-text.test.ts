@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockerSentence, type ExplainContext } from '../../src/cli/explain/blocker-text.js';
 import type { Pod, StatefulSet } from '../../src/api/types.js';
-import type { Blocker } from '../../src/controller/plan-types.js';
-import { effectiveStrategy } from '../../src/controller/effective-strategy.js';
+import type { Blocker } from '../../src/controller/model/plan-types.js';
+import { effectiveStrategy } from '../../src/controller/rollout/effective-strategy.js';
 import { features, newSet, podFor, revisionName, SECOND, T0, withImage, withStatus, type SetOptions } from '../controller/fixtures.js';
 
 function context(set: StatefulSet, pods: Pod[], update = revisionName(set)): ExplainContext {

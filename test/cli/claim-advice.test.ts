@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockerSentence, type ExplainContext } from '../../src/cli/explain/blocker-text.js';
-import { effectiveStrategy } from '../../src/controller/effective-strategy.js';
+import { effectiveStrategy } from '../../src/controller/rollout/effective-strategy.js';
 import { features, newSet, T0 } from '../controller/fixtures.js';
 
 const set = newSet(3);

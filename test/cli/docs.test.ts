@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { FEATURE_GATES } from '../../src/api/features.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { ConditionType, Reason } from '../../src/controller/conditions.js';
-import { EventReason } from '../../src/controller/event-texts.js';
+import { ConditionType, Reason } from '../../src/controller/model/conditions.js';
+import { EventReason } from '../../src/controller/model/event-texts.js';
 import { createControllerMetrics } from '../../src/runtime/metrics.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 
@@ -83,7 +83,7 @@ describe('docs/reference.md', () => {
   });
 
   it('gives a `why` sentence for every planner blocker kind', () => {
-    const planTypes = readFileSync(new URL('../../src/controller/plan-types.ts', import.meta.url), 'utf8');
+    const planTypes = readFileSync(new URL('../../src/controller/model/plan-types.ts', import.meta.url), 'utf8');
     const union = planTypes.slice(planTypes.indexOf('export type Blocker ='), planTypes.indexOf('export type BlockerKind'));
     const kinds = [...union.matchAll(/kind: '(\w+)'/g)].map((m) => m[1] ?? '');
     assert.ok(kinds.length >= 18);

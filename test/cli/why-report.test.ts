@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { explainWhy, renderWhy, type WhyInput } from '../../src/cli/explain/why-report.js';
 import type { Pod, StatefulSet } from '../../src/api/types.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import { features, newSet, observe, podFor, readyPods, revisionName, revisionOf, SECOND, T0, withImage, withStatus, type SetOptions } from '../controller/fixtures.js';
 
 /** v1 stored as current; `rollTo` gives a v2 template (a rollout in progress). */

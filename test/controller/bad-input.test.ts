@@ -4,9 +4,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod, StatefulSet } from '../../src/api/types.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { ObservedState } from '../../src/controller/plan-types.js';
-import { MAX_CREATES_PER_SYNC } from '../../src/controller/replica-pass.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
+import { MAX_CREATES_PER_SYNC } from '../../src/controller/proposals/replica-pass.js';
 import { features, newSet, observe, readyPods, T0 } from './fixtures.js';
 import { Harness } from './harness.js';
 

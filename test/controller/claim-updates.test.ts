@@ -3,7 +3,7 @@
 // (template unchanged) or deleted (template changed); a resizing claim makes its replica unavailable.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import { Labels, type PersistentVolumeClaim, type StatefulSet, type StorageClass } from '../../src/api/types.js';
 import { features, newSet, observe, readyPods, revisionOf, revisionName, T0, withImage, withStatus } from './fixtures.js';
 
@@ -62,12 +62,29 @@ describe('InPlace claim updates in the planner', () => {
     assert.ok(p.blockers.some((b) => b.kind === 'claimResizing' && b.pod === 'web-2' && b.claim === 'data-web-2' && !b.waitingForPodRestart), JSON.stringify(p.blockers));
   });
 
-  it('relabels the pod once its claim has grown, when the pod template did not change', () => {
+  it('relabels the pod once its claim has grown, when the pod template did not change, and grows the next one in the same sync', () => {
     const next = inPlace('2Gi');
     const { plan: p, newRev } = plan(next, (claims) => (claims[2] = claim(2, revisionName(next), '2Gi', '2Gi')));
-    assert.deepEqual(kinds(p), ['relabelPod web-2']);
+    // a relabel disrupts nothing, so it takes no slot of maxUnavailable 1: web-1's claim grows at once
+    assert.deepEqual(kinds(p), ['relabelPod web-2', 'patchClaim data-web-1']);
     const relabel = p.actions.find((a) => a.kind === 'relabelPod');
     assert.equal(relabel?.kind === 'relabelPod' ? relabel.revision : undefined, newRev);
+  });
+
+  it('uses the whole maxUnavailable under OrderedReady: two claims grow beside two relabels (a claim-only change, maxUnavailable 2)', () => {
+    const old = inPlace('1Gi');
+    old.spec.replicas = 5;
+    (old.spec.updateStrategy?.rollingUpdate as { maxUnavailable?: number }).maxUnavailable = 2;
+    const next = structuredClone(old);
+    next.spec.volumeClaimTemplates = inPlace('2Gi').spec.volumeClaimTemplates ?? [];
+    const oldRev = revisionName(old);
+    const newRev = revisionName(next);
+    // the first batch (web-4, web-3) grew; their pods are still labelled with the old revision
+    const claims = [0, 1, 2, 3, 4].map((i) => (i >= 3 ? claim(i, newRev, '2Gi', '2Gi') : claim(i, oldRev, '1Gi', '1Gi')));
+    const stored = withStatus(next, { observedGeneration: 1, replicas: 5, readyReplicas: 5, availableReplicas: 5, currentReplicas: 5, currentRevision: oldRev, updateRevision: newRev });
+    const p = planStatefulSet(observe(stored, readyPods(old, 5), { revisions: [revisionOf(old, 1), revisionOf(next, 2)], claims }), T0, features);
+    assert.equal(stored.spec.podManagementPolicy ?? 'OrderedReady', 'OrderedReady');
+    assert.deepEqual(kinds(p).sort(), ['patchClaim data-web-1', 'patchClaim data-web-2', 'relabelPod web-3', 'relabelPod web-4']);
   });
 
   it('deletes the pod once its claim has grown, when the pod template changed too', () => {

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fromTimestamp, type Condition } from '../../src/api/types.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import { features, newSet, observe, readyPods, SECOND, T0, withStatus, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 

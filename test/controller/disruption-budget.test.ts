@@ -4,8 +4,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { Action, Blocker, ObservedDisruptionBudget, Plan } from '../../src/controller/plan-types.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { Action, Blocker, ObservedDisruptionBudget, Plan } from '../../src/controller/model/plan-types.js';
 import type { Pod, PodDisruptionBudget } from '../../src/api/types.js';
 import { features, newSet, observe, podFor, revisionOf, T0, withImage, withStatus, type PodState, type SetOptions } from './fixtures.js';
 
@@ -112,12 +112,23 @@ describe('respectPodDisruptionBudgets: the status trails the pods', () => {
 });
 
 describe('respectPodDisruptionBudgets: several budgets, unhealthy pods', () => {
-  it('every budget selecting a pod must admit it; a lower ordinal never goes before the one held', () => {
+  it('a pod two budgets select waits, as the Eviction API refuses it whatever they allow; a lower ordinal never goes before it', () => {
     const all = budget({ name: 'all', status: { disruptionsAllowed: 3, currentHealthy: 5, desiredHealthy: 2 } });
-    const three = budget({ name: 'only-3', pods: ['web-3'], status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1 } });
+    const three = budget({ name: 'only-3', pods: ['web-3'], status: { disruptionsAllowed: 1, currentHealthy: 1, desiredHealthy: 0 } });
     const plan = firstUpdateSync(5, respecting(), [all, three]);
     assert.deepEqual(deleted(plan), [4]);
-    assert.deepEqual(budgetBlockers(plan).map((b) => [b.budget, b.pods]), [['only-3', ['web-3']]]);
+    assert.deepEqual(
+      plan.blockers.filter((b) => b.kind === 'overlappingDisruptionBudgets'),
+      [{ kind: 'overlappingDisruptionBudgets', pod: 'web-3', budgets: ['all', 'only-3'] }],
+    );
+  });
+
+  it('every budget selecting a pod must admit it', () => {
+    const four = budget({ name: 'only-4', pods: ['web-4'], status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1 } });
+    const three = budget({ name: 'only-3', pods: ['web-3'], status: { disruptionsAllowed: 1, currentHealthy: 1, desiredHealthy: 0 } });
+    const plan = firstUpdateSync(5, respecting({ maxUnavailable: 2, policy: 'Parallel' }), [four, three]);
+    assert.deepEqual(deleted(plan), []);
+    assert.deepEqual(budgetBlockers(plan).map((b) => [b.budget, b.pods]), [['only-4', ['web-4']]]);
   });
 
   it('Parallel: a stale pod that is not Ready goes while the budget is met (it takes nothing from currentHealthy)', () => {

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { explainWhy } from '../../src/cli/explain/why-report.js';
-import type { Plan } from '../../src/controller/plan-types.js';
+import type { Plan } from '../../src/controller/model/plan-types.js';
 import { features, newSet, SECOND, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 

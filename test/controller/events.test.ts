@@ -4,8 +4,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AlreadyExistsError, ApiError } from '../../src/api/errors.js';
-import type { Action, PlannedEvent } from '../../src/controller/plan-types.js';
-import { withOutcomeEvents } from '../../src/controller/event-texts.js';
+import type { Action, PlannedEvent } from '../../src/controller/model/plan-types.js';
+import { withOutcomeEvents } from '../../src/controller/model/event-texts.js';
 import type { EventRecorder } from '../../src/runtime/event-recorder.js';
 import { recordSyncEvents } from '../../src/runtime/sync-effects.js';
 import { newSet, podFor } from './fixtures.js';

@@ -5,8 +5,8 @@ import { defaultStatefulSet } from '../../src/api/defaults.js';
 import { defaultFeatures, type Features } from '../../src/api/features.js';
 import { newRevision } from '../../src/api/revision/hash.js';
 import { toTimestamp, type ControllerRevision, type Instant, type IntOrString, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
-import { newVersionedStatefulSetPod } from '../../src/controller/identity.js';
-import type { ObservedState } from '../../src/controller/plan-types.js';
+import { newVersionedStatefulSetPod } from '../../src/controller/model/identity.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 
 export const T0: Instant = Date.parse('2026-03-01T12:00:00Z');
 export const SECOND = 1000;

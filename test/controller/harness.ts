@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import type { Features } from '../../src/api/features.js';
 import { Labels, PodAnnotations, toTimestamp, type ControllerRevision, type Instant, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
-import { checkPlan, noDuplicateOrdinal } from '../../src/controller/invariants.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { ObservedDurations } from '../../src/controller/learned-durations.js';
-import type { Action, ObservedState, Plan } from '../../src/controller/plan-types.js';
-import { podOrdinal, podRevision } from '../../src/controller/pod-state.js';
+import { checkPlan, noDuplicateOrdinal } from '../../src/controller/checks/invariants.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { ObservedDurations } from '../../src/controller/model/learned-durations.js';
+import type { Action, ObservedDisruptionBudget, Plan } from '../../src/controller/model/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
+import { podOrdinal, podRevision } from '../../src/controller/model/pod-state.js';
 import { settleStatus } from '../../src/runtime/settle-status.js';
 import { features as defaultFeatures, SECOND, T0 } from './fixtures.js';
 
@@ -34,6 +35,8 @@ export class Harness {
   readonly applied: Action[] = [];
   /** What the runtime would have learned of the set's pods (SlowerThanForecast, `progressDeadlineSeconds: auto`). */
   durations: ObservedDurations | undefined;
+  /** The PodDisruptionBudgets the runtime would observe, over the pods as they are (respectPodDisruptionBudgets). */
+  budgets: ((pods: Pod[]) => ObservedDisruptionBudget[]) | undefined;
   private seq = 0;
 
   constructor(
@@ -46,12 +49,14 @@ export class Harness {
   }
 
   observed(): ObservedState {
+    const pods = [...this.pods.values()].map((p) => structuredClone(p));
     return {
       set: structuredClone(this.set),
-      pods: [...this.pods.values()].map((p) => structuredClone(p)),
+      pods,
       claims: [...this.claims.values()].map((c) => structuredClone(c)),
       revisions: [...this.revisions.values()].map((r) => structuredClone(r)),
       ...(this.durations ? { durations: this.durations } : {}),
+      ...(this.budgets ? { disruptionBudgets: this.budgets(pods) } : {}),
     };
   }
 

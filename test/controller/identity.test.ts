@@ -4,9 +4,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Labels, type Pod } from '../../src/api/types.js';
-import { createsAtCurrentRevision, identityMatches, newStatefulSetPod, repairPod, storageMatches } from '../../src/controller/identity.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import { isMemberOf, parentNameAndOrdinal, podOrdinal } from '../../src/controller/pod-state.js';
+import { createsAtCurrentRevision, identityMatches, newStatefulSetPod, repairPod, storageMatches } from '../../src/controller/model/identity.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import { isMemberOf, parentNameAndOrdinal, podOrdinal } from '../../src/controller/model/pod-state.js';
 import { features, newSet, observe, podFor, readyPods, T0, withStatus } from './fixtures.js';
 
 describe('pod names and ordinals (§2.1)', () => {

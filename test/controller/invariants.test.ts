@@ -15,9 +15,9 @@ import {
   pvcRetention,
   recreateNoMixedRevisions,
   unavailableOrdinals,
-} from '../../src/controller/invariants.js';
-import { newStatefulSetPod } from '../../src/controller/identity.js';
-import type { Action, Plan } from '../../src/controller/plan-types.js';
+} from '../../src/controller/checks/invariants.js';
+import { newStatefulSetPod } from '../../src/controller/model/identity.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
 import { features, newSet, observe, podFor, readyPods, revisionName, T0, withImage } from './fixtures.js';
 
 const planOf = (actions: Action[], updateRevision = 'rev-new'): Plan => ({

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { withFeatures } from '../../src/api/features.js';
-import type { Plan } from '../../src/controller/plan-types.js';
+import type { Plan } from '../../src/controller/model/plan-types.js';
 import { features, newSet, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 

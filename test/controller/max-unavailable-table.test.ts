@@ -3,9 +3,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planMaxUnavailableUpdate } from '../../src/controller/rolling-update-deletions.js';
-import { podOrdinal } from '../../src/controller/pod-state.js';
-import { contextFor } from './context-helper.js';
+import { podOrdinal } from '../../src/controller/model/pod-state.js';
+import { contextFor, updateDeletions } from './context-helper.js';
 import { newSet, podFor, SECOND, T0, type PodState } from './fixtures.js';
 
 type Setup = 'NotReady' | 'terminating' | 'readyNow';
@@ -61,7 +60,7 @@ describe('maxUnavailable with unavailable and stale pods (#137666 final table, g
     it(`row ${row.n}: ${row.policy} r=${row.replicas} partition=${row.partition} maxUnavailable=${row.maxUnavailable} mrs=${row.mrs} (${desc}) leaves {${row.remaining.join(',')}}`, () => {
       const set = newSet(row.replicas, { policy: row.policy, partition: row.partition, maxUnavailable: row.maxUnavailable, minReadySeconds: row.mrs });
       const pods = Array.from({ length: row.replicas }, (_, i) => podFor(set, i, stateOf(row.setup[i])));
-      const decision = planMaxUnavailableUpdate(contextFor(set, pods));
+      const decision = updateDeletions(contextFor(set, pods));
       const deleted = new Set(decision.victims.map((v) => v.index));
       const remaining = pods.map(podOrdinal).filter((o) => !deleted.has(o));
       assert.deepEqual(remaining, row.remaining);

@@ -3,11 +3,10 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { Action, Plan } from '../../src/controller/plan-types.js';
-import { planMaxUnavailableUpdate } from '../../src/controller/rolling-update-deletions.js';
-import { effectiveStrategy } from '../../src/controller/effective-strategy.js';
-import { contextFor } from './context-helper.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
+import { effectiveStrategy } from '../../src/controller/rollout/effective-strategy.js';
+import { contextFor, updateDeletions } from './context-helper.js';
 import { features, newSet, observe, podFor, readyPods, revisionOf, T0, withImage, withStatus, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 
@@ -32,7 +31,7 @@ describe('InOrderedModeVerifyInvariant: budget minus terminating pods (§9.B 24)
     it(`deletes max(0, 2 − ${terminating.length}) pods when [${terminating.join(',')}] are terminating`, () => {
       const set = newSet(6, { partition: 3, maxUnavailable: 2 });
       const pods = Array.from({ length: 6 }, (_, i) => podFor(set, i, { terminating: terminating.includes(i) }));
-      const decision = planMaxUnavailableUpdate(contextFor(set, pods));
+      const decision = updateDeletions(contextFor(set, pods));
       assert.equal(decision.victims.length, Math.max(0, 2 - terminating.length));
       for (const v of decision.victims) assert.ok(v.index >= 3 && !terminating.includes(v.index));
     });
@@ -108,7 +107,7 @@ describe('maxUnavailable and unavailable_replicas metric values (§9.B 26)', () 
       // OrderedReady: Running but not Ready; Parallel: terminating (as upstream's test)
       const pods = Array.from({ length: r.replicas }, (_, i) => podFor(set, i, i < r.unavailable ? (parallel ? { terminating: true } : { ready: false }) : {}));
       assert.equal(effectiveStrategy(set, features).maxUnavailable, r.max);
-      assert.equal(planMaxUnavailableUpdate(contextFor(set, pods)).unavailablePods, r.expectUnavailable);
+      assert.equal(updateDeletions(contextFor(set, pods)).unavailablePods, r.expectUnavailable);
     });
   }
 

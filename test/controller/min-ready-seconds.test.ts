@@ -2,9 +2,9 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { Plan } from '../../src/controller/plan-types.js';
-import { unavailableOrdinals } from '../../src/controller/invariants.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { Plan } from '../../src/controller/model/plan-types.js';
+import { unavailableOrdinals } from '../../src/controller/checks/invariants.js';
 import { features, newSet, observe, podFor, readyPods, revisionOf, SECOND, T0, withImage, withStatus, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 

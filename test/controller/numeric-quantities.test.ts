@@ -2,7 +2,7 @@
 // decimal text: the planner reads claim templates' and claims' numeric requests and capacities by value.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import { Labels, type PersistentVolumeClaim, type Quantity, type StatefulSet } from '../../src/api/types.js';
 import { features, newSet, observe, readyPods, revisionName, revisionOf, T0, withStatus } from './fixtures.js';
 

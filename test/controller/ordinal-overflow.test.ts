@@ -4,7 +4,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import { features, newSet, observe, readyPods, T0, withStatus } from './fixtures.js';
 
 const INT32_MAX = 2147483647;

@@ -2,8 +2,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { slowStartGroup } from '../../src/controller/batches.js';
-import type { Action, Plan } from '../../src/controller/plan-types.js';
+import { slowStartGroup } from '../../src/controller/model/batches.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
 import { newSet } from './fixtures.js';
 import { Harness } from './harness.js';
 

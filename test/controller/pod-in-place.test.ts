@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Labels, PodAnnotations, type PodUpdatePolicy, type StatefulSet } from '../../src/api/types.js';
-import type { Action, Plan } from '../../src/controller/plan-types.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
 import { newSet, SECOND, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 

@@ -5,8 +5,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Labels, PodAnnotations, type PodUpdatePolicy, type StatefulSet } from '../../src/api/types.js';
-import { DEFERRED_RESIZE_TIMEOUT_MS } from '../../src/controller/pod-in-place.js';
-import type { Action, Plan } from '../../src/controller/plan-types.js';
+import { DEFERRED_RESIZE_TIMEOUT_MS } from '../../src/controller/replica/in-place-state.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
 import { newSet, SECOND } from './fixtures.js';
 import { Harness } from './harness.js';
 

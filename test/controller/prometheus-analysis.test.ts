@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { retryPatch } from '../../src/api/rollout-signals.js';
 import type { PrometheusAnalysis, RolloutAnalysis, RolloutStep, StatefulSet } from '../../src/api/types.js';
-import type { AnalysisProbe, AnalysisResult, ObservedState, Plan } from '../../src/controller/plan-types.js';
+import type { AnalysisProbe, AnalysisResult, Plan } from '../../src/controller/model/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 import { newSet, SECOND, type SetOptions } from './fixtures.js';
 import { Harness, runSyncs } from './harness.js';
 

@@ -7,10 +7,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { toTimestamp, type PersistentVolumeClaim, type Pod, type StatefulSet } from '../../src/api/types.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { ObservedState } from '../../src/controller/plan-types.js';
-import { isRunningAndAvailable, isRunningAndReady, isTerminating, podRevision } from '../../src/controller/pod-state.js';
-import { ReplicaIndex } from '../../src/controller/replica-index.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
+import { isRunningAndAvailable, isRunningAndReady, isTerminating, podRevision } from '../../src/controller/model/pod-state.js';
+import { ReplicaIndex } from '../../src/controller/replica/replica-index.js';
 import { checkProperty } from '../property-seed.js';
 import { features, newSet, podFor, revisionOf, SECOND, T0, withImage, withStatus, type SetOptions } from './fixtures.js';
 

@@ -4,8 +4,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { toTimestamp, type PersistentVolumeClaim } from '../../src/api/types.js';
-import { pvcRetention } from '../../src/controller/invariants.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { pvcRetention } from '../../src/controller/checks/invariants.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import { features, newSet, observe, readyPods, T0, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 

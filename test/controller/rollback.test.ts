@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RetryAnnotation, type StatefulSet } from '../../src/api/types.js';
-import type { Plan } from '../../src/controller/plan-types.js';
+import type { Plan } from '../../src/controller/model/plan-types.js';
 import { features, newSet, SECOND, type SetOptions } from './fixtures.js';
 import { Harness, runSyncs } from './harness.js';
 

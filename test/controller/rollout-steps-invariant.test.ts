@@ -5,9 +5,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PromoteAnnotation, type RolloutStep, type StatefulSet } from '../../src/api/types.js';
-import { stepBoundaryRespected } from '../../src/controller/invariants.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { Action, ObservedState, Plan } from '../../src/controller/plan-types.js';
+import { stepBoundaryRespected } from '../../src/controller/checks/invariants.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 import { features, newSet, SECOND } from './fixtures.js';
 import { Harness } from './harness.js';
 

@@ -11,9 +11,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { pausePatch, promotePatch, retryPatch } from '../../src/api/rollout-signals.js';
 import { AbortAnnotation, PromoteAnnotation, type RolloutStep, type StatefulSet } from '../../src/api/types.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { Action, AnalysisResult, ObservedState, Plan } from '../../src/controller/plan-types.js';
-import { stepPartition } from '../../src/controller/rollout-steps.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { Action, AnalysisResult, Plan } from '../../src/controller/model/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
+import { stepPartition } from '../../src/controller/rollout/rollout-steps.js';
 import { newSet, SECOND, type SetOptions } from './fixtures.js';
 import { Harness, runSyncs } from './harness.js';
 

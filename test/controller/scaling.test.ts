@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Labels } from '../../src/api/types.js';
-import type { Action } from '../../src/controller/plan-types.js';
+import type { Action } from '../../src/controller/model/plan-types.js';
 import { newSet, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 

@@ -4,9 +4,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fromTimestamp, type Condition } from '../../src/api/types.js';
-import type { Plan } from '../../src/controller/plan-types.js';
-import { progressDeadlineSecondsOf } from '../../src/controller/spec.js';
-import { AUTO_DEADLINE_FLOOR_SECONDS, forecastBand, MIN_MEASURED_PODS } from '../../src/controller/slow-rollout.js';
+import type { Plan } from '../../src/controller/model/plan-types.js';
+import { progressDeadlineSecondsOf } from '../../src/controller/rollout/progress-deadline.js';
+import { AUTO_DEADLINE_FLOOR_SECONDS, forecastBand, MIN_MEASURED_PODS } from '../../src/controller/rollout/slow-rollout.js';
 import { newSet, SECOND, type SetOptions } from './fixtures.js';
 import { Harness } from './harness.js';
 

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StatefulSetStatus } from '../../src/api/types.js';
-import { statusChanged } from '../../src/controller/status-counters.js';
+import { statusChanged } from '../../src/controller/plan/status-counters.js';
 
 const status: StatefulSetStatus = {
   observedGeneration: 2,

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StatefulSetStatus } from '../../src/api/types.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import { features, newSet, observe, T0 } from './fixtures.js';
 
 const cases: [string, Record<string, unknown>, string, string][] = [

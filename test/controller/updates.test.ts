@@ -3,7 +3,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Action } from '../../src/controller/plan-types.js';
+import type { Action } from '../../src/controller/model/plan-types.js';
 import { newSet, revisionOf, withImage } from './fixtures.js';
 import { Harness } from './harness.js';
 

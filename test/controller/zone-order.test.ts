@@ -3,9 +3,9 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { Action, Blocker, Plan } from '../../src/controller/plan-types.js';
-import { zoneOrder } from '../../src/controller/zone-order.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { Action, Blocker, Plan } from '../../src/controller/model/plan-types.js';
+import { zoneOrder } from '../../src/controller/rollout/zone-order.js';
 import type { Pod } from '../../src/api/types.js';
 import { features, newSet, podFor, observe, revisionOf, T0, withImage, withStatus, type PodState, type SetOptions } from './fixtures.js';
 

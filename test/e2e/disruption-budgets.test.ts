@@ -12,7 +12,7 @@ import { after as afterAll, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import type { KubeEvent, KubeObject, Pod, PodDisruptionBudget, StatefulSet } from '../../src/api/types.js';
-import { isPodReady, isTerminating } from '../../src/controller/pod-state.js';
+import { isPodReady, isTerminating } from '../../src/controller/model/pod-state.js';
 import { closeSession, openSession } from './cluster-session.js';
 import { controlPlaneFromEnv } from './control-plane.js';
 import { exampleSet, fastKubelet, loadExample, renamed } from './examples.js';

@@ -4,12 +4,12 @@
 // maxUnavailableObserved, on the real API server).
 import type { Resource } from '../../src/api/client.js';
 import type { Pod, StatefulSet, StatefulSetStatus } from '../../src/api/types.js';
-import { isMemberOf, isPodReady, isTerminating, podOrdinal, podRevision } from '../../src/controller/pod-state.js';
+import { isMemberOf, isPodReady, isTerminating, podOrdinal, podRevision } from '../../src/controller/model/pod-state.js';
 import type { ClusterClient } from '../../src/api/client.js';
 import { Informer } from '../../src/runtime/informer.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
 import { convergence } from '../../src/sim/converged.js';
-import { unavailableOrdinals } from '../../src/controller/invariants.js';
+import { unavailableOrdinals } from '../../src/controller/checks/invariants.js';
 import { waitUntil, type Check } from './wait.js';
 
 export type PodEventType = 'Created' | 'Ready' | 'NotReady' | 'Terminating' | 'Deleted';

@@ -2,7 +2,7 @@
 // as "web-2 was deleted only after the new web-3 was Ready".
 import assert from 'node:assert/strict';
 import { fromTimestamp } from '../../src/api/types.js';
-import { readyCondition } from '../../src/controller/pod-state.js';
+import { readyCondition } from '../../src/controller/model/pod-state.js';
 import type { PodEvent, PodEventType } from './observer.js';
 import type { TestEnv } from './harness.js';
 

@@ -10,7 +10,7 @@ import { after as afterAll, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import type { Pod, PrometheusAnalysis, RolloutStep, StatefulSet } from '../../src/api/types.js';
-import { podRevision } from '../../src/controller/pod-state.js';
+import { podRevision } from '../../src/controller/model/pod-state.js';
 import { closeSession, openSession } from './cluster-session.js';
 import { controlPlaneFromEnv } from './control-plane.js';
 import { e2eTest, twoReplicaSet, type TestEnv } from './harness.js';

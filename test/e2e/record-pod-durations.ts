@@ -8,7 +8,7 @@
 
 import { Resources } from '../../src/api/client.js';
 import type { Pod } from '../../src/api/types.js';
-import { deletionRequestedAt, startSecondsOf } from '../../src/controller/learned-durations.js';
+import { deletionRequestedAt, startSecondsOf } from '../../src/controller/model/learned-durations.js';
 import { closeSession } from './cluster-session.js';
 import { controlPlaneFromEnv } from './control-plane.js';
 import { TestEnv, twoReplicaSet } from './harness.js';

@@ -10,7 +10,7 @@ import { Resources } from '../../src/api/client.js';
 import { RetryAnnotation, type Pod, type StatefulSet } from '../../src/api/types.js';
 import { rolloutRetryCommand, rolloutStatusCommand } from '../../src/cli/commands/rollout.js';
 import { bufferIO } from '../../src/cli/explain/io.js';
-import { podRevision } from '../../src/controller/pod-state.js';
+import { podRevision } from '../../src/controller/model/pod-state.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
 import { closeSession } from './cluster-session.js';
 import { e2eTest, type TestEnv } from './harness.js';

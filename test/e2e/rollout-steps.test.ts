@@ -22,7 +22,7 @@ import {
 import { bufferIO } from '../../src/cli/explain/io.js';
 import type { CommandDeps } from '../../src/cli/explain/command-runner.js';
 import { ExitCode } from '../../src/cli/rollout/rollout-status.js';
-import { podRevision } from '../../src/controller/pod-state.js';
+import { podRevision } from '../../src/controller/model/pod-state.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
 import { closeSession } from './cluster-session.js';
 import { e2eTest, twoReplicaSet, type TestEnv } from './harness.js';

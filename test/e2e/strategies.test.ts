@@ -4,7 +4,7 @@
 import { after as afterAll, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/api/types.js';
-import { isPodReady, podRevision } from '../../src/controller/pod-state.js';
+import { isPodReady, podRevision } from '../../src/controller/model/pod-state.js';
 import { Resources } from '../../src/api/client.js';
 import { closeSession } from './cluster-session.js';
 import { exampleSet, fastKubelet, loadExample } from './examples.js';

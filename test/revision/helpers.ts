@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Action } from '../../src/controller/plan-types.js';
+import type { Action } from '../../src/controller/model/plan-types.js';
 import type { ControllerRevision, Pod, StatefulSet } from '../../src/api/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

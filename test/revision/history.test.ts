@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { defaultFeatures } from '../../src/api/features.js';
 import { newRevision } from '../../src/api/revision/hash.js';
 import type { ControllerRevision, Pod } from '../../src/api/types.js';
-import { planHistoryTruncation } from '../../src/controller/truncate-history.js';
-import { planRevisions } from '../../src/controller/revisions.js';
+import { planHistoryTruncation } from '../../src/controller/plan/truncate-history.js';
+import { planRevisions } from '../../src/controller/rollout/revisions.js';
 import { applyRevisionActions, newSet, podWithRevision } from './helpers.js';
 
 const features = defaultFeatures();

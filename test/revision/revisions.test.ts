@@ -4,7 +4,7 @@ import { defaultStatefulSet } from '../../src/api/defaults.js';
 import { defaultFeatures, withFeatures } from '../../src/api/features.js';
 import { hashControllerRevision, newRevision, revisionData, revisionName } from '../../src/api/revision/hash.js';
 import type { ControllerRevision, StatefulSet } from '../../src/api/types.js';
-import { planRevisions } from '../../src/controller/revisions.js';
+import { planRevisions } from '../../src/controller/rollout/revisions.js';
 import { applyRevisionActions, names, newSet, readFixture } from './helpers.js';
 
 const features = defaultFeatures();

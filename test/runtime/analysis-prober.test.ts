@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet } from '../../src/api/types.js';
-import type { AnalysisProbe, AnalysisResult } from '../../src/controller/plan-types.js';
+import type { AnalysisProbe, AnalysisResult } from '../../src/controller/model/plan-types.js';
 import { AnalysisProber, MIN_CHECK_SPACING_MS, RESULTS_PER_SET, type ProbeOutcome } from '../../src/runtime/analysis-prober.js';
 import { noopLogger } from '../../src/runtime/logging-port.js';
 import { observe, SetDefaults } from '../../src/runtime/observe.js';

@@ -5,7 +5,7 @@ import { DurationLearner, KEPT_PODS } from '../../src/runtime/duration-learner.j
 import type { Informer } from '../../src/runtime/informer.js';
 import { ObjectCache } from '../../src/runtime/object-cache.js';
 import { observe, SetDefaults } from '../../src/runtime/observe.js';
-import { momentsOf, type ObservedDurations } from '../../src/controller/learned-durations.js';
+import { momentsOf, type ObservedDurations } from '../../src/controller/model/learned-durations.js';
 
 /** The lists the learner hands out, without the moments it keeps beside them. */
 const lists = (d: ObservedDurations | undefined) => d && { start: d.start, termination: d.termination };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { ApiError, ConflictError, isAlreadyExists, isConflict } from '../../src/api/errors.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../../src/api/types.js';
-import type { Action, Plan } from '../../src/controller/plan-types.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
 import { applyPlan, batchesOf } from '../../src/runtime/executor.js';
 import { FakeCluster } from './fake-cluster.js';
 

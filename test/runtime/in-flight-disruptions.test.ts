@@ -6,8 +6,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod, PodDisruptionBudget } from '../../src/api/types.js';
-import { DELETION_TIMEOUT_MS } from '../../src/controller/budget-pods.js';
-import type { Action } from '../../src/controller/plan-types.js';
+import { DELETION_TIMEOUT_MS } from '../../src/controller/model/budget-pods.js';
+import type { Action } from '../../src/controller/model/plan-types.js';
 import { InFlightDisruptions } from '../../src/runtime/in-flight-disruptions.js';
 
 const T0 = Date.UTC(2026, 0, 1);

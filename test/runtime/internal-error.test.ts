@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { defaultFeatures } from '../../src/api/features.js';
 import type { KubeEvent, Pod, StatefulSet } from '../../src/api/types.js';
-import { crashPlan } from '../../src/controller/validity.js';
+import { crashPlan } from '../../src/controller/plan/validity.js';
 import { createEventRecorder } from '../../src/runtime/event-recorder.js';
 import type { Logger } from '../../src/runtime/logging-port.js';
 import { createControllerMetrics } from '../../src/runtime/metrics.js';

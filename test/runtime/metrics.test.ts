@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StatefulSet } from '../../src/api/types.js';
-import type { PlanMetrics } from '../../src/controller/plan-types.js';
+import type { PlanMetrics } from '../../src/controller/model/plan-types.js';
 import { createControllerMetrics } from '../../src/runtime/metrics.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 

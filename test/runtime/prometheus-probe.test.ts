@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AnalysisProbe } from '../../src/controller/plan-types.js';
+import type { AnalysisProbe } from '../../src/controller/model/plan-types.js';
 import { prometheusProbePort } from '../../src/runtime/prometheus-probe.js';
 import { createVirtualClock } from '../../src/sim/virtual-clock.js';
 

@@ -3,8 +3,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
-import type { Action } from '../../src/controller/plan-types.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
+import type { Action } from '../../src/controller/model/plan-types.js';
 import { settleStatus } from '../../src/runtime/settle-status.js';
 import { features, newSet, observe, readyPods, revisionOf, T0, withImage, withStatus } from '../controller/fixtures.js';
 

@@ -1,10 +1,11 @@
-// A stand-in for the real planner (src/controller/plan-statefulset.ts): creates missing ordinals one batch each,
+// A stand-in for the real planner (src/controller/plan/plan-statefulset.ts): creates missing ordinals one batch each,
 // deletes ordinals beyond spec.replicas, and reports replicas in status. Enough to test the runtime's
 // wiring apart from the planner.
 
 import type { Pod, StatefulSet } from '../../src/api/types.js';
-import type { Action, ObservedState, OutcomeEvents, Plan } from '../../src/controller/plan-types.js';
-import { observedPods } from '../../src/controller/replica-index.js';
+import type { Action, OutcomeEvents, Plan } from '../../src/controller/model/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
+import { observedPods } from '../../src/controller/replica/replica-index.js';
 import type { Planner } from '../../src/runtime/planner-port.js';
 
 /** Creates missing ordinals (one batch each, in order), deletes extra ones, reports replicas in status. */

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Features } from '../../src/api/features.js';
 import type { Instant } from '../../src/api/types.js';
-import type { ObservedState } from '../../src/controller/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';

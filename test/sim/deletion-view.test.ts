@@ -4,7 +4,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Action, Plan } from '../../src/controller/plan-types.js';
+import type { Action, Plan } from '../../src/controller/model/plan-types.js';
 import type { Planner } from '../../src/runtime/planner-port.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { parseScenario } from '../../src/sim/scenario.js';

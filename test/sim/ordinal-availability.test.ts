@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { Resources } from '../../src/api/client.js';
 import { toTimestamp, type Pod, type StatefulSet } from '../../src/api/types.js';
 import { defaultFeatures } from '../../src/api/features.js';
-import { checkDeletion, noDuplicateOrdinal, unavailableOrdinals } from '../../src/controller/invariants.js';
+import { checkDeletion, noDuplicateOrdinal, unavailableOrdinals } from '../../src/controller/checks/invariants.js';
 import { SimState } from '../../src/sim/state.js';
 import { checkProperty } from '../property-seed.js';
 

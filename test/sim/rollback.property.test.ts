@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { Resources } from '../../src/api/client.js';
 import { defaultStatefulSet } from '../../src/api/defaults.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../../src/api/types.js';
-import { planStatefulSet } from '../../src/controller/plan-statefulset.js';
+import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { propertySeed } from '../property-seed.js';

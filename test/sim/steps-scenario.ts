@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { Resources } from '../../src/api/client.js';
 import { pausePatch, promotePatch } from '../../src/api/rollout-signals.js';
 import type { Instant, StatefulSet } from '../../src/api/types.js';
-import type { Plan } from '../../src/controller/plan-types.js';
+import type { Plan } from '../../src/controller/model/plan-types.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultFeatures } from '../../src/api/features.js';
-import type { ObservedState, Plan } from '../../src/controller/plan-types.js';
+import type { Plan } from '../../src/controller/model/plan-types.js';
+import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { SetTracker } from '../../src/sim/set-tracker.js';
 import type { Pod, PodDisruptionBudget, StatefulSet } from '../../src/api/types.js';

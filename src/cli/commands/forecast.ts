@@ -17,8 +17,8 @@ import { defaultCandidates, SETTINGS, settingCandidate, type Candidate, type Set
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import { FieldPathError, parseFieldPath } from '../../sim/field-path.js';
 import { describeChange, ManifestScenarioError, setPath, type FailureBehavior, type ManifestChange, type ReleaseFailure } from '../../sim/scenario-from-manifests.js';
-import { onFailureOf } from '../../controller/effective-strategy.js';
-import { startOrdinal } from '../../controller/spec.js';
+import { onFailureOf } from '../../controller/rollout/effective-strategy.js';
+import { startOrdinal } from '../../controller/model/spec.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { forecastData, renderForecast, type ForecastView } from '../explain/forecast-report.js';

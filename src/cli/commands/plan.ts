@@ -1,7 +1,7 @@
 // `plan NAME [--feature-gates …] [-o text|json]`: the actions the controller's next sync would send, batch
 // by batch — a dry run of the same planner; nothing is written.
 
-import { observedPods } from '../../controller/replica-index.js';
+import { observedPods } from '../../controller/replica/replica-index.js';
 import type { Command } from 'commander';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { addSetArguments, setRefText } from '../explain/set-ref.js';

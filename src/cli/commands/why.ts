@@ -1,7 +1,7 @@
 // `why NAME [--feature-gates …] [-o text|json]`: what the controller is waiting for and why, per ordinal,
 // from the planner the controller runs (see cli/explain/why-report.ts for the wording).
 
-import { observedPods } from '../../controller/replica-index.js';
+import { observedPods } from '../../controller/replica/replica-index.js';
 import type { Command } from 'commander';
 import { runOnSet, withCluster, type CommandDeps } from '../explain/command-runner.js';
 import { addSetArguments, setRefText } from '../explain/set-ref.js';

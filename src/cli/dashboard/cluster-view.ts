@@ -6,7 +6,7 @@
 
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import type { ControllerRevision, KubeEvent, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../../api/types.js';
-import { respectsBudgets } from '../../controller/disruption-budget.js';
+import { respectsBudgets } from '../../controller/model/spec.js';
 import type { Timers } from '../../runtime/clock.js';
 import { Informer } from '../../runtime/informer.js';
 import { noopLogger } from '../../runtime/logging-port.js';

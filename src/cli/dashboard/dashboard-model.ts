@@ -5,8 +5,8 @@
 
 import type { Features } from '../../api/features.js';
 import type { Instant, StatefulSet } from '../../api/types.js';
-import { planStatefulSet } from '../../controller/plan-statefulset.js';
-import { observedPods } from '../../controller/replica-index.js';
+import { planStatefulSet } from '../../controller/plan/plan-statefulset.js';
+import { observedPods } from '../../controller/replica/replica-index.js';
 import { currentStepLine } from '../../report/current-step.js';
 import type { Clock } from '../../runtime/clock.js';
 import { observe } from '../../runtime/observe.js';

@@ -7,8 +7,8 @@
 
 import { fromTimestamp, type Instant, type KubeEvent, type Pod, type StatefulSet } from '../../api/types.js';
 import { controllerRefOf } from '../../api/controller-ref.js';
-import { podOrdinal, podRevision, readyCondition, stateSince } from '../../controller/pod-state.js';
-import { minReadySecondsOf } from '../../controller/spec.js';
+import { podOrdinal, podRevision, readyCondition, stateSince } from '../../controller/model/pod-state.js';
+import { minReadySecondsOf } from '../../controller/model/spec.js';
 import type { Clock } from '../../runtime/clock.js';
 import { lifecycleEvents, podView, waitingOf } from '../../sim/pod-lifecycle.js';
 import { eventRecord, podRecord, statusRecord, waitingRecord, type PodEvent, type PodRecord, type TimelineRecord } from '../../sim/timeline.js';

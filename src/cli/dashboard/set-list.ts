@@ -4,7 +4,7 @@
 
 import { apiVersionOf } from '../../api/client.js';
 import type { Instant, Pod } from '../../api/types.js';
-import { replicasOf } from '../../controller/spec.js';
+import { replicasOf } from '../../controller/model/spec.js';
 import { currentStepLine } from '../../report/current-step.js';
 import { escapeHtml } from '../../report/escape.js';
 import { rolloutState, type RolloutState } from '../rollout/status-message.js';

@@ -1,7 +1,7 @@
 // Planned actions as text: one line each for `plan`, and a short per-pod note for `why`'s table.
 
 import { Labels } from '../../api/types.js';
-import type { Action, DeleteCause } from '../../controller/plan-types.js';
+import type { Action, DeleteCause } from '../../controller/model/plan-types.js';
 
 export const DELETE_CAUSES: Record<DeleteCause, string> = {
   failed: 'phase Failed or Succeeded: replaced',

@@ -2,11 +2,11 @@
 // the ExplainContext, so each kind is tested by a table (test/cli/blocker-text.test.ts).
 
 import type { Instant, Pod, StatefulSet, StepAnalysisStatus } from '../../api/types.js';
-import type { Blocker } from '../../controller/plan-types.js';
-import { parentNameAndOrdinal } from '../../controller/pod-state.js';
-import { INT32_MAX } from '../../controller/spec.js';
-import { lateStepText } from '../../controller/slow-rollout.js';
-import type { EffectiveStrategy } from '../../controller/effective-strategy.js';
+import type { Blocker } from '../../controller/model/plan-types.js';
+import { parentNameAndOrdinal } from '../../controller/model/pod-state.js';
+import { INT32_MAX } from '../../controller/model/spec.js';
+import { lateStepText } from '../../controller/rollout/slow-rollout.js';
+import type { EffectiveStrategy } from '../../controller/rollout/effective-strategy.js';
 import { formatSecondsLeft, humanDuration } from './durations.js';
 import { podState, revisionMark } from './pod-view.js';
 
@@ -308,7 +308,39 @@ const SENTENCES: Sentences = {
   rolloutStep,
   stepFailed: (b, ctx) =>
     `the rollout failed${b.steps === 0 ? '' : ` at step ${b.step + 1}/${b.steps}`}: ${b.message}; nothing more is updated until \`kubectl ordinal rollout retry ${ctx.set.metadata.name ?? ''}\` runs the step again or the template changes`,
+  overlappingDisruptionBudgets: (b) =>
+    `${b.pod} is selected by more than one PodDisruptionBudget (${b.budgets.join(', ')}): the Eviction API refuses to evict such a pod, so it waits until only one budget selects it`,
+  disruptionWaits: (b, ctx) => `${b.pod} ${DISRUPTION_WHAT[b.cause]} ${disruptionWaitText(b.waitsFor, ctx.set.metadata.name ?? '')}`,
 };
+
+/** What a waiting disruption would do to its pod. */
+const DISRUPTION_WHAT: Record<Extract<Blocker, { kind: 'disruptionWaits' }>['cause'], string> = {
+  failed: 'is to be replaced (it failed)',
+  condemned: 'is to be deleted (scale-down)',
+  recreate: 'is to be deleted (Recreate)',
+  update: 'is to be updated',
+  forced: 'is to be replaced (stuck on an old revision)',
+  rollback: 'is to go back to the last fully available revision',
+  inPlaceFallback: 'is to be recreated (its in-place resize does not proceed)',
+  inPlaceOvertaken: 'is to move on to the new update revision (it was moving in place)',
+  claimRestart: 'is to be restarted (its claim waits for it to finish an offline expansion)',
+};
+
+/** What a waiting disruption waits for, in words. */
+function disruptionWaitText(w: Extract<Blocker, { kind: 'disruptionWaits' }>['waitsFor'], set: string): string {
+  switch (w) {
+    case 'resume':
+      return `once the rollout is resumed (\`kubectl ordinal rollout resume ${set}\`)`;
+    case 'retry':
+      return `once the failed rollout is retried (\`kubectl ordinal rollout retry ${set}\`)`;
+    case 'halt':
+      return 'once the safety halt ends (a new template)';
+    case 'budget':
+      return 'once fewer replicas are unavailable than maxUnavailable allows';
+    case 'disruptionBudget':
+      return 'once its PodDisruptionBudget allows a disruption';
+  }
+}
 
 /** One sentence (no final period) saying what `b` means for this set. */
 export function blockerSentence(b: Blocker, ctx: ExplainContext): string {

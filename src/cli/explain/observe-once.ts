@@ -6,9 +6,9 @@ import { Resources, type ClusterClient, type Resource } from '../../api/client.j
 import { isForbidden } from '../../api/errors.js';
 import type { Features } from '../../api/features.js';
 import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../../api/types.js';
-import type { ObservedState } from '../../controller/plan-types.js';
+import type { ObservedState } from '../../controller/replica/observed-state.js';
 import type { Timers } from '../../runtime/clock.js';
-import { respectsBudgets } from '../../controller/disruption-budget.js';
+import { respectsBudgets } from '../../controller/model/spec.js';
 import { Informer } from '../../runtime/informer.js';
 import { noopLogger } from '../../runtime/logging-port.js';
 import { observe } from '../../runtime/observe.js';

@@ -6,10 +6,10 @@
 import { Resources, type ClusterClient, type Resource } from '../../api/client.js';
 import { isForbidden } from '../../api/errors.js';
 import type { Instant, KubeEvent, KubeObject, Node, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/types.js';
-import { claimOrdinal, claimTemplates } from '../../controller/claim-identity.js';
+import { claimOrdinal, claimTemplates } from '../../controller/model/claim-identity.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
 import type { StartState } from '../../sim/simulation.js';
-import { respectsBudgets } from '../../controller/disruption-budget.js';
+import { respectsBudgets } from '../../controller/model/spec.js';
 import { movesByZone } from '../../runtime/node-zones.js';
 import { setHistory } from '../rollout/rollout-history.js';
 

@@ -4,8 +4,9 @@
 import type { ClusterClient } from '../../api/client.js';
 import { parseFeatureGates, type Features } from '../../api/features.js';
 import type { Instant, StatefulSet } from '../../api/types.js';
-import { planStatefulSet } from '../../controller/plan-statefulset.js';
-import type { ObservedState, Plan } from '../../controller/plan-types.js';
+import { planStatefulSet } from '../../controller/plan/plan-statefulset.js';
+import type { Plan } from '../../controller/model/plan-types.js';
+import type { ObservedState } from '../../controller/replica/observed-state.js';
 import type { Timers } from '../../runtime/clock.js';
 import { observeOnce } from './observe-once.js';
 

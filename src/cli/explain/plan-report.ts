@@ -2,7 +2,7 @@
 // planner), what stops it from doing more, and the status it would write. Pure.
 
 import type { Instant } from '../../api/types.js';
-import type { Plan } from '../../controller/plan-types.js';
+import type { Plan } from '../../controller/model/plan-types.js';
 import { describeAction } from './action-text.js';
 import { blockerSentence, type ExplainContext } from './blocker-text.js';
 import { formatWait } from './durations.js';

@@ -1,8 +1,8 @@
 // Short per-pod notes for `why`'s table, from the plan's blockers and actions: the table says, next to each
 // ordinal, what the controller waits for there or what it does next.
 
-import type { Blocker, Plan } from '../../controller/plan-types.js';
-import { isTerminating, parentNameAndOrdinal, podRevision } from '../../controller/pod-state.js';
+import type { Blocker, Plan } from '../../controller/model/plan-types.js';
+import { isTerminating, parentNameAndOrdinal, podRevision } from '../../controller/model/pod-state.js';
 import { actionNote } from './action-text.js';
 import { budgetInUse, type ExplainContext } from './blocker-text.js';
 import { formatSecondsLeft } from './durations.js';
@@ -136,6 +136,10 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return disruptionNotes(b);
     case 'partition':
       return heldBack(ctx);
+    case 'overlappingDisruptionBudgets':
+      return [{ pod: b.pod, note: `selected by ${b.budgets.length} PodDisruptionBudgets: cannot be evicted` }];
+    case 'disruptionWaits':
+      return [{ pod: b.pod, note: `${b.cause === 'inPlaceFallback' ? 'recreation' : b.cause === 'claimRestart' ? 'restart' : 'update'} waits (${b.waitsFor === 'disruptionBudget' ? 'PodDisruptionBudget' : b.waitsFor})` }];
   }
 }
 

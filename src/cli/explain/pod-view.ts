@@ -11,7 +11,7 @@ import {
   podRevision,
   stateSince,
   waitingStates,
-} from '../../controller/pod-state.js';
+} from '../../controller/model/pod-state.js';
 
 export interface PodState {
   /** Ready, NotReady, Pending, ContainerCreating, ImagePullBackOff, CrashLoopBackOff, Terminating, Failed, … */

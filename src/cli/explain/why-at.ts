@@ -1,7 +1,7 @@
 // `ordinal simulate FILE --why-at T`: `why` and `plan` for every StatefulSet of the simulated cluster at
 // virtual second T, from the same observed state and planner as the `why` and `plan` commands.
 
-import { observedPods } from '../../controller/replica-index.js';
+import { observedPods } from '../../controller/replica/replica-index.js';
 import { Resources } from '../../api/client.js';
 import type { Resource } from '../../api/client.js';
 import type { StatefulSet } from '../../api/types.js';

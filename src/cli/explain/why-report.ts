@@ -3,10 +3,10 @@
 
 import type { Features } from '../../api/features.js';
 import type { Instant, Pod, StatefulSet } from '../../api/types.js';
-import type { Action, Plan } from '../../controller/plan-types.js';
-import { minReadySecondsOf, replicasOf, startOrdinal } from '../../controller/spec.js';
-import { effectiveStrategy } from '../../controller/effective-strategy.js';
-import { isRollingBack, movingTo } from '../../controller/rollback.js';
+import type { Action, Plan } from '../../controller/model/plan-types.js';
+import { minReadySecondsOf, replicasOf, startOrdinal } from '../../controller/model/spec.js';
+import { effectiveStrategy } from '../../controller/rollout/effective-strategy.js';
+import { isRollingBack, movingTo } from '../../controller/rollout/rollback.js';
 import { describeAction } from './action-text.js';
 import { blockerSentence, type ExplainContext } from './blocker-text.js';
 import { formatWait } from './durations.js';

@@ -2,8 +2,8 @@
 // bounded so that `replicas: 2147483647` prints a short table (rows with a note are always kept).
 
 import type { Pod } from '../../api/types.js';
-import { podOrdinal, podRevision } from '../../controller/pod-state.js';
-import { missingIndices, partitionPods } from '../../controller/replicas.js';
+import { podOrdinal, podRevision } from '../../controller/model/pod-state.js';
+import { missingIndices, partitionPods } from '../../controller/replica/replicas.js';
 import type { ExplainContext } from './blocker-text.js';
 import { humanDuration } from './durations.js';
 import { podState, revisionMark } from './pod-view.js';

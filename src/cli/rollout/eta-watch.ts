@@ -6,7 +6,7 @@
 
 import type { ClusterClient, Resource } from '../../api/client.js';
 import type { Instant, Pod, StatefulSet } from '../../api/types.js';
-import { isTerminating, stateSince } from '../../controller/pod-state.js';
+import { isTerminating, stateSince } from '../../controller/model/pod-state.js';
 import type { WatchedTermination } from '../../sim/learned-durations.js';
 import { forecastEta, isTerminationUnknown, type EtaForecast } from './rollout-eta.js';
 

@@ -3,13 +3,12 @@
 // update strategy. Time comes from the injected clock.
 
 import type { ClusterClient, Resource } from '../../api/client.js';
-import { toTimestamp, type StatefulSet } from '../../api/types.js';
+import { RESTARTED_AT_ANNOTATION, toTimestamp, type StatefulSet } from '../../api/types.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { dryRunSuffix, patchSet, type DryRun } from './dry-run.js';
 
-export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 export interface RolloutRestartArgs {
   resource: Resource;
@@ -20,7 +19,7 @@ export interface RolloutRestartArgs {
 /** The merge patch kubectl sends. */
 // upstream: kubectl/pkg/polymorphichelpers objectrestarter.go defaultObjectRestarter
 export function restartPatch(now: number): unknown {
-  return { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: toTimestamp(now) } } } } };
+  return { spec: { template: { metadata: { annotations: { [RESTARTED_AT_ANNOTATION]: toTimestamp(now) } } } } };
 }
 
 export async function rolloutRestart(client: ClusterClient, args: RolloutRestartArgs, io: CommandIO, clock: Clock): Promise<number> {

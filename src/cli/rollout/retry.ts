@@ -9,8 +9,8 @@
 import type { ClusterClient, Resource } from '../../api/client.js';
 import { AbortAnnotation, type StatefulSet } from '../../api/types.js';
 import { retryPatch } from '../../api/rollout-signals.js';
-import { isRollingBack } from '../../controller/rollback.js';
-import { stepsOf, stepUnderWay } from '../../controller/rollout-steps.js';
+import { isRollingBack } from '../../controller/rollout/rollback.js';
+import { stepsOf, stepUnderWay } from '../../controller/rollout/rollout-steps.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';

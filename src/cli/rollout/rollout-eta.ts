@@ -11,7 +11,7 @@ import { learnLiveDurations } from '../explain/live-durations.js';
 import type { WatchedTermination } from '../../sim/learned-durations.js';
 import { applyRevision } from '../../api/revision/hash.js';
 import type { Pod, StatefulSet } from '../../api/types.js';
-import { isTerminating, podOrdinal, stuckReason } from '../../controller/pod-state.js';
+import { isTerminating, podOrdinal, stuckReason } from '../../controller/model/pod-state.js';
 import { humanDuration } from '../explain/durations.js';
 import { setHistory } from './rollout-history.js';
 

@@ -14,7 +14,7 @@ import { Informer } from '../../runtime/informer.js';
 import { controllerRefOf } from '../../runtime/set-targets.js';
 import type { CommandIO } from '../explain/io.js';
 import { structured } from '../explain/output-format.js';
-import { replicasOf } from '../../controller/spec.js';
+import { replicasOf } from '../../controller/model/spec.js';
 import { failFast } from '../explain/observe-once.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { liveScreen, type Screen } from './screen.js';

@@ -7,9 +7,9 @@
 import type { ClusterClient, Resource } from '../../api/client.js';
 import { abortPatch, pausePatch, promotePatch, rollingBlockName } from '../../api/rollout-signals.js';
 import { AbortAnnotation, ORDINAL_V1, type StatefulSet } from '../../api/types.js';
-import { isRollingBack } from '../../controller/rollback.js';
-import { isUserPaused, stepsOf, stepUnderWay } from '../../controller/rollout-steps.js';
-import { replicasOf } from '../../controller/spec.js';
+import { isRollingBack } from '../../controller/rollout/rollback.js';
+import { isUserPaused, stepsOf, stepUnderWay } from '../../controller/rollout/rollout-steps.js';
+import { replicasOf } from '../../controller/model/spec.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { dryRunSuffix, patchSet, type DryRun } from './dry-run.js';

@@ -10,11 +10,11 @@
 import { partitionOf } from '../../api/intstr.js';
 import { AbortAnnotation, fromTimestamp, PromoteAnnotation, RetryAnnotation, type Condition, type Instant, type Pod, type StatefulSet } from '../../api/types.js';
 import { parseGoDuration } from '../../api/duration.js';
-import { findCondition } from '../../controller/conditions.js';
-import { isRollingBack } from '../../controller/rollback.js';
-import { isUserPaused, stepPartition, stepsOf, stepUnderWay } from '../../controller/rollout-steps.js';
+import { findCondition } from '../../controller/model/conditions.js';
+import { isRollingBack } from '../../controller/rollout/rollback.js';
+import { isUserPaused, stepPartition, stepsOf, stepUnderWay } from '../../controller/rollout/rollout-steps.js';
 import { formatWait } from '../explain/durations.js';
-import { minReadySecondsOf, replicasOf } from '../../controller/spec.js';
+import { minReadySecondsOf, replicasOf } from '../../controller/model/spec.js';
 import { convergence } from '../../sim/converged.js';
 
 export type RolloutState =

@@ -12,7 +12,7 @@ import { applyRevision } from '../../api/revision/hash.js';
 import { claimRequest, type ControllerRevision, type PersistentVolumeClaim, type StatefulSet } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { compareQuantities, largerQuantity } from '../../api/validation/quantity.js';
-import { claimOrdinal } from '../../controller/claim-identity.js';
+import { claimOrdinal } from '../../controller/model/claim-identity.js';
 import { retryOnConflict } from '../../runtime/conflict-retry.js';
 import type { CommandIO } from '../explain/io.js';
 import { qualifiedName } from '../explain/set-ref.js';

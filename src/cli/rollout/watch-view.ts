@@ -3,10 +3,10 @@
 // one line per pod that changed state or revision. Pure: frames are text.
 
 import type { Instant, Pod, StatefulSet } from '../../api/types.js';
-import { podOrdinal, podRevision } from '../../controller/pod-state.js';
-import { revisionMark } from '../../controller/rollback.js';
+import { podOrdinal, podRevision } from '../../controller/model/pod-state.js';
+import { revisionMark } from '../../controller/rollout/rollback.js';
 import { currentStepLine } from '../../report/current-step.js';
-import { minReadySecondsOf } from '../../controller/spec.js';
+import { minReadySecondsOf } from '../../controller/model/spec.js';
 import { humanDuration } from '../explain/durations.js';
 import { ANSI, painter } from '../explain/io.js';
 import { podState } from '../explain/pod-view.js';

@@ -7,7 +7,7 @@
 import { apiVersionOf, Resources, type ClusterClient } from '../../api/client.js';
 import type { KubeObject, OwnerReference, Pod, PodDisruptionBudget, StatefulSet } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
-import { budgetSelects } from '../../controller/budget-pods.js';
+import { budgetSelects } from '../../controller/model/budget-pods.js';
 import type { Timers } from '../../runtime/clock.js';
 import { WatchingActor } from '../watching-actor.js';
 import { syncBudget } from './disruption-status.js';

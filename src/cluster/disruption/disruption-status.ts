@@ -5,7 +5,7 @@
 
 import { getScaledValueFromIntOrPercent } from '../../api/intstr.js';
 import { fromTimestamp, toTimestamp, type Condition, type Instant, type OwnerReference, type Pod, type PodDisruptionBudget } from '../../api/types.js';
-import { DELETION_TIMEOUT_MS, isBudgetHealthy } from '../../controller/budget-pods.js';
+import { DELETION_TIMEOUT_MS, isBudgetHealthy } from '../../controller/model/budget-pods.js';
 import { controllerRefOf } from '../../api/controller-ref.js';
 
 export type BudgetStatus = NonNullable<PodDisruptionBudget['status']>;

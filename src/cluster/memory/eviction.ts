@@ -9,8 +9,8 @@
 import { Resources, type EvictionOptions } from '../../api/client.js';
 import { ApiError, ConflictError, DISRUPTION_BUDGET_CAUSE, DisruptionBudgetRefusal, MultipleBudgetsError } from '../../api/errors.js';
 import { toTimestamp, type Instant, type Pod, type PodCondition, type PodDisruptionBudget } from '../../api/types.js';
-import { budgetSelects } from '../../controller/budget-pods.js';
-import { isPodReady } from '../../controller/pod-state.js';
+import { budgetSelects } from '../../controller/model/budget-pods.js';
+import { isPodReady } from '../../controller/model/pod-state.js';
 import { allowedCondition, type BudgetStatus } from '../disruption/disruption-status.js';
 import { uidConflict } from './messages.js';
 import type { ApiServer } from './server.js';

@@ -8,11 +8,11 @@ import { defaultStatefulSet } from '../../api/defaults.js';
 import { defaultFeatures } from '../../api/features.js';
 import { newRevision } from '../../api/revision/hash.js';
 import { toTimestamp, type ControllerRevision, type Pod, type StatefulSet } from '../../api/types.js';
-import { newVersionedStatefulSetPod } from '../../controller/identity.js';
-import { planStatefulSet } from '../../controller/plan-statefulset.js';
-import type { ObservedState } from '../../controller/plan-types.js';
-import { PlannerCache } from '../../controller/planner-cache.js';
-import { ReplicaIndex } from '../../controller/replica-index.js';
+import { newVersionedStatefulSetPod } from '../../controller/model/identity.js';
+import { planStatefulSet } from '../../controller/plan/plan-statefulset.js';
+import type { ObservedState } from '../../controller/replica/observed-state.js';
+import { PlannerCache } from '../../controller/rollout/planner-cache.js';
+import { ReplicaIndex } from '../../controller/replica/replica-index.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
