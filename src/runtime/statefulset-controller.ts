@@ -25,6 +25,7 @@ import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handler
 import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
 import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './reconcile.js';
 import { WorkQueue } from './work-queue.js';
+import type { WorkCounters } from './work-counters.js';
 
 export interface StatefulSetControllerDeps {
   client: ClusterClient;
@@ -48,6 +49,8 @@ export interface StatefulSetControllerDeps {
   probePort?: ProbePort;
   /** Called when an analysis check came back, before the set is queued again (timelines). */
   onAnalysisResult?(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void;
+  /** Counts the expectations' work (the cost guard). */
+  counters?: WorkCounters;
 }
 
 type State = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
@@ -93,7 +96,7 @@ export class StatefulSetController {
     this.indexes = new ReplicaIndexes(this.caches.pods, this.caches.claims);
     this.durations = new DurationLearner(this.caches.pods, deps.timers);
     const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
-    this.expectations = new Expectations({ clock: deps.timers, ...ttl });
+    this.expectations = new Expectations({ clock: deps.timers, ...ttl, ...(deps.counters ? { counters: deps.counters } : {}) });
     this.queue = new WorkQueue<string>({ timers: deps.timers, metrics: deps.metrics.workQueue<string>('statefulset', deps.timers) });
     this.prober = deps.probePort && new AnalysisProber({ port: deps.probePort, timers: deps.timers, logger: this.log, onResult: (key, set, probe, result) => this.analysisResult(key, set, probe, result) });
   }

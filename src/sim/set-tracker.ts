@@ -8,6 +8,7 @@ import type { Instant, StatefulSet } from '../api/types.js';
 import { unavailableOrdinals } from '../controller/invariants.js';
 import { convergence, podList, type PodsOfSet } from './converged.js';
 import { RolloutTracker } from './rollout-tracker.js';
+import type { WorkCounters } from '../runtime/work-counters.js';
 
 interface SetTrack {
   converged: boolean;
@@ -23,7 +24,10 @@ export class SetTracker {
   allConvergedSince: Instant | null;
   readonly rollouts = new RolloutTracker();
 
-  constructor(start: Instant) {
+  constructor(
+    start: Instant,
+    private readonly counters?: WorkCounters,
+  ) {
     this.allConvergedSince = start;
   }
 
@@ -40,7 +44,7 @@ export class SetTracker {
       this.afterChange(now);
       return;
     }
-    const c = convergence(set, pods, now);
+    const c = convergence(set, pods, now, this.counters);
     const track: SetTrack = { converged: c.converged, reason: c.reason, maxUnavailable: before?.maxUnavailable };
     const unavailableNow = unavailable ?? (() => unavailableOrdinals(set, podList(pods), now));
     if (c.converged && track.maxUnavailable === undefined) track.maxUnavailable = 0;

@@ -9,6 +9,7 @@ import type { AnalysisProbe, AnalysisResult } from '../controller/plan-types.js'
 import type { MemorySnapshot } from '../cluster/memory/index.js';
 import type { RecordedEvent } from '../runtime/event-recorder.js';
 import type { Planner } from '../runtime/planner-port.js';
+import type { WorkCounters } from '../runtime/work-counters.js';
 import { actionSet } from './action-set.js';
 import type { ExpectContext } from './expect.js';
 import { metricsSummary } from './metrics-summary.js';
@@ -41,6 +42,8 @@ export interface SimulationOptions {
    * violations, turns it off: the checks walk every pod of the set on every sync.
    */
   checkPlans?: boolean;
+  /** Counts every layer's work as the run goes (the cost guard, `ordinal bench`). */
+  counters?: WorkCounters;
 }
 
 /**
@@ -79,7 +82,7 @@ export class Simulation {
   ) {
     this.features = scenarioFeatures(scenario);
     this.origin = opts.start?.at ?? SIM_EPOCH;
-    this.tracker = new SetTracker(this.origin);
+    this.tracker = new SetTracker(this.origin, opts.counters);
     this.endAt = this.origin + Math.round(scenario.endSeconds * 1000);
     this.world = buildWorld(scenario, this.features, {
       onSend: (w) => this.onSend(w),
@@ -91,6 +94,7 @@ export class Simulation {
         this.seen.set(setKey(resource, observed.set.metadata.namespace ?? 'default', observed.set.metadata.name ?? ''), [...(observed.replicas?.allPods() ?? []), ...observed.pods]);
       },
       ...(opts.planner ? { planner: opts.planner } : {}),
+      ...(opts.counters ? { counters: opts.counters } : {}),
     }, this.origin);
     const observer: ObserverDeps = {
       state: this.state,
@@ -101,6 +105,7 @@ export class Simulation {
       emit: (r) => this.emit(r),
       violation: (f, at) => this.violation(f.invariant, f.message, at),
       seenPods: (key) => this.seen.get(key),
+      ...(opts.counters ? { counters: opts.counters } : {}),
     };
     const nodes = scenarioNodes(scenario);
     if (nodes.length > 0) observer.nodes = new Map(nodes.map((n) => [n.name, n]));

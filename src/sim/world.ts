@@ -12,6 +12,7 @@ import { StorageActor } from '../cluster/storage/storage-actor.js';
 import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
 import { createStatefulSetController, newPlanner } from '../runtime/statefulset-controller-factory.js';
 import type { Planner } from '../runtime/planner-port.js';
+import type { WorkCounters } from '../runtime/work-counters.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/event-recorder.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
 import type { AnalysisProbe, AnalysisResult, ObservedState } from '../controller/plan-types.js';
@@ -47,6 +48,8 @@ export interface WorldHooks {
   onPlanViolation?: (found: Found[], now: number) => void;
   /** The state each plan was computed from (the controller's view, as late as its informers). */
   onObserved?: (observed: ObservedState) => void;
+  /** Counts every layer's work (the cost guard, `ordinal bench`). */
+  counters?: WorkCounters;
 }
 
 export interface World {
@@ -73,7 +76,8 @@ type Controller = ReturnType<typeof createStatefulSetController>;
 export function buildWorld(scenario: Scenario, features: Features, hooks: WorldHooks, start: Instant = SIM_EPOCH): World {
   const clock = createVirtualClock({ start, stepBudget: 50_000_000 });
   const { maxObjects } = scenario.cluster;
-  const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}) });
+  const counters = hooks.counters;
+  const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}), ...(counters ? { counters } : {}) });
   const nodes = scenarioNodes(scenario);
   const kubelet = createKubelet({
     client: cluster.client('kubelet'),
@@ -81,6 +85,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
     nodeName: NODE_NAME,
     config: { ...scenario.cluster, seed: scenario.seed },
     ...(nodes.length > 0 ? { nodes: { list: nodes, random: randomFor(scenario.seed, 'scheduler') } } : {}),
+    ...(counters ? { counters } : {}),
   });
   const disruption = new DisruptionController({ client: cluster.client(DISRUPTION_ACTOR), timers: clock, random: randomFor(scenario.seed, 'disruption') });
   const { storage: storageConfig } = scenario.cluster;
@@ -88,8 +93,9 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const metrics = createControllerMetrics();
   const endpoints = new AnalysisEndpoints(scenario.cluster.analysisEndpoints);
   const apiCalls = newCounter();
-  const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
-  const base = hooks.planner ?? newPlanner();
+  const onSend = counters === undefined ? hooks.onSend : (w: SentWrite) => (counters.count(w.resource === Resources.events ? 'controller.eventWrites' : 'controller.writes'), hooks.onSend(w));
+  const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, onSend);
+  const base = countedPlanner(hooks.planner ?? newPlanner(), counters);
   const checked = hooks.onPlanViolation ? checkedPlanner(base, hooks.onPlanViolation) : base;
   const onObserved = hooks.onObserved;
   const planner: Planner = onObserved === undefined ? checked : { ...checked, plan: (observed, now, features) => (onObserved(observed), checked.plan(observed, now, features)) };
@@ -120,12 +126,27 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
         planner,
         probePort: endpoints.port,
         ...(hooks.onAnalysis ? { onAnalysisResult: hooks.onAnalysis } : {}),
+        ...(counters ? { counters } : {}),
       });
       await controller.start();
     },
     async stopController() {
       await controller?.stop({ drain: false });
       controller = undefined;
+    },
+  };
+}
+
+/** The planner as the controller calls it, counting its calls and the size of its input. */
+function countedPlanner(planner: Planner, counters: WorkCounters | undefined): Planner {
+  if (counters === undefined) return planner;
+  return {
+    ...planner,
+    plan(observed, now, features) {
+      counters.count('planner.calls');
+      counters.count('planner.podsObserved', (observed.replicas?.allPods().length ?? 0) + observed.pods.length);
+      counters.count('planner.objectsListed', observed.pods.length + observed.revisions.length + observed.claims.length);
+      return planner.plan(observed, now, features);
     },
   };
 }

@@ -19,6 +19,7 @@ import { podResize, type AcceptedResize, type ResizeView } from './resize.js';
 import { isTerminal, NodeRequests } from './node-requests.js';
 import { placePod, type SimNode } from './placement.js';
 import type { Random } from '../../runtime/random.js';
+import type { WorkCounters } from '../../runtime/work-counters.js';
 
 /** POST /api/v1/namespaces/{ns}/bindings: how a scheduler sets spec.nodeName (pod updates may not). */
 export const BINDINGS: Resource = { group: '', version: 'v1', plural: 'bindings', kind: 'Binding', namespaced: true };
@@ -39,6 +40,8 @@ export interface KubeletOptions {
   onLifecycle?: PodLifecycleListener;
   /** Unexpected API errors; the kubelet retries after a second either way. */
   onError?: (error: unknown) => void;
+  /** Counts its syncs, renders and held-request sums (the cost guard). */
+  counters?: WorkCounters;
 }
 
 export interface Kubelet {
@@ -115,7 +118,7 @@ class SimulatedKubelet implements Kubelet {
   constructor(private readonly opts: KubeletOptions) {
     if (opts.onLifecycle) this.listeners.push(opts.onLifecycle);
     this.nodeNames = new Set(opts.nodes === undefined ? [opts.nodeName] : opts.nodes.list.map((n) => n.name));
-    this.held = opts.config.allocatable === undefined ? undefined : new NodeRequests();
+    this.held = opts.config.allocatable === undefined ? undefined : new NodeRequests(opts.counters);
   }
 
   async start(): Promise<void> {
@@ -246,6 +249,7 @@ class SimulatedKubelet implements Kubelet {
       t.dirty = true;
       return;
     }
+    this.opts.counters?.count('kubelet.syncs');
     const now = this.opts.timers.now();
     const t0 = (t.t0 ??= fromTimestamp(t.pod.status?.startTime) ?? now);
     const r = this.restartContext(t, t.pod, t0, now);
@@ -261,6 +265,7 @@ class SimulatedKubelet implements Kubelet {
   }
 
   private render(t: Tracked, pod: Pod, t0: Instant) {
+    this.opts.counters?.count('kubelet.renders');
     const now = this.opts.timers.now();
     const views = takenOverPlans(this.restartContext(t, pod, t0, now)).map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
     return renderPodStatus(pod, views, t0, now, this.resize(t, pod, now));

@@ -4,6 +4,7 @@
 
 import type { PodRequests } from '../../api/pod-resources.js';
 import type { Pod } from '../../api/types.js';
+import type { WorkCounters } from '../../runtime/work-counters.js';
 import { heldRequests } from './resize.js';
 
 interface Held extends PodRequests {
@@ -17,11 +18,14 @@ export class NodeRequests {
   private readonly byPod = new Map<string, Held>();
   private readonly byNode = new Map<string, PodRequests>();
 
+  constructor(private readonly counters?: WorkCounters) {}
+
   /** The pod (by UID) now is `pod`: a pod bound to a node and not terminal holds its requests there. */
   set(uid: string, pod: Pod): void {
     this.remove(uid);
     const node = pod.spec?.nodeName;
     if (!node || isTerminal(pod)) return;
+    this.counters?.count('kubelet.heldRequests');
     const held = { ...heldRequests(pod), node };
     this.byPod.set(uid, held);
     const total = this.byNode.get(node) ?? { cpuMilli: 0, memoryBytes: 0 };
