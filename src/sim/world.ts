@@ -93,12 +93,8 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const metrics = createControllerMetrics();
   const endpoints = new AnalysisEndpoints(scenario.cluster.analysisEndpoints);
   const apiCalls = newCounter();
-  const onSend = counters === undefined ? hooks.onSend : (w: SentWrite) => (counters.count(w.resource === Resources.events ? 'controller.eventWrites' : 'controller.writes'), hooks.onSend(w));
-  const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, onSend);
-  const base = countedPlanner(hooks.planner ?? newPlanner(), counters);
-  const checked = hooks.onPlanViolation ? checkedPlanner(base, hooks.onPlanViolation) : base;
-  const onObserved = hooks.onObserved;
-  const planner: Planner = onObserved === undefined ? checked : { ...checked, plan: (observed, now, features) => (onObserved(observed), checked.plan(observed, now, features)) };
+  const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, countedSends(hooks.onSend, counters));
+  const planner = worldPlanner(hooks);
   let controller: Controller | undefined;
   let generation = 0;
   return {
@@ -137,6 +133,14 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   };
 }
 
+/** The controller's planner: the hooks' (or the real one), counted, checked and observed as the hooks ask. */
+function worldPlanner(hooks: WorldHooks): Planner {
+  const base = countedPlanner(hooks.planner ?? newPlanner(), hooks.counters);
+  const checked = hooks.onPlanViolation ? checkedPlanner(base, hooks.onPlanViolation) : base;
+  const onObserved = hooks.onObserved;
+  return onObserved === undefined ? checked : { ...checked, plan: (observed, now, features) => (onObserved(observed), checked.plan(observed, now, features)) };
+}
+
 /** The planner as the controller calls it, counting its calls and the size of its input. */
 function countedPlanner(planner: Planner, counters: WorkCounters | undefined): Planner {
   if (counters === undefined) return planner;
@@ -148,5 +152,14 @@ function countedPlanner(planner: Planner, counters: WorkCounters | undefined): P
       counters.count('planner.objectsListed', observed.pods.length + observed.revisions.length + observed.claims.length);
       return planner.plan(observed, now, features);
     },
+  };
+}
+
+/** The controller's writes as sent, counted (Events apart). */
+function countedSends(onSend: (w: SentWrite) => void, counters: WorkCounters | undefined): (w: SentWrite) => void {
+  if (counters === undefined) return onSend;
+  return (w) => {
+    counters.count(w.resource === Resources.events ? 'controller.eventWrites' : 'controller.writes');
+    onSend(w);
   };
 }
