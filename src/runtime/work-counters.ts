@@ -20,7 +20,8 @@ export const WORK_COUNTERS = {
   'kubelet.renders': 'pod statuses the simulated kubelet rendered',
   'kubelet.heldRequests': "pods' held requests the simulated kubelet summed for resize admission",
   'expectations.examined': 'pending expectations and waiting keys the controller examined',
-  'sim.podsChecked': "pods the simulator's own checks (convergence, deletions) read",
+  'sim.podsChecked': "pods the simulator's own checks read (convergence, budget breaches)",
+  'sim.checkerInput': "pods handed to the planner's deletion checker (the set's, per deletion the controller makes)",
 } as const;
 
 export type WorkCounter = keyof typeof WORK_COUNTERS;

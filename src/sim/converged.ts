@@ -57,7 +57,8 @@ export function convergence(set: StatefulSet, podsOfSet: PodsOfSet, now: Instant
   return countersAgree(set, replicas, counts);
 }
 
-function podProblem(
+/** Why `pod` keeps `set` from converging (counting it in `counts` when nothing does), or undefined. */
+export function podProblem(
   set: StatefulSet,
   pod: Pod,
   now: Instant,
@@ -84,7 +85,7 @@ function podProblem(
   return undefined;
 }
 
-function countersAgree(set: StatefulSet, replicas: number, counts: { update: number; current: number }): Convergence {
+export function countersAgree(set: StatefulSet, replicas: number, counts: { update: number; current: number }): Convergence {
   const s = set.status!;
   const want: [string, number | undefined, number][] = [
     ['replicas', s.replicas, replicas],

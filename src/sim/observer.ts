@@ -61,7 +61,7 @@ function observeClaim(deps: ObserverDeps, w: WriteRecord): void {
   // InPlace: an expanding claim makes its replica unavailable
   const set = owner && deps.state.sets.get(owner.key)?.set;
   if (owner && set?.spec.volumeClaimUpdatePolicy === 'InPlace') {
-    deps.tracker.update(owner.key, set, deps.state.podsIn(owner.key), w.at, () => deps.state.unavailableOrdinals(owner.key, set, w.at));
+    deps.tracker.update(owner.key, set, deps.state.podsIn(owner.key), w.at, () => deps.state.unavailableOrdinals(owner.key, set, w.at), []);
   }
   const events = claimEvents(prev, next);
   if (events.length === 0) return;
@@ -79,7 +79,7 @@ function observeSet(deps: ObserverDeps, w: WriteRecord): void {
     deps.emit(statusRecord(secondsSince(deps.start, w.at), ns, w.name, generation, entry.set.status ?? { replicas: 0 }));
   }
   const set = entry?.set;
-  deps.tracker.update(key, set, deps.state.podsIn(key), w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
+  deps.tracker.update(key, set, deps.state.podsIn(key), w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)), []);
 }
 
 function observePod(deps: ObserverDeps, w: WriteRecord): void {
@@ -101,7 +101,7 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
     const pods = deps.state.podsIn(key);
     if (change.prev === undefined && deps.state.hasSharedOrdinal(key)) for (const f of checkPods(podList(pods))) deps.violation(f, w.at);
     const set = deps.state.sets.get(key)?.set;
-    deps.tracker.update(key, set, pods, w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
+    deps.tracker.update(key, set, pods, w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)), [change.key]);
   }
 }
 
@@ -124,7 +124,7 @@ function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   const unavailable = deps.state.hasSharedOrdinal(owner) ? undefined : () => deps.state.unavailableOrdinals(owner, set, w.at);
   const held = deps.state.claimHeld(owner, set, w.at);
   const before = deps.state.podsOf(owner);
-  deps.counters?.count('sim.podsChecked', before.length);
+  deps.counters?.count('sim.checkerInput', before.length);
   const found = checkControllerDelete(set, before, victim, w.at, deps.features, unavailable, held);
   // A controller acts on what its informers have shown it: a pod that went unready, or was deleted by a user,
   // after the view its sync planned from (a late or broken watch) is judged as that view had it. A deletion
