@@ -4,6 +4,7 @@
 import type { ClusterClient, Resource, WatchEvent } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';
 import type { Timers } from './clock.js';
+import type { WorkCounters } from './work-counters.js';
 import { noopLogger, type Logger } from './logging-port.js';
 import { ObjectCache, type CacheDelta, type IndexFunc } from './object-cache.js';
 import type { BackoffPolicy } from './backoff.js';
@@ -29,6 +30,8 @@ export interface InformerOptions {
   logger?: Logger;
   /** Every failed list of a reflector, before it retries (see ReflectorOptions.onListError). */
   onListError?: (err: unknown) => void;
+  /** Counts the objects its cache's lists and index lookups read (the cost guard). */
+  counters?: WorkCounters;
 }
 
 /** What expectations need from a cache: the objects, and how far the watch has come. */
@@ -41,7 +44,7 @@ export interface ObservedSource<T extends KubeObject = KubeObject> {
 // upstream: client-go/tools/cache/shared_informer.go sharedIndexInformer
 export class Informer<T extends KubeObject> implements ObservedSource<T> {
   readonly resource: Resource;
-  private readonly cache = new ObjectCache<T>();
+  private readonly cache: ObjectCache<T>;
   private readonly handlers = new Set<InformerHandlers<T>>();
   private readonly reflectors = new Map<string | undefined, Reflector<T>>();
   private readonly syncWaiters: ((synced: boolean) => void)[] = [];
@@ -50,6 +53,7 @@ export class Informer<T extends KubeObject> implements ObservedSource<T> {
 
   constructor(private readonly opts: InformerOptions) {
     this.resource = opts.resource;
+    this.cache = new ObjectCache<T>(opts.counters);
     this.log = opts.logger ?? noopLogger;
   }
 

@@ -49,7 +49,7 @@ export interface StatefulSetControllerDeps {
   probePort?: ProbePort;
   /** Called when an analysis check came back, before the set is queued again (timelines). */
   onAnalysisResult?(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void;
-  /** Counts the expectations' work (the cost guard). */
+  /** Counts the informers' and expectations' work (the cost guard). */
   counters?: WorkCounters;
 }
 
@@ -77,7 +77,7 @@ export class StatefulSetController {
 
   constructor(private readonly deps: StatefulSetControllerDeps) {
     this.log = deps.logger ?? noopLogger;
-    const base = { client: deps.client, timers: deps.timers, random: deps.random, logger: this.log };
+    const base = { client: deps.client, timers: deps.timers, random: deps.random, logger: this.log, ...(deps.counters ? { counters: deps.counters } : {}) };
     const scope = deps.namespaces ? { namespaces: deps.namespaces } : {};
     const informer = <T extends KubeObject>(resource: Resource) => new Informer<T>({ ...base, ...scope, resource });
     const tag = (r: Resource) => (deps.target === 'both' ? r.group : '');

@@ -19,6 +19,7 @@ export const WORK_COUNTERS = {
   'kubelet.syncs': "the simulated kubelet's pod syncs",
   'kubelet.renders': 'pod statuses the simulated kubelet rendered',
   'kubelet.heldRequests': "pods' held requests the simulated kubelet summed for resize admission",
+  'informer.objectsRead': 'objects read from the informer caches by lists and index lookups (the replica index apart)',
   'expectations.examined': 'pending expectations and waiting keys the controller examined',
   'sim.podsChecked': "pods the simulator's own checks read (convergence, budget breaches)",
   'sim.checkerInput': "pods handed to the planner's deletion checker (the set's, per deletion the controller makes)",

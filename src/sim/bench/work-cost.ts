@@ -47,9 +47,9 @@ const manySets = (sets: number): BenchCase => ({
 });
 
 export const COST_SHAPES: readonly CostShape[] = [
-  { name: 'parallel', at: (n) => oneSet(60 * n, 'Parallel', '10%'), allocatable: true },
-  { name: 'ordered', at: (n) => oneSet(15 * n, 'OrderedReady', 1) },
-  { name: 'many-sets', at: (n) => manySets(6 * n) },
+  { name: 'parallel', at: (n) => oneSet(40 * n, 'Parallel', '10%'), allocatable: true },
+  { name: 'ordered', at: (n) => oneSet(12 * n, 'OrderedReady', 1) },
+  { name: 'many-sets', at: (n) => manySets(4 * n) },
 ];
 
 /** Runs the shape at `n`× its size; the counts cover the rollout. */
