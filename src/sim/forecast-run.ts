@@ -29,6 +29,8 @@ export interface RunForecast {
   updatedAt: number[];
   /** rollingUpdate.steps: stepsDoneAt[k]: seconds after the change when step k (0-based) passed. */
   stepsDoneAt: number[];
+  /** Why the run did not converge: the step that failed and its message (a write the API refused, a wait that timed out). */
+  why?: string;
 }
 
 /** A run's abort, from the rollout summary's record of it (rollout-tracker.ts) and the RolloutAborted event. */
@@ -67,8 +69,11 @@ class RunSummary {
   private readonly updatedAt = [0];
   private readonly stepsDoneAt: number[] = [];
   private abortMessage = '';
+  /** The first failed step's message (before the change too: a start the change cannot be applied to). */
+  private failure: string | undefined;
 
   add(r: TimelineRecord): void {
+    if (r.type === 'failure') this.failure ??= r.message;
     if (this.change === undefined) {
       // Records before the change, even at its instant, belong to how the set was before.
       if (r.type === 'step' && r.index === 1) this.change = r.t;
@@ -108,7 +113,8 @@ class RunSummary {
       lowestAvailable: { replicas: a.lowestAvailable.replicas, at: a.lowestAvailable.at - change },
       message: this.abortMessage,
     };
-    return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...this.batches.values()], ...(aborted ? { aborted } : {}), updatedAt: this.updatedAt, stepsDoneAt: this.stepsDoneAt };
+    const why = seconds === undefined ? (this.failure ?? (ok ? 'the run ended before the rollout converged' : 'an expectation of the run failed')) : undefined;
+    return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...this.batches.values()], ...(aborted ? { aborted } : {}), updatedAt: this.updatedAt, stepsDoneAt: this.stepsDoneAt, ...(why ? { why } : {}) };
   }
 }
 
