@@ -71,6 +71,8 @@ class RunSummary {
   private abortMessage = '';
   /** The first failed step's message (before the change too: a start the change cannot be applied to). */
   private failure: string | undefined;
+  /** The last Warning Event after the change: what the controller reported it could not do. */
+  private warning: string | undefined;
 
   add(r: TimelineRecord): void {
     if (r.type === 'failure') this.failure ??= r.message;
@@ -86,6 +88,7 @@ class RunSummary {
       if (r.status.stepRevision === r.status.updateRevision) while (this.stepsDoneAt.length < (r.status.currentStepIndex ?? 0)) this.stepsDoneAt.push(r.t - change);
     }
     if (r.type === 'event' && r.reason === 'RolloutAborted' && this.abortMessage === '') this.abortMessage = r.message;
+    if (r.type === 'event' && r.eventType === 'Warning') this.warning = `${r.reason}: ${r.message}`;
     if (r.type === 'action' && r.resource === 'pods' && (r.verb === 'create' || r.verb === 'delete')) {
       const batch = this.batches.get(r.t) ?? { at: r.t - change, deleted: [], created: [] };
       (r.verb === 'delete' ? batch.deleted : batch.created).push(r.name);
@@ -113,7 +116,8 @@ class RunSummary {
       lowestAvailable: { replicas: a.lowestAvailable.replicas, at: a.lowestAvailable.at - change },
       message: this.abortMessage,
     };
-    const why = seconds === undefined ? (this.failure ?? (ok ? 'the run ended before the rollout converged' : 'an expectation of the run failed')) : undefined;
+    const failed = this.failure ?? (ok ? 'the run ended before the rollout converged' : 'an expectation of the run failed');
+    const why = seconds === undefined ? (this.warning === undefined ? failed : `${failed}; the controller's last warning: ${this.warning}`) : undefined;
     return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...this.batches.values()], ...(aborted ? { aborted } : {}), updatedAt: this.updatedAt, stepsDoneAt: this.stepsDoneAt, ...(why ? { why } : {}) };
   }
 }
