@@ -5,7 +5,7 @@
 
 import { Resources, type ClusterClient, type Resource, type WatchEvent } from '../../api/client.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../api/errors.js';
-import { fromTimestamp, type Instant, type KubeObject, type Pod } from '../../api/types.js';
+import { fromTimestamp, type Instant, type KubeObject, type Pod, type PodStatus } from '../../api/types.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { podPlans, terminationDelayMs, type ContainerPlan, type KubeletConfig } from './config.js';
@@ -257,18 +257,22 @@ class SimulatedKubelet implements Kubelet {
     const resized = this.resize(t, t.pod, now);
     const wakes = [...plans.map((p) => nextChangeAt(p, t0, now)), nextStopEnd(r), resized.doneAt].filter((w): w is Instant => w !== undefined);
     this.wakeAt(t, wakes.length > 0 ? Math.min(...wakes) : undefined);
-    if (!deepEqual(t.pod.status, this.render(t, t.pod, t0))) this.write(t, t0);
+    // the plans and the resize of this instant, rendered once: the write sends this status first
+    const status = this.render(t, t.pod, t0, { plans, resized });
+    if (!deepEqual(t.pod.status, status)) this.write(t, t0, status);
   }
 
   private restartContext(t: Tracked, pod: Pod, t0: Instant, now: Instant): RestartContext {
     return { config: this.opts.config, pod, t0, now, stops: (t.stops ??= new Map()) };
   }
 
-  private render(t: Tracked, pod: Pod, t0: Instant) {
+  /** The status of `pod` now; `known`: its plans and resize, worked out already at this instant. */
+  private render(t: Tracked, pod: Pod, t0: Instant, known?: { plans: ContainerPlan[]; resized: ResizeView }): PodStatus {
     this.opts.counters?.count('kubelet.renders');
     const now = this.opts.timers.now();
-    const views = takenOverPlans(this.restartContext(t, pod, t0, now)).map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
-    return renderPodStatus(pod, views, t0, now, this.resize(t, pod, now));
+    const plans = known?.plans ?? takenOverPlans(this.restartContext(t, pod, t0, now));
+    const views = plans.map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
+    return renderPodStatus(pod, views, t0, now, known?.resized ?? this.resize(t, pod, now));
   }
 
   /** `pod` is the tracked pod's latest version: its held requests and pending resize follow it. */
@@ -286,9 +290,9 @@ class SimulatedKubelet implements Kubelet {
     return podResize({ pod, allocatable: this.opts.config.allocatable, others, now, accepted: t.resize });
   }
 
-  private write(t: Tracked, t0: Instant): void {
+  private write(t: Tracked, t0: Instant, status: PodStatus): void {
     t.writing = true;
-    writePodStatus(this.opts.client, t.pod, (current) => this.render(t, current, t0))
+    writePodStatus(this.opts.client, t.pod, (current) => this.render(t, current, t0), status)
       .then((written) => {
         if (!written || !this.running) return;
         if (newer(written.after, t.pod)) this.track(t, written.after);
