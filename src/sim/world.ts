@@ -15,7 +15,7 @@ import type { Planner } from '../runtime/planner-port.js';
 import type { WorkCounters } from '../runtime/work-counters.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/event-recorder.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
-import type { AnalysisProbe, AnalysisResult, ObservedState } from '../controller/plan-types.js';
+import type { AnalysisProbe, AnalysisResult, ObservedState, Plan } from '../controller/plan-types.js';
 import type { StatefulSet } from '../api/types.js';
 import { AnalysisEndpoints } from './analysis-endpoints.js';
 import { randomFor } from './scenario-random.js';
@@ -46,8 +46,8 @@ export interface WorldHooks {
   planner?: Planner;
   /** Invariant violations in a plan the controller computed; undefined: plans are not checked. */
   onPlanViolation?: (found: Found[], now: number) => void;
-  /** The state each plan was computed from (the controller's view, as late as its informers). */
-  onObserved?: (observed: ObservedState) => void;
+  /** Each plan and the state it was computed from (the controller's view, as late as its informers). */
+  onPlanned?: (observed: ObservedState, plan: Plan) => void;
   /** Counts every layer's work (the cost guard, `ordinal bench`). */
   counters?: WorkCounters;
 }
@@ -137,8 +137,16 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
 function worldPlanner(hooks: WorldHooks): Planner {
   const base = countedPlanner(hooks.planner ?? newPlanner(), hooks.counters);
   const checked = hooks.onPlanViolation ? checkedPlanner(base, hooks.onPlanViolation) : base;
-  const onObserved = hooks.onObserved;
-  return onObserved === undefined ? checked : { ...checked, plan: (observed, now, features) => (onObserved(observed), checked.plan(observed, now, features)) };
+  const onPlanned = hooks.onPlanned;
+  if (onPlanned === undefined) return checked;
+  return {
+    ...checked,
+    plan(observed, now, features) {
+      const plan = checked.plan(observed, now, features);
+      onPlanned(observed, plan);
+      return plan;
+    },
+  };
 }
 
 /** The planner as the controller calls it, counting its calls and the size of its input. */
