@@ -75,6 +75,17 @@ export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
 }
 
+/** The deleteOptions of a policy/v1 Eviction. */
+export interface EvictionOptions {
+  /** Precondition: evict only the pod with this UID (409 Conflict otherwise). */
+  uid?: string;
+  /** Precondition: evict only this version of the pod (409 Conflict otherwise; the server then retries no conflict). */
+  resourceVersion?: string;
+  gracePeriodSeconds?: number;
+  /** Run every check (and the budget's decrement) but delete and write nothing (`dryRun: [All]`). */
+  dryRun?: boolean;
+}
+
 /** One operation of a JSON patch (RFC 6902); `path` and `from` are JSON pointers (RFC 6901). */
 export type JsonPatchOperation =
   | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
@@ -101,7 +112,8 @@ export interface WatchHandle {
 export interface ClusterClient {
   get<T extends KubeObject>(res: Resource, namespace: string | undefined, name: string): Promise<T>;
   list<T extends KubeObject>(res: Resource, namespace: string | undefined, opts?: ListOptions): Promise<ListResult<T>>;
-  create<T extends KubeObject>(res: Resource, obj: T): Promise<T>;
+  /** `dryRun`: admitted (defaulted, validated) and answered as if stored, but nothing is stored. */
+  create<T extends KubeObject>(res: Resource, obj: T, opts?: Pick<WriteOptions, 'dryRun'>): Promise<T>;
   /** Replaces the object; a non-empty metadata.resourceVersion is a precondition (409 Conflict). */
   update<T extends KubeObject>(res: Resource, obj: T, opts?: WriteOptions): Promise<T>;
   /** Writes only `.status` through the status subresource. */
@@ -120,6 +132,12 @@ export interface ClusterClient {
    */
   apply<T extends KubeObject>(res: Resource, obj: T, opts: ApplyOptions): Promise<T>;
   delete(res: Resource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void>;
+  /**
+   * POST pods/NAME/eviction: the pod is deleted only if the PodDisruptionBudget selecting it allows the
+   * disruption, which the API server counts in the budget's status in the same step. A refusal is a
+   * DisruptionBudgetRefusal (429); a pod two budgets select is a MultipleBudgetsError (500).
+   */
+  evictPod(namespace: string, name: string, opts?: EvictionOptions): Promise<void>;
   /** Watches from `resourceVersion` (exclusive); events arrive in resourceVersion order. */
   watch<T extends KubeObject>(
     res: Resource,

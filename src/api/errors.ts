@@ -74,12 +74,59 @@ export class StrictDecodingError extends ApiError {
   }
 }
 
+/** One of metav1.Status details.causes (`reason` is the CauseType, as on the wire). */
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+/** The CauseType of a PodDisruptionBudget's answer to an eviction (policy/v1 DisruptionBudgetCause). */
+export const DISRUPTION_BUDGET_CAUSE = 'DisruptionBudget';
+
+/**
+ * 429 TooManyRequests from pods/eviction: a PodDisruptionBudget does not allow the disruption now (its cause,
+ * of reason DisruptionBudget, says which and why). The pod was left alone; the request may be made again later.
+ */
+export class DisruptionBudgetRefusal extends ApiError {
+  override name = 'DisruptionBudgetRefusal';
+  constructor(
+    message: string,
+    readonly causes: StatusCause[],
+    /** details.retryAfterSeconds (0: none suggested). */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, 429, 'TooManyRequests');
+  }
+
+  /** The budget's own words (the DisruptionBudget cause), else the message. */
+  get budgetMessage(): string {
+    return this.causes.find((c) => c.reason === DISRUPTION_BUDGET_CAUSE)?.message ?? this.message;
+  }
+}
+
+// upstream: pkg/registry/core/pod/storage/eviction.go EvictionREST.Create (len(pdbs) > 1)
+export const MULTIPLE_BUDGETS_MESSAGE = 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
+
+/**
+ * pods/eviction of a pod that more than one PodDisruptionBudget selects: kube-apiserver answers 500 with a
+ * Status of no reason and evicts nothing, however the budgets stand; only a plain delete can remove the pod.
+ */
+export class MultipleBudgetsError extends ApiError {
+  override name = 'MultipleBudgetsError';
+  constructor() {
+    super(MULTIPLE_BUDGETS_MESSAGE, 500, '');
+  }
+}
+
 export const isNotFound = (e: unknown): boolean => e instanceof ApiError && e.code === 404;
 export const isAlreadyExists = (e: unknown): boolean => e instanceof ApiError && e.reason === 'AlreadyExists';
 export const isConflict = (e: unknown): boolean => e instanceof ApiError && e.reason === 'Conflict';
 export const isGone = (e: unknown): boolean => e instanceof ApiError && e.code === 410;
 export const isInvalid = (e: unknown): boolean => e instanceof ApiError && e.code === 422;
 export const isForbidden = (e: unknown): boolean => e instanceof ApiError && e.code === 403;
+export const isBudgetRefusal = (e: unknown): e is DisruptionBudgetRefusal => e instanceof DisruptionBudgetRefusal;
+export const isMultipleBudgets = (e: unknown): e is MultipleBudgetsError => e instanceof MultipleBudgetsError;
 
 /** Worth retrying with backoff: conflicts, throttling, server errors and transport failures. */
 export function isRetryable(e: unknown): boolean {

@@ -18,6 +18,8 @@ export { KubeContextError, parseRequestTimeout, type KubeFlags } from './kube-fl
 export interface KubeContext {
   client: KubeClient;
   namespace: string;
+  /** The kubeconfig context's name (what the dashboard says it acts as). */
+  context: string;
 }
 
 /** The namespace a command works in: the flag, else the context's, else `default`. */
@@ -54,5 +56,5 @@ function load(flags: KubeFlags): KubeConfig {
 export function connect(flags: KubeFlags, timers: Timers): KubeContext {
   const kc = load(flags);
   const budget = () => createTokenBucket({ qps: 50, burst: 100, clock: timers });
-  return { client: new RestClient(createConnection(kc), budget, tuning(flags), timers, realRandom), namespace: namespaceOf(kc, flags.namespace) };
+  return { client: new RestClient(createConnection(kc), budget, tuning(flags), timers, realRandom), namespace: namespaceOf(kc, flags.namespace), context: kc.context.name };
 }

@@ -22,6 +22,7 @@ export const COMMAND_LOADERS: ReadonlyArray<[string, Loader]> = [
   ['plan', () => import('./commands/plan.js')],
   ['forecast', () => import('./commands/forecast.js')],
   ['validate', () => import('./commands/validate.js')],
+  ['dashboard', () => import('./commands/dashboard.js')],
   ['version', () => import('./commands/version.js')],
 ];
 

@@ -16,6 +16,7 @@ import { register as registerPlan } from './commands/plan.js';
 import { register as registerForecast } from './commands/forecast.js';
 import { register as registerValidate } from './commands/validate.js';
 import { register as registerVersion } from './commands/version.js';
+import { register as registerDashboard } from './commands/dashboard.js';
 import { packageVersion, pointToHelpAfterErrors, rootProgram, type Registrar } from './program-root.js';
 
 /** Every command, in the order the help lists them. */
@@ -32,6 +33,7 @@ export const REGISTRARS: readonly Registrar[] = [
   registerPlan,
   registerForecast,
   registerValidate,
+  registerDashboard,
   registerVersion,
 ];
 

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { Resources, type ClusterClient, type WatchEvent } from '../api/client.js';
 import { isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from '../api/errors.js';
 import type { ControllerRevision, KubeObject, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../api/types.js';
+import { evictionCases } from './contract-eviction-cases.js';
 import { resizeCases } from './contract-resize-cases.js';
 
 export interface ContractHarness {
@@ -277,6 +278,14 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
       assert.deepEqual([stored.spec.replicas, stored.spec.minReadySeconds ?? 0, stored.metadata.generation, stored.metadata.resourceVersion], [created.spec.replicas, 0, 1, created.metadata.resourceVersion]);
     },
   },
+  'a dry-run create answers with the admitted object (defaulted), refuses an invalid one, and stores nothing': {
+    async test(h) {
+      const answered = await h.client.create<StatefulSet>(Resources.statefulSets, statefulSet(h, 'dry-create'), { dryRun: true });
+      assert.equal(answered.spec.podManagementPolicy, 'OrderedReady');
+      await rejects(h.client.create(Resources.statefulSets, { ...statefulSet(h, 'dry-bad'), spec: { ...statefulSet(h, 'dry-bad').spec, replicas: -1 } }, { dryRun: true }), isInvalid, 'an invalid dry run is refused');
+      await rejects(h.client.get(Resources.statefulSets, h.namespace, 'dry-create'), isNotFound, 'nothing stored');
+    },
+  },
   'StatefulSet update ignores status and updateStatus writes only status': {
     async test(h) {
       const created = await h.client.create(Resources.statefulSets, statefulSet(h, 'sub'));
@@ -340,5 +349,6 @@ export const CONTRACT_CASES: Record<string, ContractCase> = {
     },
   },
   ...resizeCases,
+  ...evictionCases,
 };
 

@@ -15,6 +15,9 @@ import type { SyncContext } from './sync-context.js';
 /** Whether the set's update deletions wait on PodDisruptionBudgets (rollingUpdate.respectPodDisruptionBudgets). */
 export const respectsBudgets = (set: StatefulSet): boolean => set.spec.updateStrategy?.rollingUpdate?.respectPodDisruptionBudgets === true;
 
+/** A RollingUpdate that respects budgets: its update deletions are admitted by the ledger and sent as evictions. */
+export const evictsUpdates = (ctx: SyncContext): boolean => ctx.strategy.kind === 'RollingUpdate' && respectsBudgets(ctx.set);
+
 /** A pod the eviction handler lets go without looking at budgets: finished, Pending or already terminating. */
 // upstream: pkg/registry/core/pod/storage/eviction.go canIgnorePDB
 const ignoresBudgets = (pod: Pod): boolean => ['Succeeded', 'Failed', 'Pending'].includes(podPhase(pod)) || isTerminating(pod);
@@ -35,16 +38,18 @@ interface Budget {
   blockedUnready: boolean;
 }
 
-function budgetOf({ budget, pods }: ObservedDisruptionBudget, now: Instant): Budget {
+function budgetOf({ budget, pods, inFlight }: ObservedDisruptionBudget, now: Instant): Budget {
   const status = budget.status;
   const stale = status === undefined || (status.observedGeneration ?? 0) < (budget.metadata.generation ?? 0);
-  const healthy = Math.min(status?.currentHealthy ?? 0, pods.filter((p) => isBudgetHealthy(p, status?.disruptedPods, now)).length);
+  // deleted or evicted by this process, not yet shown by the pods nor the status: not healthy, and spent
+  const spent = new Set(inFlight ?? []);
+  const healthy = Math.min(status?.currentHealthy ?? 0, pods.filter((p) => isBudgetHealthy(p, status?.disruptedPods, now) && !spent.has(p.metadata.name ?? '')).length);
   const desired = status?.desiredHealthy ?? 0;
   return {
     name: budget.metadata.name ?? '',
     selects: budgetSelects(budget),
     stale,
-    allowed: stale ? 0 : Math.max(0, Math.min(status.disruptionsAllowed ?? 0, healthy - desired)),
+    allowed: stale ? 0 : Math.max(0, Math.min((status.disruptionsAllowed ?? 0) - spent.size, healthy - desired)),
     healthy,
     desired,
     expected: status?.expectedPods ?? 0,
@@ -64,7 +69,7 @@ export class DisruptionLedger {
 
   /** The ledger of a RollingUpdate that respects budgets; undefined when the set does not ask for it. */
   static of(ctx: SyncContext): DisruptionLedger | undefined {
-    if (ctx.strategy.kind !== 'RollingUpdate' || !respectsBudgets(ctx.set)) return undefined;
+    if (!evictsUpdates(ctx)) return undefined;
     return new DisruptionLedger((ctx.disruptionBudgets ?? []).map((b) => budgetOf(b, ctx.now)));
   }
 

@@ -96,6 +96,11 @@ export interface AnalysisResult {
 export interface ObservedDisruptionBudget {
   budget: PodDisruptionBudget;
   pods: readonly Pod[];
+  /**
+   * Pods this controller process deleted or evicted under the budget that its pods and status do not show yet
+   * (runtime/in-flight-disruptions.ts): the planner counts each as disrupted.
+   */
+  inFlight?: readonly string[];
 }
 
 /** Why a pod is deleted: upstream's reasons plus ours, for events, metrics and `why`. */
@@ -165,6 +170,11 @@ export type Action = ActionBase &
         decrementsCurrentReplicas?: boolean;
         /** A forced replacement: seconds the pod had been unavailable (statefulset_stuck_pod_duration_seconds once it is deleted). */
         stuckSeconds?: number;
+        /**
+         * Deleted through pods/eviction (rollingUpdate.respectPodDisruptionBudgets): the API server's budget check is
+         * the last word; a refusal (429) leaves the pod and requeues the set.
+         */
+        eviction?: true;
       }
   );
 

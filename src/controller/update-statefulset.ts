@@ -8,6 +8,7 @@ import { BatchWriter, type Item } from './batches.js';
 import { earliest } from './availability.js';
 import { claimsAvailableAt, recordResizes, replicaClaims, resizingBlocker, updateStep, type ReplicaClaims } from './claim-updates.js';
 import { condemnedPass } from './condemned.js';
+import { evictsUpdates } from './disruption-budget.js';
 import { downIndicesDescending, isOld, slotUnavailability, type SyncContext } from './sync-context.js';
 import { oldCount, staleCount } from './update-range.js';
 import { brokenBelowPartition, checkSafetyHalt, haltBlocker, isStuck, planEnforcedUpdate, stuckSince, type HaltCheck } from './enforced-rolling-update.js';
@@ -135,6 +136,8 @@ function updateItem(ctx: SyncContext, pod: Pod, position: number, out: { forced:
     cause: ctx.rollback !== undefined ? 'rollback' : isForced ? 'forced' : 'update',
     decrementsCurrentReplicas: podRevision(pod) === ctx.currentRevision,
     ...(isForced ? { stuckSeconds: stuckSeconds(pod, ctx.now) } : {}),
+    // the budgets admitted it (disruption-budget.ts): the API server's eviction handler has the last word
+    ...(evictsUpdates(ctx) ? { eviction: true as const } : {}),
   };
   return [{ position, steps: [[action]] }];
 }

@@ -5,6 +5,7 @@ import type { StatefulSetStatus } from '../api/types.js';
 import { inProgressReason, isInProgressReason, Reason } from '../controller/conditions.js';
 import type { ClaimRecord, PodRecord, RolloutSummary, SummaryRecord, TimelineRecord } from '../sim/timeline.js';
 import { stepPhases, type AnalysisCheck, type StepPhase } from './rollout-steps.js';
+import { userPauses, type UserPause } from './user-pauses.js';
 
 export type PodState = 'Pending' | 'Running' | 'NotAvailable' | 'Ready' | 'NotReady' | 'Restarting' | 'Failed' | 'Terminating';
 
@@ -64,6 +65,8 @@ export interface ReportModel {
   stepPhases: Map<string, StepPhase[]>;
   /** rollingUpdate.steps: each set's HTTP analysis checks (the simulator's analysis records), keyed by group. */
   analysisChecks: Map<string, AnalysisCheck[]>;
+  /** Each set's user pauses (status.pauseConditions UserPause), keyed by group; sets never paused are absent. */
+  userPauses: Map<string, UserPause[]>;
   steps: { t: number; index: number; step: unknown }[];
   expects: { t: number; index: number; ok: boolean; message: string }[];
   failures: { t: number; index: number; message: string }[];
@@ -85,16 +88,22 @@ function strategyOf(series: CounterSeries | undefined): string | undefined {
   return strategy;
 }
 
+/** kube-controller-manager's name, which Ordinal exports (src/runtime/metrics.ts). */
+const MAX_UNAVAILABLE = 'statefulset_controller_statefulset_max_unavailable';
+
 /**
- * The set's maxUnavailable as the controller last exported it (statefulset_max_unavailable), if any and if
- * its strategy has such a budget.
+ * The set's maxUnavailable as the controller last exported it (statefulset_controller_statefulset_max_unavailable),
+ * if any and if its strategy has such a budget.
  */
 export function maxUnavailableOf(model: ReportModel, group: string): number | undefined {
   const strategy = strategyOf(model.counters.find((c) => c.group === group));
   if (strategy !== undefined && WITHOUT_BUDGET.includes(strategy)) return undefined;
   const [namespace, name] = group.split('/');
+  const labels = [`statefulset_name=${JSON.stringify(name)}`, `statefulset_namespace=${JSON.stringify(namespace)}`];
   for (const [key, value] of Object.entries(model.summary?.metrics ?? {})) {
-    if (key.startsWith('statefulset_max_unavailable{') && key.includes(`namespace="${namespace}"`) && key.includes(`statefulset="${name}"`)) return value;
+    if (!key.startsWith(`${MAX_UNAVAILABLE}{`)) continue;
+    const pairs = key.slice(MAX_UNAVAILABLE.length + 1, -1).split(',');
+    if (labels.every((l) => pairs.includes(l))) return value;
   }
   return undefined;
 }
@@ -132,6 +141,7 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
     counters: [],
     stepPhases: new Map(),
     analysisChecks: new Map(),
+    userPauses: new Map(),
     steps: [],
     expects: [],
     failures: [],
@@ -147,6 +157,8 @@ export function buildModel(records: readonly TimelineRecord[], title: string): R
   for (const series of model.counters) {
     const phases = stepPhases(series, end);
     if (phases.length > 0) model.stepPhases.set(series.group, phases);
+    const pauses = userPauses(series, end);
+    if (pauses.length > 0) model.userPauses.set(series.group, pauses);
   }
   return model;
 }
@@ -179,7 +191,7 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
       return void model.failures.push({ t: r.t, index: r.index, message: r.message });
     case 'analysis': {
       const group = `${r.namespace}/${r.set}`;
-      return void model.analysisChecks.set(group, [...(model.analysisChecks.get(group) ?? []), { t: r.t, step: r.step, ok: r.ok, url: r.url, message: r.message }]);
+      return void model.analysisChecks.set(group, [...(model.analysisChecks.get(group) ?? []), { t: r.t, step: r.step, revision: r.revision, ok: r.ok, url: r.url, message: r.message }]);
     }
     // the controller's writes and the summary are read elsewhere (the summary by buildModel)
     case 'action':

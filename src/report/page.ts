@@ -86,12 +86,13 @@ function expectSummary(model: ReportModel): string {
 export function rolloutTable(model: ReportModel): string {
   const aborts = rolloutsOf(model).some((r) => r.aborted !== undefined);
   const rows = rolloutsOf(model).map((r) => {
+    const paused = r.pausedSeconds !== undefined ? ` <span class="muted">(paused by the user for ${escapeHtml(formatSeconds(r.pausedSeconds))})</span>` : '';
     const took =
       r.convergedAt !== null
-        ? escapeHtml(formatSeconds(r.convergedAt - r.startedAt))
+        ? `${escapeHtml(formatSeconds(r.convergedAt - r.startedAt))}${paused}`
         : r.replacedAt !== null
           ? `<span class="muted">replaced by the next change at ${escapeHtml(formatSeconds(r.replacedAt))}</span>`
-          : '<span class="bad">not finished</span>';
+          : `<span class="bad">not finished</span>${paused}`;
     const lowest = `${r.lowestAvailable.replicas} of ${r.lowestAvailable.of} at ${formatSeconds(r.lowestAvailable.at)}`;
     return (
       `<tr><td>${escapeHtml(`${r.namespace}/${r.name}`)}</td><td><code>${escapeHtml(r.revision ?? '-')}</code></td><td>${escapeHtml(formatSeconds(r.startedAt))}</td>` +

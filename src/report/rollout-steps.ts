@@ -8,6 +8,7 @@ import type { StatefulSetStatus, StepAnalysisStatus, StepState } from '../api/ty
 import { escapeHtml, num } from './escape.js';
 import { formatSeconds, ROW_H, type TimeScale } from './chart-layout.js';
 import type { CounterSeries, ReportModel } from './model.js';
+import { renderUserPauses, USER_PAUSE_STYLE, type UserPause } from './user-pauses.js';
 
 /** A stretch of time one step of one rollout spent in one state (Completed is not drawn: nothing waits). */
 export interface StepPhase {
@@ -29,6 +30,8 @@ export interface StepPhase {
 export interface AnalysisCheck {
   t: number;
   step: number;
+  /** The revision the step rolls to; absent for records that do not say. */
+  revision?: string;
   ok: boolean;
   url: string;
   message: string;
@@ -94,8 +97,8 @@ function checkDot(c: AnalysisCheck, y: number, scale: TimeScale): string {
   return `<circle class="check check-${c.ok ? 'ok' : 'failed'}" data-ok="${c.ok}" cx="${num(scale.x(c.t))}" cy="${y + ROW_H / 2}" r="3.5"><title>${escapeHtml(tip)}</title></circle>`;
 }
 
-/** The set's step row at `y`: one bar per phase, its step and state written on it when they fit, and its analysis checks. */
-export function renderStepRow(group: string, phases: readonly StepPhase[], y: number, scale: TimeScale, checks: readonly AnalysisCheck[] = []): string {
+/** The set's step row at `y`: one bar per phase, its step and state written on it when they fit, the user's pauses, and its analysis checks. */
+export function renderStepRow(group: string, phases: readonly StepPhase[], y: number, scale: TimeScale, checks: readonly AnalysisCheck[] = [], pauses: readonly UserPause[] = []): string {
   const bars = phases.map((p) => {
     const x = scale.x(p.start);
     const w = Math.max(scale.x(p.end) - x, 0.5);
@@ -107,15 +110,18 @@ export function renderStepRow(group: string, phases: readonly StepPhase[], y: nu
     );
   });
   const dots = checks.map((c) => checkDot(c, y, scale)).join('');
-  return `<g class="steps-row" data-group="${escapeHtml(group)}"><text class="row-label" x="14" y="${y + ROW_H - 5}">rollout steps</text>${bars.join('')}${dots}</g>`;
+  return `<g class="steps-row" data-group="${escapeHtml(group)}"><text class="row-label" x="14" y="${y + ROW_H - 5}">rollout steps</text>${bars.join('')}${renderUserPauses(pauses, y, scale)}${dots}</g>`;
 }
 
 /** The legend of the step rows, when the report has any. */
 export function stepLegend(model: ReportModel): string {
-  if (model.stepPhases.size === 0) return '';
-  const items = (Object.keys(STEP_STATE_STYLE) as StepPhase['state'][]).map(
-    (s) => `<span class="legend-item"><span class="swatch" style="background:${STEP_STATE_STYLE[s].color}"></span>${s} <span class="muted">(${escapeHtml(STEP_STATE_STYLE[s].help)})</span></span>`,
-  );
+  if (model.stepPhases.size === 0 && model.userPauses.size === 0) return '';
+  const item = (color: string, name: string, help: string) =>
+    `<span class="legend-item"><span class="swatch" style="background:${color}"></span>${name} <span class="muted">(${escapeHtml(help)})</span></span>`;
+  const items = [
+    ...(model.stepPhases.size === 0 ? [] : (Object.keys(STEP_STATE_STYLE) as StepPhase['state'][]).map((s) => item(STEP_STATE_STYLE[s].color, s, STEP_STATE_STYLE[s].help))),
+    ...(model.userPauses.size === 0 ? [] : [item(USER_PAUSE_STYLE.color, 'User pause', USER_PAUSE_STYLE.help)]),
+  ];
   const dots = model.analysisChecks.size === 0 ? '' : '<span class="legend-item">● analysis checks: <span style="color:#2e7d32">passed</span>, <span style="color:#c62828">failed</span></span>';
   return `<div><strong>Rollout steps</strong> ${items.join('')}${dots}</div>`;
 }
@@ -162,12 +168,30 @@ export function stepRecords(series: CounterSeries): StepRecord[] {
   return out;
 }
 
+/**
+ * The step's HTTP checks as the timeline recorded them (what its dots show): of its revision and index, from
+ * its start until it passed (or failed). The status counts them only up to the sync before the step passed.
+ */
+function checksOf(r: StepRecord, checks: readonly AnalysisCheck[]): AnalysisCheck[] {
+  const until = r.passed ?? r.failed ?? Infinity;
+  return checks.filter((c) => c.step === r.index && (c.revision === undefined || c.revision === r.revision) && c.t >= r.started && c.t <= until);
+}
+
+/** `3 passed, 1 failed: HTTP 503, expected 200` from the recorded checks, else (a readiness analysis) from the status. */
+function checksText(r: StepRecord, checks: readonly AnalysisCheck[]): string | undefined {
+  const own = checksOf(r, checks);
+  if (own.length === 0) return r.analysis === undefined ? undefined : analysisText(r.analysis);
+  const ok = own.filter((c) => c.ok).length;
+  return `${ok} passed, ${own.length - ok} failed: ${own[own.length - 1]!.message}`;
+}
+
 /** Each step in words: where the canary started, paused, baked, was analysed and passed. */
 export function stepPhaseTable(model: ReportModel): string {
   const cell = (t: number | undefined): string => (t === undefined ? '<span class="muted">-</span>' : escapeHtml(formatSeconds(t)));
   const rows = model.counters.flatMap((series) =>
     stepRecords(series).map((r) => {
-      const checks = r.analysis === undefined ? '' : ` (${escapeHtml(analysisText(r.analysis))})`;
+      const text = checksText(r, model.analysisChecks.get(series.group) ?? []);
+      const checks = text === undefined ? '' : ` (${escapeHtml(text)})`;
       const gate = r.gate === undefined ? '<span class="muted">-</span>' : `${r.gate.state} from ${escapeHtml(formatSeconds(r.gate.at))}${checks}`;
       const end = r.failed !== undefined ? `<span class="bad">failed at ${escapeHtml(formatSeconds(r.failed))}</span>${r.passed !== undefined ? `, passed at ${escapeHtml(formatSeconds(r.passed))}` : ''}` : cell(r.passed);
       return (

@@ -1,6 +1,7 @@
 // The per-pod timeline: one row per ordinal, grouped by StatefulSet, bars coloured by revision and shaded
 // by state (Pending and Terminating hatched in opposite directions), event markers and claim expansions on
-// the rows, a set's rollout steps in a row under its header, and a dashed line at each scenario step.
+// the rows, a set's rollout steps (and the user's pauses) in a row under its header, and a dashed line at each
+// scenario step.
 
 import { STATE_STYLE, revisionColor } from './colors.js';
 import { escapeHtml, num } from './escape.js';
@@ -18,8 +19,9 @@ export function renderTimelineSvg(model: ReportModel, scale: TimeScale): string 
     body.push(groupHeader(group.name, model.groupMarkers.get(group.name) ?? [], y, scale));
     y += GROUP_H;
     const phases = model.stepPhases.get(group.name);
-    if (phases !== undefined) {
-      body.push(renderStepRow(group.name, phases, y, scale, model.analysisChecks.get(group.name)));
+    const pauses = model.userPauses.get(group.name);
+    if (phases !== undefined || pauses !== undefined) {
+      body.push(renderStepRow(group.name, phases ?? [], y, scale, model.analysisChecks.get(group.name), pauses));
       y += ROW_H;
     }
     for (const row of group.rows) {

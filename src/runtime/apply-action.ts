@@ -60,7 +60,7 @@ export async function applyAction(action: Action, client: ClusterClient, ctx: Ac
     case 'updatePod':
       return updateWithRetry(client, Resources.pods, action.pod, (latest) => reapplyIdentity(latest, action.pod));
     case 'deletePod':
-      return deleteTolerant(client, Resources.pods, ns, action.name, action.uid);
+      return action.eviction === true ? evictTolerant(client, ns, action.name, action.uid) : deleteTolerant(client, Resources.pods, ns, action.name, action.uid);
     case 'patchClaim':
       return client.apply(Resources.persistentVolumeClaims, action.claim, { fieldManager: FIELD_MANAGER });
     case 'relabelPod': {
@@ -117,6 +117,16 @@ async function createClaim(action: Of<'createClaim'>, client: ClusterClient): Pr
 async function deleteTolerant(client: ClusterClient, res: Resource, ns: string | undefined, name: string, uid?: string): Promise<Applied> {
   try {
     await client.delete(res, ns, name, uid === undefined ? undefined : { uid });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  return undefined;
+}
+
+/** An eviction of a pod already gone is success, as its deletion would be; a budget's refusal (429) is the caller's to report. */
+async function evictTolerant(client: ClusterClient, ns: string | undefined, name: string, uid: string): Promise<Applied> {
+  try {
+    await client.evictPod(ns ?? 'default', name, { uid });
   } catch (err) {
     if (!isNotFound(err)) throw err;
   }

@@ -36,6 +36,8 @@ export interface InformerOptions {
 
 /** What expectations need from a cache: the objects, and how far the watch has come. */
 export interface ObservedSource<T extends KubeObject = KubeObject> {
+  /** The resource it watches, when it is an informer (what statefulset_controller_stale_sync_skips_total names). */
+  readonly resource?: Resource;
   get(namespace: string | undefined, name: string): T | undefined;
   lastSyncResourceVersion(namespace?: string): string;
 }

@@ -1,13 +1,19 @@
 // Ordinal's Prometheus metrics, on a registry per controller (never prom-client's global one, so the
 // simulator and tests can build many). Values come from the planner's PlanMetrics and the runtime's own
-// outcomes; durations are measured on the injected clock.
+// outcomes; durations are measured on the injected clock. Where kube-controller-manager exports the same
+// metric, Ordinal uses its name and labels (pkg/controller/statefulset/metrics: the subsystem
+// `statefulset_controller`, labels `statefulset_namespace`, `statefulset_name`), so one query reads both; every
+// per-set metric takes those labels, which a scrape's own `namespace` target label cannot clobber.
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { claimCapacity, type Instant, type PersistentVolumeClaim, type StatefulSet } from '../api/types.js';
+import { claimCapacity, type Condition, type Instant, type PersistentVolumeClaim, type StatefulSet } from '../api/types.js';
 import { compareQuantities } from '../api/validation/quantity.js';
 import { resizeFailure } from '../controller/claim-updates.js';
 import type { PlanMetrics } from '../controller/plan-types.js';
 import type { Clock } from './clock.js';
+import { ConditionMetrics } from './condition-metrics.js';
+import type { EvictionResult } from './eviction-refusals.js';
+import { LeaderElectionMetrics } from './leader-election-metrics.js';
 import type { WorkQueueMetrics } from './work-queue.js';
 import { createWorkQueueMetrics } from './workqueue-metrics.js';
 
@@ -18,6 +24,8 @@ export type ClaimResizeFailure = 'PatchRefused' | 'ExpansionNotAllowed' | 'Resiz
 export interface ControllerMetricsOptions {
   /** Adds prom-client's process metrics (CPU, memory, event loop): for the real process only. */
   processMetrics?: boolean;
+  /** Ordinal's version: exports `ordinal_build_info{version, node_version} 1` (what dashboards and alerts select Ordinal's scrape by). */
+  version?: string;
 }
 
 export interface ControllerMetrics {
@@ -27,10 +35,18 @@ export interface ControllerMetrics {
   /** A pod that was stuck (not Ready) for `seconds` was replaced (EnforcedRollingUpdate). */
   observeStuckPod(set: StatefulSet, seconds: number): void;
   observeReconcile(result: ReconcileResult, seconds: number): void;
+  /** A sync was skipped: the cache of `resource` has not yet seen the controller's own writes (KEP-5647). */
+  staleSyncSkipped(resource: { group: string; plural: string }): void;
+  /** The conditions the sync planned for `set` (statefulset_status_condition). */
+  recordConditions(set: StatefulSet, conditions: readonly Condition[]): void;
+  /** This process holds (or no longer holds) the Lease `lease` (leader_election_master_status). */
+  leaderStatus(lease: string, leading: boolean): void;
   /** A sync ended in an internal error, i.e. a bug (also counted as an `error` reconcile). */
   observeInternalError(): void;
   /** An Event of `type` (Normal, Warning) was dropped: too many were waiting to be written. */
   eventDropped(type: string): void;
+  /** One pods/eviction the controller sent: the pod evicted, refused by its PodDisruptionBudget (429), or failed otherwise. */
+  observeEviction(result: EvictionResult): void;
   /** InPlace: the controller grew `claim`'s request to `request` at `at` (a resize it now follows). */
   claimResizeStarted(set: StatefulSet, claim: string, request: string, at: Instant): void;
   /** A claim seen by the informer: a resize the controller started completes (capacity reached) or fails. */
@@ -47,7 +63,7 @@ export interface ControllerMetrics {
   workQueue<K>(name: string, clock: Clock): WorkQueueMetrics<K>;
 }
 
-const SET_LABELS = ['namespace', 'statefulset', 'pod_management_policy'] as const;
+const SET_LABELS = ['statefulset_namespace', 'statefulset_name', 'pod_management_policy'] as const;
 type SetLabels = Record<(typeof SET_LABELS)[number], string>;
 const DURATION_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600];
 const RECONCILE_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60];
@@ -59,9 +75,11 @@ function build(registry: Registry) {
   const counter = (name: string, help: string) => new Counter({ name, help, labelNames, registers });
   const histogram = <L extends string>(name: string, help: string, labels: readonly L[], buckets = DURATION_BUCKETS) =>
     new Histogram<L>({ name, help, labelNames: labels, buckets, registers });
+  const labelled = <L extends string>(name: string, help: string, labels: readonly L[]) => new Counter<L>({ name, help, labelNames: labels, registers });
   return {
-    maxUnavailable: gauge('statefulset_max_unavailable', 'Maximum number of unavailable pods allowed during StatefulSet rolling updates'),
-    unavailable: gauge('statefulset_unavailable_replicas', 'Current number of unavailable pods in StatefulSet'),
+    // upstream: pkg/controller/statefulset/metrics/metrics.go MaxUnavailable, UnavailableReplicas
+    maxUnavailable: gauge('statefulset_controller_statefulset_max_unavailable', 'Maximum number of unavailable pods allowed during StatefulSet rolling updates'),
+    unavailable: gauge('statefulset_controller_statefulset_unavailable_replicas', 'Current number of unavailable pods in StatefulSet'),
     violations: counter(
       'statefulset_unavailability_violation_total',
       'Times spec.replicas - availableReplicas > maxUnavailable was observed during a rolling update',
@@ -74,33 +92,21 @@ function build(registry: Registry) {
     updateDuration: histogram(
       'statefulset_update_duration_seconds',
       'Time from the start of a rollout to its completion, by update strategy',
-      ['namespace', 'statefulset', 'strategy'],
+      ['statefulset_namespace', 'statefulset_name', 'strategy'],
     ),
     stuck: histogram('statefulset_stuck_pod_duration_seconds', 'How long a pod was not Ready before it was forcibly replaced', labelNames),
     claimsResized: counter('statefulset_claims_resized_total', 'Claims grown in place (volumeClaimUpdatePolicy: InPlace) whose capacity reached the new request'),
     claimResizeDuration: histogram('statefulset_claim_resize_duration_seconds', 'From the controller patching a claim to a larger request to its capacity reaching it', labelNames),
-    claimResizeFailures: new Counter({
-      name: 'statefulset_claim_resize_failures_total',
-      help: 'Claims that did not grow in place, by reason (PatchRefused, ExpansionNotAllowed, ResizeError)',
-      labelNames: [...labelNames, 'reason'],
-      registers,
-    }),
-    reconciles: new Counter({ name: 'ordinal_reconcile_total', help: 'StatefulSet syncs by result', labelNames: ['result'], registers }),
+    claimResizeFailures: labelled('statefulset_claim_resize_failures_total', 'Claims that did not grow in place, by reason (PatchRefused, ExpansionNotAllowed, ResizeError)', [...labelNames, 'reason']),
+    // upstream: pkg/controller/statefulset/metrics/metrics.go StatefulSetRequeueSkips
+    staleSkips: labelled('statefulset_controller_stale_sync_skips_total', 'Total number of StatefulSet syncs skipped due to a stale watch cache.', ['group', 'resource']),
+    reconciles: labelled('ordinal_reconcile_total', 'StatefulSet syncs by result', ['result']),
     // controller-runtime's controller_runtime_reconcile_panics_total: a recovered bug, not a failed API call
     panics: new Counter({ name: 'ordinal_reconcile_panics_total', help: 'StatefulSet syncs that ended in an internal error (a bug in Ordinal)', registers }),
     reconcileDuration: histogram('ordinal_reconcile_duration_seconds', 'Duration of one StatefulSet sync', [], RECONCILE_BUCKETS),
-    analysisChecks: new Counter({
-      name: 'ordinal_analysis_checks_total',
-      help: 'HTTP checks of staged rollouts\' analysis steps, by result (success: the expected status; failure: another status, an error or no answer in time)',
-      labelNames: ['namespace', 'statefulset', 'result'],
-      registers,
-    }),
-    eventsDropped: new Counter({
-      name: 'ordinal_events_dropped_total',
-      help: 'Events not written because too many were waiting to be (client-go drops them alike), by type',
-      labelNames: ['type'],
-      registers,
-    }),
+    analysisChecks: labelled('ordinal_analysis_checks_total', 'HTTP checks of staged rollouts\' analysis steps, by result (success: the expected status; failure: another status, an error or no answer in time)', ['statefulset_namespace', 'statefulset_name', 'result']),
+    evictions: labelled('ordinal_evictions_total', 'Evictions of pods the controller sent (respectPodDisruptionBudgets update deletions), by result (evicted, refused: a PodDisruptionBudget answered 429, failed)', ['result']),
+    eventsDropped: labelled('ordinal_events_dropped_total', 'Events not written because too many were waiting to be (client-go drops them alike), by type', ['type']),
   };
 }
 
@@ -132,6 +138,11 @@ export function createControllerMetrics(opts: ControllerMetricsOptions = {}): Co
   // times a second and was most of an idle controller's CPU (about 420 ms per minute). Once a second still
   // catches every stall of a second or more and most shorter ones.
   if (opts.processMetrics) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+  // kube-controller-manager's kubernetes_build_info, for Ordinal: a series only Ordinal's scrape has
+  if (opts.version !== undefined) {
+    new Gauge({ name: 'ordinal_build_info', help: 'Ordinal\'s version and the Node.js it runs on (always 1)', labelNames: ['version', 'node_version'], registers: [registry] })
+      .set({ version: opts.version, node_version: process.version }, 1);
+  }
   return new PromControllerMetrics(registry, build(registry));
 }
 
@@ -141,11 +152,16 @@ class PromControllerMetrics implements ControllerMetrics {
   private readonly resizes = new Map<string, Resize>();
   /** Claims held because their class cannot expand, with the request counted, by claim namespace/name. */
   private readonly refused = new Map<string, { request: string; statefulset: string }>();
+  private readonly conditions: ConditionMetrics;
+  private readonly leader: LeaderElectionMetrics;
 
   constructor(
     readonly registry: Registry,
     private readonly m: Metrics,
-  ) {}
+  ) {
+    this.conditions = new ConditionMetrics(registry);
+    this.leader = new LeaderElectionMetrics(registry);
+  }
 
   recordPlanMetrics(set: StatefulSet, pm: PlanMetrics): void {
     const labels = this.labelsOf(set);
@@ -163,7 +179,7 @@ class PromControllerMetrics implements ControllerMetrics {
     if (pm.updateCompletedSeconds !== undefined) {
       const strategy = set.spec.updateStrategy?.type ?? 'RollingUpdate';
       seen.strategies.add(strategy);
-      this.m.updateDuration.observe({ namespace: labels.namespace, statefulset: labels.statefulset, strategy }, pm.updateCompletedSeconds);
+      this.m.updateDuration.observe({ statefulset_namespace: labels.statefulset_namespace, statefulset_name: labels.statefulset_name, strategy }, pm.updateCompletedSeconds);
     }
   }
 
@@ -176,7 +192,7 @@ class PromControllerMetrics implements ControllerMetrics {
   claimResizeStarted(set: StatefulSet, claim: string, request: string, at: Instant): void {
     const labels = this.labelsOf(set);
     this.seenOf(labels);
-    this.resizes.set(`${labels.namespace}/${claim}`, { labels, request, startedAt: at, failed: false });
+    this.resizes.set(`${labels.statefulset_namespace}/${claim}`, { labels, request, startedAt: at, failed: false });
   }
 
   observeClaim(claim: PersistentVolumeClaim, at: Instant): void {
@@ -203,9 +219,9 @@ class PromControllerMetrics implements ControllerMetrics {
 
   claimExpansionRefused(set: StatefulSet, claim: string, request: string): void {
     const labels = this.labelsOf(set);
-    const key = `${labels.namespace}/${claim}`;
+    const key = `${labels.statefulset_namespace}/${claim}`;
     if (this.refused.get(key)?.request === request) return;
-    this.refused.set(key, { request, statefulset: labels.statefulset });
+    this.refused.set(key, { request, statefulset: labels.statefulset_name });
     this.countFailure(labels, 'ExpansionNotAllowed');
   }
 
@@ -219,6 +235,20 @@ class PromControllerMetrics implements ControllerMetrics {
     this.m.reconcileDuration.observe(Math.max(0, seconds));
   }
 
+  recordConditions(set: StatefulSet, conditions: readonly Condition[]): void {
+    const labels = this.labelsOf(set);
+    this.seenOf(labels);
+    this.conditions.record(labels, conditions);
+  }
+
+  leaderStatus(lease: string, leading: boolean): void {
+    this.leader.set(lease, leading);
+  }
+
+  staleSyncSkipped(resource: { group: string; plural: string }): void {
+    this.m.staleSkips.inc({ group: resource.group, resource: resource.plural });
+  }
+
   observeInternalError(): void {
     this.m.panics.inc();
   }
@@ -227,27 +257,32 @@ class PromControllerMetrics implements ControllerMetrics {
     this.m.eventsDropped.inc({ type });
   }
 
+  observeEviction(result: EvictionResult): void {
+    this.m.evictions.inc({ result });
+  }
+
   observeAnalysisCheck(set: StatefulSet, ok: boolean): void {
     const labels = this.labelsOf(set);
     this.seenOf(labels);
-    this.m.analysisChecks.inc({ namespace: labels.namespace, statefulset: labels.statefulset, result: ok ? 'success' : 'failure' });
+    this.m.analysisChecks.inc({ statefulset_namespace: labels.statefulset_namespace, statefulset_name: labels.statefulset_name, result: ok ? 'success' : 'failure' });
   }
 
   forgetSet(namespace: string, name: string): void {
     const seen = this.seen.get(`${namespace}/${name}`);
     if (seen === undefined) return;
     this.seen.delete(`${namespace}/${name}`);
+    this.conditions.forget(namespace, name);
     const { maxUnavailable, unavailable, violations, forced, halts, enforced, rollbacks, slower, stuck, claimsResized, claimResizeDuration, claimResizeFailures } = this.m;
     const perSet = [maxUnavailable, unavailable, violations, forced, halts, enforced, rollbacks, slower, stuck, claimsResized, claimResizeDuration];
     for (const policy of seen.policies) {
-      const labels = { namespace, statefulset: name, pod_management_policy: policy };
+      const labels = { statefulset_namespace: namespace, statefulset_name: name, pod_management_policy: policy };
       for (const metric of perSet) metric.remove(labels);
       for (const reason of seen.claimFailures) claimResizeFailures.remove({ ...labels, reason });
     }
-    for (const [key, resize] of this.resizes) if (resize.labels.namespace === namespace && resize.labels.statefulset === name) this.resizes.delete(key);
+    for (const [key, resize] of this.resizes) if (resize.labels.statefulset_namespace === namespace && resize.labels.statefulset_name === name) this.resizes.delete(key);
     for (const [key, r] of this.refused) if (key.startsWith(`${namespace}/`) && r.statefulset === name) this.refused.delete(key);
-    for (const strategy of seen.strategies) this.m.updateDuration.remove({ namespace, statefulset: name, strategy });
-    for (const result of ['success', 'failure']) this.m.analysisChecks.remove({ namespace, statefulset: name, result });
+    for (const strategy of seen.strategies) this.m.updateDuration.remove({ statefulset_namespace: namespace, statefulset_name: name, strategy });
+    for (const result of ['success', 'failure']) this.m.analysisChecks.remove({ statefulset_namespace: namespace, statefulset_name: name, result });
   }
 
   workQueue<K>(name: string, clock: Clock): WorkQueueMetrics<K> {
@@ -256,14 +291,14 @@ class PromControllerMetrics implements ControllerMetrics {
 
   private labelsOf(set: StatefulSet): SetLabels {
     return {
-      namespace: set.metadata.namespace ?? '',
-      statefulset: set.metadata.name ?? '',
+      statefulset_namespace: set.metadata.namespace ?? '',
+      statefulset_name: set.metadata.name ?? '',
       pod_management_policy: set.spec.podManagementPolicy ?? 'OrderedReady',
     };
   }
 
   private seenOf(labels: SetLabels): Seen {
-    const key = `${labels.namespace}/${labels.statefulset}`;
+    const key = `${labels.statefulset_namespace}/${labels.statefulset_name}`;
     let seen = this.seen.get(key);
     if (seen === undefined) {
       seen = { policies: new Set(), strategies: new Set(), halted: false, claimFailures: new Set() };

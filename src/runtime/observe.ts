@@ -8,6 +8,7 @@ import { selectorMatches } from '../api/labels.js';
 import type { ControllerRevision, KubeObject, Node, PersistentVolumeClaim, Pod, PodDisruptionBudget, StatefulSet, StorageClass } from '../api/types.js';
 import { respectsBudgets } from '../controller/disruption-budget.js';
 import { budgetsOf } from './disruption-budgets.js';
+import type { InFlightDisruptions } from './in-flight-disruptions.js';
 import { movesByZone, nodeLabelsOf } from './node-zones.js';
 import type { AnalysisResult, ObservedState } from '../controller/plan-types.js';
 import type { Informer } from './informer.js';
@@ -119,6 +120,8 @@ export interface ObserveMemo {
   durations?: DurationLearner;
   /** The HTTP checks of staged rollouts' analysis steps made so far (analysis-prober.ts). */
   analysis?: { results(set: StatefulSet): readonly AnalysisResult[] };
+  /** The process's pod disruptions under PodDisruptionBudgets that the caches do not show yet, for every set. */
+  disruptions?: InFlightDisruptions;
 }
 
 const withDurations = (durations: ObservedDurations | undefined): { durations?: ObservedDurations } => (durations === undefined ? {} : { durations });
@@ -151,7 +154,7 @@ export function observe(stored: StatefulSet, caches: Caches, features: Features 
     ...(set.spec.volumeClaimUpdatePolicy === 'InPlace' && caches.storageClasses ? { storageClasses: caches.storageClasses.list() } : {}),
     ...withDurations(memo.durations?.of(set)),
     ...withResults(memo.analysis?.results(stored)),
-    ...(respectsBudgets(set) && caches.podDisruptionBudgets ? { disruptionBudgets: budgetsOf(set, caches.podDisruptionBudgets, caches.pods) } : {}),
+    ...(respectsBudgets(set) && caches.podDisruptionBudgets ? { disruptionBudgets: budgetsOf(set, caches.podDisruptionBudgets, caches.pods, memo.disruptions) } : {}),
     ...(movesByZone(set) && caches.nodes ? { nodeLabels: nodeLabelsOf(caches.nodes) } : {}),
   };
 }

@@ -18,6 +18,7 @@ import type { SetKey, SetTargets } from './set-targets.js';
 import { settleStatus } from './settle-status.js';
 import { writeStatus } from './set-status-writer.js';
 import { expectAction, recordSyncEvents, recordSyncMetrics } from './sync-effects.js';
+import { refusalWakeAt, splitRefusals } from './eviction-refusals.js';
 
 export type ReconcileOutcome =
   /** Converged for now; come back at `wakeAt` if nothing else happens first. */
@@ -61,12 +62,16 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
   // KEP-5647 (gate StaleControllerConsistencyStatefulSet): never act on a cache that has not seen our own
   // writes. With the gate off the sync acts at once, as upstream did before 1.36.
   if (deps.features.StaleControllerConsistencyStatefulSet && !deps.expectations.satisfied(key)) {
+    const behind = deps.expectations.pending(key)[0]?.source.resource;
+    if (behind !== undefined) deps.metrics.staleSyncSkipped(behind);
     const until = deps.expectations.expiresAt(key);
     return until === undefined ? { kind: 'waiting' } : { kind: 'waiting', until };
   }
   const now = deps.clock.now();
   const observed = observe(set, deps.caches, deps.features, deps.memo);
   const plan = deps.planner.plan(observed, now, deps.features);
+  // before any other sync plans: every set's next plan counts this one's disruptions (in-flight-disruptions.ts)
+  const reserved = deps.memo?.disruptions?.reserve(set.metadata.namespace ?? '', plan.actions);
   // the checks run beside the sync: their results queue the set again
   deps.prober?.start(key, set, plan.probes);
   const result = await applyPlan(plan, deps.client, {
@@ -74,6 +79,7 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     resource: parsed.target.resource,
     onApplied: (action, written) => expectAction(deps.expectations, key, deps.caches, action, written, set.metadata.namespace),
   });
+  reserved?.settle(result.executed);
   const statusError = await persistStatus(key, parsed, set, plan, result, deps);
   recordSyncEvents(deps.events, objectReference(set, parsed.target.resource), plan, result);
   const internal = internalErrorOf(plan);
@@ -83,7 +89,7 @@ export async function syncStatefulSet(key: string, deps: SyncDeps): Promise<Reco
     return { kind: 'internalError', error: internal };
   }
   recordSyncMetrics(deps.metrics, set, plan, result, deps.clock.now());
-  return outcomeOf(key, plan, result, statusError, deps.logger);
+  return outcomeOf(key, plan, result, statusError, deps);
 }
 
 /** The planner's internalError blocker as an Error carrying the planner's stack. */
@@ -115,9 +121,14 @@ async function persistStatus(
   }
 }
 
-/** The first action failure wins over a status failure, as upstream returns the sync error first. */
-function outcomeOf(key: string, plan: Plan, result: ExecutionResult, statusError: Error | undefined, log: Logger): ReconcileOutcome {
-  const first = result.failures[0];
+/**
+ * The first action failure wins over a status failure, as upstream returns the sync error first. A budget's
+ * refusal of an eviction is no failure: the set comes back soon, without the error backoff (eviction-refusals.ts).
+ */
+function outcomeOf(key: string, plan: Plan, result: ExecutionResult, statusError: Error | undefined, deps: SyncDeps): ReconcileOutcome {
+  const log = deps.logger;
+  const { refusals, errors } = splitRefusals(result);
+  const first = errors[0];
   if (first !== undefined) {
     const fields = { key, action: first.action.kind, failures: result.failures.length, err: first.error.message };
     log.warn(fields, 'error syncing StatefulSet, requeuing');
@@ -126,6 +137,11 @@ function outcomeOf(key: string, plan: Plan, result: ExecutionResult, statusError
   if (statusError !== undefined) {
     log.warn({ key, err: statusError.message }, 'error updating StatefulSet status, requeuing');
     return { kind: 'retry', error: statusError };
+  }
+  if (refusals.length > 0) {
+    const wakeAt = Math.min(refusalWakeAt(refusals, deps.clock.now()), plan.wakeAt ?? Infinity);
+    for (const r of refusals) log.info({ key, pod: r.action.name, err: r.error.budgetMessage }, 'eviction refused by a PodDisruptionBudget, requeuing');
+    return { kind: 'done', wakeAt };
   }
   return plan.wakeAt === undefined ? { kind: 'done' } : { kind: 'done', wakeAt: plan.wakeAt };
 }

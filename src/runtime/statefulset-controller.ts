@@ -20,6 +20,7 @@ import { DurationLearner } from './duration-learner.js';
 import type { Planner } from './planner-port.js';
 import { keysForClaim, keysForStorageClass } from './claim-handlers.js';
 import { keysForBudget } from './disruption-budgets.js';
+import { InFlightDisruptions } from './in-flight-disruptions.js';
 import { keysForNode, nodeLabelsChanged } from './node-zones.js';
 import { keysForPodAdd, keysForPodDelete, keysForPodUpdate } from './pod-handlers.js';
 import { controllerRefOf, resourcesFor, SetTargets, type ControllerTarget } from './set-targets.js';
@@ -65,6 +66,8 @@ export class StatefulSetController {
   private readonly defaults = new SetDefaults();
   private readonly expectations: Expectations;
   private readonly prober: AnalysisProber | undefined;
+  /** The process's disruptions under PodDisruptionBudgets, shared by every set's sync (with budgets watched). */
+  private readonly disruptions: InFlightDisruptions | undefined;
   /** Keys skipped for unobserved writes, in the order they first waited (the order they are rechecked). */
   private readonly waiting = new Map<string, number>();
   private waitingSeq = 0;
@@ -94,6 +97,8 @@ export class StatefulSetController {
       ...(deps.target === 'native' ? {} : { nodes: new Informer<Node>({ ...base, resource: Resources.nodes }) }),
     };
     this.indexes = new ReplicaIndexes(this.caches.pods, this.caches.claims);
+    const budgets = this.caches.podDisruptionBudgets;
+    this.disruptions = budgets && new InFlightDisruptions({ pods: this.caches.pods, budgets, clock: deps.timers });
     this.durations = new DurationLearner(this.caches.pods, deps.timers);
     const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
     this.expectations = new Expectations({ clock: deps.timers, ...ttl, ...(deps.counters ? { counters: deps.counters } : {}) });
@@ -165,8 +170,8 @@ export class StatefulSetController {
 
   private syncDeps(): SyncDeps {
     const { client, timers, features, planner, metrics, events } = this.deps;
-    const { targets, caches, indexes, durations, defaults, expectations, log, prober } = this;
-    const memo = { defaults, indexes, durations, ...(prober ? { analysis: prober } : {}) };
+    const { targets, caches, indexes, durations, defaults, expectations, log, prober, disruptions } = this;
+    const memo = { defaults, indexes, durations, ...(prober ? { analysis: prober } : {}), ...(disruptions ? { disruptions } : {}) };
     return { client, clock: timers, features, planner, metrics, events, targets, caches, memo, expectations, logger: log, ...(prober ? { prober } : {}) };
   }
 

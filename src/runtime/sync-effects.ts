@@ -1,7 +1,8 @@
 // What a sync leaves behind besides API writes: expectations for the writes it made, events for the
 // plan and each action's outcome, and metrics (produced here from Plan and outcomes).
 
-import { isAlreadyExists } from '../api/errors.js';
+import { isAlreadyExists, isBudgetRefusal } from '../api/errors.js';
+import { evictionResults } from './eviction-refusals.js';
 import type { Instant, KubeObject, StatefulSet } from '../api/types.js';
 import type { Action, Plan } from '../controller/plan-types.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -47,7 +48,10 @@ function cacheOf(caches: Caches, kind: Exclude<Action['kind'], 'deletePod' | 'de
   }
 }
 
-/** Planned events first, then each attempted action's outcome event (Successful<Verb> or Failed<Verb>), in plan order. */
+/**
+ * Planned events first, then each attempted action's outcome event (Successful<Verb> or Failed<Verb>), in plan
+ * order; a PodDisruptionBudget's refusal of an eviction is EvictionRefused (Normal: the pod waits its turn).
+ */
 export function recordSyncEvents(events: EventRecorder, ref: ObjectReference, plan: Plan, result: ExecutionResult): void {
   for (const e of plan.events) void events.event(ref, e.type, e.reason, e.message);
   const failed = new Map(result.failures.map((f) => [f.action, f.error]));
@@ -60,22 +64,28 @@ export function recordSyncEvents(events: EventRecorder, ref: ObjectReference, pl
     }
     // upstream: no event when the pod or claim already exists (the cache was behind)
     if (action.kind.startsWith('create') && isAlreadyExists(error)) continue;
+    if (action.kind === 'deletePod' && action.eviction === true && isBudgetRefusal(error)) {
+      void events.event(ref, 'Normal', 'EvictionRefused', `evict Pod ${action.name} in StatefulSet ${ref.name ?? ''} refused: ${error.budgetMessage}`);
+      continue;
+    }
     const e = action.outcome?.failed;
     if (e !== undefined) void events.event(ref, e.type, e.reason, e.message + error.message);
   }
 }
 
 /**
- * PlanMetrics, how long each forcibly replaced pod had been stuck (for the deletions that happened), and
+ * PlanMetrics, the planned conditions, how long each forcibly replaced pod had been stuck (for the deletions that happened), and
  * claim resizes: those the executed patches started (followed to completion by `observeClaim`), patches the
  * API refused, and claims the plan holds because their class does not allow expansion.
  */
 export function recordSyncMetrics(metrics: ControllerMetrics, set: StatefulSet, plan: Plan, result: ExecutionResult, now: Instant): void {
   metrics.recordPlanMetrics(set, plan.metrics);
+  metrics.recordConditions(set, plan.status.conditions ?? []);
   for (const action of result.executed) {
     if (action.kind === 'deletePod' && action.stuckSeconds !== undefined) metrics.observeStuckPod(set, action.stuckSeconds);
     if (action.kind === 'patchClaim' && action.growsTo !== undefined) metrics.claimResizeStarted(set, action.name, action.growsTo, now);
   }
   for (const { action } of result.failures) if (action.kind === 'patchClaim' && action.growsTo !== undefined) metrics.claimPatchRefused(set);
+  for (const r of evictionResults(result)) metrics.observeEviction(r);
   for (const b of plan.blockers) if (b.kind === 'claimExpansionRefused') metrics.claimExpansionRefused(set, b.claim, b.request);
 }

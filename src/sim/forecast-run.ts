@@ -8,7 +8,7 @@ import type { StatefulSet } from '../api/types.js';
 import { forecastableScenario, forecastSteps, type ForecastStep } from './forecast-steps.js';
 import { scenarioFromManifests, type ManifestChange, type ManifestTiming } from './scenario-from-manifests.js';
 import type { StartState } from './simulation.js';
-import type { SummaryRecord, TimelineRecord } from './timeline.js';
+import { isPodRemoval, type SummaryRecord, type TimelineRecord } from './timeline.js';
 
 export interface Batch {
   /** Seconds after the change. */
@@ -89,9 +89,10 @@ class RunSummary {
     }
     if (r.type === 'event' && r.reason === 'RolloutAborted' && this.abortMessage === '') this.abortMessage = r.message;
     if (r.type === 'event' && r.eventType === 'Warning') this.warning = `${r.reason}: ${r.message}`;
-    if (r.type === 'action' && r.resource === 'pods' && (r.verb === 'create' || r.verb === 'delete')) {
+    const removal = r.type === 'action' && isPodRemoval(r);
+    if (removal || (r.type === 'action' && r.resource === 'pods' && r.verb === 'create')) {
       const batch = this.batches.get(r.t) ?? { at: r.t - change, deleted: [], created: [] };
-      (r.verb === 'delete' ? batch.deleted : batch.created).push(r.name);
+      (removal ? batch.deleted : batch.created).push(r.name);
       this.batches.set(r.t, batch);
     }
   }

@@ -2,7 +2,7 @@
 // reports every write as it is sent, before its outcome is known (the timeline's `action` records;
 // the timeline's "every write the controller sends", so fault-injected failures are included).
 
-import type { ClusterClient, Resource } from '../api/client.js';
+import { Resources, type ClusterClient, type Resource } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';
 import type { ActionVerb } from './timeline.js';
 
@@ -37,10 +37,10 @@ export function recordingClient(inner: ClusterClient, counter: ApiCallCounter, o
     get: (res, ns, name) => (count('get'), inner.get(res, ns, name)),
     list: (res, ns, opts) => (count('list'), inner.list(res, ns, opts)),
     watch: (res, ns, rv, handlers) => (count('watch'), inner.watch(res, ns, rv, handlers)),
-    create: (res, obj) => {
+    create: (res, obj, opts) => {
       count('create');
       sent('create', res, false, obj.metadata.namespace, obj.metadata.name ?? obj.metadata.generateName ?? '', obj);
-      return inner.create(res, obj);
+      return inner.create(res, obj, opts);
     },
     update: (res, obj, opts) => {
       count('update');
@@ -72,6 +72,12 @@ export function recordingClient(inner: ClusterClient, counter: ApiCallCounter, o
       count('delete');
       sent('delete', res, false, ns, name);
       return inner.delete(res, ns, name, opts);
+    },
+    evictPod: (ns, name, opts) => {
+      count('evict');
+      // on the wire an eviction is a POST of an Eviction to pods/NAME/eviction
+      sent('create', Resources.pods, false, ns, name, undefined, 'eviction');
+      return inner.evictPod(ns, name, opts);
     },
   };
 }

@@ -6,13 +6,15 @@
 
 import { deepEqual } from '../api/validation/json.js';
 import type { Seconds } from '../cluster/kubelet/config.js';
+import type { Allocatable } from '../cluster/kubelet/resize.js';
+import { FieldPathError, setFieldPath } from './field-path.js';
 import { resourceFor } from './scenario-objects.js';
 
 export interface ManifestChange {
   /** `CONTAINER=IMAGE`, for every StatefulSet with that container. */
   images: Array<{ container: string; image: string }>;
   replicas?: number;
-  /** Dotted paths under each StatefulSet (`spec.updateStrategy.rollingUpdate.maxUnavailable`) and their values. */
+  /** Field paths under each StatefulSet (`spec.updateStrategy.rollingUpdate.maxUnavailable`, `spec.template.spec.containers[name=app].image`) and their values. */
   set: Array<{ path: string; value: unknown }>;
   /** Objects applied as the change (`-f NEW.yaml`), before the other changes are made to them. */
   replacements: unknown[];
@@ -31,6 +33,8 @@ export interface ReleaseFailure {
 export interface ManifestTiming {
   podStartSeconds?: Seconds;
   podTerminationSeconds?: Seconds;
+  /** The simulated node's allocatable (default DEFAULT_ALLOCATABLE). */
+  allocatable?: Allocatable;
   /** How long a claim's expansion takes, when the sets have claim templates (default: the simulator's, 10 s). */
   expansionSeconds?: Seconds;
 }
@@ -42,6 +46,14 @@ const keyOf = (o: Obj): string => {
   const m = isObj(o.metadata) ? o.metadata : {};
   return `${String(o.apiVersion)}/${String(o.kind)}/${String(m.namespace ?? 'default')}/${String(m.name)}`;
 };
+
+/**
+ * The allocatable of the node manifests run on, unless `--allocatable` gives one: the simulated node holds
+ * every pod, so room for many large pods, and an in-place resize is admitted as a node with room admits it.
+ * (Without an allocatable kube-apiserver refuses every resize of a pod with requests, and the controller
+ * recreates the pod instead.)
+ */
+export const DEFAULT_ALLOCATABLE: Readonly<Allocatable> = { cpu: '1000', memory: '4Ti' };
 
 /** Thrown for manifests or changes that cannot make a scenario; the message names what is wrong. */
 export class ManifestScenarioError extends Error {
@@ -68,16 +80,14 @@ export function withoutServerFields(o: unknown): unknown {
   return { ...rest, metadata };
 }
 
-/** Sets a dotted path under `target`, making the objects on the way. */
+/** Sets a field path (field-path.ts: dotted keys, `[N]`, `[FIELD=VALUE]`) under `target`, making the objects on the way. */
 export function setPath(target: Obj, path: string, value: unknown): void {
-  const keys = path.split('.');
-  if (keys.some((k) => k === '')) throw new ManifestScenarioError(`--set ${path}: not a dotted path such as spec.updateStrategy.rollingUpdate.maxUnavailable`);
-  let at = target;
-  for (const k of keys.slice(0, -1)) {
-    if (!isObj(at[k])) at[k] = {};
-    at = at[k] as Obj;
+  try {
+    setFieldPath(target, path, value);
+  } catch (e) {
+    if (e instanceof FieldPathError) throw new ManifestScenarioError(`--set ${path}: ${e.message}`);
+    throw e;
   }
-  at[keys[keys.length - 1] as string] = value;
 }
 
 /** The set's containers and init containers, which `--image` may name. */
@@ -176,6 +186,7 @@ export function scenarioFromManifests(name: string, manifests: readonly unknown[
   if (change.failure !== undefined) cluster.images = failingImages(objects, sets, changed, change.failure);
   if (timing.podStartSeconds !== undefined) cluster.podStartSeconds = timing.podStartSeconds;
   if (timing.podTerminationSeconds !== undefined) cluster.podTerminationSeconds = timing.podTerminationSeconds;
+  cluster.allocatable = { ...(timing.allocatable ?? DEFAULT_ALLOCATABLE) };
   // Claims need storage to bind and grow, and a class that lets them grow.
   const classNames = [...byKey.values()].filter(isStatefulSet).flatMap(claimClassNames);
   if (classNames.length > 0) {

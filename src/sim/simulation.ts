@@ -277,7 +277,7 @@ export class Simulation {
       sets,
       metrics,
       violations: this.violations,
-      rollouts: this.tracker.rollouts.summaries(this.origin, (key) => this.state.podsIn(key)),
+      rollouts: this.tracker.rollouts.summaries(this.origin, this.now(), (key) => this.state.podsIn(key)),
     });
     this.emit(summary);
     return summary;

@@ -81,12 +81,13 @@ function podsPhrase(r: RolloutSummary): string {
 export function rolloutLines(summary: SummaryRecord): string[] {
   return summary.rollouts.map((r) => {
     const name = r.namespace === 'default' ? r.name : `${r.namespace}/${r.name}`;
+    const paused = r.pausedSeconds !== undefined ? ` (paused by the user for ${seconds(r.pausedSeconds)})` : '';
     const end =
       r.convergedAt !== null
-        ? `took ${seconds(r.convergedAt - r.startedAt)}`
+        ? `took ${seconds(r.convergedAt - r.startedAt)}${paused}`
         : r.replacedAt !== null
           ? `replaced by the next change at t=${seconds(r.replacedAt)}`
-          : `not converged by the end (t=${seconds(summary.endedAt)})`;
+          : `not converged by the end (t=${seconds(summary.endedAt)})${paused}`;
     const low = r.lowestAvailable;
     const back = r.aborted === undefined ? '' : `; aborted at t=${seconds(r.aborted.at)}, the way back ${r.convergedAt === null ? 'unfinished' : `took ${seconds(r.convergedAt - r.aborted.at)}`} with lowest availability ${r.aborted.lowestAvailable.replicas} of ${r.aborted.lowestAvailable.of}`;
     return `rollout of ${name} (generation ${r.generation}${r.revision ? `, revision ${r.revision}` : ''}): started at t=${seconds(r.startedAt)}, ${podsPhrase(r)}, ${end}, lowest availability ${low.replicas} of ${low.of} at t=${seconds(low.at)}${back}`;
@@ -103,7 +104,8 @@ export function formatSummaryText(r: SummaryRecord, failures: readonly string[] 
     `    violations: ${r.violations.length === 0 ? 'none' : ''}`,
     ...r.violations.map((v) => `      t=${v.t} ${v.invariant}: ${v.message}`),
   ];
-  const interesting = Object.entries(r.metrics).filter(([k]) => k.startsWith('statefulset_'));
+  // statefulset_status_condition repeats the sets' conditions, not a measurement: left out of the text
+  const interesting = Object.entries(r.metrics).filter(([k]) => k.startsWith('statefulset_') && !k.startsWith('statefulset_status_condition{'));
   if (interesting.length) lines.push('    metrics:', ...interesting.map(([k, v]) => `      ${k} ${v}`));
   return lines.join('\n');
 }

@@ -102,6 +102,9 @@ export interface ActionRecord {
   name: string;
 }
 
+/** A request that removes a pod: a DELETE, or a POST to pods/NAME/eviction (respectPodDisruptionBudgets' update deletions). */
+export const isPodRemoval = (r: ActionRecord): boolean => (r.verb === 'delete' && r.resource === 'pods') || (r.verb === 'create' && r.resource === 'pods/eviction');
+
 /**
  * Extension: an HTTP check of a staged rollout's analysis step came back (`cluster.analysisEndpoints` answers
  * it). `step`: the step's index (0-based, as status.currentStepIndex) on the update revision `revision`.
@@ -169,6 +172,8 @@ export interface RolloutSummary {
    * availability from then on (the way back; it ends at `convergedAt`).
    */
   aborted?: { at: number; lowestAvailable: { replicas: number; of: number; at: number } };
+  /** Seconds the user's pause (spec `paused: true`) held it, when it was paused: part of its duration. */
+  pausedSeconds?: number;
 }
 
 export interface SummaryRecord {

@@ -97,14 +97,19 @@ export function checkPods(pods: readonly Pod[]): Found[] {
 /**
  * The controller deleted `victim` of `set`, which respects PodDisruptionBudgets, to update it: a breach when a
  * budget selecting it (of `budgets`, its namespace's) has, without it, fewer healthy pods (Ready, not
- * terminating, of `pods`, the namespace's just before) than its status' desiredHealthy. A scale-down deletion
- * (outside the replica range) or one of a pod already on the update revision is not an update deletion.
+ * terminating, of `pods`: every pod of the namespace just before, whichever set it belongs to, the deletions
+ * made earlier in the same instant included) than its status' desiredHealthy. A scale-down deletion (outside
+ * the replica range) or one of a pod already on the update revision is not an update deletion; which revision
+ * that is, only a status as new as the spec tells: a sync deletes before it writes the status naming a new
+ * update revision, so the first deletion of a rollout meets a status that still names the old one.
  */
 export function checkBudgetBreach(set: StatefulSet, budgets: readonly PodDisruptionBudget[], pods: readonly Pod[], victim: Pod): Found[] {
   if (!respectsBudgets(set)) return [];
   const { start, replicas } = rangeOf(set);
   const ordinal = podOrdinal(victim);
-  const updated = set.status?.updateRevision !== undefined && podRevision(victim) === set.status.updateRevision;
+  const status = set.status;
+  const current = status?.observedGeneration !== undefined && status.observedGeneration === set.metadata.generation;
+  const updated = current && status.updateRevision !== undefined && podRevision(victim) === status.updateRevision;
   if (ordinal < start || ordinal >= start + replicas || updated || !isPodReady(victim) || isTerminating(victim)) return [];
   const out: Found[] = [];
   for (const budget of budgets) {

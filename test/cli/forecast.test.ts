@@ -106,6 +106,14 @@ describe('forecast', () => {
     assert.deepEqual([lowest, at], ['5', '0s']);
   });
 
+  it("--set and --candidate address list elements: a container's cpu by its name", async () => {
+    const cpu = { image: [{ container: 'app', image: 'app:2' }], runs: 1, output: 'json' as const, candidate: ['spec.template.spec.containers[name=app].resources.requests.cpu=500m'] };
+    const r = await offline(cpu);
+    assert.equal(r.code, 0, r.err);
+    const data = JSON.parse(r.out) as { settings: Setting[] };
+    assert.deepEqual(data.settings.map((s) => [s.label, s.converged]), [['current', 1], ['spec.template.spec.containers[name=app].resources.requests.cpu 500m', 1]]);
+  });
+
   it('refuses what cannot be forecast, in one line, exit 2', async () => {
     assert.equal((await offline({})).code, 2);
     const none = await offline({});
@@ -113,6 +121,12 @@ describe('forecast', () => {
     const bad = await offline({ image: [{ container: 'app', image: 'app:2' }], candidate: ['speed=11'] });
     assert.equal(bad.code, 2);
     assert.match(bad.err, /unknown setting "speed"/);
+    const listPath = await offline({ image: [{ container: 'app', image: 'app:2' }], candidate: ['spec.template.spec.containers[name=app.resources.limits.cpu=2'] });
+    assert.equal(listPath.code, 2);
+    assert.match(listPath.err, /--candidate spec\.template\.spec\.containers\[name=app\.resources\.limits\.cpu: the \[ at 29 is not closed/);
+    const noSuch = await offline({ set: [{ path: 'spec.template.spec.containers[name=web].image', value: 'app:2' }], candidates: false, runs: 1 });
+    assert.equal(noSuch.code, 2);
+    assert.match(noSuch.err, /--set spec\.template\.spec\.containers\[name=web\]\.image: no element of spec\.template\.spec\.containers has name "web": .*\[name=app\]/);
     const onDelete = join(dir, 'ondelete.yaml');
     writeFileSync(onDelete, readFileSync(MANIFEST, 'utf8').replace('spec:\n  replicas', 'spec:\n  updateStrategy: {type: OnDelete}\n  replicas'));
     const io = bufferIO();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { simulateCommand, type SimulateOptions } from '../../src/cli/commands/simulate.js';
+import { parseAllocatable, parseSet } from '../../src/cli/explain/change-flags.js';
 import { dbManifest } from '../sim/claim-scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ordinal-simulate-manifests-'));
@@ -52,7 +53,7 @@ describe('simulate on plain manifests', () => {
     const doc = parse(r.out) as { kind: string; name: string; cluster: unknown; objects: Array<Record<string, unknown>>; steps: Array<Record<string, unknown>> };
     assert.equal(doc.kind, 'Scenario');
     assert.equal(doc.name, 'live.yaml: image nginx=nginx:1.28, spec.updateStrategy.rollingUpdate.maxUnavailable=2');
-    assert.deepEqual(doc.cluster, { podStartSeconds: 5 });
+    assert.deepEqual(doc.cluster, { podStartSeconds: 5, allocatable: { cpu: '1000', memory: '4Ti' } });
     assert.deepEqual(doc.objects.map((o) => o.kind), ['Service', 'StatefulSet']);
     assert.deepEqual(doc.objects[1]?.metadata, { name: 'web' });
     assert.equal(doc.objects[1]?.status, undefined);
@@ -67,7 +68,7 @@ describe('simulate on plain manifests', () => {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /summary +converged=true/);
     assert.match(r.out, /web: replicas=4 ready=4 available=4 current=4 updated=4/);
-    assert.match(r.out, /statefulset_max_unavailable\{[^}]*statefulset="web"\} 2/);
+    assert.match(r.out, /statefulset_controller_statefulset_max_unavailable\{[^}]*statefulset_name="web"[^}]*\} 2/);
     const revisions = new Set([...r.out.matchAll(/pod +default\/web-\d +Created +(web-\w+)/g)].map((m) => m[1]));
     assert.equal(revisions.size, 2, 'the first revision and one for the change');
   });
@@ -95,11 +96,72 @@ describe('simulate on plain manifests', () => {
       assert.equal(records.at(-1)?.converged, true);
     }
     const printed = parse((await run(file('db-print.yaml', db('10Gi')), { replicas: 3, printScenario: true })).out) as { cluster: unknown; objects: Array<{ kind: string; metadata: { name: string; annotations?: unknown } }> };
-    assert.deepEqual(printed.cluster, { storage: {} });
+    assert.deepEqual(printed.cluster, { allocatable: { cpu: '1000', memory: '4Ti' }, storage: {} });
     assert.deepEqual(printed.objects.map((o) => [o.kind, o.metadata.name, o.metadata.annotations]), [
       ['StorageClass', 'simulated-default', { 'storageclass.kubernetes.io/is-default-class': 'true' }],
       ['StatefulSet', 'db', undefined],
     ]);
+  });
+
+  it("--set addresses list elements: a container's resources by name, a claim template's storage by position", async () => {
+    const cpu = parseSet('spec.template.spec.containers[name=nginx].resources.limits.cpu=2');
+    const printed = parse((await run(LIVE, { set: [cpu], printScenario: true })).out) as { steps: Array<{ apply?: { spec: { template: { spec: { containers: unknown[] } } } } }> };
+    assert.deepEqual(printed.steps[1]?.apply?.spec.template.spec.containers, [{ name: 'nginx', image: 'nginx:1.27', resources: { limits: { cpu: 2 } } }]);
+    const rolled = await run(LIVE, { set: [cpu] });
+    assert.equal(rolled.code, 0, rolled.err);
+    assert.match(rolled.out, /web: replicas=4 ready=4 available=4 current=4 updated=4/);
+    const db = file('db-set.yaml', dbManifest({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace' }, '10Gi'));
+    const grown = await run(db, { set: [parseSet('spec.volumeClaimTemplates[0].spec.resources.requests.storage=20Gi')], format: 'jsonl' });
+    assert.equal(grown.code, 0, grown.err);
+    const records = grown.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(records.filter((x) => x.type === 'claim' && x.event === 'Resized').map((x) => [x.name, x.capacity]), [['data-db-1', '20Gi'], ['data-db-0', '20Gi']]);
+  });
+
+  it('--set says how to address a list when the path walks into one, or names an element that is not there (exit 2)', async () => {
+    for (const [text, message] of [
+      ['spec.template.spec.containers.nginx.image=x', /\/live\.yaml: --set spec\.template\.spec\.containers\.nginx\.image: spec\.template\.spec\.containers is a list: address one element by position or by a field, spec\.template\.spec\.containers\[0\], or by name: spec\.template\.spec\.containers\[name=nginx\]\n$/],
+      ['spec.template.spec.containers[name=app].image=x', /no element of spec\.template\.spec\.containers has name "app": .*\[name=nginx\]\n$/],
+      ['spec.volumeClaimTemplates[0].spec.resources.requests.storage=20Gi', /spec\.volumeClaimTemplates does not exist, so it has no element \[0\]: set the whole list/],
+    ] as const) {
+      const r = await run(LIVE, { set: [parseSet(text)] });
+      assert.equal(r.code, 2, text);
+      assert.match(r.err, message);
+    }
+    assert.throws(() => parseSet('spec.containers[name=app.image=x'), /--set spec\.containers\[name=app\.image: the \[ at 15 is not closed/);
+  });
+
+  it('resizes in place on a node with the stated default allocatable, and recreates the pods a smaller --allocatable cannot hold', async () => {
+    const db = file('resize.yaml', `apiVersion: apps.ordinal.dev/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers:
+        - name: db
+          image: db:1
+          resources: {requests: {cpu: 500m, memory: 1Gi}, limits: {cpu: "1", memory: 1Gi}}
+          resizePolicy: [{resourceName: cpu, restartPolicy: NotRequired}, {resourceName: memory, restartPolicy: NotRequired}]
+  updateStrategy: {type: RollingUpdate, rollingUpdate: {podUpdatePolicy: InPlaceIfPossible}}
+`);
+    const cpu = [parseSet('spec.template.spec.containers[name=db].resources.requests.cpu=1'), parseSet('spec.template.spec.containers[name=db].resources.limits.cpu=2')];
+    const printed = parse((await run(db, { set: cpu, printScenario: true })).out) as { cluster: { allocatable: unknown } };
+    assert.deepEqual(printed.cluster.allocatable, { cpu: '1000', memory: '4Ti' }, 'the stated default');
+    const events = async (opts: SimulateOptions) => {
+      const r = await run(db, { set: cpu, format: 'jsonl', ...opts });
+      assert.equal(r.code, 0, r.err);
+      const records = r.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; event?: string; name?: string; t: number });
+      assert.equal((records.at(-1) as { converged?: boolean }).converged, true);
+      const change = records.find((x) => x.type === 'step' && x.t > 0)?.t ?? 0;
+      return records.filter((x) => x.type === 'pod' && x.t >= change && (x.event === 'Deleted' || x.event === 'Created')).length;
+    };
+    assert.equal(await events({}), 0, 'resized in place: no pod deleted or created');
+    assert.equal(await events({ allocatable: parseAllocatable('cpu=1,memory=64Gi') }), 6, 'one node of 1 cpu holds all three pods: no room for 1 cpu beside the others\' 500m, so each pod is recreated');
+    assert.throws(() => parseAllocatable('gpu=1'), /--allocatable gpu=1: only cpu and memory/);
+    assert.throws(() => parseAllocatable('cpu=lots'), /--allocatable cpu=lots: must be a non-negative quantity/);
   });
 
   it('exit 2 with one line for manifests it cannot use, and for change flags on a scenario file', async () => {

@@ -116,7 +116,7 @@ describe('the start-up figure of `ordinal bench`', () => {
 });
 
 describe('bin/ordinal.js', () => {
-  /** A tree with the real bin/ordinal.js and a stand-in for each entry point that says which one ran. */
+  /** A tree with the real bin/ordinal.js (and bin/dist-current.js) and a stand-in for each entry point that says which one ran. */
   function tree(withSource: boolean) {
     const dir = mkdtempSync(join(tmpdir(), 'ordinal-bin-'));
     const write = (path: string, text: string) => {
@@ -125,7 +125,7 @@ describe('bin/ordinal.js', () => {
     };
     write('package.json', '{"type": "module"}');
     mkdirSync(join(dir, 'bin'));
-    copyFileSync(join(root, 'bin', 'ordinal.js'), join(dir, 'bin', 'ordinal.js'));
+    for (const f of ['ordinal.js', 'dist-current.js']) copyFileSync(join(root, 'bin', f), join(dir, 'bin', f));
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
     write('dist/cli/main.js', "process.stdout.write('dist');");
     if (withSource) write('src/cli/main.ts', "const which: string = 'src'; process.stdout.write(which);");

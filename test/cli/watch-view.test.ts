@@ -56,7 +56,7 @@ describe('rollout status --watch view', () => {
   });
 
   describe('ETA line', () => {
-    const forecast: Eta = { terminationUnknown: false, remaining: (updated) => ({ p50: 60 - 20 * updated, p90: 70 - 20 * updated }) };
+    const forecast: Eta = { terminationUnknown: false, remaining: (updated) => ({ p5: 50 - 20 * updated, p50: 60 - 20 * updated, p90: 70 - 20 * updated, p95: 75 - 20 * updated }) };
     const pulling = (ordinal: number, reason: string): Pod => {
       const p = pod(ordinal, { ready: false, revision: 'web-2' });
       p.status = { ...p.status, containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'i', imageID: '', state: { waiting: { reason } } }] };

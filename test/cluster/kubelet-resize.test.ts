@@ -79,6 +79,31 @@ describe('simulated kubelet: in-place resize', () => {
     assert.deepEqual((await view(env, 'db-1')).resources, large);
   });
 
+  it('counts only the pods of the same node against a node\'s allocatable, and reports it on every node it runs', async () => {
+    const env = newEnv();
+    for (const name of ['node-a', 'node-b']) await env.cluster.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name } });
+    const kubelet = createKubelet({
+      client: env.cluster.client('kubelet'),
+      timers: env.clock,
+      nodeName: 'unused',
+      nodes: { list: [{ name: 'node-a', labels: {} }, { name: 'node-b', labels: {} }], random: () => 0 },
+      config: { podStartSeconds: 1, allocatable: { cpu: '3', memory: '8Gi' } },
+    });
+    await kubelet.start();
+    for (const n of ['db-0', 'db-1', 'db-2']) await env.cluster.create(Resources.pods, sized(n));
+    await env.clock.advance(2_000);
+    const nodeOf = async (name: string) => (await get(env, name)).spec.nodeName;
+    const [alone] = (await Promise.all(['db-0', 'db-1', 'db-2'].map(async (n) => [n, await nodeOf(n)] as const))).filter(([, node], _i, all) => all.filter(([, x]) => x === node).length === 1);
+    assert.ok(alone !== undefined, 'one pod has a node to itself');
+    // 2 cpu fits a 3-cpu node beside nothing; the pods of the other node (1 cpu each) do not count
+    await resizeTo(env, alone[0], large);
+    assert.deepEqual((await view(env, alone[0])).resize, ['PodResizeInProgress']);
+    for (const name of ['node-a', 'node-b']) {
+      const node = await env.cluster.get<KubeObject>(Resources.nodes, undefined, name);
+      assert.deepEqual((node['status'] as { allocatable?: unknown }).allocatable, { cpu: '3', memory: '8Gi' }, name);
+    }
+  });
+
   it('finds a resize the node can never hold Infeasible (what kube-apiserver\'s admission would refuse up front)', () => {
     const p = sized('db-0');
     p.status = { containerStatuses: [{ name: 'app', ready: true, restartCount: 0, resources: small }] };

@@ -136,3 +136,31 @@ describe('respectPodDisruptionBudgets: several budgets, unhealthy pods', () => {
     assert.deepEqual(deleted(firstUpdateSync(5, respecting({ policy: 'Parallel' }), [budget({ ...short, unhealthyPodEvictionPolicy: 'AlwaysAllow' })], states)), [2, 1]);
   });
 });
+
+describe('respectPodDisruptionBudgets: evictions and the process ledger', () => {
+  it('marks every update deletion of a set that respects budgets eviction (the API server checks again), and none of a set that does not', () => {
+    const roomy = budget({ status: { disruptionsAllowed: 3, currentHealthy: 5, desiredHealthy: 2 } });
+    const respected = firstUpdateSync(5, respecting(), [roomy]).actions.filter((a) => a.kind === 'deletePod');
+    assert.deepEqual(respected.map((a) => [a.ordinal, a.kind === 'deletePod' && a.eviction]), [[4, true], [3, true], [2, true]]);
+    const ignored = firstUpdateSync(5, { maxUnavailable: 3 }, [roomy]).actions.filter((a) => a.kind === 'deletePod');
+    assert.deepEqual(ignored.map((a) => a.kind === 'deletePod' && a.eviction), [undefined, undefined, undefined]);
+  });
+
+  it('counts a pod the process has in flight under the budget as not healthy and as a disruption spent: the one allowed is gone', () => {
+    const v1 = newSet(5, respecting());
+    const pods = Array.from({ length: 5 }, (_, i) => podFor(v1, i, {}));
+    const rev = revisionOf(v1).metadata.name ?? '';
+    const v2 = withStatus(withImage(v1, 'app:v2'), { replicas: 5, readyReplicas: 5, currentReplicas: 5, updatedReplicas: 0, currentRevision: rev, updateRevision: rev, observedGeneration: 1 });
+    // another set's pod behind the same budget, evicted by this process a moment ago: neither its pod nor the status shows it yet
+    const other = { ...podFor(v1, 0, {}), metadata: { ...podFor(v1, 0, {}).metadata, name: 'replica-0', uid: 'uid-replica-0' } };
+    const shared = budget({ status: { disruptionsAllowed: 1, currentHealthy: 6, desiredHealthy: 5 } });
+    const observed = (inFlight?: string[]) => ({
+      ...observe(v2, pods, { revisions: [revisionOf(v1)] }),
+      disruptionBudgets: [{ budget: shared, pods: [...pods, other], ...(inFlight ? { inFlight } : {}) }],
+    });
+    assert.deepEqual(deleted(planStatefulSet(observed(), T0, features)), [4], 'without the ledger the disruption looks free');
+    const held = planStatefulSet(observed(['replica-0']), T0, features);
+    assert.deepEqual(deleted(held), []);
+    assert.deepEqual(budgetBlockers(held).map((b) => [b.budget, b.pods, b.currentHealthy, b.disruptionsAllowed]), [['web-pdb', ['web-4'], 5, 0]]);
+  });
+});

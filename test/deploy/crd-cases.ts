@@ -154,18 +154,16 @@ export const CREATE_CASES: CrdCase[] = [
   { desc: 'progressDeadlineSeconds not above minReadySeconds', mutate: (s) => Object.assign(s.spec, { minReadySeconds: 10, progressDeadlineSeconds: 5 }), path: 'spec.progressDeadlineSeconds' },
   { desc: 'progressDeadlineSeconds a string other than auto', mutate: (s) => Object.assign(s.spec, { progressDeadlineSeconds: '10m' }), path: 'spec.progressDeadlineSeconds' },
   { desc: '17 claim templates', mutate: (s) => (s.spec.volumeClaimTemplates = claimTemplates(17)), path: 'spec.volumeClaimTemplates' },
+  { desc: 'a selector that does not match the template labels', mutate: (s) => (s.spec.template.metadata.labels = { app: 'other' }), path: 'spec.template.metadata.labels' },
+  { desc: 'a template without containers', mutate: (s) => (s.spec.template.spec.containers = []), path: 'spec.template.spec.containers' },
   {
-    desc: 'a selector that does not match the template labels',
-    mutate: (s) => (s.spec.template.metadata.labels = { app: 'other' }),
-    path: 'spec.template.metadata.labels',
-    controllerOnly: 'walking both label maps exceeds the CEL cost budget kube-apiserver allows for unbounded maps',
+    desc: 'two containers of one name',
+    mutate: (s) => s.spec.template.spec.containers.push({ name: 'app', image: 'busybox:1.36' }),
+    path: 'spec.template.spec.containers[1].name',
+    controllerOnly: 'a CEL rule on the list cannot name the item, and one on the item cannot see the others',
   },
-  {
-    desc: 'a template without containers',
-    mutate: (s) => (s.spec.template.spec.containers = []),
-    path: 'spec.template.spec.containers',
-    controllerOnly: 'the pod spec is kept as written (x-kubernetes-preserve-unknown-fields); pod validation is the controller\'s',
-  },
+  { desc: '65 matchLabels', mutate: (s) => (s.spec.selector.matchLabels = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, 'v']))), path: 'spec.selector.matchLabels' },
+  { desc: '65 containers', mutate: (s) => (s.spec.template.spec.containers = Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, image: 'busybox:1.36' }))), path: 'spec.template.spec.containers' },
 ];
 
 export const UPDATE_CASES: UpdateCase[] = [

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { observabilityManifests } from '../../src/cli/manifests/observability.js';
 import { allManifests, manifestOptions } from '../../src/cli/manifests/render.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -61,5 +62,30 @@ describe('the Helm chart under helm', () => {
     assert.ok(!role?.rules?.some((r) => r.apiGroups.includes('apps.ordinal.dev')));
     assert.match(out, /- --namespace=a\n\s+- --namespace=b/);
     assert.doesNotMatch(out, /--leader-elect/);
+  });
+
+  it('renders the observability package only when asked, as `ordinal manifests --observability` prints it, with the labels given', (t) => {
+    const out = helm(t, 'template', 'ordinal', CHART, '--namespace', 'ordinal-system', '--kube-version', '1.37.0',
+      '--set', 'observability.serviceMonitor.enabled=true,observability.prometheusRule.enabled=true,observability.dashboard.enabled=true',
+      '--set', 'observability.prometheusRule.labels.release=kps,observability.serviceMonitor.labels.release=kps');
+    if (out === undefined) return;
+    const objs = parseAllDocuments(out).map((d) => d.toJS() as Obj).filter(Boolean);
+    const kinds = ['ServiceMonitor', 'PrometheusRule', 'ConfigMap'];
+    const rendered = new Map(objs.filter((o) => kinds.includes(o.kind ?? '')).map((o) => [o.kind, o]));
+    for (const plain of observabilityManifests(manifestOptions(VERSION)) as Obj[]) {
+      assert.deepEqual(withoutLabels(rendered.get(plain.kind)!), withoutLabels(plain), plain.kind);
+    }
+    assert.equal(rendered.get('PrometheusRule')?.metadata?.labels?.release, 'kps');
+    assert.equal(rendered.get('ServiceMonitor')?.metadata?.labels?.release, 'kps');
+    assert.equal(rendered.get('ConfigMap')?.metadata?.labels?.grafana_dashboard, '1', "Grafana's sidecar label by default");
+    const none = helm(t, 'template', 'ordinal', CHART, '--kube-version', '1.37.0');
+    assert.ok(!parseAllDocuments(none ?? '').some((d) => kinds.includes((d.toJS() as Obj | null)?.kind ?? '')), 'off by default');
+  });
+
+  it("sets the alerts' runbook links from observability.prometheusRule.runbookUrl", (t) => {
+    const out = helm(t, 'template', 'x', CHART, '--kube-version', '1.37.0', '--set', 'observability.prometheusRule.enabled=true,observability.prometheusRule.runbookUrl=https://docs.example/ordinal/runbooks');
+    if (out === undefined) return;
+    assert.match(out, /runbook_url: https:\/\/docs\.example\/ordinal\/runbooks#ordinalrolloutstuck$/m);
+    assert.match(out, /description: "StatefulSet \{\{ \$labels\.statefulset_namespace \}\}\/\{\{ \$labels\.statefulset_name \}\} is Progressing=False/, "Prometheus's templates pass through Helm");
   });
 });

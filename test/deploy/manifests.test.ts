@@ -76,6 +76,12 @@ describe('the CRD', () => {
     const podSpec = schema.openAPIV3Schema.properties.spec.properties.template.properties.spec.properties;
     for (const field of ['containers', 'initContainers', 'volumes', 'affinity', 'tolerations', 'securityContext']) assert.ok(field in podSpec, field);
   });
+  it('bounds int32 fields by minimum/maximum, not format (kube-apiserver reports a format error without a field path)', () => {
+    const text = JSON.stringify(crd);
+    assert.ok(!text.includes('"format":"int32"'), 'no format: int32 left');
+    const replicas = (spec.versions[0] as unknown as { schema: { openAPIV3Schema: { properties: { spec: { properties: { replicas: { minimum: number; maximum: number } } } } } } }).schema.openAPIV3Schema.properties.spec.properties.replicas;
+    assert.deepEqual([replicas.minimum, replicas.maximum], [-2147483648, 2147483647]);
+  });
   it('is structural: every schema node has a type, or is int-or-string, or keeps any value (a quantity)', () => {
     const bad: string[] = [];
     const visit = (s: Record<string, unknown>, path: string) => {
@@ -107,9 +113,11 @@ describe('RBAC is least privilege', () => {
       assert.ok(grants(rules, '', 'events').includes('create'));
     });
   }
-  it('lets the CRD target read PodDisruptionBudgets (respectPodDisruptionBudgets), never write them; native not at all', () => {
+  it('lets the CRD target read PodDisruptionBudgets (respectPodDisruptionBudgets), never write them, and evict pods; native neither', () => {
     assert.deepEqual(grants(clusterRole('rbac.yaml').rules, 'policy', 'poddisruptionbudgets'), ['list', 'watch']);
     assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, 'policy', 'poddisruptionbudgets'), []);
+    assert.deepEqual(grants(clusterRole('rbac.yaml').rules, '', 'pods/eviction'), ['create']);
+    assert.deepEqual(grants(clusterRole('rbac-native.yaml').rules, '', 'pods/eviction'), []);
   });
   it('lets the CRD target list and watch Nodes (topologyKey reads their zone label), nothing more; native not at all', () => {
     assert.deepEqual(grants(clusterRole('rbac.yaml').rules, '', 'nodes'), ['list', 'watch']);
@@ -177,6 +185,36 @@ describe('ordinal manifests', () => {
     assert.match(out, /image: reg\/ordinal:dev/);
     assert.match(out, /--target=native/);
     assert.equal(allManifests(manifestOptions(VERSION)).filter((d) => (d as Obj).kind === 'CustomResourceDefinition').length, 1);
+  });
+});
+
+describe('ordinal manifests --observability', () => {
+  const print = (opts: Partial<Parameters<typeof manifestsCommand>[1]>) => {
+    let out = '';
+    manifestsCommand(VERSION, { target: 'crd', ...opts }, (t) => (out += t));
+    return docs(out);
+  };
+  it('adds a ServiceMonitor of the metrics Service, a PrometheusRule of the alerts and the dashboard ConfigMap; without it, none', () => {
+    const objs = print({ observability: true, namespace: 'ops' });
+    assert.deepEqual(objs.slice(-3).map((d) => `${d.kind}/${d.metadata?.namespace}`), ['ServiceMonitor/ops', 'PrometheusRule/ops', 'ConfigMap/ops']);
+    assert.ok(!print({}).some((d) => ['ServiceMonitor', 'PrometheusRule'].includes(d.kind ?? '')));
+    const service = objs.find((d) => d.kind === 'Service') as Obj & { metadata: { labels: Record<string, string> }; spec: { ports: { name: string }[] } };
+    const monitor = objs.find((d) => d.kind === 'ServiceMonitor') as Obj & { spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string }[]; namespaceSelector: { matchNames: string[] } } };
+    for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels)) assert.equal(service.metadata.labels[k], v, `the Service has ${k}=${v}`);
+    assert.ok(service.spec.ports.some((p) => p.name === monitor.spec.endpoints[0]?.port));
+    assert.deepEqual(monitor.spec.namespaceSelector.matchNames, ['ops']);
+    const dashboard = objs.find((d) => d.kind === 'ConfigMap') as Obj & { metadata: { labels: Record<string, string> }; data: Record<string, string> };
+    assert.equal(dashboard.metadata.labels.grafana_dashboard, '1');
+    assert.equal(JSON.parse(dashboard.data['ordinal-dashboard.json'] ?? '{}').uid, 'ordinal-controller');
+  });
+  it('links the runbooks under --runbook-url, and refuses --runbook-url alone', () => {
+    const rule = print({ observability: true, runbookUrl: 'https://wiki.example/ordinal' }).find((d) => d.kind === 'PrometheusRule') as Obj & { spec: { groups: { rules: { annotations: { runbook_url: string } }[] }[] } };
+    const links = rule.spec.groups[0]!.rules.map((r) => r.annotations.runbook_url);
+    assert.ok(links.length > 5 && links.every((l) => /^https:\/\/wiki\.example\/ordinal#ordinal\w+$/.test(l)), links.join(' '));
+    const program = buildProgram();
+    program.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+    for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+    assert.throws(() => program.parse(['manifests', '--runbook-url', 'x'], { from: 'user' }), (e: { exitCode?: number; message?: string }) => e.exitCode === 2 && /--runbook-url needs --observability/.test(e.message ?? ''));
   });
 });
 

@@ -1,8 +1,9 @@
 // Bad input on a real kube-apiserver: what the CRD can check is refused at the
 // door with a message that names the object, the field, the offending value and the rule; what it cannot
-// (pod-template rules, selector vs labels) reaches the running controller, which refuses it with a
+// (names that must be unique in a list, such as two containers of one name) reaches the running controller, which refuses it with a
 // Warning event and an InvalidSpec condition, creates nothing for it, keeps reconciling the other sets,
-// and picks the set up once it is fixed. (test/e2e/kube-crd.test.ts checks every case's field path.)
+// and picks the set up once it is fixed. (test/e2e/kube-crd.test.ts and template-contract.test.ts check every
+// case's field path.)
 import { after as afterAll, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
@@ -84,7 +85,9 @@ describe('invalid objects on kube-apiserver', () => {
   }, async (env) => {
     const live = await env.client.create(OSTS, build(env, 'web'));
     const moved = structuredClone(live);
+    // the labels move too, so that the selector still matches them and immutability is the only issue
     moved.spec.selector = { matchLabels: { app: 'web', tier: 'a' } };
+    moved.spec.template.metadata = { ...moved.spec.template.metadata, labels: { app: 'web', tier: 'a' } };
     const err = await refusal(env.client.update(OSTS, moved));
     assert.match(err.message, /^StatefulSet\.apps\.ordinal\.dev "web" is invalid: spec\.selector: .*field is immutable/);
   });
@@ -93,25 +96,26 @@ describe('invalid objects on kube-apiserver', () => {
     timeout: 120_000,
     kubelet: { podStartSeconds: 1, podTerminationSeconds: 1 },
   }, async (env) => {
-    await env.client.create(OSTS, build(env, 'empty', (s) => (s.spec.template.spec!.containers = [])));
+    const twice = { name: 'app', image: 'nginx:1.27' };
+    await env.client.create(OSTS, build(env, 'dup', (s) => (s.spec.template.spec!.containers = [twice, twice])));
     await env.create(build(env, 'good', (s) => (s.spec.replicas = 2)));
-    await env.waitForSet('empty', 'an InvalidSpec condition on empty', 30_000, (s) => {
+    await env.waitForSet('dup', 'an InvalidSpec condition on dup', 30_000, (s) => {
       const c = s.status?.conditions?.find((x) => x.type === 'InvalidSpec');
-      return (c?.status === 'True' && (c.message ?? '').includes('spec.template.spec.containers')) || JSON.stringify(s.status);
+      return (c?.status === 'True' && (c.message ?? '').includes('spec.template.spec.containers[1].name')) || JSON.stringify(s.status);
     });
     // The event is recorded after the status write, so it may land a moment after the condition.
-    await waitUntil('a Warning event on empty naming spec.template.spec.containers', 10_000, async () => {
-      const warnings = (await env.events('empty')).filter((e) => e.type === 'Warning');
-      return warnings.some((e) => (e.message ?? '').includes('spec.template.spec.containers')) || JSON.stringify(warnings);
+    await waitUntil('a Warning event on dup naming spec.template.spec.containers[1].name', 10_000, async () => {
+      const warnings = (await env.events('dup')).filter((e) => e.type === 'Warning');
+      return warnings.some((e) => (e.message ?? '').includes('spec.template.spec.containers[1].name')) || JSON.stringify(warnings);
     });
     await env.waitConverged('good', 60_000);
     await pause(1000);
-    assert.equal(env.observer.podsOf('empty').length, 0, 'no pod for the invalid set');
+    assert.equal(env.observer.podsOf('dup').length, 0, 'no pod for the invalid set');
     assert.ok(env.controllers[0]!.isRunning(), 'the controller keeps running');
 
-    await env.modify('empty', (s) => (s.spec.template.spec!.containers = [{ name: 'app', image: 'nginx:1.27' }]));
-    await env.waitConverged('empty', 60_000);
-    const condition = env.observer.set('empty')!.status!.conditions?.find((x) => x.type === 'InvalidSpec');
+    await env.modify('dup', (s) => (s.spec.template.spec!.containers = [{ name: 'app', image: 'nginx:1.27' }]));
+    await env.waitConverged('dup', 60_000);
+    const condition = env.observer.set('dup')!.status!.conditions?.find((x) => x.type === 'InvalidSpec');
     assert.notEqual(condition?.status, 'True', `the InvalidSpec condition is cleared: ${JSON.stringify(condition)}`);
   });
 });

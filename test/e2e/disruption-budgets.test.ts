@@ -3,17 +3,20 @@
 // wanting all 5 pods holds the rollout of `ordinal controller` entirely, and `why`/`plan` say so; lowered to
 // the minAvailable 4 of examples/pdb-one-at-a-time.yaml, it lets the Parallel maxUnavailable 3 rollout go on
 // (the controller watches budgets) one pod at a time, and neither the pods nor the budget's status, as
-// kube-controller-manager counts it, ever show fewer healthy pods than the budget wants.
+// kube-controller-manager counts it, ever show fewer healthy pods than the budget wants. Two sets behind one
+// budget (primary and replicas, `tier: db`) rolling at once keep it too, every pod going through pods/eviction;
+// a pod that a second budget selects is refused by kube-apiserver (500) until that budget goes.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after as afterAll, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import type { KubeObject, PodDisruptionBudget } from '../../src/api/types.js';
+import type { KubeEvent, KubeObject, Pod, PodDisruptionBudget, StatefulSet } from '../../src/api/types.js';
+import { isPodReady, isTerminating } from '../../src/controller/pod-state.js';
 import { closeSession, openSession } from './cluster-session.js';
 import { controlPlaneFromEnv } from './control-plane.js';
-import { exampleSet, fastKubelet, loadExample } from './examples.js';
-import { e2eTest } from './harness.js';
+import { exampleSet, fastKubelet, loadExample, renamed } from './examples.js';
+import { e2eTest, type TestEnv } from './harness.js';
 import { startIsolatedKcm, type KcmInstance } from './isolated-kcm.js';
 import { after, assertBefore, first, mark, names } from './pod-order.js';
 import { pause, waitUntil } from './wait.js';
@@ -91,4 +94,90 @@ describe('PodDisruptionBudgets on kube-apiserver with kube-controller-manager\'s
     assert.deepEqual(violations, [], 'no status of the budget with fewer healthy pods than desired');
     env.note(`budget statuses seen: ${statuses.length}, lowest currentHealthy ${Math.min(...statuses.map((s) => s.currentHealthy))}`);
   });
+
+  e2eTest('primary and replicas behind one tier: db budget roll at once through pods/eviction and never leave fewer than 5 of 6 healthy; a pod of a second budget is refused by the API server until that budget goes', {
+    timeout: 180_000,
+    kubelet: fastKubelet(example),
+  }, async (env) => {
+    const base = exampleSet(example, 'db', { namespace: env.ns, apiVersion: env.apiVersion }, { replicas: 3 });
+    const tiered = (name: string): StatefulSet => {
+      const set = renamed(base, name);
+      set.spec.template.metadata = { labels: { app: name, tier: 'db' } };
+      return set;
+    };
+    const budgetOf = (name: string, spec: PodDisruptionBudget['spec']): KubeObject => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name }, spec }) as KubeObject;
+    await env.createObject(Resources.podDisruptionBudgets, budgetOf('tier', { minAvailable: 5, selector: { matchLabels: { tier: 'db' } } }));
+    await Promise.all(['primary', 'replicas'].map((n) => env.createConverged(tiered(n))));
+    const budget = (name: string) => env.client.get<PodDisruptionBudget>(Resources.podDisruptionBudgets, env.ns, name);
+    await waitUntil('kube-controller-manager to count the tier budget (6 healthy, 5 desired)', 30_000, async () => {
+      const s = (await budget('tier')).status;
+      return (s?.currentHealthy === 6 && s.desiredHealthy === 5 && s.disruptionsAllowed === 1) || `status ${JSON.stringify(s)}`;
+    });
+    const statuses = watchStatuses(env, 'tier', (await budget('tier')).metadata.resourceVersion ?? '0');
+
+    const from = mark(env);
+    await Promise.all(['primary', 'replicas'].map((n) => env.setImage(n, 'postgres', 'postgres:17.6')));
+    await Promise.all(['primary', 'replicas'].map((n) => env.waitConverged(n, 120_000)));
+    const terminated = env.observer.podEvents.filter((e) => e.seq > from && e.type === 'Terminating');
+    assert.deepEqual(terminated.map((e) => e.name).sort(), ['primary-0', 'primary-1', 'primary-2', 'replicas-0', 'replicas-1', 'replicas-2']);
+    const evicted = terminated.filter((e) => e.pod.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.status === 'True' && c.reason === 'EvictionByEvictionAPI'));
+    assert.equal(evicted.length, 6, 'each pod went through pods/eviction (its DisruptionTarget condition is the eviction handler\'s)');
+    const fewest = fewestHealthy(env, from);
+    assert.ok(fewest.count >= 5, `at least 5 of 6 healthy at every pod change (fewest ${fewest.count}: ${fewest.pods})`);
+    assert.deepEqual(statuses.filter((s) => s.currentHealthy < s.desiredHealthy), [], 'no status of the budget with fewer healthy pods than desired');
+    const refused = [...(await env.events('primary', 'EvictionRefused')), ...(await env.events('replicas', 'EvictionRefused'))];
+    env.note(`fewest healthy ${fewest.count} of 6 (5 desired); ${statuses.length} budget statuses, lowest currentHealthy ${Math.min(...statuses.map((s) => s.currentHealthy))}; EvictionRefused events ${refused.length}`);
+
+    // a second budget over primary-1: kube-apiserver refuses to evict a pod of two budgets, however both stand
+    await env.createObject(Resources.podDisruptionBudgets, budgetOf('primary-1', { minAvailable: 0, selector: { matchLabels: { 'statefulset.kubernetes.io/pod-name': 'primary-1' } } }));
+    await waitUntil('kube-controller-manager to count the primary-1 budget', 30_000, async () => (await budget('primary-1')).status?.observedGeneration === 1);
+    const again = mark(env);
+    await env.setImage('primary', 'postgres', 'postgres:17.7');
+    await waitUntil('the eviction of primary-1 to be refused', 60_000, async () => (await failedEvictions(env)).count > 0 || 'no FailedDelete yet');
+    await pause(5_000);
+    const stuck = await failedEvictions(env);
+    assert.equal(stuck.message, 'delete Pod primary-1 in StatefulSet primary failed error: This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+    assert.deepEqual(env.observer.podEvents.filter((e) => e.seq > again && e.type === 'Terminating').map((e) => e.name), ['primary-2'], 'primary-2 went; primary-1 stays, and primary-0 below it waits');
+    // the per-item backoff (5 ms, doubling) allows about 11 attempts in these seconds, each failed sync's status
+    // write one more; a loop would make hundreds
+    assert.ok(stuck.count < 40, `retried with backoff, not in a loop: ${stuck.count} refusals`);
+    assert.equal(env.controllers[0]?.isRunning(), true, 'the controller runs on');
+    const why = spawnSync(process.execPath, [BIN, 'why', 'primary', '-n', env.ns, '--kubeconfig', env.cp.kubeconfigPath], { encoding: 'utf8' });
+    env.note(`after ${stuck.count} refusals of primary-1, why says: ${why.stdout.split('\n').find((l) => l.startsWith('Rolling out')) ?? why.stdout}`);
+
+    await env.client.delete(Resources.podDisruptionBudgets, env.ns, 'primary-1');
+    await env.waitConverged('primary', 120_000);
+  });
 });
+
+/** Every status the budget is written with from `resourceVersion` on (kube-controller-manager's, and the eviction handler's). */
+function watchStatuses(env: TestEnv, name: string, resourceVersion: string): NonNullable<PodDisruptionBudget['status']>[] {
+  const statuses: NonNullable<PodDisruptionBudget['status']>[] = [];
+  const watch = env.client.watch<PodDisruptionBudget>(Resources.podDisruptionBudgets, env.ns, resourceVersion, {
+    onEvent: (e) => void (e.object.metadata.name === name && e.object.status && statuses.push(e.object.status)),
+    onClose: () => undefined,
+  });
+  env.onClose(() => watch.stop());
+  return statuses;
+}
+
+/** The fewest pods of the namespace Ready and not terminating at once, replaying the observer's pod events after `from`. */
+function fewestHealthy(env: TestEnv, from: number): { count: number; pods: string } {
+  const state = new Map<string, Pod>();
+  for (const e of env.observer.podEvents) if (e.seq <= from) state.set(e.name, e.pod);
+  const healthy = () => [...state.values()].filter((p) => isPodReady(p) && !isTerminating(p)).map((p) => p.metadata.name ?? '');
+  let fewest = { count: healthy().length, pods: healthy().join(',') };
+  for (const e of env.observer.podEvents.filter((x) => x.seq > from)) {
+    if (e.type === 'Deleted') state.delete(e.name);
+    else state.set(e.name, e.pod);
+    const now = healthy();
+    if (now.length < fewest.count) fewest = { count: now.length, pods: now.join(',') };
+  }
+  return fewest;
+}
+
+/** The FailedDelete Event of the primary set (its count: how many evictions of primary-1 were refused) and its message. */
+async function failedEvictions(env: TestEnv): Promise<{ count: number; message: string }> {
+  const events: KubeEvent[] = await env.events('primary', 'FailedDelete');
+  return { count: events.reduce((n, e) => n + (e.count ?? 1), 0), message: events[0]?.message ?? '' };
+}

@@ -14,6 +14,9 @@ import { parseControllerFlags } from '../../src/cli/controller/controller-option
 import { runController } from '../../src/cli/controller/run.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
 import { realTimers } from '../../src/runtime/real-clock.js';
+import { ALERTS } from '../../src/cli/manifests/alert-rules.js';
+import { dashboardQueries, grafanaDashboard } from '../../src/cli/manifests/grafana-dashboard.js';
+import { isServed, metricNames, scrapedFamilies } from '../deploy/promql-names.js';
 import { requireControlPlane } from './control-plane.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -81,7 +84,7 @@ it('ordinal controller syncs a CRD StatefulSet, serves probes and metrics, and r
     { fileExists: () => true },
   );
   const logs: string[] = [];
-  const running = await runController(config, { onSignal: () => {}, hostname: 'e2e', forceExit: () => assert.fail('forced exit'), logWrite: (l) => logs.push(l) });
+  const running = await runController(config, { onSignal: () => {}, hostname: 'e2e', forceExit: () => assert.fail('forced exit'), logWrite: (l) => logs.push(l), version: 'e2e' });
   t.after(() => { if (process.env.ORDINAL_E2E_LOG_LEVEL) process.stderr.write(logs.join('')); });
   try {
     const lease = await poll('the Lease', () => c.get<Lease>(Resources.leases, NS, 'ordinal-controller').then((l) => (l.spec.holderIdentity ? l : undefined)));
@@ -112,6 +115,11 @@ it('ordinal controller syncs a CRD StatefulSet, serves probes and metrics, and r
     const metrics = await get(running.ports.metrics!, '/metrics');
     assert.match(metrics.body, /workqueue_adds_total\{name="statefulset"\}/);
     assert.match(metrics.body, /ordinal_reconcile_total/);
+    // the observability package reads only what this scrape serves (test/deploy/dashboard.test.ts, on the fake API server)
+    const families = scrapedFamilies(metrics.body);
+    const queries = [...dashboardQueries(grafanaDashboard('e2e')), ...ALERTS.map((a) => a.expr)];
+    assert.deepEqual(queries.flatMap((q) => metricNames(q).filter((n) => !isServed(n, families)).map((n) => `${n} in ${q}`)), []);
+    assert.match(metrics.body, /^statefulset_status_condition\{statefulset_namespace="[^"]+",statefulset_name="web",pod_management_policy="Parallel",condition="Progressing",status="(True|False)",reason="\w+"\} 1$/m);
   } finally {
     running.shutdown();
   }

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resources } from '../../src/api/client.js';
-import { AlreadyExistsError, ApiError, ConflictError, InvalidError, NotFoundError } from '../../src/api/errors.js';
+import { AlreadyExistsError, ApiError, ConflictError, DisruptionBudgetRefusal, InvalidError, MULTIPLE_BUDGETS_MESSAGE, MultipleBudgetsError, NotFoundError } from '../../src/api/errors.js';
 import { createKubeClient, type KubeClient } from '../../src/cluster/kube/index.js';
 import { TransportError } from '../../src/cluster/kube/transport.js';
 import type { KubeObject } from '../../src/api/types.js';
@@ -145,6 +145,37 @@ describe('createKubeClient requests', () => {
       gracePeriodSeconds: 0,
       propagationPolicy: 'Background',
     });
+  });
+
+  it('evicts with a POST of a policy/v1 Eviction to pods/NAME/eviction carrying the deleteOptions', async () => {
+    api.handle((_req, res) => sendJson(res, 201, { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201 }));
+    await drive(timers, client.evictPod('ns', 'web-0', { uid: 'u-1', resourceVersion: '9', gracePeriodSeconds: 3, dryRun: true }));
+    assert.deepEqual([api.requests[0]?.method, api.requests[0]?.path], ['POST', '/api/v1/namespaces/ns/pods/web-0/eviction']);
+    assert.deepEqual(JSON.parse(api.requests[0]?.body ?? ''), {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: 'web-0', namespace: 'ns' },
+      deleteOptions: { preconditions: { uid: 'u-1', resourceVersion: '9' }, gracePeriodSeconds: 3, dryRun: ['All'] },
+    });
+  });
+
+  it("takes a budget's 429 to an eviction as its answer (DisruptionBudgetRefusal, not retried, Retry-After or not), but retries a throttling 429", async () => {
+    const cause = { reason: 'DisruptionBudget', message: 'The disruption budget db is still being processed by the server.' };
+    api.handle((_req, res) => sendStatus(res, 429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget.", { details: { causes: [cause], retryAfterSeconds: 10 } }, { 'retry-after': '10' }));
+    const err = await drive(timers, client.evictPod('ns', 'web-0')).catch((e: unknown) => e);
+    assert.ok(err instanceof DisruptionBudgetRefusal, String(err));
+    assert.deepEqual([err.causes, err.retryAfterSeconds, err.budgetMessage, api.requests.length], [[cause], 10, cause.message, 1]);
+    let calls = 0;
+    api.handle((_req, res) => (++calls === 1 ? sendStatus(res, 429, 'TooManyRequests', 'Too many requests, please try again later.', {}, { 'retry-after': '1' }) : sendJson(res, 201, { kind: 'Status', status: 'Success' })));
+    await drive(timers, client.evictPod('ns', 'web-0'));
+    assert.equal(calls, 2, 'an API Priority and Fairness 429 is throttling: sent again');
+  });
+
+  it('maps the 500 of a pod two budgets select to MultipleBudgetsError, and does not retry it', async () => {
+    api.handle((_req, res) => sendJson(res, 500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: MULTIPLE_BUDGETS_MESSAGE, code: 500 }));
+    const err = await drive(timers, client.evictPod('ns', 'web-0')).catch((e: unknown) => e);
+    assert.ok(err instanceof MultipleBudgetsError, String(err));
+    assert.deepEqual([err.code, err.reason, api.requests.length], [500, '', 1]);
   });
 
   it('lists across pages with limit/continue, keeps the label selector and fills item apiVersion/kind', async () => {

@@ -47,7 +47,7 @@ export function sampleTimeline(): TimelineRecord[] {
       convergedAt: null,
       endedAt: 5,
       sets: { web: { replicas: 2, readyReplicas: 2 } },
-      metrics: { 'statefulset_max_unavailable{namespace="default",statefulset="web"}': 1 },
+      metrics: { 'statefulset_controller_statefulset_max_unavailable{pod_management_policy="OrderedReady",statefulset_name="web",statefulset_namespace="default"}': 1 },
       violations: [],
       rollouts: [
         {

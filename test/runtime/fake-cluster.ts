@@ -2,22 +2,24 @@
 // from an event log (delivered on microtasks, like a real stream), scripted failures and a call log.
 // The full in-memory API server lives in src/cluster/memory; this stays tiny on purpose.
 
-import type {
-  ClusterClient,
-  DeleteOptions,
-  JsonPatchOperation,
-  ListOptions,
-  ListResult,
-  Resource,
-  WatchEvent,
-  WatchHandlers,
-  WatchHandle,
+import {
+  Resources,
+  type ClusterClient,
+  type DeleteOptions,
+  type EvictionOptions,
+  type JsonPatchOperation,
+  type ListOptions,
+  type ListResult,
+  type Resource,
+  type WatchEvent,
+  type WatchHandlers,
+  type WatchHandle,
 } from '../../src/api/client.js';
 import { AlreadyExistsError, ConflictError, GoneError, NotFoundError } from '../../src/api/errors.js';
 import type { KubeObject } from '../../src/api/types.js';
 import { applyJsonPatch } from '../../src/cluster/memory/json-patch.js';
 
-export type Verb = 'get' | 'list' | 'create' | 'update' | 'updateStatus' | 'patch' | 'apply' | 'delete' | 'watch';
+export type Verb = 'get' | 'list' | 'create' | 'update' | 'updateStatus' | 'patch' | 'apply' | 'delete' | 'evict' | 'watch';
 
 export interface Call {
   verb: Verb;
@@ -158,13 +160,23 @@ export class FakeCluster implements ClusterClient {
 
   async delete(res: Resource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void> {
     this.enter('delete', res, namespace, name, opts);
+    this.remove(res, namespace, name, opts?.uid);
+  }
+
+  private remove(res: Resource, namespace: string | undefined, name: string, uid: string | undefined): void {
     const k = this.key(res, namespace, name);
     const cur = this.objects.get(k);
     if (cur === undefined) throw new NotFoundError(`${res.plural} "${name}" not found`);
-    if (opts?.uid !== undefined && opts.uid !== cur.metadata.uid) throw new ConflictError(`uid precondition failed for ${name}`);
+    if (uid !== undefined && uid !== cur.metadata.uid) throw new ConflictError(`uid precondition failed for ${name}`);
     this.objects.delete(k);
     const gone = { ...clone(cur), metadata: { ...clone(cur.metadata), resourceVersion: String(++this.rv) } };
     this.emit(res, { type: 'DELETED', object: gone });
+  }
+
+  /** Deletes the pod as an eviction the budgets allow; a refusal is scripted with failNext('evict', …). */
+  async evictPod(namespace: string, name: string, opts?: EvictionOptions): Promise<void> {
+    this.enter('evict', Resources.pods, namespace, name, opts);
+    this.remove(Resources.pods, namespace, name, opts?.uid);
   }
 
   watch<T extends KubeObject>(res: Resource, namespace: string | undefined, resourceVersion: string, handlers: WatchHandlers<T>): WatchHandle {

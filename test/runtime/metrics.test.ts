@@ -34,23 +34,23 @@ describe('controller metrics', () => {
     const a = createControllerMetrics();
     const b = createControllerMetrics();
     a.recordPlanMetrics(set('web'), pm({ maxUnavailable: 3 }));
-    assert.equal((await sample(a, 'statefulset_max_unavailable'))?.length, 1);
-    assert.equal((await sample(b, 'statefulset_max_unavailable'))?.length, 0);
+    assert.equal((await sample(a, 'statefulset_controller_statefulset_max_unavailable'))?.length, 1);
+    assert.equal((await sample(b, 'statefulset_controller_statefulset_max_unavailable'))?.length, 0);
   });
 
-  it('sets the gauges with namespace, statefulset and pod_management_policy labels', async () => {
+  it('sets the gauges under kube-controller-manager\'s names and labels: statefulset_namespace, statefulset_name, pod_management_policy', async () => {
     const m = createControllerMetrics();
     m.recordPlanMetrics(set('web', 'Parallel'), pm({ maxUnavailable: 2, unavailableReplicas: 1 }));
     const text = await m.registry.metrics();
-    assert.match(text, /statefulset_max_unavailable\{namespace="ns",statefulset="web",pod_management_policy="Parallel"\} 2/);
-    assert.match(text, /statefulset_unavailable_replicas\{namespace="ns",statefulset="web",pod_management_policy="Parallel"\} 1/);
+    assert.match(text, /^statefulset_controller_statefulset_max_unavailable\{statefulset_namespace="ns",statefulset_name="web",pod_management_policy="Parallel"\} 2$/m);
+    assert.match(text, /^statefulset_controller_statefulset_unavailable_replicas\{statefulset_namespace="ns",statefulset_name="web",pod_management_policy="Parallel"\} 1$/m);
   });
 
-  it('leaves statefulset_unavailable_replicas alone when the rolling-update path did not run', async () => {
+  it('leaves statefulset_controller_statefulset_unavailable_replicas alone when the rolling-update path did not run', async () => {
     const m = createControllerMetrics();
     m.recordPlanMetrics(set('web'), pm({ unavailableReplicas: 2 }));
     m.recordPlanMetrics(set('web'), pm());
-    assert.equal((await sample(m, 'statefulset_unavailable_replicas'))?.[0]?.value, 2);
+    assert.equal((await sample(m, 'statefulset_controller_statefulset_unavailable_replicas'))?.[0]?.value, 2);
   });
 
   it('counts violations, forced replacements and enforced rollouts per sync', async () => {
@@ -96,8 +96,8 @@ describe('controller metrics', () => {
     m.recordPlanMetrics(set('db'), pm());
     m.forgetSet('ns', 'web');
     const text = await m.registry.metrics();
-    assert.doesNotMatch(text, /statefulset="web"/);
-    assert.match(text, /statefulset_max_unavailable\{namespace="ns",statefulset="db"/);
+    assert.doesNotMatch(text, /statefulset_name="web"/);
+    assert.match(text, /statefulset_controller_statefulset_max_unavailable\{statefulset_namespace="ns",statefulset_name="db"/);
   });
 
   it('counts reconciles by result and exposes work-queue metrics in the same registry', async () => {
@@ -117,10 +117,49 @@ describe('controller metrics', () => {
     m.observeAnalysisCheck(set('web', 'Parallel'), false);
     m.observeAnalysisCheck(set('db'), false);
     const text = await m.registry.metrics();
-    assert.match(text, /ordinal_analysis_checks_total\{namespace="ns",statefulset="web",result="success"\} 2/);
-    assert.match(text, /ordinal_analysis_checks_total\{namespace="ns",statefulset="web",result="failure"\} 1/);
+    assert.match(text, /ordinal_analysis_checks_total\{statefulset_namespace="ns",statefulset_name="web",result="success"\} 2/);
+    assert.match(text, /ordinal_analysis_checks_total\{statefulset_namespace="ns",statefulset_name="web",result="failure"\} 1/);
     m.forgetSet('ns', 'web');
-    assert.deepEqual((await sample(m, 'ordinal_analysis_checks_total'))?.map((s) => [s.labels.statefulset, s.labels.result, s.value]), [['db', 'failure', 1]]);
+    assert.deepEqual((await sample(m, 'ordinal_analysis_checks_total'))?.map((s) => [s.labels.statefulset_name, s.labels.result, s.value]), [['db', 'failure', 1]]);
+  });
+
+  it('exports each planned condition once, replaces it when its status or reason changes, and forgets it with the set', async () => {
+    const m = createControllerMetrics();
+    const progressing = (status: 'True' | 'False', reason: string) => ({ type: 'Progressing', status, reason });
+    const available = { type: 'Available', status: 'True' as const, reason: 'MinimumReplicasAvailable' };
+    m.recordConditions(set('web'), [progressing('True', 'RollingUpdateInProgress'), available]);
+    m.recordConditions(set('web'), [progressing('False', 'ProgressDeadlineExceeded'), available]);
+    m.recordConditions(set('db'), [available]);
+    const series = async () =>
+      ((await sample(m, 'statefulset_status_condition')) ?? []).map((s) => `${s.labels.statefulset_name} ${s.labels.condition}=${s.labels.status} ${s.labels.reason} ${s.value}`).sort();
+    assert.deepEqual(await series(), ['db Available=True MinimumReplicasAvailable 1', 'web Available=True MinimumReplicasAvailable 1', 'web Progressing=False ProgressDeadlineExceeded 1']);
+    m.recordConditions(set('web'), [available]);
+    assert.deepEqual(await series(), ['db Available=True MinimumReplicasAvailable 1', 'web Available=True MinimumReplicasAvailable 1']);
+    m.forgetSet('ns', 'web');
+    assert.deepEqual(await series(), ['db Available=True MinimumReplicasAvailable 1']);
+  });
+
+  it('exports leader_election_master_status per Lease, as client-go does', async () => {
+    const m = createControllerMetrics();
+    m.leaderStatus('ordinal-controller', false);
+    assert.match(await m.registry.metrics(), /^leader_election_master_status\{name="ordinal-controller"\} 0$/m);
+    m.leaderStatus('ordinal-controller', true);
+    assert.match(await m.registry.metrics(), /^leader_election_master_status\{name="ordinal-controller"\} 1$/m);
+  });
+
+  it("counts syncs skipped for a stale cache by group and resource, as kube-controller-manager's statefulset_controller_stale_sync_skips_total", async () => {
+    const m = createControllerMetrics();
+    m.staleSyncSkipped({ group: '', plural: 'pods' });
+    m.staleSyncSkipped({ group: '', plural: 'pods' });
+    m.staleSyncSkipped({ group: 'apps', plural: 'controllerrevisions' });
+    const text = await m.registry.metrics();
+    assert.match(text, /^statefulset_controller_stale_sync_skips_total\{group="",resource="pods"\} 2$/m);
+    assert.match(text, /^statefulset_controller_stale_sync_skips_total\{group="apps",resource="controllerrevisions"\} 1$/m);
+  });
+
+  it('exports ordinal_build_info only for a version given', async () => {
+    assert.doesNotMatch(await createControllerMetrics().registry.metrics(), /^ordinal_build_info\{/m);
+    assert.match(await createControllerMetrics({ version: '1.2.3' }).registry.metrics(), /^ordinal_build_info\{version="1\.2\.3",node_version="v\d+\.\d+\.\d+"\} 1$/m);
   });
 
   it('adds process metrics only when asked', async () => {

@@ -31,6 +31,18 @@ describe('settleStatus', () => {
     assert.equal(done?.observedGeneration, 2);
   });
 
+  it('keeps currentReplicas at 3 when a PodDisruptionBudget refuses the eviction of the update deletion (respectPodDisruptionBudgets)', () => {
+    const v1 = newSet(3, { respectPodDisruptionBudgets: true });
+    const rev = revisionOf(v1).metadata.name ?? '';
+    const v2 = withStatus(withImage(v1, 'app:v2'), { observedGeneration: 1, replicas: 3, readyReplicas: 3, availableReplicas: 3, currentReplicas: 3, updatedReplicas: 3, currentRevision: rev, updateRevision: rev });
+    const pods = readyPods(v1, 3);
+    const budget = { metadata: { name: 'web', namespace: 'default', generation: 1 }, spec: { selector: { matchLabels: { app: 'web' } } }, status: { observedGeneration: 1, disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3 } };
+    const plan = planStatefulSet({ ...observe(v2, pods, { revisions: [revisionOf(v1)] }), disruptionBudgets: [{ budget, pods }] }, T0, features);
+    const evict = plan.actions.find((a) => a.kind === 'deletePod');
+    assert.equal(evict?.kind === 'deletePod' && evict.eviction, true);
+    assert.equal(settleStatus(plan, new Set(plan.actions.filter((a) => a !== evict)))?.currentReplicas, 3);
+  });
+
   it('writes the computed status when the first pod batch fails and no revision or adoption write came before it', () => {
     const set = withStatus(newSet(5, { policy: 'Parallel', claims: false }), { observedGeneration: 1, replicas: 0 });
     const plan = planStatefulSet(observe(set, readyPods(set, 2)), T0, features);

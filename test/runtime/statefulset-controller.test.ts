@@ -147,8 +147,8 @@ describe('statefulset controller: requeue', () => {
     await controller.stop();
   });
 
-  it('skips a sync while the cache has not seen its own writes, and resumes when it has', async () => {
-    const { cluster, controller, outcomes, pods, run } = setup();
+  it('skips a sync while the cache has not seen its own writes (counted by resource, as upstream), and resumes when it has', async () => {
+    const { cluster, controller, outcomes, pods, run, metrics } = setup();
     cluster.seed(Resources.statefulSets, newSet('web', 2));
     await controller.start();
     cluster.holdEvents = true;
@@ -157,6 +157,7 @@ describe('statefulset controller: requeue', () => {
     controller.enqueue('default/web');
     await run(100);
     assert.equal(outcomes.at(-1)![2], 'waiting');
+    assert.match(await metrics.registry.metrics(), /^statefulset_controller_stale_sync_skips_total\{group="",resource="pods"\} [1-9]\d*$/m);
     cluster.releaseEvents();
     await run(100);
     assert.equal(outcomes.at(-1)![2], 'done');
@@ -221,10 +222,10 @@ describe('statefulset controller: targets and lifecycle', () => {
     cluster.seed(Resources.statefulSets, newSet('web', 0));
     await controller.start();
     await run();
-    assert.match(await metrics.registry.metrics(), /statefulset_max_unavailable\{namespace="default",statefulset="web"/);
+    assert.match(await metrics.registry.metrics(), /statefulset_controller_statefulset_max_unavailable\{statefulset_namespace="default",statefulset_name="web"/);
     await cluster.delete(Resources.statefulSets, 'default', 'web');
     await run();
-    assert.doesNotMatch(await metrics.registry.metrics(), /statefulset="web"/);
+    assert.doesNotMatch(await metrics.registry.metrics(), /statefulset_name="web"/);
     await controller.stop();
   });
 

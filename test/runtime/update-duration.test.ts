@@ -38,8 +38,8 @@ describe('statefulset_update_duration_seconds', () => {
       assert.ok(set !== undefined);
       const { start, end } = rolloutTimes(result.records, 'setImage', replicas);
       const metrics = Object.entries(result.summary.metrics);
-      const sum = metrics.find(([k]) => k.startsWith('statefulset_update_duration_seconds_sum{') && k.includes(`statefulset="${set.name}"`))?.[1];
-      const count = metrics.find(([k]) => k.startsWith('statefulset_update_duration_seconds_count{') && k.includes(`statefulset="${set.name}"`))?.[1];
+      const sum = metrics.find(([k]) => k.startsWith('statefulset_update_duration_seconds_sum{') && k.includes(`statefulset_name="${set.name}"`))?.[1];
+      const count = metrics.find(([k]) => k.startsWith('statefulset_update_duration_seconds_count{') && k.includes(`statefulset_name="${set.name}"`))?.[1];
       assert.equal(count, 1, 'one rollout, one observation');
       assert.ok(end - start > 0);
       assert.equal(sum, end - start);

@@ -91,7 +91,7 @@ describe('simulated HTTP analysis', () => {
     const completed = events(r, 'RolloutStepCompleted');
     assert.equal(completed[0]?.t, 21);
     assert.match(completed[0]?.message ?? '', /step 1\/2 passed its analysis \(2 of 2 checks of http:\/\/canary\.test\/healthz\)/);
-    assert.equal(r.summary.metrics['ordinal_analysis_checks_total{namespace="default",result="success",statefulset="web"}'], 2);
+    assert.equal(r.summary.metrics['ordinal_analysis_checks_total{result="success",statefulset_name="web",statefulset_namespace="default"}'], 2);
   });
 
   it('fails under onFailure Halt: the step is Failed, Progressing False AnalysisFailed, and the rollout stays at the canary', async () => {
@@ -107,7 +107,7 @@ describe('simulated HTTP analysis', () => {
     );
     assertHeld(r);
     assert.deepEqual(analyses(r).map((c) => [c.t, c.ok, c.message]), [[11, false, 'HTTP 503, expected 200']]);
-    assert.equal(r.summary.metrics['ordinal_analysis_checks_total{namespace="default",result="failure",statefulset="web"}'], 1);
+    assert.equal(r.summary.metrics['ordinal_analysis_checks_total{result="failure",statefulset_name="web",statefulset_namespace="default"}'], 1);
   });
 
   it('fails under onFailure Rollback: the canary goes back to the old revision', async () => {

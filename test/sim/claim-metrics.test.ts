@@ -12,7 +12,7 @@ import { dbSet, growTemplate, storageClass } from './claim-scenario.js';
 
 /** The summary's series for set `db` whose name starts with `metric` (and whose labels include `extra`). */
 function series(summary: SummaryRecord, metric: string, extra = ''): number | undefined {
-  const found = Object.entries(summary.metrics).filter(([k]) => k.startsWith(`${metric}{`) && k.includes('statefulset="db"') && k.includes(extra));
+  const found = Object.entries(summary.metrics).filter(([k]) => k.startsWith(`${metric}{`) && k.includes('statefulset_name="db"') && k.includes(extra));
   assert.ok(found.length <= 1, found.map(([k]) => k).join(', '));
   return found[0]?.[1];
 }

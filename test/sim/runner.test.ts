@@ -86,7 +86,7 @@ describe('runScenario', () => {
     assert.equal(result.summary.endedAt, result.summary.convergedAt! + 5);
     assert.deepEqual(Object.keys(result.summary.sets), ['web']);
     assert.equal(result.summary.sets['web']?.readyReplicas, 3);
-    assert.ok(Object.keys(result.summary.metrics).some((k) => k.startsWith('statefulset_max_unavailable{')));
+    assert.ok(Object.keys(result.summary.metrics).some((k) => k.startsWith('statefulset_controller_statefulset_max_unavailable{')));
   });
 
   it('is deterministic under API faults and still converges without violations', async () => {

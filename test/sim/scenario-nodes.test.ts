@@ -4,6 +4,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScenario } from '../../src/sim/scenario.js';
+import { Resources } from '../../src/api/client.js';
+import type { KubeObject } from '../../src/api/types.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import type { PodRecord } from '../../src/sim/timeline.js';
 
@@ -55,5 +57,15 @@ describe('scenario Node objects', () => {
     const records = await scheduled(scenario(''));
     assert.equal(records.length, 12);
     assert.ok(records.every((r) => r.node === undefined && r.zone === undefined));
+  });
+
+  it("reports cluster.allocatable on every Node it runs, so kube-apiserver admits resizes against each", async () => {
+    const nodes = ['a', 'b'].map((z) => `  - {apiVersion: v1, kind: Node, metadata: {name: node-${z}}}`).join('\n');
+    const sim = new Simulation(parseScenario(scenario(nodes).replace('seed: 7\n', 'seed: 7\ncluster: {allocatable: {cpu: "8", memory: 32Gi}}\n')));
+    await sim.start();
+    await sim.runSteps();
+    await sim.finish();
+    const listed = await sim.world.user.list<KubeObject & { status?: { allocatable?: unknown } }>(Resources.nodes, undefined);
+    assert.deepEqual(listed.items.map((n) => [n.metadata.name, n.status?.allocatable]), [['node-a', { cpu: '8', memory: '32Gi' }], ['node-b', { cpu: '8', memory: '32Gi' }]]);
   });
 });

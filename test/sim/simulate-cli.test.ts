@@ -125,7 +125,8 @@ describe('ordinal simulate', () => {
       const summary = out.stdout.slice(out.stdout.lastIndexOf('summary'));
       // two pods replaced one at a time (1 s each to stop and start), the third created: 2 of 3 available from the first deletion
       assert.match(summary, /\n {4}rollout of web \(generation 2, revision web-\w+\): started at t=(\d+)s, 2 pods replaced, 1 created, took \d+s, lowest availability 2 of 3 at t=\1s\n/);
-      assert.match(summary, /\n {4}rollout of web \(generation 3, revision web-\w+\): started at t=\d+s, no pod replaced, took 0s, lowest availability 3 of 3 at t=\d+s\n/);
+      // the patch of maxUnavailable alone keeps the revision: no rollout of its own
+      assert.equal((summary.match(/ rollout of web /g) ?? []).length, 1, summary);
     });
 
     it('says the run failed when a step could not be done, though the sets converged (exit 1)', async () => {

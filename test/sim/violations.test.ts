@@ -4,7 +4,7 @@ import { defaultFeatures } from '../../src/api/features.js';
 import type { ObservedState, Plan } from '../../src/controller/plan-types.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { SetTracker } from '../../src/sim/set-tracker.js';
-import type { Pod, PodDisruptionBudget } from '../../src/api/types.js';
+import type { Pod, PodDisruptionBudget, StatefulSet } from '../../src/api/types.js';
 import { checkBudgetBreach, checkControllerDelete, checkControllerWrite, checkPods, checkZoneOrder, checkedPlanner, type Found } from '../../src/sim/violations.js';
 import { T0, convergedStatus, pod, set } from './fixtures.js';
 
@@ -64,12 +64,34 @@ describe('checkBudgetBreach', () => {
     spec: { minAvailable: desiredHealthy, selector: { matchLabels: { app: 'web' } } },
     status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy, expectedPods: 5 },
   });
-  const respecting = (status = { replicas: 5, updateRevision: 'web-2' }) => set({ replicas: 5, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 3, respectPodDisruptionBudgets: true } }, status });
+  const respecting = (status: StatefulSet['status'] = { replicas: 5, updateRevision: 'web-2', observedGeneration: 1 }) =>
+    set({ replicas: 5, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 3, respectPodDisruptionBudgets: true } }, status });
 
   it('flags an update deletion of a healthy pod that takes a budget below desiredHealthy', () => {
     const found = checkBudgetBreach(respecting(), [budget(4)], down(healthy(5), 4), pod(3));
     assert.deepEqual(found.map((f) => f.invariant), ['podDisruptionBudget']);
     assert.match(found[0]!.message, /^web: controller deleted web-3 although PodDisruptionBudget web then has 3 healthy pods, below its desiredHealthy 4/);
+  });
+
+  it('flags the first deletion of a rollout, made before the status names the new update revision: a status older than the spec does not make the pod updated', () => {
+    // the template just changed (generation 2); the status still names the pods' revision as the update revision
+    const stale = respecting({ replicas: 5, updateRevision: 'web-1', currentRevision: 'web-1', observedGeneration: 1 });
+    stale.metadata.generation = 2;
+    const found = checkBudgetBreach(stale, [budget(5)], healthy(5), pod(4));
+    assert.deepEqual(found.map((f) => f.message), ['web: controller deleted web-4 although PodDisruptionBudget web then has 4 healthy pods, below its desiredHealthy 5']);
+  });
+
+  it('counts the pods of every set the budget selects, and the deletions made before in the same instant', () => {
+    // pods of another set that the budget selects too (its selector is the app label they share)
+    const other = (i: number, opts: Parameters<typeof pod>[1] = {}) => {
+      const p = pod(i, { ...opts, set: 'replica' });
+      p.metadata.labels = { ...p.metadata.labels, app: 'web' };
+      return p;
+    };
+    // web-4 (this set) and replica-2 (another set behind the same budget) were deleted at this instant already
+    const pods = [...down(healthy(3), 2), other(0), other(1), other(2, { terminating: true })];
+    const found = checkBudgetBreach(respecting(), [budget(4)], pods, pod(1));
+    assert.deepEqual(found.map((f) => f.message), ['web: controller deleted web-1 although PodDisruptionBudget web then has 3 healthy pods, below its desiredHealthy 4']);
   });
 
   it('lets a deletion within the budget, of an unready pod, of an updated pod, or when the set does not respect budgets go', () => {

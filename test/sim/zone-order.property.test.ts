@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { apiFaults, faultsLine, simulate } from './fault-cases.js';
 import { propertySeed } from '../property-seed.js';
+import { isPodRemoval } from '../../src/sim/timeline.js';
 
 const cases = fc.record({
   zones: fc.integer({ min: 1, max: 4 }),
@@ -66,8 +67,8 @@ describe('topologyKey (property)', () => {
       const what = JSON.stringify(c);
       assert.deepEqual(sim.violations, [], what);
       assert.equal(sim.failed, false, `${what}: ${JSON.stringify(sim.records.filter((r) => r.type === 'failure' || (r.type === 'expect' && !r.ok)))}`);
-      const deleted = sim.records.filter((r) => r.type === 'action' && r.verb === 'delete' && r.resource === 'pods').length;
-      assert.ok(deleted >= c.replicas, `${what}: every pod was replaced (${deleted} deletions)`);
+      const deleted = sim.records.filter((r) => r.type === 'action' && isPodRemoval(r)).length;
+      assert.ok(deleted >= c.replicas, `${what}: every pod was replaced (${deleted} deletions and evictions)`);
       const zones = new Set(sim.records.flatMap((r) => (r.type === 'pod' && r.event === 'Scheduled' && r.zone !== undefined ? [r.zone] : [])));
       assert.ok(zones.size === Math.min(c.zones, c.replicas) || c.bareNode, `${what}: the kubelet spread the pods over every zone (${[...zones].join(', ')})`);
     }

@@ -1,11 +1,12 @@
-// The CEL rules of the CRD, with upstream's messages where a rule mirrors
-// an upstream check. What CEL cannot express within the API server's cost budget is left to the
-// controller's validateStatefulSet, which reports it as a Warning event and a condition: the selector
-// against the template labels (a map walk over unbounded maps is rejected as "estimated rule cost
-// exceeds budget by factor of more than 100x" by kube-apiserver 1.37), pod spec validation, and
-// feature-gated strategies. test/deploy/crd-validation.test.ts checks both agree.
+// The CEL rules of the CRD, with upstream's messages where a rule mirrors an upstream check. The pod
+// template's per-field rules are not here but in validation/template-rules.ts, one table that both the
+// controller's validation and the CRD (schema/template-schema.ts) are generated from. Left to the
+// controller's validateStatefulSet, which reports it as a Warning event and a condition: names that must be
+// unique in a list (a CEL rule cannot name the item it finds), and feature-gated strategies.
+// test/deploy/crd-validation.test.ts and template-contract.test.ts check both agree.
 
 import { CLAIM_TEMPLATES_FIXED, CLAIMS_ONLY_GROW } from '../validation/claim-template-update.js';
+import { SELECTOR_MISMATCH } from '../validation/selector.js';
 import { NON_NEGATIVE, type CelRule } from './schema-dsl.js';
 
 export const NON_NEGATIVE_RULE: CelRule = { rule: 'self >= 0', message: NON_NEGATIVE };
@@ -110,8 +111,31 @@ function samePresence(field: string, dflt: string): CelRule {
   return { rule: `${val('self')} == ${val('oldSelf')}`, message: IMMUTABLE_MESSAGE, fieldPath: `.${field}` };
 }
 
+/** A template without a spec has no containers (the pod spec's own rule does not run on an absent spec). */
+export const TEMPLATE_SPEC_REQUIRED: CelRule = { rule: 'has(self.spec)', message: 'must not be empty', fieldPath: '.spec.containers', reason: 'FieldValueRequired' };
+
+/** The template's label `key` (an optional string). */
+const templateLabel = (key: string): string => `self.template.?metadata.?labels[?${key}]`;
+
+/**
+ * The selector matches the template's labels (upstream's LabelSelectorAsSelector(...).Matches), as
+ * statefulset.ts validateTemplate checks it. A selector that cannot be converted is refused by its own rules.
+ */
+export const SELECTOR_MATCHES_TEMPLATE: CelRule = {
+  rule:
+    '!has(self.selector) || !has(self.template) || (' +
+    `(!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, ${templateLabel('k')}.hasValue() && ${templateLabel('k')}.value() == self.selector.matchLabels[k])) && ` +
+    '(!has(self.selector.matchExpressions) || self.selector.matchExpressions.all(e, ' +
+    `e.operator == 'In' ? ${templateLabel('e.key')}.hasValue() && has(e.values) && ${templateLabel('e.key')}.value() in e.values : ` +
+    `e.operator == 'NotIn' ? !${templateLabel('e.key')}.hasValue() || !has(e.values) || !(${templateLabel('e.key')}.value() in e.values) : ` +
+    `e.operator == 'Exists' ? ${templateLabel('e.key')}.hasValue() : !${templateLabel('e.key')}.hasValue())))`,
+  message: SELECTOR_MISMATCH,
+  fieldPath: '.template.metadata.labels',
+};
+
 /** Rules on `spec` itself: cross-field checks and the presence half of immutability. */
 export const SPEC_RULES: CelRule[] = [
+  SELECTOR_MATCHES_TEMPLATE,
   samePresence('serviceName', ''),
   samePresence('podManagementPolicy', 'OrderedReady'),
   {

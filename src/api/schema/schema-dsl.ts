@@ -22,7 +22,10 @@ export interface Schema {
   minimum?: number;
   maximum?: number;
   maxLength?: number;
+  minLength?: number;
+  pattern?: string;
   maxItems?: number;
+  maxProperties?: number;
   'x-kubernetes-int-or-string'?: true;
   'x-kubernetes-preserve-unknown-fields'?: true;
   'x-kubernetes-map-type'?: 'atomic' | 'granular';
@@ -50,6 +53,24 @@ export function int32(description: string, opts: { nonNegative?: boolean; defaul
   const s: Schema = { type: 'integer', format: 'int32', description, minimum: -2147483648, maximum: 2147483647 };
   if (opts.default !== undefined) s.default = opts.default;
   return opts.nonNegative ? rules(s, { rule: 'self >= 0', message: NON_NEGATIVE }) : s;
+}
+
+/**
+ * The schema with every `format: int32` integer bounded by minimum/maximum instead: kube-apiserver reports a
+ * value out of an int32 format's range without a field path (`<nil>: Invalid value: "": Checked value must be
+ * of type integer with format int32 in spec.replicas`), and out of the bounds at the field.
+ */
+export function int32Bounded(s: Schema): Schema {
+  const out: Schema = { ...s };
+  if (s.type === 'integer' && s.format === 'int32') {
+    delete out.format;
+    out.minimum ??= -2147483648;
+    out.maximum ??= 2147483647;
+  }
+  if (s.properties) out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, int32Bounded(v)]));
+  if (s.items) out.items = int32Bounded(s.items);
+  if (s.additionalProperties) out.additionalProperties = int32Bounded(s.additionalProperties);
+  return out;
 }
 
 export const int64 = (description: string): Schema => ({ type: 'integer', format: 'int64', description });

@@ -14,13 +14,15 @@ import {
   MAX_UNAVAILABLE_RULES,
   NOT_SUPPORTED_ACTIVE_DEADLINE,
   REQUIREMENT_RULES,
+  TEMPLATE_SPEC_REQUIRED,
   SELECTOR_RULES,
   SPEC_RULES,
   UPDATE_STRATEGY_RULES,
   PROGRESS_DEADLINE_RULES,
 } from './crd-rules.js';
 import { MAX_CLAIM_TEMPLATES } from '../validation/claim-template-update.js';
-import { k8sSchema, POD_SPEC } from './k8s-schema.js';
+import { templatePodSpecSchema } from './template-schema.js';
+import { SELECTOR_BOUNDS } from '../validation/selector.js';
 import { disruptionAwareSchema, UPDATE_ORDER_RULES } from './disruption-aware-schema.js';
 import { objectMetaSchema } from './object-meta-schema.js';
 import { stepsSchema } from './steps-schema.js';
@@ -43,7 +45,11 @@ export const labelSelectorSchema: Schema = rules(
   obj(
     'A label query over pods that should match the replica count. It must match the pod template labels.',
     {
-      matchLabels: stringMap('{key,value} pairs; each is equivalent to a matchExpressions element with operator In.'),
+      matchLabels: {
+        ...stringMap('{key,value} pairs; each is equivalent to a matchExpressions element with operator In.'),
+        additionalProperties: { type: 'string', maxLength: SELECTOR_BOUNDS.valueLength },
+        maxProperties: SELECTOR_BOUNDS.matchLabels,
+      },
       matchExpressions: list(
         'A list of label selector requirements, ANDed.',
         rules(
@@ -52,13 +58,13 @@ export const labelSelectorSchema: Schema = rules(
             {
               key: str('The label key that the selector applies to.'),
               operator: str("The key's relationship to a set of values.", { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }),
-              values: list('Values for In/NotIn; empty for Exists/DoesNotExist.', { type: 'string' }, { 'x-kubernetes-list-type': 'atomic' }),
+              values: list('Values for In/NotIn; empty for Exists/DoesNotExist.', { type: 'string', maxLength: SELECTOR_BOUNDS.valueLength }, { 'x-kubernetes-list-type': 'atomic', maxItems: SELECTOR_BOUNDS.values }),
             },
             { required: ['key', 'operator'] },
           ),
           ...REQUIREMENT_RULES,
         ),
-        { 'x-kubernetes-list-type': 'atomic' },
+        { 'x-kubernetes-list-type': 'atomic', maxItems: SELECTOR_BOUNDS.matchExpressions },
       ),
     },
     { 'x-kubernetes-map-type': 'atomic' },
@@ -67,9 +73,9 @@ export const labelSelectorSchema: Schema = rules(
   IMMUTABLE,
 );
 
-const podSpec = k8sSchema(POD_SPEC);
+const podSpec = templatePodSpecSchema();
 
-const podTemplate = obj('The pod template of every replica (core/v1 PodTemplateSpec).', {
+const podTemplate = rules(obj('The pod template of every replica (core/v1 PodTemplateSpec).', {
   metadata: { ...objectMetaSchema, description: 'Pod metadata: labels must match the selector.' },
   spec: rules(
     {
@@ -79,7 +85,7 @@ const podTemplate = obj('The pod template of every replica (core/v1 PodTemplateS
     },
     NOT_SUPPORTED_ACTIVE_DEADLINE,
   ),
-});
+}), TEMPLATE_SPEC_REQUIRED);
 
 const quantityMap = (d: string): Schema => ({ type: 'object', description: d, additionalProperties: intOrString('A resource quantity.') });
 

@@ -1,5 +1,5 @@
 // Ordinal's extension fields: the EnforcedRollingUpdate strategy, rollingUpdate
-// .batchStartPolicy and .podUpdatePolicy, onFailure (of either block) and spec.progressDeadlineSeconds, and the bound on claim templates that makes them mutable. They exist only in apps.ordinal.dev/v1; in an apps/v1
+// .batchStartPolicy and .podUpdatePolicy, onFailure (of either block) and spec.progressDeadlineSeconds, and the bounds (claim templates, selector, pod template lists) the CRD's CEL rules need. They exist only in apps.ordinal.dev/v1; in an apps/v1
 // object each is Forbidden with a message pointing at the right apiVersion.
 
 import { EXTENSION_ONLY, type SpecContext } from './context.js';
@@ -9,6 +9,8 @@ import { isAbsent, type JsonObject } from './json.js';
 import { forbidDisruptionAware, validateDisruptionAware } from './disruption-aware-update.js';
 import { forbidSteps, validateSteps } from './rollout-steps.js';
 import { rejectRollingUpdate, STRATEGY_PATH, validateRollingParams } from './rolling-update.js';
+import { validateSelectorBounds } from './selector.js';
+import { validateTemplateBounds } from './template-rules.js';
 import { asObject, int32At, stringAt } from './values.js';
 import { PROGRESS_DEADLINE_AUTO } from '../types.js';
 import { PROGRESS_DEADLINE_MESSAGE } from '../schema/crd-rules.js';
@@ -96,4 +98,8 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
   // the CRD's bound (crd-rules.ts MAX_CLAIM_TEMPLATES), which its claim template update rules need
   const claims = spec.volumeClaimTemplates;
   if (Array.isArray(claims) && claims.length > MAX_CLAIM_TEMPLATES) out.add(tooMany('spec.volumeClaimTemplates', claims.length, MAX_CLAIM_TEMPLATES));
+  // the CRD's bounds of the selector and the pod template, which its CEL rules need
+  validateSelectorBounds(spec.selector, out);
+  const podSpec = asObject(asObject(spec.template)?.spec);
+  if (podSpec) validateTemplateBounds(podSpec, out);
 }

@@ -8,8 +8,8 @@ export const DNS1123_SUBDOMAIN_MAX = 253;
 export const QUALIFIED_NAME_MAX = 63;
 export const LABEL_VALUE_MAX = 63;
 
-const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+export const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+export const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
 const PERCENT_FMT = '[0-9]+%';

@@ -2,13 +2,36 @@
 // (LabelSelectorAsSelector) for the template-labels check.
 
 import { selectorRequirements, type Requirement } from '../labels.js';
-import { child, forbidden, index, invalid, required, type IssueList } from './field.js';
+import { child, forbidden, index, invalid, required, tooMany, type IssueList } from './field.js';
 import { isAbsent, isObject } from './json.js';
 import { validateLabelName, validateLabels } from './metadata.js';
-import { isValidLabelValue } from './names.js';
+import { isValidLabelValue, LABEL_VALUE_MAX } from './names.js';
 import { arrayAt, objectAt, stringAt, typeIssue } from './values.js';
 
 const PATH = 'spec.selector';
+
+/**
+ * apps.ordinal.dev/v1 only: bounds of the selector, far above what a selector needs, within which the CRD's
+ * CEL check that it matches the template's labels fits kube-apiserver's cost budget. Label values are at
+ * most 63 characters anyway.
+ */
+export const SELECTOR_BOUNDS = { matchLabels: 64, matchExpressions: 64, values: 64, valueLength: LABEL_VALUE_MAX } as const;
+
+/** SELECTOR_BOUNDS on spec.selector (its syntax is validateSelector's). */
+export function validateSelectorBounds(value: unknown, out: IssueList): void {
+  if (!isObject(value)) return;
+  const labels = isObject(value.matchLabels) ? Object.keys(value.matchLabels).length : 0;
+  if (labels > SELECTOR_BOUNDS.matchLabels) out.add(tooMany(child(PATH, 'matchLabels'), labels, SELECTOR_BOUNDS.matchLabels));
+  const expressions = Array.isArray(value.matchExpressions) ? value.matchExpressions : [];
+  if (expressions.length > SELECTOR_BOUNDS.matchExpressions) out.add(tooMany(child(PATH, 'matchExpressions'), expressions.length, SELECTOR_BOUNDS.matchExpressions));
+  expressions.forEach((e, i) => {
+    const values = isObject(e) && Array.isArray(e.values) ? e.values : [];
+    if (values.length > SELECTOR_BOUNDS.values) out.add(tooMany(child(index(child(PATH, 'matchExpressions'), i), 'values'), values.length, SELECTOR_BOUNDS.values));
+  });
+}
+
+/** Upstream's message when the selector does not match the template's labels. */
+export const SELECTOR_MISMATCH = '`selector` does not match template `labels`';
 
 // upstream: apis/meta/v1/validation ValidateLabelSelectorRequirement
 function validateRequirement(value: unknown, path: string, out: IssueList): void {

@@ -14,7 +14,7 @@ import { isAbsent, isEmptyString, type JsonObject } from './json.js';
 import { validateAnnotations, validateLabels, validateObjectMeta } from './metadata.js';
 import { isDNS1123Label } from './names.js';
 import { validatePodSpec } from './pod-template.js';
-import { validateSelector } from './selector.js';
+import { SELECTOR_MISMATCH, validateSelector } from './selector.js';
 import { validateUpdateStrategy } from './update-strategy.js';
 import { asObject, int32At, objectAt, stringAt } from './values.js';
 
@@ -82,7 +82,7 @@ function validateTemplate(spec: JsonObject, selector: Requirement[] | null | 'in
   if (selector !== 'invalid' && !matchesEverything) {
     const labels = templateLabels(meta);
     if (!selector?.every((r) => requirementMatches(r, labels))) {
-      out.add(invalid('spec.template.metadata.labels', meta.labels ?? null, '`selector` does not match template `labels`'));
+      out.add(invalid('spec.template.metadata.labels', meta.labels ?? null, SELECTOR_MISMATCH));
     }
   }
   validateLabels(meta.labels, 'spec.template.labels', out);

@@ -39,6 +39,7 @@ async function action(raw: RawControllerFlags, cmd: Command): Promise<void> {
     onSignal: (sig, handler) => process.on(sig, handler),
     hostname: hostname(),
     forceExit: (code) => process.exit(code),
+    ...(cmd.parent?.version() !== undefined ? { version: cmd.parent.version() as string } : {}),
   });
   process.exit(await running.exited);
 }

@@ -7,7 +7,7 @@ import type { SummaryRecord, TimelineRecord } from '../../sim/timeline.js';
 export function demoSummary(records: readonly TimelineRecord[], summary: SummaryRecord): string[] {
   const expects = records.filter((r) => r.type === 'expect');
   const held = expects.filter((r) => r.type === 'expect' && r.ok).length;
-  const observed = Object.entries(summary.metrics).filter(([k]) => k.startsWith('statefulset_max_unavailable'));
+  const observed = Object.entries(summary.metrics).filter(([k]) => k.startsWith('statefulset_controller_statefulset_max_unavailable'));
   const lines = ['Summary'];
   lines.push(`  converged: ${summary.converged && summary.convergedAt !== null ? `yes, at t=${formatSeconds(summary.convergedAt)}` : 'no'}   ended at t=${formatSeconds(summary.endedAt)} (virtual)`);
   lines.push(...rolloutLines(summary).map((l) => `  ${l}`));

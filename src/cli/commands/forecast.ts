@@ -15,6 +15,7 @@ import { selectorMatches } from '../../api/labels.js';
 import type { Pod, StatefulSet } from '../../api/types.js';
 import { defaultCandidates, SETTINGS, settingCandidate, type Candidate, type Setting } from '../../sim/forecast-candidates.js';
 import type { LearnedSeconds } from '../../sim/learned-durations.js';
+import { FieldPathError, parseFieldPath } from '../../sim/field-path.js';
 import { describeChange, ManifestScenarioError, setPath, type FailureBehavior, type ManifestChange, type ReleaseFailure } from '../../sim/scenario-from-manifests.js';
 import { onFailureOf } from '../../controller/effective-strategy.js';
 import { startOrdinal } from '../../controller/spec.js';
@@ -26,7 +27,7 @@ import { outputOption, structured, type OutputFormat } from '../explain/output-f
 import { addSetArguments, qualifiedName, setRefText } from '../explain/set-ref.js';
 import { addKubeFlags, type KubeFlags } from '../kube-flags.js';
 import { ownedBy } from '../rollout/rollout-status.js';
-import { collect, parseImage, parseSet, secondsList, wholeNumber } from '../explain/change-flags.js';
+import { assignmentAt, collect, parseImage, parseSet, secondsList, wholeNumber } from '../explain/change-flags.js';
 import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
 import { learnLiveDurations } from '../explain/live-durations.js';
 import { observedStart, podNodes, type ObservedStart } from '../explain/observed-start.js';
@@ -52,12 +53,20 @@ export interface ForecastOptions {
 
 /** `maxUnavailable=2`, `batchStartPolicy=Together`, `podManagementPolicy=Parallel`, `podUpdatePolicy=InPlaceIfPossible`, or a dotted path. */
 export function parseCandidate(text: string, set: StatefulSet): Candidate {
-  const eq = text.indexOf('=');
+  const eq = assignmentAt(text);
   if (eq <= 0) throw new ForecastInputError(`--candidate ${text}: want SETTING=VALUE (maxUnavailable=2, batchStartPolicy=Together, podManagementPolicy=Parallel, podUpdatePolicy=InPlaceIfPossible or a dotted path)`);
   const key = text.slice(0, eq);
   const value = loadYamlDocuments(text.slice(eq + 1))[0] ?? null;
   if ((SETTINGS as readonly string[]).includes(key)) return settingCandidate(key as Setting, value, set);
-  if (key.startsWith('spec.')) return { label: `${key} ${String(value)}`, set: [{ path: key, value }] };
+  if (key.startsWith('spec.')) {
+    try {
+      parseFieldPath(key);
+    } catch (e) {
+      if (e instanceof FieldPathError) throw new ForecastInputError(`--candidate ${e.message}`);
+      throw e;
+    }
+    return { label: `${key} ${String(value)}`, set: [{ path: key, value }] };
+  }
   throw new ForecastInputError(`--candidate ${text}: unknown setting "${key}"`);
 }
 
@@ -218,7 +227,7 @@ export function register(program: Command): void {
     ),
   )
     .option('--image <container=image>', 'the change: that container\'s new image (repeatable)', collect(parseImage), [])
-    .option('--set <path=value>', 'the change: a field of the set by dotted path, the value read as YAML (repeatable)', collect(parseSet), [])
+    .option('--set <path=value>', 'the change: a field of the set by its path, list elements by [N] or [FIELD=VALUE] (spec.template.spec.containers[name=app].resources.limits.cpu=2), the value read as YAML (repeatable)', collect(parseSet), [])
     .option('--replicas <n>', 'the change: spec.replicas', wholeNumber('--replicas'))
     .option('-f, --filename <file>', 'with NAME: the new version of the set (the change); without NAME: the manifest to forecast, offline')
     .option('--pod-start-seconds <s>', 'seconds from creation to Ready, one or comma-separated samples (default: learned from the set\'s pods)', secondsList('--pod-start-seconds'))

@@ -7,13 +7,14 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
-import { collect, parseImage, parseSet, seconds, wholeNumber } from '../explain/change-flags.js';
+import { collect, parseAllocatable, parseImage, parseSet, seconds, wholeNumber } from '../explain/change-flags.js';
 import { ManifestFileError, manifestDocuments, readManifestFile, readManifestText, sourceName, STDIN } from '../explain/manifest-docs.js';
 import { stringify } from 'yaml';
 import { renderReport } from '../../report/index.js';
 import { parseScenario, scenarioFromDocument } from '../../sim/scenario.js';
 import { ScenarioError } from '../../sim/scenario-fields.js';
-import { ManifestScenarioError, scenarioFromManifests, setsWithoutTemplateChange, type ManifestChange } from '../../sim/scenario-from-manifests.js';
+import type { Allocatable } from '../../cluster/kubelet/resize.js';
+import { DEFAULT_ALLOCATABLE, ManifestScenarioError, scenarioFromManifests, setsWithoutTemplateChange, type ManifestChange } from '../../sim/scenario-from-manifests.js';
 import type { Scenario } from '../../sim/scenario-types.js';
 import { TextTimeline } from '../../sim/timeline-text.js';
 import { toJsonLine, type TimelineRecord } from '../../sim/timeline.js';
@@ -31,6 +32,8 @@ export interface SimulateOptions {
   filename?: string;
   podStartSeconds?: number;
   terminationSeconds?: number;
+  /** The simulated node's allocatable (default: DEFAULT_ALLOCATABLE). */
+  allocatable?: Allocatable;
   /** Print the scenario (built from manifests, or the file's) and run nothing. */
   printScenario?: boolean;
 }
@@ -54,6 +57,7 @@ const changeFlags = (o: SimulateOptions): string[] =>
     o.filename !== undefined ? '-f' : '',
     o.podStartSeconds !== undefined ? '--pod-start-seconds' : '',
     o.terminationSeconds !== undefined ? '--termination-seconds' : '',
+    o.allocatable !== undefined ? '--allocatable' : '',
   ].filter(Boolean);
 
 /** The scenario's name for a file: its base name, or `stdin`. */
@@ -81,6 +85,7 @@ function scenarioFor(file: string, opts: SimulateOptions): { scenario: Scenario;
   const timing = {
     ...(opts.podStartSeconds !== undefined ? { podStartSeconds: opts.podStartSeconds } : {}),
     ...(opts.terminationSeconds !== undefined ? { podTerminationSeconds: opts.terminationSeconds } : {}),
+    ...(opts.allocatable !== undefined ? { allocatable: opts.allocatable } : {}),
   };
   const doc = scenarioFromManifests(fileLabel(file), docs, change, timing);
   return {
@@ -185,10 +190,11 @@ export function register(program: Command): void {
     .option('--why-at <seconds>', 'also explain every StatefulSet at that virtual time, as `why` and `plan` do (text: in the timeline; jsonl: on stderr)')
     .option('--image <container=image>', 'manifests: set this container\'s image in every StatefulSet that has it (repeatable)', collect(parseImage), [])
     .option('--replicas <n>', 'manifests: set spec.replicas of every StatefulSet', wholeNumber('--replicas'))
-    .option('--set <path=value>', 'manifests: set a field of every StatefulSet, e.g. spec.updateStrategy.rollingUpdate.maxUnavailable=3 (repeatable; the value is YAML)', collect(parseSet), [])
+    .option('--set <path=value>', 'manifests: set a field of every StatefulSet, e.g. spec.updateStrategy.rollingUpdate.maxUnavailable=3, spec.volumeClaimTemplates[0].spec.resources.requests.storage=20Gi, spec.template.spec.containers[name=app].resources.limits.cpu=2 (repeatable; the value is YAML)', collect(parseSet), [])
     .option('-f, --filename <file>', 'manifests: apply these objects as the change (e.g. the new version of the file); - reads standard input')
     .option('--pod-start-seconds <s>', 'manifests: seconds from a pod being scheduled to Ready (default: 1)', seconds('--pod-start-seconds'))
     .option('--termination-seconds <s>', 'manifests: seconds a deleted pod takes to go (default: 1)', seconds('--termination-seconds'))
+    .option('--allocatable <cpu=Q,memory=Q>', `manifests: the simulated node's allocatable, which in-place resizes are admitted against; it holds every pod (default: cpu=${DEFAULT_ALLOCATABLE.cpu},memory=${DEFAULT_ALLOCATABLE.memory})`, parseAllocatable)
     .option('--print-scenario', 'print the scenario (the one built from manifests) and run nothing')
     .action(async (file: string, opts: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, opts);

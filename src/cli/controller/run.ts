@@ -29,6 +29,8 @@ export interface RunDeps {
   createClient?: (opts: KubeClientOptions) => KubeClient;
   /** Called on a second signal: leave now, without draining. */
   forceExit(code: number): void;
+  /** Ordinal's version, for ordinal_build_info. */
+  version?: string;
 }
 
 export interface RunningController {
@@ -78,7 +80,7 @@ class ControllerProcess {
     const clientOpts: KubeClientOptions = { qps: config.qps, burst: config.burst, timers: this.timers, random: this.random, logger: this.log };
     if (config.kubeconfig !== undefined) clientOpts.kubeconfig = config.kubeconfig;
     this.client = (deps.createClient ?? createKubeClient)(clientOpts);
-    this.metrics = createControllerMetrics({ processMetrics: true });
+    this.metrics = createControllerMetrics({ processMetrics: true, ...(deps.version !== undefined ? { version: deps.version } : {}) });
     this.controller = this.buildController();
   }
 
@@ -144,6 +146,7 @@ class ControllerProcess {
 
   private startElection(le: { namespace: string; id: string }): void {
     const identity = `${this.deps.hostname}_${randomUUID()}`;
+    this.metrics.leaderStatus(le.id, false);
     this.elector = createLeaderElector({
       client: this.client,
       timers: this.timers,
@@ -152,8 +155,12 @@ class ControllerProcess {
       identity,
       random: this.random,
       logger: this.log,
-      onStartedLeading: () => void this.runController(), // the elector logs 'became leader'
+      onStartedLeading: () => {
+        this.metrics.leaderStatus(le.id, true);
+        void this.runController(); // the elector logs 'became leader'
+      },
       onStoppedLeading: () => {
+        this.metrics.leaderStatus(le.id, false);
         if (this.stopping) return;
         this.log.error({ lease: `${le.namespace}/${le.id}`, identity }, 'leader election lost');
         void this.shutdown(1, 'leader election lost', false);

@@ -17,6 +17,8 @@ export interface CommandDeps {
   namespace: string;
   io: CommandIO;
   timers: Timers;
+  /** The kubeconfig context connected to (absent for the in-memory cluster). */
+  context?: string;
 }
 
 /** `Error from server (NotFound): …` for API errors, as kubectl prints them; `error: …` otherwise. */
@@ -57,7 +59,7 @@ export async function withCluster(flags: KubeFlags, fn: (deps: CommandDeps) => P
   }
   const release = holdProcessOpen();
   try {
-    return await fn({ client: ctx.client, namespace: ctx.namespace, io: processIO, timers });
+    return await fn({ client: ctx.client, namespace: ctx.namespace, io: processIO, timers, context: ctx.context });
   } finally {
     release();
     ctx.client.close();

@@ -4,7 +4,7 @@
 
 import { Resources } from '../../api/client.js';
 import { dns1123Label } from '../../api/schema/crd-rules.js';
-import { rules, type Schema } from '../../api/schema/schema-dsl.js';
+import { int32Bounded, rules, type Schema } from '../../api/schema/schema-dsl.js';
 import { statefulSetSchema } from '../../api/schema/statefulset-schema.js';
 
 const res = Resources.ordinalStatefulSets;
@@ -16,7 +16,7 @@ export const SHORT_NAMES = ['osts'];
  * itself), so it is a plain object here; the root rule holds upstream's DNS-1123 *label* rule for the name.
  */
 export const rootSchema: Schema = rules(
-  { ...statefulSetSchema, properties: { ...statefulSetSchema.properties, metadata: { type: 'object' } } },
+  int32Bounded({ ...statefulSetSchema, properties: { ...statefulSetSchema.properties, metadata: { type: 'object' } } }),
   // Root rules may read metadata.name but may not point fieldPath into metadata.
   ...dns1123Label('self.metadata.name'),
 );

@@ -4,6 +4,7 @@
 // drift from `ordinal manifests`; test/deploy/manifests.test.ts pins the files.
 
 import { stringify } from 'yaml';
+import { DASHBOARD_FILE } from './observability.js';
 import type { ManifestOptions } from './options.js';
 import { clusterRules } from './rbac.js';
 
@@ -24,7 +25,18 @@ const INLINE: Record<string, string> = {
   concurrentSyncs: '{{ .Values.concurrentSyncs }}',
   kubeApiQps: '{{ .Values.kubeApi.qps }}',
   kubeApiBurst: '{{ .Values.kubeApi.burst }}',
+  scrapeInterval: '{{ .Values.observability.serviceMonitor.interval }}',
+  runbookUrl: '{{ .Values.observability.prometheusRule.runbookUrl }}',
 };
+
+/** The chart's labels plus the extra ones of `.Values.observability.<part>.labels` (what a Prometheus or Grafana selects by). */
+const observabilityLabels = (part: string): string[] => [
+  'labels:',
+  '  {{- include "ordinal.labels" . | nindent %2 }}',
+  `  {{- with .Values.observability.${part}.labels }}`,
+  '  {{- toYaml . | nindent %2 }}',
+  '  {{- end }}',
+];
 
 /**
  * Placeholder standing for a whole line (`- __HELM_x__`, `key: __HELM_x__` or `__HELM_x__: null`) →
@@ -66,6 +78,11 @@ const BLOCKS: Record<string, string[]> = {
     '{{- end }}',
   ],
   podAnnotations: ['{{- with .Values.podAnnotations }}', 'annotations: {{- toYaml . | nindent %2 }}', '{{- end }}'],
+  serviceMonitorLabels: observabilityLabels('serviceMonitor'),
+  prometheusRuleLabels: observabilityLabels('prometheusRule'),
+  dashboardLabels: observabilityLabels('dashboard'),
+  // the file itself, so that Helm never reads the dashboard's {{legend}} placeholders as its own
+  dashboardFile: [`${DASHBOARD_FILE}: |`, `  {{- .Files.Get "files/${DASHBOARD_FILE}" | nindent %2 }}`],
   clusterRules: [
     'rules:',
     '{{- if eq .Values.target "native" }}',
@@ -86,7 +103,7 @@ function indent(text: string, n: number): string[] {
 export function helmize(yaml: string): string {
   const out: string[] = [];
   for (const line of yaml.split('\n')) {
-    const block = /^(\s*)(?:- |[\w-]+: )?__HELM_(\w+)__(?:: null)?$/.exec(line);
+    const block = /^(\s*)(?:- |[\w.-]+: )?__HELM_(\w+)__(?:: null)?$/.exec(line);
     const lines = block ? BLOCKS[block[2] ?? ''] : undefined;
     if (block && lines) {
       const pad = block[1] ?? '';

@@ -3,8 +3,9 @@
 // which blockOwnerDeletion on pod ownerReferences requires); full pod lifecycle; claims created and
 // re-owned but never deleted (retention works through ownerReferences and the garbage collector);
 // ControllerRevisions; Events; StorageClasses, PodDisruptionBudgets and Nodes read (apps.ordinal.dev/v1: InPlace
-// claim expansion, rollingUpdate.respectPodDisruptionBudgets and topologyKey; none of them is written). The
-// Lease is a namespaced Role in the controller's own namespace.
+// claim expansion, rollingUpdate.respectPodDisruptionBudgets and topologyKey; none of them is written), and
+// pods/eviction created (respectPodDisruptionBudgets' update deletions). The Lease is a namespaced Role in the
+// controller's own namespace.
 
 import { Resources, type Resource } from '../../api/client.js';
 import { commonLabels, type ManifestOptions } from './options.js';
@@ -34,8 +35,9 @@ export function clusterRules(target: ManifestOptions['target']): Rule[] {
     rule(['', 'events.k8s.io'], ['events'], ['create', 'update', 'patch']),
     // InPlace claim updates (apps.ordinal.dev/v1) check that a claim's class allows expansion before patching it
     ...(target !== 'native' ? [rule(['storage.k8s.io'], ['storageclasses'], ['get', 'list', 'watch'])] : []),
-    // respectPodDisruptionBudgets (apps.ordinal.dev/v1) checks the budgets selecting a pod before an update deletion
-    ...(target !== 'native' ? [rule(['policy'], ['poddisruptionbudgets'], ['list', 'watch'])] : []),
+    // respectPodDisruptionBudgets (apps.ordinal.dev/v1) checks the budgets selecting a pod before an update deletion,
+    // which it then sends as an eviction (the API server checks the budget again)
+    ...(target !== 'native' ? [rule(['policy'], ['poddisruptionbudgets'], ['list', 'watch']), rule([''], ['pods/eviction'], ['create'])] : []),
     // topologyKey (apps.ordinal.dev/v1) reads the zone label of the node a pod runs on
     ...(target !== 'native' ? [rule([''], ['nodes'], ['list', 'watch'])] : []),
   ];

@@ -21,9 +21,17 @@ export type EtaForecast = Eta | { error: string } | 'pending' | 'none' | undefin
 /** Runs of the forecast behind an ETA: enough for p50 and p90, quick enough to be there in a second. */
 const ETA_RUNS = 10;
 
+/** Seconds left, as percentiles over the simulated runs. */
+export interface EtaBand {
+  p5: number;
+  p50: number;
+  p90: number;
+  p95: number;
+}
+
 export interface Eta {
-  /** Seconds left with `updated` pods updated: the median and the 90th percentile over the runs. */
-  remaining(updated: number): { p50: number; p90: number } | undefined;
+  /** Seconds left with `updated` pods updated, over the runs (`rollout status` shows p50 and p90, the dashboard p5..p95). */
+  remaining(updated: number): EtaBand | undefined;
   /** No pod was seen going: the forecast took the grace period, the most a termination can take. */
   terminationUnknown: boolean;
 }
@@ -65,8 +73,8 @@ export async function forecastEta(
     terminationUnknown: learned.termination.upperBound === true,
     remaining(updated) {
       const left = remainingAfter(runs, updated);
-      const [p50, p90] = [percentile(left, 50), percentile(left, 90)];
-      return p50 === undefined || p90 === undefined ? undefined : { p50, p90 };
+      const [p5, p50, p90, p95] = [5, 50, 90, 95].map((p) => percentile(left, p));
+      return p5 === undefined || p50 === undefined || p90 === undefined || p95 === undefined ? undefined : { p5, p50, p90, p95 };
     },
   };
 }

@@ -12,8 +12,6 @@ import type { Condition, Pod, StatefulSet } from '../../api/types.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
 import { Informer } from '../../runtime/informer.js';
 import { controllerRefOf } from '../../runtime/set-targets.js';
-import { isTerminating, stateSince } from '../../controller/pod-state.js';
-import type { WatchedTermination } from '../../sim/learned-durations.js';
 import type { CommandIO } from '../explain/io.js';
 import { structured } from '../explain/output-format.js';
 import { replicasOf } from '../../controller/spec.js';
@@ -21,7 +19,8 @@ import { failFast } from '../explain/observe-once.js';
 import { qualifiedName } from '../explain/set-ref.js';
 import { liveScreen, type Screen } from './screen.js';
 import { rolloutState, staleFailure, type RolloutState } from './status-message.js';
-import { etaText, forecastEta, isTerminationUnknown, type EtaForecast } from './rollout-eta.js';
+import { etaText } from './rollout-eta.js';
+import { EtaWatch } from './eta-watch.js';
 import { holdingPods, podChanges, renderLiveFrame, watchRows, type WatchPodRow } from './watch-view.js';
 
 export interface RolloutStatusArgs {
@@ -123,14 +122,11 @@ class StatusWatch {
   private lastMessage = '';
   /** The last look, for the -o document of a timeout. */
   private last: { set: StatefulSet; pods: Pod[] } | undefined;
-  /** The forecast of the rollout under way: asked for once per update revision, when the status first shows it (see rollout-eta.ts). */
-  private eta: EtaForecast;
-  private etaRevision: string | undefined;
+  /** The forecast of the rollout under way (eta-watch.ts). */
+  private readonly eta: EtaWatch;
   private lastEta = '';
   /** A failure condition seen on a status written for an older spec: it does not fail this rollout. */
   private staleFailure: Condition | undefined;
-  /** The set's pods seen going (deletion requested → gone): what the ETA learns termination times from first. */
-  private readonly watched: WatchedTermination[] = [];
   /** undefined until the first look: pods that exist when watching starts are not "changes". */
   private lastRows: Map<string, WatchPodRow> | undefined;
   private tickTimer: TimerId | undefined;
@@ -152,13 +148,18 @@ class StatusWatch {
     this.sets = new Informer<StatefulSet>({ ...common, ...reading(args.resource) });
     this.pods = new Informer<Pod>({ ...common, ...reading(Resources.pods), ...(selector ? { labelSelector: selector } : {}) });
     this.screen = args.live ? liveScreen(io) : undefined;
+    this.eta = new EtaWatch(client, args.resource);
   }
 
   run(): Promise<number> {
     const done = new Promise<number>((resolve) => (this.resolve = resolve));
     const onChange = { onAdd: () => this.evaluate(), onUpdate: () => this.evaluate(), onDelete: () => this.evaluate() };
     this.sets.addHandler(onChange);
-    this.pods.addHandler({ onDelete: (pod) => this.sawGone(pod) });
+    this.pods.addHandler({
+      onDelete: (pod) => {
+        if (ownedBy(this.args.set)(pod)) this.eta.sawGone(pod, this.clock.now());
+      },
+    });
     this.pods.addHandler(onChange);
     if (this.args.timeoutMs > 0) this.timeoutTimer = this.clock.at(this.clock.now() + this.args.timeoutMs, () => this.timeout(), 'rollout status timeout');
     this.sets.start();
@@ -220,41 +221,13 @@ class StatusWatch {
       reportEnd(this.args, set, pods, state, this.io, now);
       return this.finish(exitCode(state));
     }
-    const rolling = set.status?.currentRevision !== set.status?.updateRevision && set.status?.observedGeneration === set.metadata.generation;
-    if (state.kind === 'progressing' && rolling && this.etaRevision !== set.status?.updateRevision) this.askForEta(set, pods);
+    this.eta.update(set, pods, state.kind === 'progressing');
     this.show(set, pods, state, now);
     if (state.kind !== 'progressing') this.finish(exitCode(state));
   }
 
-  /** A pod of the set is gone: if it was seen terminating, its deletion → gone is a direct observation. */
-  private sawGone(pod: Pod): void {
-    const requested = isTerminating(pod) ? stateSince(pod) : undefined;
-    if (requested === undefined || !ownedBy(this.args.set)(pod)) return;
-    this.watched.push({ pod: pod.metadata.name ?? '', seconds: Math.max(0, this.clock.now() - requested) / 1000 });
-    // The forecast took the grace period for want of this: make it again.
-    if (isTerminationUnknown(this.eta)) this.etaRevision = undefined;
-  }
-
-  private askForEta(set: StatefulSet, pods: Pod[]): void {
-    const revision = set.status?.updateRevision;
-    const watched = [...this.watched];
-    this.eta = 'pending';
-    this.etaRevision = revision;
-    // An answer for a revision the set has since left (a fix during the rollout) is dropped; one that lacked
-    // a termination time the watch has seen since is asked again.
-    const answer = (eta: EtaForecast) => {
-      if (this.etaRevision !== revision) return;
-      this.eta = eta;
-      if (isTerminationUnknown(eta) && this.watched.length > watched.length) this.etaRevision = undefined;
-    };
-    forecastEta(this.client, this.args.resource, set, pods, watched).then(
-      (eta) => answer(eta === undefined ? 'none' : typeof eta === 'string' ? { error: eta } : eta),
-      (e: unknown) => answer({ error: e instanceof Error ? e.message : String(e) }),
-    );
-  }
-
   private etaLine(state: RolloutState, set: StatefulSet, pods: readonly Pod[]): string | undefined {
-    return state.kind === 'progressing' ? etaText(this.eta, pods, set.status?.updatedReplicas ?? 0) : undefined;
+    return state.kind === 'progressing' ? etaText(this.eta.forecast, pods, set.status?.updatedReplicas ?? 0) : undefined;
   }
 
   private show(set: StatefulSet, pods: Pod[], state: RolloutState, now: number): void {

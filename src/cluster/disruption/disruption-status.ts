@@ -89,7 +89,7 @@ function setCondition(conditions: readonly Condition[] | undefined, next: Condit
 }
 
 // upstream: component-helpers/apps/poddisruptionbudget UpdateDisruptionAllowedCondition
-function allowedCondition(status: BudgetStatus, now: Instant): Condition[] {
+export function allowedCondition(status: BudgetStatus, now: Instant): Condition[] {
   const allowed = status.disruptionsAllowed > 0;
   const condition = {
     type: CONDITION,

@@ -1,8 +1,8 @@
 // The verbs of the ClusterClient port as REST calls; see kube-client.ts for the contract.
 
-import type { ApplyOptions, DeleteOptions, JsonPatchOperation, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
-import { apiVersionOf } from '../../api/client.js';
-import { isGone } from '../../api/errors.js';
+import type { ApplyOptions, DeleteOptions, EvictionOptions, JsonPatchOperation, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
+import { apiVersionOf, Resources } from '../../api/client.js';
+import { isBudgetRefusal, isGone } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
 import { sleep, type Timers } from '../../runtime/clock.js';
 import type { Connection } from './connection.js';
@@ -82,9 +82,9 @@ export class RestClient implements KubeClient {
     }
   }
 
-  async create<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
+  async create<T extends KubeObject>(res: Resource, obj: T, opts?: Pick<WriteOptions, 'dryRun'>): Promise<T> {
     const body = JSON.stringify(withTypeMeta(res, obj));
-    const created = await this.json<T>('create', { method: 'POST', path: resourcePath(res, namespaceOf(res, obj)), body });
+    const created = await this.json<T>('create', { method: 'POST', path: resourcePath(res, namespaceOf(res, obj)) + dryRunQuery(opts), body });
     return withTypeMeta(res, created);
   }
 
@@ -124,6 +124,17 @@ export class RestClient implements KubeClient {
       ...(opts?.propagationPolicy !== undefined ? { propagationPolicy: opts.propagationPolicy } : {}),
     };
     await this.call('delete', { method: 'DELETE', path: resourcePath(res, namespace, name), body: JSON.stringify(body) });
+  }
+
+  async evictPod(namespace: string, name: string, opts: EvictionOptions = {}): Promise<void> {
+    const preconditions = { ...(opts.uid !== undefined ? { uid: opts.uid } : {}), ...(opts.resourceVersion !== undefined ? { resourceVersion: opts.resourceVersion } : {}) };
+    const deleteOptions = {
+      ...(Object.keys(preconditions).length > 0 ? { preconditions } : {}),
+      ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
+      ...(opts.dryRun === true ? { dryRun: ['All'] } : {}),
+    };
+    const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace }, deleteOptions };
+    await this.call('evict', { method: 'POST', path: resourcePath(Resources.pods, namespace, name, 'eviction'), body: JSON.stringify(body) });
   }
 
   watch<T extends KubeObject>(res: Resource, namespace: string | undefined, resourceVersion: string, handlers: WatchHandlers<T>): WatchHandle {
@@ -189,7 +200,7 @@ export class RestClient implements KubeClient {
         const res = await send(this.conn, req, this.transport);
         if (res.status >= 200 && res.status < 300) return res;
         error = toApiError(res.status, res.body, `${req.method} ${req.path}`);
-        failure = { kind: 'status', status: res.status, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']) };
+        failure = { kind: 'status', status: res.status, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']), ...(isBudgetRefusal(error) ? { budgetRefusal: true } : {}) };
       } catch (e) {
         if (!(e instanceof TransportError)) throw e;
         error = e;

@@ -5,13 +5,15 @@
 
 import { backoffDelay, type BackoffPolicy } from '../../runtime/backoff.js';
 
-export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'watch';
+/** `evict`: POST pods/NAME/eviction, which may spend a PodDisruptionBudget's disruption before it fails: not idempotent. */
+export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'watch' | 'evict';
 
 /** Verbs whose repetition cannot apply a change twice (PUT carries the resourceVersion precondition). */
 const IDEMPOTENT: ReadonlySet<Verb> = new Set(['get', 'list', 'update', 'delete', 'watch']);
 
 export type Failure =
-  | { kind: 'status'; status: number; retryAfterSeconds?: number }
+  /** `budgetRefusal`: a 429 that is a PodDisruptionBudget's answer to an eviction, not throttling: the request's outcome. */
+  | { kind: 'status'; status: number; retryAfterSeconds?: number; budgetRefusal?: boolean }
   | { kind: 'transport'; code?: string };
 
 export interface RetryPolicy {
@@ -56,6 +58,7 @@ function isServerRequestedRetry(verb: Verb, failure: Failure): boolean {
 
 /** Whether this failure of this verb is worth another try at all (ignoring the attempt count). */
 export function isRetryableFailure(verb: Verb, failure: Failure, retryOn: RetryPolicy['retryOn'] = 'persistent'): boolean {
+  if (failure.kind === 'status' && failure.budgetRefusal === true) return false;
   if (retryOn === 'server-requested') return isServerRequestedRetry(verb, failure);
   if (failure.kind === 'transport') return isIdempotent(verb) || NOT_SENT.has(failure.code ?? '');
   if (failure.status === 429) return true;

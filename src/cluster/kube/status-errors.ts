@@ -6,24 +6,23 @@ import {
   AlreadyExistsError,
   ApiError,
   ConflictError,
+  DISRUPTION_BUDGET_CAUSE,
+  DisruptionBudgetRefusal,
   GoneError,
   InvalidError,
+  MULTIPLE_BUDGETS_MESSAGE,
+  MultipleBudgetsError,
   NotFoundError,
   type FieldIssue,
+  type StatusCause,
 } from '../../api/errors.js';
-
-interface StatusCause {
-  reason?: string;
-  message?: string;
-  field?: string;
-}
 
 interface StatusBody {
   kind?: string;
   code?: number;
   reason?: string;
   message?: string;
-  details?: { causes?: StatusCause[] };
+  details?: { causes?: StatusCause[]; retryAfterSeconds?: number };
 }
 
 /** metav1.CauseType → field.ErrorType. */
@@ -85,6 +84,10 @@ export function toApiError(code: number, body: string, what: string): ApiError {
   if (code === 410 || reason === 'Expired' || reason === 'Gone') return new GoneError(message);
   if (code === 409) return reason === 'AlreadyExists' ? new AlreadyExistsError(message) : new ConflictError(message);
   if (code === 422) return new InvalidError(message, issuesOf(status));
+  // pods/eviction: a PodDisruptionBudget's refusal, and a pod of more than one budget
+  const causes = status?.details?.causes ?? [];
+  if (code === 429 && causes.some((c) => c.reason === DISRUPTION_BUDGET_CAUSE)) return new DisruptionBudgetRefusal(message, causes, status?.details?.retryAfterSeconds ?? 0);
+  if (code === 500 && status?.message === MULTIPLE_BUDGETS_MESSAGE && !status.reason) return new MultipleBudgetsError();
   return new ApiError(message, code, reason);
 }
 

@@ -154,22 +154,26 @@ class SimulatedKubelet implements Kubelet {
   }
 
   /**
-   * Creates the Node object if missing, and reports the configured allocatable in its status (what
-   * kube-apiserver admits resizes against); a failure is reported and retried, it never stops the kubelet.
+   * Creates its Node object if missing, and reports the configured allocatable in the status of each node it
+   * runs (what kube-apiserver admits resizes against); a failure is reported and retried, it never stops the
+   * kubelet.
    */
   private async registerNode(): Promise<void> {
-    // scenario Nodes are the simulator's to create (with their labels); the single node is the kubelet's own
-    if (this.opts.nodes !== undefined) return;
     const { client, nodeName, config } = this.opts;
     try {
-      await client.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName } }).catch((e: unknown) => {
-        if (!isAlreadyExists(e)) throw e;
-      });
+      // scenario Nodes are the simulator's to create (with their labels); the single node is the kubelet's own
+      if (this.opts.nodes === undefined) {
+        await client.create(Resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName } }).catch((e: unknown) => {
+          if (!isAlreadyExists(e)) throw e;
+        });
+      }
       const allocatable = config.allocatable;
       if (allocatable === undefined) return;
-      const node = await client.get<KubeObject>(Resources.nodes, undefined, nodeName);
-      const status = { ...(node['status'] as object | undefined), capacity: allocatable, allocatable };
-      if (!deepEqual(node['status'], status)) await client.updateStatus(Resources.nodes, { ...node, status });
+      for (const name of this.nodeNames) {
+        const node = await client.get<KubeObject>(Resources.nodes, undefined, name);
+        const status = { ...(node['status'] as object | undefined), capacity: allocatable, allocatable };
+        if (!deepEqual(node['status'], status)) await client.updateStatus(Resources.nodes, { ...node, status });
+      }
     } catch (e) {
       if (!this.running) return;
       this.report(e);

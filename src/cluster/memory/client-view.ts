@@ -2,9 +2,10 @@
 // are attributed to `identity` and whose requests pass through that actor's fault injector first.
 // Every method settles through plain promises; nothing waits on real time.
 
-import type { ApplyOptions, DeleteOptions, JsonPatchOperation, ListOptions, ListResult, Resource, WatchHandle, WatchHandlers, WriteOptions } from '../../api/client.js';
+import { Resources, type ApplyOptions, type DeleteOptions, type EvictionOptions, type JsonPatchOperation, type ListOptions, type ListResult, type Resource, type WatchHandle, type WatchHandlers, type WriteOptions } from '../../api/client.js';
 import type { KubeObject } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
+import { evictPod } from './eviction.js';
 import type { FaultInjector } from './faults.js';
 import { getScale, updateScale } from './scale-subresource.js';
 import type { ApiServer } from './server.js';
@@ -29,9 +30,9 @@ export class ClientView implements MemoryClusterClient {
     return { items: out.items as T[], resourceVersion: out.resourceVersion };
   }
 
-  async create<T extends KubeObject>(res: Resource, obj: T): Promise<T> {
+  async create<T extends KubeObject>(res: Resource, obj: T, opts?: Pick<WriteOptions, 'dryRun'>): Promise<T> {
     this.guard('create', res, obj.metadata?.name || obj.metadata?.generateName || '');
-    return this.server.create(this.identity, res, obj) as T;
+    return this.server.create(this.identity, res, obj, opts?.dryRun === true) as T;
   }
 
   async update<T extends KubeObject>(res: Resource, obj: T, opts?: WriteOptions): Promise<T> {
@@ -62,6 +63,12 @@ export class ClientView implements MemoryClusterClient {
   async delete(res: Resource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void> {
     this.guard('delete', res, name);
     this.server.delete(this.identity, res, namespace, name, opts);
+  }
+
+  /** A POST, as faults see it: pods/NAME/eviction creates an Eviction. */
+  async evictPod(namespace: string, name: string, opts: EvictionOptions = {}): Promise<void> {
+    this.guard('create', Resources.pods, name);
+    evictPod(this.server, this.identity, namespace, name, opts, this.timers.now());
   }
 
   watch<T extends KubeObject>(res: Resource, namespace: string | undefined, resourceVersion: string, handlers: WatchHandlers<T>): WatchHandle {

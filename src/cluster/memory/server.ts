@@ -101,7 +101,8 @@ export class ApiServer {
     return { items, resourceVersion: String(this.store.currentRevision()) };
   }
 
-  create(actor: string, res: Resource, obj: KubeObject): KubeObject {
+  /** `dryRun`: admitted and answered as if stored, but nothing is written or delivered. */
+  create(actor: string, res: Resource, obj: KubeObject, dryRun = false): KubeObject {
     if (isBindingResource(res)) return this.bind(actor, res, obj);
     this.counters?.count('api.copies');
     const draft = cloneJson(obj);
@@ -122,6 +123,7 @@ export class ApiServer {
     const admitted = admitCreate(res, draft, this.config.features, () => this.store.list(Resources.storageClasses) as StorageClass[]);
     const used = this.store.count(res);
     if (used >= this.config.maxObjects) throw quotaExceeded(res, requestedName, OBJECT_QUOTA_NAME, used, this.config.maxObjects);
+    if (dryRun) return cloneJson(admitted);
     return this.commits.put({ actor, verb: 'create', res }, admitted, false);
   }
 
