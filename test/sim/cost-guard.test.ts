@@ -28,11 +28,11 @@ const WHOLE_SET_INPUT: ReadonlySet<WorkCounter> = new Set(['planner.podsObserved
 
 type PerPod = Partial<Record<WorkCounter, number>>;
 
-/** Most of each counter per pod replaced, at the larger size (measured + 5-10 %; lower them when work goes). */
+/** Most of each counter per pod replaced, at the larger size (measured + about 3 %; lower them when work goes). */
 const PER_POD: Record<string, PerPod> = {
-  parallel: { 'planner.calls': 2.2, 'controller.writes': 2.8, 'api.copies': 12, 'watch.deliveries': 20.5 },
-  ordered: { 'planner.calls': 8.5, 'controller.writes': 5.4, 'api.copies': 17.5, 'watch.deliveries': 25.5 },
-  'many-sets': { 'planner.calls': 7.6, 'controller.writes': 5.5, 'api.copies': 20.8, 'watch.deliveries': 25.8 },
+  parallel: { 'planner.calls': 2.1, 'controller.writes': 2.75, 'api.copies': 11.7, 'watch.deliveries': 19.9 },
+  ordered: { 'planner.calls': 8.3, 'controller.writes': 5.25, 'api.copies': 16.9, 'watch.deliveries': 24.9 },
+  'many-sets': { 'planner.calls': 7.4, 'controller.writes': 5.35, 'api.copies': 20.3, 'watch.deliveries': 25.2 },
 };
 
 const table = (a: CostRun, b: CostRun): string =>
