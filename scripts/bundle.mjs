@@ -16,8 +16,9 @@ const arg = (name) => {
 const outfile = arg('--outfile') ?? join(root, 'dist', 'kubectl-ordinal.cjs');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// No top-level await (CommonJS has none): the entry mirrors src/cli/main.ts; runProgram reports every
-// failure itself (exit 1), so the promise it returns never rejects.
+// No top-level await (CommonJS has none): the entry mirrors src/cli/main.ts, with every command built up
+// front (the bundle's modules are one file, read whole anyway); runProgram reports every failure itself
+// (exit 1), so the promise it returns never rejects.
 // The file is also its own forecast worker (src/sim/forecast-pool.ts starts it with that workerData).
 const entry = `
 import { basename } from 'node:path';

@@ -1,8 +1,8 @@
-// Builds the `ordinal` / `kubectl-ordinal` command tree. Each command lives in cli/commands/<name>.ts and
-// exports `register(program)`.
+// Builds the whole `ordinal` / `kubectl-ordinal` command tree at once (tests, docs checks and the single-file
+// bundle). Each command lives in cli/commands/<name>.ts and exports `register(program)`; the CLI's own entry
+// loads only the command a command line names (lazy-program.ts, whose list follows this one's order).
 
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import { register as registerManifests } from './commands/manifests.js';
 import { register as registerController } from './commands/controller.js';
 import { register as registerKubelet } from './commands/kubelet.js';
@@ -17,47 +17,30 @@ import { register as registerForecast } from './commands/forecast.js';
 import { register as registerValidate } from './commands/validate.js';
 import { register as registerVersion } from './commands/version.js';
 import { register as registerDashboard } from './commands/dashboard.js';
-import { KubectlCommand } from './kubectl-command.js';
+import { packageVersion, pointToHelpAfterErrors, rootProgram, type Registrar } from './program-root.js';
 
-/** Set by scripts/bundle.mjs (esbuild `define`): the single-file bundle has no package.json next to it. */
-declare const ORDINAL_VERSION: string | undefined;
-
-function packageVersion(): string {
-  if (typeof ORDINAL_VERSION === 'string') return ORDINAL_VERSION;
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
+/** Every command, in the order the help lists them. */
+export const REGISTRARS: readonly Registrar[] = [
+  registerManifests,
+  registerController,
+  registerKubelet,
+  registerSimulate,
+  registerDemo,
+  registerBench,
+  registerRollout,
+  registerSet,
+  registerWhy,
+  registerPlan,
+  registerForecast,
+  registerValidate,
+  registerDashboard,
+  registerVersion,
+];
 
 export function buildProgram(name = 'ordinal'): Command {
-  const program = new KubectlCommand(name)
-    .description(
-      'Ordinal: a StatefulSet controller with maxUnavailable, Recreate, EnforcedRollingUpdate and minReadySeconds, ' +
-        'and a simulated cluster with virtual time.',
-    )
-    .version(packageVersion(), '-v, --version');
-  registerManifests(program);
-  registerController(program);
-  registerKubelet(program);
-  registerSimulate(program);
-  registerDemo(program);
-  registerBench(program);
-  registerRollout(program);
-  registerSet(program);
-  registerWhy(program);
-  registerPlan(program);
-  registerForecast(program);
-  registerValidate(program);
-  registerDashboard(program);
-  registerVersion(program, packageVersion());
+  const program = rootProgram(name);
+  const version = packageVersion();
+  for (const register of REGISTRARS) register(program, version);
   pointToHelpAfterErrors(program, name);
   return program;
-}
-
-/**
- * A usage error prints one line and where to find help, as kubectl does ("See 'kubectl get --help' for
- * usage."), rather than the whole help text.
- */
-function pointToHelpAfterErrors(cmd: Command, path: string): void {
-  cmd.showHelpAfterError(`See '${path} --help' for usage.`);
-  for (const sub of cmd.commands) pointToHelpAfterErrors(sub, `${path} ${sub.name()}`);
 }

@@ -30,7 +30,8 @@ export class ConditionMetrics {
     const now = new Map<string, Labels>();
     for (const c of conditions) now.set(c.type, { ...set, condition: c.type, status: c.status, reason: c.reason ?? '' });
     for (const [type, labels] of before) if (!sameLabels(labels, now.get(type))) this.gauge.remove(labels);
-    for (const labels of now.values()) this.gauge.set(labels, 1);
+    // a series already at 1 stays there: a sync that plans the same conditions sets nothing
+    for (const [type, labels] of now) if (!sameLabels(labels, before.get(type))) this.gauge.set(labels, 1);
     if (now.size === 0) this.current.delete(key);
     else this.current.set(key, now);
   }

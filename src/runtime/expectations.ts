@@ -6,6 +6,7 @@
 import type { Instant, KubeObject } from '../api/types.js';
 import type { Clock } from './clock.js';
 import type { ObservedSource } from './informer.js';
+import type { WorkCounters } from './work-counters.js';
 
 /** Upstream ExpectationsTimeout. */
 export const EXPECTATIONS_TTL_MS = 5 * 60 * 1000;
@@ -60,24 +61,80 @@ export interface ObservedChange {
 
 const objectKey = (namespace: string | undefined, name: string): string => `${namespace ?? ''}\u0000${name}`;
 
+/** A decimal resourceVersion without leading zeros: two of them order by length, then as text. */
+const canonical = (rv: string): string => rv.replace(/^0+(?=\d)/, '');
+const rvBefore = (a: string, b: string): boolean => a.length < b.length || (a.length === b.length && a < b);
+
+/**
+ * The keys of one watch scope whose blocking write waits for the watch to reach its resourceVersion, in a
+ * min-heap by that resourceVersion: the watch moving on pops the keys it reached, each once, so a scope with
+ * many waiting keys costs O(log keys) per key released instead of a scan of all of them per event. `keys`
+ * holds each key's current resourceVersion; a heap entry that no longer matches it is stale and skipped.
+ */
+class ScopeKeys {
+  readonly keys = new Map<string, string>();
+  private readonly heap: { rv: string; key: string }[] = [];
+
+  add(key: string, rv: string): void {
+    const at = canonical(rv);
+    this.keys.set(key, at);
+    const h = this.heap;
+    h.push({ rv: at, key });
+    for (let i = h.length - 1; i > 0; ) {
+      const up = (i - 1) >> 1;
+      if (!rvBefore(h[i]!.rv, h[up]!.rv)) break;
+      [h[i], h[up]] = [h[up]!, h[i]!];
+      i = up;
+    }
+  }
+
+  /** Moves every key whose resourceVersion `at` has reached into `out` (and out of the scope). */
+  release(at: string, out: Set<string>, counters?: WorkCounters): void {
+    const reached = canonical(at);
+    const h = this.heap;
+    while (h.length > 0 && !rvBefore(reached, h[0]!.rv)) {
+      const top = this.pop();
+      counters?.count('expectations.examined');
+      if (this.keys.get(top.key) !== top.rv) continue;
+      this.keys.delete(top.key);
+      out.add(top.key);
+    }
+  }
+
+  private pop(): { rv: string; key: string } {
+    const h = this.heap;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length === 0) return top;
+    h[0] = last;
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && rvBefore(h[l]!.rv, h[m]!.rv)) m = l;
+      if (r < h.length && rvBefore(h[r]!.rv, h[m]!.rv)) m = r;
+      if (m === i) return top;
+      [h[i], h[m]] = [h[m]!, h[i]!];
+      i = m;
+    }
+  }
+}
+
 /**
  * Unsatisfied keys indexed by what their blocking expectation waits for: the object (its cache entry
  * changes) and, for writes with an ordered resourceVersion, the watch position of its namespace scope.
- * `minRv` may be stale-low after removals: that costs one extra scan, never a missed key.
  */
 class BlockedIndex {
   private readonly byObject = new Map<ObservedSource, Map<string, Set<string>>>();
-  private readonly byScope = new Map<ObservedSource, Map<string | undefined, { keys: Map<string, string>; minRv: string | undefined }>>();
+  private readonly byScope = new Map<ObservedSource, Map<string | undefined, ScopeKeys>>();
 
   add(key: string, p: PendingExpectation): void {
     const objects = getOrSet(this.byObject, p.source, () => new Map<string, Set<string>>());
     getOrSet(objects, objectKey(p.namespace, p.name), () => new Set<string>()).add(key);
     const rv = p.resourceVersion;
     if (p.kind !== 'write' || rv === undefined || compareResourceVersions(rv, rv) === undefined) return;
-    const scopes = getOrSet(this.byScope, p.source, () => new Map<string | undefined, { keys: Map<string, string>; minRv: string | undefined }>());
-    const scope = getOrSet(scopes, p.namespace, () => ({ keys: new Map<string, string>(), minRv: rv }));
-    scope.keys.set(key, rv);
-    if (scope.minRv === undefined || (compareResourceVersions(rv, scope.minRv) ?? 0) < 0) scope.minRv = rv;
+    const scopes = getOrSet(this.byScope, p.source, () => new Map<string | undefined, ScopeKeys>());
+    getOrSet(scopes, p.namespace, () => new ScopeKeys()).add(key, rv);
   }
 
   remove(key: string, p: PendingExpectation): void {
@@ -91,19 +148,17 @@ class BlockedIndex {
     if (scope?.keys.size === 0) this.byScope.get(p.source)?.delete(p.namespace);
   }
 
-  /** Keys waiting on `change`'s object, and keys whose write every watch position has now reached. */
-  candidates(change: ObservedChange | undefined, out: Set<string>): void {
+  /**
+   * Keys waiting on `change`'s object, and keys whose write the watch position has now reached (each of those
+   * once: it is checked again with `satisfied`, which blocks it anew if it must still wait).
+   */
+  candidates(change: ObservedChange | undefined, out: Set<string>, counters?: WorkCounters): void {
     if (change !== undefined) for (const k of this.byObject.get(change.source)?.get(objectKey(change.namespace, change.name)) ?? []) out.add(k);
     for (const [source, scopes] of this.byScope) {
       for (const [namespace, scope] of scopes) {
         const at = source.lastSyncResourceVersion(namespace);
-        if (scope.minRv === undefined || (compareResourceVersions(at, scope.minRv) ?? -1) < 0) continue;
-        let min: string | undefined;
-        for (const [key, rv] of scope.keys) {
-          if ((compareResourceVersions(at, rv) ?? -1) >= 0) out.add(key);
-          else if (min === undefined || (compareResourceVersions(rv, min) ?? 0) < 0) min = rv;
-        }
-        scope.minRv = min;
+        if (compareResourceVersions(at, at) !== undefined) scope.release(at, out, counters);
+        if (scope.keys.size === 0) scopes.delete(namespace);
       }
     }
   }
@@ -120,7 +175,8 @@ function getOrSet<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 
 // upstream: pkg/controller/controller_utils.go ControllerExpectations (+ KEP-5647 consistency check)
 export class Expectations {
-  private readonly byKey = new Map<string, PendingExpectation[]>();
+  /** Per key, its expectations in the order recorded (so by recordedAt); those before `head` are done. */
+  private readonly byKey = new Map<string, { items: PendingExpectation[]; head: number }>();
   /** Per unsatisfied key: the first pending expectation, which blocked its last check. */
   private readonly blocked = new Map<string, PendingExpectation>();
   private readonly index = new BlockedIndex();
@@ -130,7 +186,7 @@ export class Expectations {
   private readonly released = new Set<string>();
   private readonly ttlMs: number;
 
-  constructor(private readonly opts: { clock: Clock; ttlMs?: number }) {
+  constructor(private readonly opts: { clock: Clock; ttlMs?: number; counters?: WorkCounters }) {
     this.ttlMs = opts.ttlMs ?? EXPECTATIONS_TTL_MS;
   }
 
@@ -160,16 +216,28 @@ export class Expectations {
     });
   }
 
-  /** True when every write recorded for `key` has been observed or has expired; drops those. */
+  /**
+   * True when every write recorded for `key` has been observed or has expired. Drops them in the order they
+   * were recorded and stops at the first that must still wait: that one blocks the key, and the rest are
+   * looked at once it is observed (so a sync that made a hundred writes does not recheck all of them on
+   * every event).
+   */
   satisfied(key: string): boolean {
     const list = this.byKey.get(key);
     if (list === undefined) return true;
     const now = this.opts.clock.now();
-    const left = list.filter((p) => now - p.recordedAt < this.ttlMs && !(p.kind === 'write' ? writeObserved(p) : deleteObserved(p)));
-    if (left.length === 0) this.byKey.delete(key);
-    else this.byKey.set(key, left);
-    this.block(key, left[0]);
-    return left.length === 0;
+    const { items } = list;
+    for (; list.head < items.length; list.head++) {
+      const p = items[list.head]!;
+      this.opts.counters?.count('expectations.examined');
+      if (now - p.recordedAt < this.ttlMs && !(p.kind === 'write' ? writeObserved(p) : deleteObserved(p))) break;
+    }
+    const first = items[list.head];
+    if (first === undefined) this.byKey.delete(key);
+    // drop the done ones once they are half the list, so a long-waiting key does not keep them all
+    else if (list.head > 32 && list.head * 2 > items.length) this.byKey.set(key, { items: items.slice(list.head), head: 0 });
+    this.block(key, first);
+    return first === undefined;
   }
 
   /**
@@ -182,10 +250,11 @@ export class Expectations {
   candidates(change?: ObservedChange): Set<string> {
     const out = new Set(this.released);
     this.released.clear();
-    this.index.candidates(change, out);
+    this.index.candidates(change, out, this.opts.counters);
     const now = this.opts.clock.now();
     if (now < this.earliestExpiry) return out;
     this.earliestExpiry = Number.POSITIVE_INFINITY;
+    this.opts.counters?.count('expectations.examined', this.blocked.size);
     for (const [key, p] of this.blocked) {
       const expiry = p.recordedAt + this.ttlMs;
       if (now >= expiry) out.add(key);
@@ -194,16 +263,18 @@ export class Expectations {
     return out;
   }
 
-  /** What `key` is still waiting for (as of the last `satisfied` check). */
+  /** What `key` is still waiting for: from the expectation that blocked its last `satisfied` check on. */
   pending(key: string): readonly PendingExpectation[] {
-    return this.byKey.get(key) ?? [];
+    const list = this.byKey.get(key);
+    return list === undefined ? [] : list.items.slice(list.head);
   }
 
   /** When the oldest pending expectation of `key` expires, so a skipped sync can be retried then. */
   expiresAt(key: string): Instant | undefined {
     const list = this.byKey.get(key);
-    if (list === undefined || list.length === 0) return undefined;
-    return Math.min(...list.map((p) => p.recordedAt)) + this.ttlMs;
+    const oldest = list?.items[list.head];
+    // recorded in clock order: the first left is the oldest
+    return oldest === undefined ? undefined : oldest.recordedAt + this.ttlMs;
   }
 
   /** Keys with anything pending. */
@@ -232,7 +303,7 @@ export class Expectations {
 
   private push(key: string, p: PendingExpectation): void {
     const list = this.byKey.get(key);
-    if (list === undefined) this.byKey.set(key, [p]);
-    else list.push(p);
+    if (list === undefined) this.byKey.set(key, { items: [p], head: 0 });
+    else list.items.push(p);
   }
 }

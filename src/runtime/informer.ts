@@ -4,6 +4,7 @@
 import type { ClusterClient, Resource, WatchEvent } from '../api/client.js';
 import type { KubeObject } from '../api/types.js';
 import type { Timers } from './clock.js';
+import type { WorkCounters } from './work-counters.js';
 import { noopLogger, type Logger } from './logging-port.js';
 import { ObjectCache, type CacheDelta, type IndexFunc } from './object-cache.js';
 import type { BackoffPolicy } from './backoff.js';
@@ -31,6 +32,8 @@ export interface InformerOptions {
   onListError?: (err: unknown) => void;
   /** Applied to each object before it is cached (client-go's SetTransform); must not mutate its argument. */
   transform?: <T extends KubeObject>(obj: T) => T;
+  /** Counts the objects its cache's lists and index lookups read (the cost guard). */
+  counters?: WorkCounters;
 }
 
 /**
@@ -57,7 +60,7 @@ export interface ObservedSource<T extends KubeObject = KubeObject> {
 // upstream: client-go/tools/cache/shared_informer.go sharedIndexInformer
 export class Informer<T extends KubeObject> implements ObservedSource<T> {
   readonly resource: Resource;
-  private readonly cache = new ObjectCache<T>();
+  private readonly cache: ObjectCache<T>;
   private readonly handlers = new Set<InformerHandlers<T>>();
   private readonly reflectors = new Map<string | undefined, Reflector<T>>();
   private readonly syncWaiters: ((synced: boolean) => void)[] = [];
@@ -66,6 +69,7 @@ export class Informer<T extends KubeObject> implements ObservedSource<T> {
 
   constructor(private readonly opts: InformerOptions) {
     this.resource = opts.resource;
+    this.cache = new ObjectCache<T>(opts.counters);
     this.log = opts.logger ?? noopLogger;
   }
 

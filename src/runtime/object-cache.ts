@@ -3,6 +3,7 @@
 // no consumer depends on Map insertion order.
 
 import type { KubeObject } from '../api/types.js';
+import type { WorkCounters } from './work-counters.js';
 
 /** What changed when the cache was written; `old` is the object it replaced or removed. */
 export type CacheDelta<T> =
@@ -76,6 +77,8 @@ export class ObjectCache<T extends KubeObject> {
   private readonly indexes = new Map<string, Index<T>>();
   private count = 0;
 
+  constructor(private readonly counters?: WorkCounters) {}
+
   get size(): number {
     return this.count;
   }
@@ -91,6 +94,7 @@ export class ObjectCache<T extends KubeObject> {
     for (const ns of spaces) {
       const objs = this.byNamespace.get(ns);
       if (objs === undefined) continue;
+      this.counters?.count('informer.objectsRead', objs.size);
       for (const name of [...objs.keys()].sort()) {
         const obj = objs.get(name)!;
         if (predicate === undefined || predicate(obj)) out.push(obj);
@@ -116,7 +120,9 @@ export class ObjectCache<T extends KubeObject> {
   byIndex(name: string, value: string): T[] {
     const index = this.indexes.get(name);
     if (index === undefined) return [];
-    return index.refs(value).map((r) => this.byNamespace.get(r.namespace)!.get(r.name)!);
+    const refs = index.refs(value);
+    this.counters?.count('informer.objectsRead', refs.length);
+    return refs.map((r) => this.byNamespace.get(r.namespace)!.get(r.name)!);
   }
 
   upsert(obj: T): CacheDelta<T> {

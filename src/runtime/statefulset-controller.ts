@@ -30,6 +30,7 @@ import { OPEN_FENCE, type WriteFence } from './lease-fence.js';
 import { scopedClient, scopeRefusal } from './scoped-client.js';
 import { syncStatefulSet, type ReconcileOutcome, type SyncDeps } from './reconcile.js';
 import { WorkQueue } from './work-queue.js';
+import type { WorkCounters } from './work-counters.js';
 
 export interface StatefulSetControllerDeps {
   client: ClusterClient;
@@ -55,6 +56,8 @@ export interface StatefulSetControllerDeps {
   onAnalysisResult?(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void;
   /** The leader's write fence (lease-fence.ts), consulted before every write; absent: always open (no leader election). */
   fence?: WriteFence;
+  /** Counts the informers' and expectations' work (the cost guard). */
+  counters?: WorkCounters;
 }
 
 /** Why a sync was stopped part-way (its set deleted, the controller stopping): not a failure, not retried. */
@@ -92,7 +95,7 @@ export class StatefulSetController {
   constructor(private readonly deps: StatefulSetControllerDeps) {
     this.log = deps.logger ?? noopLogger;
     this.fence = deps.fence ?? OPEN_FENCE;
-    const base = { client: deps.client, timers: deps.timers, random: deps.random, logger: this.log, transform: trimManagedFields };
+    const base = { client: deps.client, timers: deps.timers, random: deps.random, logger: this.log, transform: trimManagedFields, ...(deps.counters ? { counters: deps.counters } : {}) };
     const scope = deps.namespaces ? { namespaces: deps.namespaces } : {};
     const informer = <T extends KubeObject>(resource: Resource) => new Informer<T>({ ...base, ...scope, resource });
     const tag = (r: Resource) => (deps.target === 'both' ? r.group : '');
@@ -113,7 +116,7 @@ export class StatefulSetController {
     this.disruptions = budgets && new InFlightDisruptions({ pods: this.caches.pods, budgets, clock: deps.timers });
     this.durations = new DurationLearner(this.caches.pods, deps.timers);
     const ttl = deps.expectationsTtlMs ? { ttlMs: deps.expectationsTtlMs } : {};
-    this.expectations = new Expectations({ clock: deps.timers, ...ttl });
+    this.expectations = new Expectations({ clock: deps.timers, ...ttl, ...(deps.counters ? { counters: deps.counters } : {}) });
     this.queue = new WorkQueue<string>({ timers: deps.timers, metrics: deps.metrics.workQueue<string>('statefulset', deps.timers) });
     this.prober = deps.probePort && new AnalysisProber({ port: deps.probePort, timers: deps.timers, logger: this.log, onResult: (key, set, probe, result) => this.analysisResult(key, set, probe, result) });
   }

@@ -8,6 +8,7 @@ import { partitionOf } from '../api/intstr.js';
 import type { Instant, Pod, StatefulSet } from '../api/types.js';
 import { isRunningAndAvailable, isTerminating, podOrdinal, podRevision } from '../controller/model/pod-state.js';
 import { isRollingBack, movingTo } from '../controller/rollout/rollback.js';
+import type { WorkCounters } from '../runtime/work-counters.js';
 
 export interface Convergence {
   converged: boolean;
@@ -32,7 +33,8 @@ export type PodsOfSet = readonly Pod[] | ReadonlyMap<string, Pod>;
 const isList = (pods: PodsOfSet): pods is readonly Pod[] => Array.isArray(pods);
 export const podList = (pods: PodsOfSet): readonly Pod[] => (isList(pods) ? pods : [...pods.values()]);
 
-export function convergence(set: StatefulSet, podsOfSet: PodsOfSet, now: Instant): Convergence {
+/** `counters` counts the pods it reads (sim.podsChecked). */
+export function convergence(set: StatefulSet, podsOfSet: PodsOfSet, now: Instant, counters?: WorkCounters): Convergence {
   const pods = isList(podsOfSet) ? podsOfSet : podsOfSet.values();
   const count = isList(podsOfSet) ? podsOfSet.length : podsOfSet.size;
   const status = set.status;
@@ -46,6 +48,7 @@ export function convergence(set: StatefulSet, podsOfSet: PodsOfSet, now: Instant
   const counts = { update: 0, current: 0 };
   const seen = new Set<number>();
   for (const pod of pods) {
+    counters?.count('sim.podsChecked');
     const problem = podProblem(set, pod, now, start, replicas, counts);
     if (problem) return NOT(`${name}: ${problem}`);
     seen.add(podOrdinal(pod));
@@ -54,7 +57,8 @@ export function convergence(set: StatefulSet, podsOfSet: PodsOfSet, now: Instant
   return countersAgree(set, replicas, counts);
 }
 
-function podProblem(
+/** Why `pod` keeps `set` from converging (counting it in `counts` when nothing does), or undefined. */
+export function podProblem(
   set: StatefulSet,
   pod: Pod,
   now: Instant,
@@ -81,7 +85,7 @@ function podProblem(
   return undefined;
 }
 
-function countersAgree(set: StatefulSet, replicas: number, counts: { update: number; current: number }): Convergence {
+export function countersAgree(set: StatefulSet, replicas: number, counts: { update: number; current: number }): Convergence {
   const s = set.status!;
   const want: [string, number | undefined, number][] = [
     ['replicas', s.replicas, replicas],

@@ -32,46 +32,84 @@ function startWorker(): Worker {
 /** Jobs a worker holds at once: the one it runs and the next. */
 const PREFETCH = 2;
 
+/** Threads that run a forecast's jobs, batch after batch: started once, closed at the end. */
+export interface ForecastPool {
+  /** Every job's run, in the order of `jobs`. */
+  run(jobs: readonly RunJob[]): Promise<RunForecast[]>;
+  /** Stops the worker threads. */
+  close(): Promise<void>;
+}
+
+interface Batch {
+  jobs: readonly RunJob[];
+  results: RunForecast[];
+  next: number;
+  fail(error: Error): void;
+}
+
+/** A pool of `threads` threads, this one included (worker threads only when more than one). */
+export function startForecastPool(setup: ForecastSetup, threads: number): ForecastPool {
+  const workers = Array.from({ length: Math.max(1, Math.floor(threads)) - 1 }, () => {
+    const w = startWorker();
+    w.postMessage({ type: 'setup', setup } satisfies ToWorker);
+    return w;
+  });
+  let batch: Batch | undefined;
+  const take = (): number | undefined => (batch !== undefined && batch.next < batch.jobs.length ? batch.next++ : undefined);
+  const serve = (w: Worker): Promise<void> =>
+    new Promise<void>((resolve) => {
+      let held = 0;
+      const feed = () => {
+        while (held < PREFETCH) {
+          const id = take();
+          if (id === undefined) break;
+          held++;
+          w.postMessage({ type: 'run', id, job: batch!.jobs[id]! } satisfies ToWorker);
+        }
+        if (held === 0) finish();
+      };
+      const onMessage = (m: FromWorker) => {
+        if (m.type === 'failed') return batch?.fail(new Error(`forecast run ${m.id} failed: ${m.message}`));
+        batch!.results[m.id] = m.run;
+        held--;
+        feed();
+      };
+      const onError = (e: Error) => batch?.fail(e);
+      const onExit = (code: number) => {
+        if (held > 0) batch?.fail(new Error(`a forecast worker stopped (exit code ${code}) with runs left`));
+      };
+      const finish = () => {
+        w.off('message', onMessage).off('error', onError).off('exit', onExit);
+        resolve();
+      };
+      w.on('message', onMessage).on('error', onError).on('exit', onExit);
+      feed();
+    });
+  return {
+    async run(jobs) {
+      const results = new Array<RunForecast>(jobs.length);
+      let failed: (e: Error) => void = () => {};
+      const failure = new Promise<never>((_, reject) => (failed = reject));
+      batch = { jobs, results, next: 0, fail: (e) => failed(e) };
+      const here = async () => {
+        for (let id = take(); id !== undefined; id = take()) results[id] = (await runForecastJob(setup, jobs[id]!)).run;
+      };
+      await Promise.race([Promise.all([here(), ...workers.map(serve)]), failure]);
+      batch = undefined;
+      return results;
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}
+
 /** Every job's run, in the order of `jobs`; `threads` counts this one. */
 export async function runForecastJobs(setup: ForecastSetup, jobs: readonly RunJob[], threads: number): Promise<RunForecast[]> {
-  const results: RunForecast[] = new Array<RunForecast>(jobs.length);
-  let next = 0;
-  const take = (): number | undefined => (next < jobs.length ? next++ : undefined);
-  const workers = Array.from({ length: Math.min(Math.max(1, Math.floor(threads)), jobs.length) - 1 }, startWorker);
-  const served = workers.map(
-    (w) =>
-      new Promise<void>((resolve, reject) => {
-        let held = 0;
-        const feed = () => {
-          while (held < PREFETCH) {
-            const id = take();
-            if (id === undefined) break;
-            held++;
-            w.postMessage({ type: 'run', id, job: jobs[id]! } satisfies ToWorker);
-          }
-          if (held === 0) resolve();
-        };
-        w.on('message', (m: FromWorker) => {
-          if (m.type === 'failed') return reject(new Error(`forecast run ${m.id} failed: ${m.message}`));
-          results[m.id] = m.run;
-          held--;
-          feed();
-        });
-        w.on('error', reject);
-        w.on('exit', (code) => {
-          if (held > 0) reject(new Error(`a forecast worker stopped (exit code ${code}) with runs left`));
-        });
-        w.postMessage({ type: 'setup', setup } satisfies ToWorker);
-        feed();
-      }),
-  );
-  const here = async () => {
-    for (let id = take(); id !== undefined; id = take()) results[id] = (await runForecastJob(setup, jobs[id]!)).run;
-  };
+  const pool = startForecastPool(setup, Math.min(threads, jobs.length));
   try {
-    await Promise.all([here(), ...served]);
+    return await pool.run(jobs);
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await pool.close();
   }
-  return results;
 }

@@ -29,6 +29,8 @@ export interface RunForecast {
   updatedAt: number[];
   /** rollingUpdate.steps: stepsDoneAt[k]: seconds after the change when step k (0-based) passed. */
   stepsDoneAt: number[];
+  /** Why the run did not converge: the step that failed and its message (a write the API refused, a wait that timed out). */
+  why?: string;
 }
 
 /** A run's abort, from the rollout summary's record of it (rollout-tracker.ts) and the RolloutAborted event. */
@@ -67,8 +69,13 @@ class RunSummary {
   private readonly updatedAt = [0];
   private readonly stepsDoneAt: number[] = [];
   private abortMessage = '';
+  /** The first failed step's message (before the change too: a start the change cannot be applied to). */
+  private failure: string | undefined;
+  /** The last Warning Event after the change: what the controller reported it could not do. */
+  private warning: string | undefined;
 
   add(r: TimelineRecord): void {
+    if (r.type === 'failure') this.failure ??= r.message;
     if (this.change === undefined) {
       // Records before the change, even at its instant, belong to how the set was before.
       if (r.type === 'step' && r.index === 1) this.change = r.t;
@@ -81,6 +88,7 @@ class RunSummary {
       if (r.status.stepRevision === r.status.updateRevision) while (this.stepsDoneAt.length < (r.status.currentStepIndex ?? 0)) this.stepsDoneAt.push(r.t - change);
     }
     if (r.type === 'event' && r.reason === 'RolloutAborted' && this.abortMessage === '') this.abortMessage = r.message;
+    if (r.type === 'event' && r.eventType === 'Warning') this.warning = `${r.reason}: ${r.message}`;
     const removal = r.type === 'action' && isPodRemoval(r);
     if (removal || (r.type === 'action' && r.resource === 'pods' && r.verb === 'create')) {
       const batch = this.batches.get(r.t) ?? { at: r.t - change, deleted: [], created: [] };
@@ -109,7 +117,9 @@ class RunSummary {
       lowestAvailable: { replicas: a.lowestAvailable.replicas, at: a.lowestAvailable.at - change },
       message: this.abortMessage,
     };
-    return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...this.batches.values()], ...(aborted ? { aborted } : {}), updatedAt: this.updatedAt, stepsDoneAt: this.stepsDoneAt };
+    const failed = this.failure ?? (ok ? 'the run ended before the rollout converged' : 'an expectation of the run failed');
+    const why = seconds === undefined ? (this.warning === undefined ? failed : `${failed}; the controller's last warning: ${this.warning}`) : undefined;
+    return { seed, ...(seconds !== undefined ? { seconds } : {}), lowestAvailable, batches: [...this.batches.values()], ...(aborted ? { aborted } : {}), updatedAt: this.updatedAt, stepsDoneAt: this.stepsDoneAt, ...(why ? { why } : {}) };
   }
 }
 

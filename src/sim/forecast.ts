@@ -7,8 +7,9 @@
 
 import type { Seconds } from '../cluster/kubelet/config.js';
 import { percentile, percentileIndex } from '../controller/model/learned-durations.js';
+import { bandOf, madeEnough, nextLook, type Band } from './forecast-band.js';
 import type { Candidate } from './forecast-candidates.js';
-import { defaultThreads, runForecastJobs } from './forecast-pool.js';
+import { defaultThreads, startForecastPool, type ForecastPool } from './forecast-pool.js';
 import { candidateSteps, runForecastJob, type ForecastSetup, type RunForecast, type RunJob } from './forecast-run.js';
 import { forecastableStart, type ForecastStep } from './forecast-steps.js';
 import type { ManifestChange } from './scenario-from-manifests.js';
@@ -17,6 +18,7 @@ import { createdState, withSetFields } from './start-state.js';
 import type { TimelineRecord } from './timeline.js';
 
 export type { Batch, RunForecast } from './forecast-run.js';
+export type { Band } from './forecast-band.js';
 
 export interface ForecastInput {
   /** Shown in the scenario's name. */
@@ -28,7 +30,10 @@ export interface ForecastInput {
   termination: Seconds;
   /** How long a claim's expansion takes (default: the simulated storage's). */
   expansion?: Seconds;
+  /** The most runs per setting; a setting stops earlier once its band holds still (forecast-band.ts). */
   runs: number;
+  /** Make every one of `runs`, band still or not (the forecast calibration bench reads them all). */
+  everyRun?: boolean;
   seed: number;
   candidates: Candidate[];
   /** Where every run starts (a live set's objects as observed); default: the manifests once created. */
@@ -65,12 +70,6 @@ export interface StepForecast extends ForecastStep {
   done: Band;
 }
 
-export interface Band {
-  p5?: number;
-  p50?: number;
-  p95?: number;
-}
-
 export interface RollbackForecast {
   /** Runs the failure aborted (the others halted or never reached the failing pod). */
   aborted: number;
@@ -86,11 +85,7 @@ export interface RollbackForecast {
 
 export { percentile };
 
-const band = (values: number[]): Band => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const stats = { p5: percentile(sorted, 5), p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
-  return Object.fromEntries(Object.entries(stats).filter(([, v]) => v !== undefined));
-};
+const band = bandOf;
 
 const lowestOf = (points: ReadonlyArray<{ replicas: number; at: number }>): { replicas: number; at: number } =>
   points.reduce((low, p) => (p.replicas < low.replicas ? p : low), { replicas: Infinity, at: 0 });
@@ -167,9 +162,33 @@ export async function forecastRollout(input: ForecastInput): Promise<CandidateFo
       return { label: c.label, change: { ...input.change, initial: c.set }, start: starts.length - 1 };
     }),
   };
-  const jobs: RunJob[] = candidates.flatMap((_, candidate) => Array.from({ length: input.runs }, (_, i) => ({ candidate, seed: input.seed + i })));
   const pods = base.snapshot.resources['pods']?.length ?? 0;
-  const threads = input.threads ?? (jobs.length * Math.max(1, pods) >= WORKERS_MIN_PODS ? defaultThreads() : 1);
-  const runs = await runForecastJobs(setup, jobs, threads);
-  return candidates.map((c, i) => candidateForecast(setup, i, c, runs.slice(i * input.runs, (i + 1) * input.runs)));
+  const threads = input.threads ?? (candidates.length * input.runs * Math.max(1, pods) >= WORKERS_MIN_PODS ? defaultThreads() : 1);
+  const pool = startForecastPool(setup, Math.min(threads, candidates.length * input.runs));
+  try {
+    const runs = await runUntilStill(pool, candidates.length, input.runs, input.seed, input.everyRun === true);
+    return candidates.map((c, i) => candidateForecast(setup, i, c, runs[i] ?? []));
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * Each setting's runs, in seed order: all settings' next runs go to the pool together, and a setting stops
+ * once its band holds still or it has made `most` (forecast-band.ts).
+ */
+async function runUntilStill(pool: ForecastPool, settings: number, most: number, seed: number, everyRun: boolean): Promise<RunForecast[][]> {
+  const made: RunForecast[][] = Array.from({ length: settings }, () => []);
+  const open = new Set(made.keys());
+  while (open.size > 0) {
+    const jobs: RunJob[] = [...open].flatMap((candidate) => {
+      const from = made[candidate]!.length;
+      const to = everyRun ? most : nextLook(from, most);
+      return Array.from({ length: to - from }, (_, i) => ({ candidate, seed: seed + from + i }));
+    });
+    const runs = await pool.run(jobs);
+    jobs.forEach((job, i) => made[job.candidate]!.push(runs[i]!));
+    for (const candidate of [...open]) if (madeEnough(made[candidate]!.map((r) => r.seconds), most)) open.delete(candidate);
+  }
+  return made;
 }

@@ -15,6 +15,7 @@ import type { SimState } from './state.js';
 import { claimRecord, podRecord, secondsSince, statusRecord, waitingRecord, type TimelineRecord } from './timeline.js';
 import { checkBudgetBreach, checkControllerDelete, checkPods, checkZoneOrder, type Found } from './violations.js';
 import { ZONE_LABEL, type SimNode } from '../cluster/kubelet/index.js';
+import type { WorkCounters } from '../runtime/work-counters.js';
 
 export interface ObserverDeps {
   state: SimState;
@@ -32,6 +33,8 @@ export interface ObserverDeps {
    * marked (absent: it has not planned the set yet). The deletion check updates it.
    */
   seenPods?: (setKey: string) => Pod[] | undefined;
+  /** Counts the pods the checks read (sim.podsChecked). */
+  counters?: WorkCounters;
 }
 
 export function observeWrite(deps: ObserverDeps, w: WriteRecord): void {
@@ -58,7 +61,7 @@ function observeClaim(deps: ObserverDeps, w: WriteRecord): void {
   // InPlace: an expanding claim makes its replica unavailable
   const set = owner && deps.state.sets.get(owner.key)?.set;
   if (owner && set?.spec.volumeClaimUpdatePolicy === 'InPlace') {
-    deps.tracker.update(owner.key, set, deps.state.podsIn(owner.key), w.at, () => deps.state.unavailableOrdinals(owner.key, set, w.at));
+    deps.tracker.update(owner.key, set, deps.state.podsIn(owner.key), w.at, () => deps.state.unavailableOrdinals(owner.key, set, w.at), []);
   }
   const events = claimEvents(prev, next);
   if (events.length === 0) return;
@@ -76,7 +79,7 @@ function observeSet(deps: ObserverDeps, w: WriteRecord): void {
     deps.emit(statusRecord(secondsSince(deps.start, w.at), ns, w.name, generation, entry.set.status ?? { replicas: 0 }));
   }
   const set = entry?.set;
-  deps.tracker.update(key, set, deps.state.podsIn(key), w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
+  deps.tracker.update(key, set, deps.state.podsIn(key), w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)), []);
 }
 
 function observePod(deps: ObserverDeps, w: WriteRecord): void {
@@ -98,7 +101,7 @@ function observePod(deps: ObserverDeps, w: WriteRecord): void {
     const pods = deps.state.podsIn(key);
     if (change.prev === undefined && deps.state.hasSharedOrdinal(key)) for (const f of checkPods(podList(pods))) deps.violation(f, w.at);
     const set = deps.state.sets.get(key)?.set;
-    deps.tracker.update(key, set, pods, w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)));
+    deps.tracker.update(key, set, pods, w.at, set && (() => deps.state.unavailableOrdinals(key, set, w.at)), [change.key]);
   }
 }
 
@@ -120,7 +123,9 @@ function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   const owner = setKey!;
   const unavailable = deps.state.hasSharedOrdinal(owner) ? undefined : () => deps.state.unavailableOrdinals(owner, set, w.at);
   const held = deps.state.claimHeld(owner, set, w.at);
-  const found = checkControllerDelete(set, deps.state.podsOf(owner), victim, w.at, deps.features, unavailable, held);
+  const before = deps.state.podsOf(owner);
+  deps.counters?.count('sim.checkerInput', before.length);
+  const found = checkControllerDelete(set, before, victim, w.at, deps.features, unavailable, held);
   // A controller acts on what its informers have shown it: a pod that went unready, or was deleted by a user,
   // after the view its sync planned from (a late or broken watch) is judged as that view had it. A deletion
   // stands as a violation when it is one both in the cluster and in that view.
@@ -134,11 +139,12 @@ function checkDelete(deps: ObserverDeps, w: WriteRecord): void {
   if (deps.nodes !== undefined && topologyKey) {
     const nodes = deps.nodes;
     const zoneOf = (p: Pod): string | undefined => nodes.get(p.spec?.nodeName ?? '')?.labels[topologyKey];
-    for (const f of checkZoneOrder(set, deps.state.podsOf(owner), victim, zoneOf, w.at)) deps.violation(f, w.at);
+    for (const f of checkZoneOrder(set, before, victim, zoneOf, w.at)) deps.violation(f, w.at);
   }
   const ns = victim.metadata.namespace ?? 'default';
   const budgets = [...deps.state.budgets.values()].filter((b) => (b.metadata.namespace ?? 'default') === ns);
   if (budgets.length === 0) return;
   const podsOfNamespace = [...deps.state.pods.values()].filter((p) => (p.metadata.namespace ?? 'default') === ns);
+  deps.counters?.count('sim.podsChecked', deps.state.pods.size);
   for (const f of checkBudgetBreach(set, budgets, podsOfNamespace, victim)) deps.violation(f, w.at);
 }

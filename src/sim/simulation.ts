@@ -5,10 +5,12 @@
 import { Resources } from '../api/client.js';
 import type { Features } from '../api/features.js';
 import { ORDINAL_V1, type Instant, type Pod, type StatefulSet } from '../api/types.js';
-import type { AnalysisProbe, AnalysisResult } from '../controller/model/plan-types.js';
+import type { Action, AnalysisProbe, AnalysisResult, Plan } from '../controller/model/plan-types.js';
+import type { ObservedState } from '../controller/replica/observed-state.js';
 import type { MemorySnapshot } from '../cluster/memory/index.js';
 import type { RecordedEvent } from '../runtime/event-recorder.js';
 import type { Planner } from '../runtime/planner-port.js';
+import type { WorkCounters } from '../runtime/work-counters.js';
 import { actionSet } from './action-set.js';
 import type { ExpectContext } from './expect.js';
 import { metricsSummary } from './metrics-summary.js';
@@ -41,6 +43,8 @@ export interface SimulationOptions {
    * violations, turns it off: the checks walk every pod of the set on every sync.
    */
   checkPlans?: boolean;
+  /** Counts every layer's work as the run goes (the cost guard, `ordinal bench`). */
+  counters?: WorkCounters;
 }
 
 /**
@@ -51,6 +55,24 @@ export interface StartState {
   at: Instant;
   snapshot: MemorySnapshot;
 }
+
+/** Actions that never delete a pod: every other kind (a new one included) keeps its plan's view. */
+const KEEPS_PODS: ReadonlySet<Action['kind']> = new Set([
+  'createRevision',
+  'updateRevision',
+  'deleteRevision',
+  'adoptRevision',
+  'adoptPod',
+  'releasePod',
+  'createClaim',
+  'updateClaim',
+  'patchClaim',
+  'createPod',
+  'relabelPod',
+  'patchPod',
+  'updatePod',
+]);
+const mayDeletePods = (a: Action): boolean => !KEEPS_PODS.has(a.kind);
 
 /** Who wrote a start state's objects, in the write stream. */
 const RESTORE_ACTOR = 'restore';
@@ -79,18 +101,16 @@ export class Simulation {
   ) {
     this.features = scenarioFeatures(scenario);
     this.origin = opts.start?.at ?? SIM_EPOCH;
-    this.tracker = new SetTracker(this.origin);
+    this.tracker = new SetTracker(this.origin, opts.counters);
     this.endAt = this.origin + Math.round(scenario.endSeconds * 1000);
     this.world = buildWorld(scenario, this.features, {
       onSend: (w) => this.onSend(w),
       onEvent: (e) => this.onEvent(e),
       onAnalysis: (set, probe, result) => this.onAnalysis(set, probe, result),
       ...(opts.checkPlans !== false ? { onPlanViolation: (found: Found[], at: Instant) => found.forEach((f) => this.violation(f.invariant, f.message, at)) } : {}),
-      onObserved: (observed) => {
-        const resource = observed.set.apiVersion === ORDINAL_V1 ? Resources.ordinalStatefulSets : Resources.statefulSets;
-        this.seen.set(setKey(resource, observed.set.metadata.namespace ?? 'default', observed.set.metadata.name ?? ''), [...(observed.replicas?.allPods() ?? []), ...observed.pods]);
-      },
+      onPlanned: (observed, plan) => this.planned(observed, plan),
       ...(opts.planner ? { planner: opts.planner } : {}),
+      ...(opts.counters ? { counters: opts.counters } : {}),
     }, this.origin);
     const observer: ObserverDeps = {
       state: this.state,
@@ -101,10 +121,24 @@ export class Simulation {
       emit: (r) => this.emit(r),
       violation: (f, at) => this.violation(f.invariant, f.message, at),
       seenPods: (key) => this.seen.get(key),
+      ...(opts.counters ? { counters: opts.counters } : {}),
     };
     const nodes = scenarioNodes(scenario);
     if (nodes.length > 0) observer.nodes = new Map(nodes.map((n) => [n.name, n]));
     this.world.cluster.onWrite((w) => observeWrite(observer, w));
+  }
+
+  /**
+   * Keeps the view a plan that deletes pods was computed from, for the deletion check (observer.ts): a
+   * controller deletes a pod only as the sync's plan says, so only such a plan's view is ever read. Any other
+   * plan drops the set's view (a deletion without one is judged in the cluster alone), so no copy of the
+   * set's pods is made for the many syncs that delete nothing.
+   */
+  private planned(observed: ObservedState, plan: Plan): void {
+    const resource = observed.set.apiVersion === ORDINAL_V1 ? Resources.ordinalStatefulSets : Resources.statefulSets;
+    const key = setKey(resource, observed.set.metadata.namespace ?? 'default', observed.set.metadata.name ?? '');
+    if (plan.actions.some(mayDeletePods)) this.seen.set(key, [...(observed.replicas?.allPods() ?? []), ...observed.pods]);
+    else this.seen.delete(key);
   }
 
   now = (): Instant => this.world.clock.now();

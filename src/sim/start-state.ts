@@ -4,7 +4,9 @@
 // pod at once.
 
 import { Resources, type Resource } from '../api/client.js';
-import { fromTimestamp, type Instant, type KubeObject } from '../api/types.js';
+import { defaultStatefulSet } from '../api/defaults.js';
+import { defaultFeatures } from '../api/features.js';
+import { fromTimestamp, type Instant, type KubeObject, type StatefulSet } from '../api/types.js';
 import { qualifiedResource } from '../cluster/memory/messages.js';
 import type { MemorySnapshot } from '../cluster/memory/index.js';
 import { scenarioFromDocument } from './scenario.js';
@@ -96,12 +98,17 @@ export async function createdState(name: string, manifests: readonly unknown[], 
 /**
  * A live cluster's objects as the start: bound to the simulated node (or, for a pod on one of `nodes`, the
  * scenario's Node objects, to its own), virtual time starting at `now` or at the newest timestamp they hold,
- * whichever is later (nothing observed lies in the future).
+ * whichever is later (nothing observed lies in the future). A StatefulSet is stored defaulted, as the
+ * simulated API server stores every set it admits: kube-apiserver stores an apps.ordinal.dev/v1 set's claim
+ * templates as written, and the change's update, defaulted, would otherwise read as an edit of them (`field is
+ * immutable`). Defaulting is what the controller does before it hashes a revision, so the revisions hold.
  */
 export function observedState(objects: ReadonlyArray<{ resource: Resource; object: KubeObject }>, now: Instant, nodes: ReadonlySet<string> = new Set()): StartState {
   let at = now;
-  const bound = objects.map(({ resource, object }) => {
-    at = Math.max(at, newestTimestamp(object));
+  const bound = objects.map(({ resource, object: observed }) => {
+    at = Math.max(at, newestTimestamp(observed));
+    const isSet = resource === Resources.statefulSets || resource === Resources.ordinalStatefulSets;
+    const object = isSet ? (defaultStatefulSet(observed as StatefulSet, defaultFeatures()) as KubeObject) : observed;
     if (resource !== Resources.pods || !isObj(object['spec']) || !object['spec']['nodeName']) return { resource, object };
     if (nodes.has(String(object['spec']['nodeName']))) return { resource, object };
     return { resource, object: { ...object, spec: { ...object['spec'], nodeName: NODE_NAME } } as KubeObject };

@@ -108,12 +108,15 @@ class TimerHeap {
     const a = this.items;
     a.push(e);
     let i = a.length - 1;
+    // sift up without swapping: move parents down, then place `e` once
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!before(a[i]!, a[p]!)) break;
-      [a[i], a[p]] = [a[p]!, a[i]!];
+      const parent = a[p]!;
+      if (!before(e, parent)) break;
+      a[i] = parent;
       i = p;
     }
+    a[i] = e;
   }
 
   pop(): Entry | undefined {
@@ -133,17 +136,19 @@ class TimerHeap {
 
   private siftDown(start: number): void {
     const a = this.items;
+    const e = a[start]!;
     let i = start;
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
-      let m = i;
-      if (l < a.length && before(a[l]!, a[m]!)) m = l;
-      if (r < a.length && before(a[r]!, a[m]!)) m = r;
-      if (m === i) return;
-      [a[i], a[m]] = [a[m]!, a[i]!];
-      i = m;
+      let at = i;
+      if (l < a.length && before(a[l]!, e)) at = l;
+      if (r < a.length && before(a[r]!, at === i ? e : a[l]!)) at = r;
+      if (at === i) break;
+      a[i] = a[at]!;
+      i = at;
     }
+    a[i] = e;
   }
 }
 
@@ -177,11 +182,11 @@ class SimulatedTimers implements VirtualClock {
   at = (when: Instant, task: () => void, label = 'timer'): TimerId => {
     const id = ++this.seq;
     const dueAt = Math.max(when, this.current);
-    const item: ScheduledItem = { seq: id, dueAt, label, scheduledAt: this.current };
-    const e: Entry = { ...item, task, cancelled: false };
+    const e: Entry = { seq: id, dueAt, label, scheduledAt: this.current, task, cancelled: false };
     this.heap.push(e);
     this.live.set(id, e);
-    this.recent.push(item);
+    // (the entry itself: StepBudgetError prints its ScheduledItem fields only)
+    this.recent.push(e);
     if (this.recent.length > RECENT) this.recent.shift();
     this.activity++;
     return id;

@@ -12,9 +12,10 @@ import { StorageActor } from '../cluster/storage/storage-actor.js';
 import { createMemoryCluster, type MemoryCluster } from '../cluster/memory/index.js';
 import { createStatefulSetController, newPlanner } from '../runtime/statefulset-controller-factory.js';
 import type { Planner } from '../runtime/planner-port.js';
+import type { WorkCounters } from '../runtime/work-counters.js';
 import { createEventRecorder, type RecordedEvent } from '../runtime/event-recorder.js';
 import { createControllerMetrics, type ControllerMetrics } from '../runtime/metrics.js';
-import type { AnalysisProbe, AnalysisResult } from '../controller/model/plan-types.js';
+import type { AnalysisProbe, AnalysisResult, Plan } from '../controller/model/plan-types.js';
 import type { ObservedState } from '../controller/replica/observed-state.js';
 import type { StatefulSet } from '../api/types.js';
 import { AnalysisEndpoints } from './analysis-endpoints.js';
@@ -46,8 +47,10 @@ export interface WorldHooks {
   planner?: Planner;
   /** Invariant violations in a plan the controller computed; undefined: plans are not checked. */
   onPlanViolation?: (found: Found[], now: number) => void;
-  /** The state each plan was computed from (the controller's view, as late as its informers). */
-  onObserved?: (observed: ObservedState) => void;
+  /** Each plan and the state it was computed from (the controller's view, as late as its informers). */
+  onPlanned?: (observed: ObservedState, plan: Plan) => void;
+  /** Counts every layer's work (the cost guard, `ordinal bench`). */
+  counters?: WorkCounters;
 }
 
 export interface World {
@@ -74,7 +77,8 @@ type Controller = ReturnType<typeof createStatefulSetController>;
 export function buildWorld(scenario: Scenario, features: Features, hooks: WorldHooks, start: Instant = SIM_EPOCH): World {
   const clock = createVirtualClock({ start, stepBudget: 50_000_000 });
   const { maxObjects } = scenario.cluster;
-  const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}) });
+  const counters = hooks.counters;
+  const cluster = createMemoryCluster({ timers: clock, features, random: randomFor(scenario.seed, 'cluster'), ...(maxObjects ? { maxObjects } : {}), ...(counters ? { counters } : {}) });
   const nodes = scenarioNodes(scenario);
   const kubelet = createKubelet({
     client: cluster.client('kubelet'),
@@ -82,6 +86,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
     nodeName: NODE_NAME,
     config: { ...scenario.cluster, seed: scenario.seed },
     ...(nodes.length > 0 ? { nodes: { list: nodes, random: randomFor(scenario.seed, 'scheduler') } } : {}),
+    ...(counters ? { counters } : {}),
   });
   const disruption = new DisruptionController({ client: cluster.client(DISRUPTION_ACTOR), timers: clock, random: randomFor(scenario.seed, 'disruption') });
   const { storage: storageConfig } = scenario.cluster;
@@ -90,11 +95,8 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const endpoints = new AnalysisEndpoints(scenario.cluster.analysisEndpoints, scenario.cluster.metrics, () => clock.now());
   cluster.onWrite((w) => endpoints.sawWrite(w));
   const apiCalls = newCounter();
-  const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
-  const base = hooks.planner ?? newPlanner();
-  const checked = hooks.onPlanViolation ? checkedPlanner(base, hooks.onPlanViolation) : base;
-  const onObserved = hooks.onObserved;
-  const planner: Planner = onObserved === undefined ? checked : { ...checked, plan: (observed, now, features) => (onObserved(observed), checked.plan(observed, now, features)) };
+  const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, countedSends(hooks.onSend, counters));
+  const planner = worldPlanner(hooks);
   let controller: Controller | undefined;
   let generation = 0;
   return {
@@ -122,6 +124,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
         planner,
         probePort: endpoints.port,
         ...(hooks.onAnalysis ? { onAnalysisResult: hooks.onAnalysis } : {}),
+        ...(counters ? { counters } : {}),
       });
       await controller.start();
     },
@@ -129,5 +132,44 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
       await controller?.stop({ drain: false });
       controller = undefined;
     },
+  };
+}
+
+/** The controller's planner: the hooks' (or the real one), counted, checked and observed as the hooks ask. */
+function worldPlanner(hooks: WorldHooks): Planner {
+  const base = countedPlanner(hooks.planner ?? newPlanner(), hooks.counters);
+  const checked = hooks.onPlanViolation ? checkedPlanner(base, hooks.onPlanViolation) : base;
+  const onPlanned = hooks.onPlanned;
+  if (onPlanned === undefined) return checked;
+  return {
+    ...checked,
+    plan(observed, now, features) {
+      const plan = checked.plan(observed, now, features);
+      onPlanned(observed, plan);
+      return plan;
+    },
+  };
+}
+
+/** The planner as the controller calls it, counting its calls and the size of its input. */
+function countedPlanner(planner: Planner, counters: WorkCounters | undefined): Planner {
+  if (counters === undefined) return planner;
+  return {
+    ...planner,
+    plan(observed, now, features) {
+      counters.count('planner.calls');
+      counters.count('planner.podsObserved', (observed.replicas?.allPods().length ?? 0) + observed.pods.length);
+      counters.count('planner.objectsListed', observed.pods.length + observed.revisions.length + observed.claims.length);
+      return planner.plan(observed, now, features);
+    },
+  };
+}
+
+/** The controller's writes as sent, counted (Events apart). */
+function countedSends(onSend: (w: SentWrite) => void, counters: WorkCounters | undefined): (w: SentWrite) => void {
+  if (counters === undefined) return onSend;
+  return (w) => {
+    counters.count(w.resource === Resources.events ? 'controller.eventWrites' : 'controller.writes');
+    onSend(w);
   };
 }

@@ -45,3 +45,15 @@ describe('benchmark: forecast', () => {
     );
   });
 });
+
+describe('benchmark: the huge-replicas simulation and start-up, as goals', () => {
+  it('states each with its figure against its goal', async () => {
+    const { checkHugeGoal, formatHuge } = await import('../../src/cli/commands/bench-huge.js');
+    const { checkStartupGoal } = await import('../../src/cli/commands/bench-startup.js');
+    const huge = { case: 'simulate-huge', wallSeconds: 31.5, cpuSeconds: 29.8, peakRssMiB: 410, pods: 10000 };
+    assert.deepEqual(checkHugeGoal(huge), { label: 'ordinal simulate, replicas 2147483647 (10,000-object limit), wall', figure: '31.50 s', goal: '< 30 s', met: false });
+    assert.match(formatHuge(huge), /: 31\.50 s wall, 29\.80 s CPU, peak RSS 410 MiB, 10000 pods$/);
+    assert.deepEqual(checkStartupGoal(0.11), [{ label: 'ordinal --version CPU', figure: '0.11 s', goal: '< 0.3 s', met: true }]);
+    assert.deepEqual(checkStartupGoal(undefined), []);
+  });
+});

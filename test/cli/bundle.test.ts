@@ -48,6 +48,8 @@ describe('npm run bundle', () => {
     writeFileSync(wide, 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web}\nspec: {replicas: 25, podManagementPolicy: Parallel, updateStrategy: {rollingUpdate: {maxUnavailable: 25}}, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}\n');
     const forecast = run('forecast', '-f', wide, '--image', 'c=j', '--runs', '40', '--no-candidates', '-o', 'json');
     assert.equal(forecast.status, 0, forecast.stderr);
-    assert.equal((JSON.parse(forecast.stdout) as { settings: Array<{ converged: number }> }).settings[0]?.converged, 40);
+    // up to 40 runs (enough to start workers), fewer once the band holds still: every run made converges
+    const [current] = (JSON.parse(forecast.stdout) as { settings: Array<{ runs: number; converged: number }> }).settings;
+    assert.ok(current !== undefined && current.runs >= 8 && current.converged === current.runs, forecast.stdout);
   });
 });

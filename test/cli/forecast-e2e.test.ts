@@ -40,12 +40,13 @@ describe('forecast on kube-apiserver', () => {
     const forecast = JSON.parse(d.io.out) as {
       podStartSeconds: { samples: number[]; source: string };
       podTerminationSeconds: { samples: number[]; source: string };
-      settings: Array<{ converged: number; p5: number; p50: number; p95: number }>;
+      settings: Array<{ runs: number; converged: number; p5: number; p50: number; p95: number }>;
     };
     assert.match(forecast.podStartSeconds.source, new RegExp(`^creation → Ready of ${REPLICAS} pods, ±0.5 s$`));
     assert.match(forecast.podTerminationSeconds.source, /^SuccessfulDelete → SuccessfulCreate events of \d+ pods, ±0.5 s$/);
     const current = forecast.settings[0];
-    assert.ok(current && current.converged === 40, d.io.out);
+    // up to 40 runs, fewer once the band holds still (forecast-band.ts): every run made converges
+    assert.ok(current && current.runs >= 8 && current.converged === current.runs, d.io.out);
 
     d.io.out = '';
     const second = await rolledTo(env, d, 'app:3');

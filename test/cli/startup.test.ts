@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatStartup, measureStartup } from '../../src/cli/commands/bench-startup.js';
+import { commandsNeeded, loadProgram } from '../../src/cli/lazy-program.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HEAVY = ['@kubernetes/client-node', 'prom-client', 'pino'];
@@ -50,6 +52,38 @@ describe('start-up', () => {
     const help = packagesLoaded(['--help']);
     assert.equal(help.status, 0, help.stderr);
     assert.deepEqual(heavyIn(help.packages), []);
+  });
+
+  it('--version loads no command module; a command line loads only the command it names', () => {
+    const modules = (args: string[]) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ordinal-startup-'));
+      try {
+        const out = join(dir, 'loaded.txt');
+        writeFileSync(out, '');
+        const hooks = new URL('./module-trace-hooks.mjs', import.meta.url).href;
+        const registrar = `import { register } from 'node:module'; register(${JSON.stringify(hooks)}, { data: { out: ${JSON.stringify(out)} } });`;
+        const res = spawnSync(process.execPath, ['--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(registrar)}`, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: root, encoding: 'utf8' });
+        assert.equal(res.status, 0, res.stderr);
+        return readFileSync(out, 'utf8').split('\n').flatMap((url) => /\/src\/cli\/commands\/([a-z-]+)\.ts$/.exec(url)?.[1] ?? []);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    assert.deepEqual(modules(['--version']), []);
+    assert.deepEqual(modules(['version']), ['version']);
+    assert.deepEqual(modules(['help', 'why']), ['why']);
+    assert.ok(modules(['--help']).includes('forecast'), 'the help lists every command');
+  });
+
+  it('the entry lists the commands program.ts builds, in its order', async () => {
+    assert.deepEqual(
+      (await loadProgram('ordinal', ['node', 'ordinal', '--help'])).commands.map((c) => c.name()),
+      buildProgram('ordinal').commands.map((c) => c.name()),
+    );
+    assert.deepEqual(commandsNeeded(['forecast', 'web', '--runs', '5']), ['forecast']);
+    assert.deepEqual(commandsNeeded(['-v']), []);
+    assert.equal(commandsNeeded(['-v', '--help']), 'all');
+    assert.equal(commandsNeeded(['no-such-command']), 'all');
   });
 
   it('a cluster command loads @kubernetes/client-node only for an exec plugin, an auth-provider or a proxy', () => {

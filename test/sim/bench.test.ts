@@ -17,6 +17,7 @@ describe('benchmark', () => {
         ['one-set-5k', 1, 5000, 1],
         ['one-set-10k', 1, 10000, 1],
         ['many-sets-100', 100, 10, 10],
+        ['many-sets-300', 300, 10, 30],
       ],
     );
     assert.deepEqual([scaled(BENCH_CASES[0]!, 10).replicas, scaled(BENCH_CASES[1]!, 10).sets], [100, 100]);

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { GoalCheck } from '../../sim/bench/goals.js';
 
 export const STARTUP_GOAL_SECONDS = 0.3;
 const USER_HZ = 100;
@@ -40,6 +41,12 @@ export function measureStartup(runs = 5): number | undefined {
   }
   samples.sort((a, b) => a - b);
   return samples[Math.floor(samples.length / 2)];
+}
+
+/** The goal's row: `ordinal --version` under 0.3 s of CPU (none where it cannot be measured). */
+export function checkStartupGoal(seconds: number | undefined): GoalCheck[] {
+  if (seconds === undefined) return [];
+  return [{ label: 'ordinal --version CPU', figure: `${seconds.toFixed(2)} s`, goal: `< ${STARTUP_GOAL_SECONDS} s`, met: seconds < STARTUP_GOAL_SECONDS }];
 }
 
 export function formatStartup(seconds: number | undefined): string {

@@ -9,7 +9,8 @@ import { BENCH_CASES, scaled } from '../../sim/bench/cases.js';
 import { checkGoals, checkSyncGoals, formatGoals } from '../../sim/bench/goals.js';
 import type { BenchResult } from '../../sim/bench/measure.js';
 import { checkForecastGoals, FORECAST_CASES, forecastRatios, formatForecastBench, runForecastCase, type ForecastResult } from './bench-forecast.js';
-import { formatStartup, measureStartup } from './bench-startup.js';
+import { checkStartupGoal, formatStartup, measureStartup } from './bench-startup.js';
+import { checkHugeGoal, formatHuge, HUGE_CASE, runHugeCase, type HugeResult } from './bench-huge.js';
 
 export interface BenchOptions {
   case?: string;
@@ -56,14 +57,15 @@ export async function benchCommand(opts: BenchOptions): Promise<number> {
   const scale = Number(opts.scale ?? '1');
   const namespaces = opts.namespaces === undefined ? undefined : Math.max(1, Number(opts.namespaces));
   const wanted = opts.case === undefined ? undefined : new Set(opts.case.split(',').map((n) => n.trim()));
-  const known = [...BENCH_CASES, ...FORECAST_CASES].map((c) => c.name);
+  const known = [...BENCH_CASES, ...FORECAST_CASES, HUGE_CASE].map((c) => c.name);
   const unknown = [...(wanted ?? [])].filter((n) => !known.includes(n));
   const cases = BENCH_CASES.filter((c) => wanted === undefined || wanted.has(c.name))
     .map((c) => scaled(c, scale))
     .map((c) => (namespaces === undefined ? c : { ...c, namespaces }));
   // the forecast cases have no smaller version: they run at their size or not at all
   const forecastCases = FORECAST_CASES.filter((c) => (wanted === undefined && scale <= 1) || wanted?.has(c.name));
-  if (cases.length + forecastCases.length === 0 || unknown.length > 0) {
+  const huge = (wanted === undefined && scale <= 1) || wanted?.has(HUGE_CASE.name) === true;
+  if (cases.length + forecastCases.length + Number(huge) === 0 || unknown.length > 0) {
     process.stderr.write(`--case: unknown bench case ${unknown.join(', ') || opts.case} (known: ${known.join(', ')})\n`);
     return 2;
   }
@@ -90,21 +92,40 @@ export async function benchCommand(opts: BenchOptions): Promise<number> {
     process.stdout.write('(planner CPU: process.cpuUsage around every planStatefulSet call; process CPU: the whole process during the rollout, including the simulated API server and kubelet)\n');
   }
   if (forecasts.length > 0) process.stdout.write(`${formatForecastBench(forecasts)}\n${forecastRatios(forecasts).join('\n')}\n`);
-  process.stdout.write(`${formatStartup(measureStartup())}\n`);
+  let hugeResult: HugeResult | undefined;
+  if (huge) {
+    process.stderr.write(`running ${HUGE_CASE.description} ...\n`);
+    hugeResult = runHugeCase();
+    process.stdout.write(`${formatHuge(hugeResult)}\n`);
+  }
+  const startup = measureStartup();
+  process.stdout.write(`${formatStartup(startup)}\n`);
   const { formatSyncCosts, measureSyncCosts } = await import('../../sim/bench/sync-cost.js');
   const syncCosts = measureSyncCosts();
   process.stdout.write(`${formatSyncCosts(syncCosts)}\n`);
   // scaled-down cases are not the sizes the goals name
-  const goals = scale > 1 ? formatGoals(checkSyncGoals(syncCosts)) : formatGoals([...checkGoals(results), ...checkForecastGoals(forecasts), ...checkSyncGoals(syncCosts)]);
+  const measured = [
+    ...checkGoals(results),
+    ...checkForecastGoals(forecasts),
+    ...(hugeResult ? [checkHugeGoal(hugeResult)] : []),
+    ...checkStartupGoal(startup),
+    ...checkSyncGoals(syncCosts),
+  ];
+  const goals = scale > 1 ? formatGoals([...checkStartupGoal(startup), ...checkSyncGoals(syncCosts)]) : formatGoals(measured);
   if (goals !== '') process.stdout.write(`\ngoals (growth compares the rollouts' whole-process CPU; linear is 2× per doubling):\n${goals}\n`);
+  process.stdout.write(`${UPSTREAM_GOALS}\n`);
   return results.every((r) => r.converged && r.violations === 0) ? 0 : 1;
 }
+
+/** The goals measured beside kube-controller-manager, which this command cannot run (it needs kube-apiserver). */
+const UPSTREAM_GOALS =
+  'beside kube-controller-manager on kube-apiserver (1 × 500 Parallel, 100 × 10 OrderedReady: CPU per pod, wall time, peak RSS ≤ 1.0× upstream): npm run bench:upstream -- --stories parallel-500,sets-100x10';
 
 export function register(program: Command): void {
   program
     .command('bench')
-    .description('benchmark simulated rollouts (1 set × 1,000 / 2,000 / 5,000 / 10,000 replicas; 100 and 1,000 sets × 10) and forecasts (100, 300, 1,000 replicas) against their goals')
-    .option('--case <names>', `run only these cases, comma-separated (${[...BENCH_CASES, ...FORECAST_CASES].map((c) => c.name).join(', ')})`)
+    .description('benchmark simulated rollouts (1 set × 1,000 / 2,000 / 5,000 / 10,000 replicas; 100, 300 and 1,000 sets × 10), forecasts (100, 300, 1,000 replicas), a simulation of 2,147,483,647 replicas and start-up against their goals')
+    .option('--case <names>', `run only these cases, comma-separated (${[...BENCH_CASES, ...FORECAST_CASES, HUGE_CASE].map((c) => c.name).join(', ')})`)
     .option('--scale <n>', 'divide the number of pods by n (quick runs)', '1')
     .option('--namespaces <n>', 'spread the sets over n namespaces (default: 1 for one-set, 100 for many-sets)')
     .option('--json', 'print one JSON result per case, in this process')

@@ -13,6 +13,7 @@ export interface ForecastView {
   subject: string;
   change: string;
   replicas: number;
+  /** The most runs per setting (each stops earlier once its p5/p50/p95 hold still). */
   runs: number;
   seed: number;
   start: LearnedSeconds;
@@ -41,7 +42,11 @@ function assumptions(v: ForecastView): string[] {
     ['  start (created → Ready)', spread(v.start), v.start.source],
     ['  termination (deletion → gone)', spread(v.termination), v.termination.source],
   ];
-  const lines = [`${v.runs} simulated runs per setting (seeds ${v.seed}–${v.seed + v.runs - 1}); each pod draws its durations from`, ...renderTable(['', '', ''], rows).slice(1).map((l) => l.trimEnd())];
+  const all = v.results.every((r) => r.runs.length === v.runs);
+  const made = all
+    ? `${v.runs} simulated runs per setting (seeds ${v.seed}–${v.seed + v.runs - 1})`
+    : `Up to ${v.runs} simulated runs per setting (seeds from ${v.seed}), each setting's until its p5/p50/p95 held still (RUNS)`;
+  const lines = [`${made}; each pod draws its durations from`, ...renderTable(['', '', ''], rows).slice(1).map((l) => l.trimEnd())];
   if (v.termination.upperBound) lines.push('  so every duration below is an upper bound: give --termination-seconds, or forecast again after pods were replaced');
   return lines;
 }
@@ -54,7 +59,7 @@ function wayBack(v: ForecastView, failure: { behavior: string; pod: string }): s
   const rows = v.results.map((r) => {
     const rb = r.rollback;
     if (rb === undefined) return [r.label, '-', '-', '-', '-', '-', 'no run was aborted'];
-    const note = rb.aborted < v.runs ? `${v.runs - rb.aborted} run(s) not aborted` : rb.back.p50 === undefined ? 'no way back ended' : '';
+    const note = rb.aborted < r.runs.length ? `${r.runs.length - rb.aborted} run(s) not aborted` : rb.back.p50 === undefined ? 'no way back ended' : '';
     return [r.label, range(rb.detected), seconds(rb.back.p5), seconds(rb.back.p50), seconds(rb.back.p95), `${rb.lowestAvailable.replicas} of ${v.replicas} at +${seconds(rb.lowestAvailable.at)}`, note];
   });
   const message = v.results[0]?.rollback?.message;
@@ -65,6 +70,14 @@ function wayBack(v: ForecastView, failure: { behavior: string; pod: string }): s
     ...renderTable(['SETTING', 'DETECTED', 'BACK P5', 'BACK P50', 'BACK P95', 'LOWEST ON THE WAY BACK', 'NOTE'], rows).map((l) => l.trimEnd()),
     ...(message ? [`  ${message}`] : []),
   ];
+}
+
+/** `3 run(s) did not converge: <why the first did not>`, or undefined when every run converged. */
+function notConverged(r: CandidateForecast): string | undefined {
+  const failed = r.runs.filter((run) => run.seconds === undefined);
+  if (failed.length === 0) return undefined;
+  const why = failed[0]?.why;
+  return `${failed.length} run(s) did not converge${why === undefined ? '' : `: ${why.split('\n')[0]}`}`;
 }
 
 /** A manual pause is not in the durations: the note says they exclude the wait for the promotion. */
@@ -89,13 +102,14 @@ export function renderForecast(v: ForecastView): string {
   const lines = [`Forecast for ${v.subject}: ${v.change}`, ...assumptions(v), ''];
   const rows = v.results.map((r) => [
     r.label,
+    String(r.runs.length),
     seconds(r.p5),
     seconds(r.p50),
     seconds(r.p95),
     `${r.lowestAvailable.replicas} of ${v.replicas} at +${seconds(r.lowestAvailable.at)}`,
-    [r.converged < v.runs ? `${v.runs - r.converged} run(s) did not converge` : (r.note ?? ''), untilPromoted(r)].filter((n) => n !== '').join('; '),
+    [notConverged(r) ?? r.note ?? '', untilPromoted(r)].filter((n) => n !== '').join('; '),
   ]);
-  lines.push(...renderTable(['SETTING', 'P5', 'P50', 'P95', 'LOWEST AVAILABLE', 'NOTE'], rows).map((l) => l.trimEnd()));
+  lines.push(...renderTable(['SETTING', 'RUNS', 'P5', 'P50', 'P95', 'LOWEST AVAILABLE', 'NOTE'], rows).map((l) => l.trimEnd()));
   if (v.failure) lines.push(...wayBack(v, v.failure));
   const current = v.results[0];
   if (current) {
@@ -120,6 +134,6 @@ export function forecastData(v: ForecastView): object {
     podStartSeconds: v.start,
     podTerminationSeconds: v.termination,
     ...(v.failure ? { failure: v.failure } : {}),
-    settings: v.results.map(({ medianRecords: _records, runs: _runs, ...r }) => r),
+    settings: v.results.map(({ medianRecords: _records, runs, ...r }) => ({ ...r, runs: runs.length })),
   };
 }

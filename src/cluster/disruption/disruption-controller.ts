@@ -22,9 +22,43 @@ export interface DisruptionControllerOptions {
 const RETRY_MS = 1000;
 const key = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 
+/**
+ * Objects by key, as a Map, that also keeps each namespace's (in the order they were set): a budget's sync and
+ * a pod's event read their namespace's only, not every object of the cluster.
+ */
+class ByNamespace<T extends KubeObject> extends Map<string, T> {
+  private readonly spaces = new Map<string, Map<string, T>>();
+
+  override set(k: string, o: T): this {
+    const ns = o.metadata.namespace ?? '';
+    const before = super.get(k);
+    if (before !== undefined && (before.metadata.namespace ?? '') !== ns) this.spaces.get(before.metadata.namespace ?? '')?.delete(k);
+    let space = this.spaces.get(ns);
+    if (space === undefined) this.spaces.set(ns, (space = new Map()));
+    space.set(k, o);
+    return super.set(k, o);
+  }
+
+  override delete(k: string): boolean {
+    const before = super.get(k);
+    if (before !== undefined) this.spaces.get(before.metadata.namespace ?? '')?.delete(k);
+    return super.delete(k);
+  }
+
+  override clear(): void {
+    this.spaces.clear();
+    super.clear();
+  }
+
+  /** The namespace's objects, in the order they were set (as the whole Map has them). */
+  in(namespace: string | undefined): IterableIterator<T> {
+    return (this.spaces.get(namespace ?? '') ?? new Map<string, T>()).values();
+  }
+}
+
 export class DisruptionController extends WatchingActor {
-  private readonly budgets = new Map<string, PodDisruptionBudget>();
-  private readonly pods = new Map<string, Pod>();
+  private readonly budgets = new ByNamespace<PodDisruptionBudget>();
+  private readonly pods = new ByNamespace<Pod>();
   /** StatefulSets by API version, then UID (what a controller reference names). */
   private readonly sets = new Map<string, Map<string, StatefulSet>>([
     [apiVersionOf(Resources.statefulSets), new Map()],
@@ -49,7 +83,7 @@ export class DisruptionController extends WatchingActor {
   }
 
   private budgetsIn(namespace: string | undefined): PodDisruptionBudget[] {
-    return [...this.budgets.values()].filter((b) => b.metadata.namespace === namespace);
+    return [...this.budgets.in(namespace)].filter((b) => b.metadata.namespace === namespace);
   }
 
   private scaleOf = (ref: OwnerReference): number | undefined => {
@@ -66,7 +100,7 @@ export class DisruptionController extends WatchingActor {
     const budget = this.budgets.get(k);
     if (budget === undefined) return;
     const selects = budgetSelects(budget);
-    const pods = [...this.pods.values()].filter((p) => p.metadata.namespace === budget.metadata.namespace && selects(p.metadata.labels));
+    const pods = [...this.pods.in(budget.metadata.namespace)].filter((p) => p.metadata.namespace === budget.metadata.namespace && selects(p.metadata.labels));
     const now = this.opts.timers.now();
     const { status, recheckAt } = syncBudget({ budget, pods, scaleOf: this.scaleOf, now });
     if (recheckAt !== undefined) this.work.wakeAt(k, recheckAt);

@@ -5,7 +5,7 @@
 
 import { Resources, type ClusterClient, type Resource, type WatchEvent } from '../../api/client.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../api/errors.js';
-import { fromTimestamp, type Instant, type KubeObject, type Pod } from '../../api/types.js';
+import { fromTimestamp, type Instant, type KubeObject, type Pod, type PodStatus } from '../../api/types.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { podPlans, terminationDelayMs, type ContainerPlan, type KubeletConfig } from './config.js';
@@ -15,9 +15,11 @@ import { PodSource } from './pod-source.js';
 import { renderPodStatus } from './pod-status.js';
 import { nextStopEnd, restartedPlan, type RestartContext, type Stops } from './restart.js';
 import { writePodStatus } from './pod-status-writer.js';
-import { heldRequests, podResize, type AcceptedResize, type ResizeView } from './resize.js';
+import { podResize, type AcceptedResize, type ResizeView } from './resize.js';
+import { isTerminal, NodeRequests } from './node-requests.js';
 import { placePod, type SimNode } from './placement.js';
 import type { Random } from '../../runtime/random.js';
+import type { WorkCounters } from '../../runtime/work-counters.js';
 
 /** POST /api/v1/namespaces/{ns}/bindings: how a scheduler sets spec.nodeName (pod updates may not). */
 export const BINDINGS: Resource = { group: '', version: 'v1', plural: 'bindings', kind: 'Binding', namespaced: true };
@@ -38,6 +40,8 @@ export interface KubeletOptions {
   onLifecycle?: PodLifecycleListener;
   /** Unexpected API errors; the kubelet retries after a second either way. */
   onError?: (error: unknown) => void;
+  /** Counts its syncs, renders and held-request sums (the cost guard). */
+  counters?: WorkCounters;
 }
 
 export interface Kubelet {
@@ -50,6 +54,8 @@ export interface Kubelet {
 
 interface Tracked {
   pod: Pod;
+  /** Its place in the order the kubelet took its pods (the order a freed node retries Deferred resizes in). */
+  seq: number;
   /** When the kubelet took the pod: container start times count from here. */
   t0?: Instant;
   /** Containers stopping to restart on a new image (restart.ts). */
@@ -66,9 +72,6 @@ interface Tracked {
 }
 
 const RETRY_MS = 1000;
-
-/** Failed and Succeeded pods never run again (restartPolicy aside), so their status is left alone. */
-const isTerminal = (pod: Pod): boolean => pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
 
 const newer = (a: Pod, b: Pod): boolean => Number(a.metadata.resourceVersion ?? 0) >= Number(b.metadata.resourceVersion ?? 0);
 
@@ -98,6 +101,11 @@ export function createKubelet(opts: KubeletOptions): Kubelet {
 
 class SimulatedKubelet implements Kubelet {
   private readonly pods = new Map<string, Tracked>();
+  private seq = 0;
+  /** Each node's held requests, kept only when there is an allocatable to admit resizes against. */
+  private readonly held: NodeRequests | undefined;
+  /** The pods whose status reports a pending resize: retried when another pod frees its requests. */
+  private readonly pendingResize = new Set<Tracked>();
   private readonly listeners: PodLifecycleListener[] = [];
   /** The nodes whose pods it runs. */
   private readonly nodeNames: ReadonlySet<string>;
@@ -110,6 +118,7 @@ class SimulatedKubelet implements Kubelet {
   constructor(private readonly opts: KubeletOptions) {
     if (opts.onLifecycle) this.listeners.push(opts.onLifecycle);
     this.nodeNames = new Set(opts.nodes === undefined ? [opts.nodeName] : opts.nodes.list.map((n) => n.name));
+    this.held = opts.config.allocatable === undefined ? undefined : new NodeRequests(opts.counters);
   }
 
   async start(): Promise<void> {
@@ -193,9 +202,10 @@ class SimulatedKubelet implements Kubelet {
     if (pod.spec?.nodeName && this.opts.nodes !== undefined) this.lastNode.set(`${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`, pod.spec.nodeName);
     let t = this.pods.get(uid);
     if (t === undefined) {
-      t = { pod, resize: {} };
+      t = { pod, seq: this.seq++, resize: {} };
       this.pods.set(uid, t);
-    } else if (newer(pod, t.pod)) t.pod = pod;
+      this.track(t, pod);
+    } else if (newer(pod, t.pod)) this.track(t, pod);
     if (t.pod.metadata.deletionTimestamp !== undefined) this.terminate(t);
     else if (!t.pod.spec?.nodeName) this.bind(t);
     else if (!isTerminal(t.pod)) this.sync(t);
@@ -243,6 +253,7 @@ class SimulatedKubelet implements Kubelet {
       t.dirty = true;
       return;
     }
+    this.opts.counters?.count('kubelet.syncs');
     const now = this.opts.timers.now();
     const t0 = (t.t0 ??= fromTimestamp(t.pod.status?.startTime) ?? now);
     const r = this.restartContext(t, t.pod, t0, now);
@@ -250,37 +261,45 @@ class SimulatedKubelet implements Kubelet {
     const resized = this.resize(t, t.pod, now);
     const wakes = [...plans.map((p) => nextChangeAt(p, t0, now)), nextStopEnd(r), resized.doneAt].filter((w): w is Instant => w !== undefined);
     this.wakeAt(t, wakes.length > 0 ? Math.min(...wakes) : undefined);
-    if (!deepEqual(t.pod.status, this.render(t, t.pod, t0))) this.write(t, t0);
+    // the plans and the resize of this instant, rendered once: the write sends this status first
+    const status = this.render(t, t.pod, t0, { plans, resized });
+    if (!deepEqual(t.pod.status, status)) this.write(t, t0, status);
   }
 
   private restartContext(t: Tracked, pod: Pod, t0: Instant, now: Instant): RestartContext {
     return { config: this.opts.config, pod, t0, now, stops: (t.stops ??= new Map()) };
   }
 
-  private render(t: Tracked, pod: Pod, t0: Instant) {
+  /** The status of `pod` now; `known`: its plans and resize, worked out already at this instant. */
+  private render(t: Tracked, pod: Pod, t0: Instant, known?: { plans: ContainerPlan[]; resized: ResizeView }): PodStatus {
+    this.opts.counters?.count('kubelet.renders');
     const now = this.opts.timers.now();
-    const views = takenOverPlans(this.restartContext(t, pod, t0, now)).map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
-    return renderPodStatus(pod, views, t0, now, this.resize(t, pod, now));
+    const plans = known?.plans ?? takenOverPlans(this.restartContext(t, pod, t0, now));
+    const views = plans.map((plan) => ({ plan, state: containerStateAt(plan, t0, now) }));
+    return renderPodStatus(pod, views, t0, now, known?.resized ?? this.resize(t, pod, now));
   }
 
-  /** The pod's resize against its node's allocatable and the requests the node's other pods hold. */
+  /** `pod` is the tracked pod's latest version: its held requests and pending resize follow it. */
+  private track(t: Tracked, pod: Pod): void {
+    t.pod = pod;
+    this.held?.set(pod.metadata.uid ?? '', pod);
+    if (pod.spec?.nodeName && pod.status?.conditions?.some((c) => c.type === 'PodResizePending')) this.pendingResize.add(t);
+    else this.pendingResize.delete(t);
+  }
+
+  /** The pod's resize against the node's allocatable and the requests its node's other pods hold. */
   private resize(t: Tracked, pod: Pod, now: Instant): ResizeView {
-    const others = { cpuMilli: 0, memoryBytes: 0 };
-    for (const o of this.pods.values()) {
-      if (o === t || !o.pod.spec?.nodeName || o.pod.spec.nodeName !== pod.spec?.nodeName || isTerminal(o.pod)) continue;
-      const held = heldRequests(o.pod);
-      others.cpuMilli += held.cpuMilli;
-      others.memoryBytes += held.memoryBytes;
-    }
+    // without an allocatable nothing is admitted against the others' requests: there is no sum to keep
+    const others = this.held?.others(pod.spec?.nodeName ?? '', t.pod.metadata.uid ?? '') ?? { cpuMilli: 0, memoryBytes: 0 };
     return podResize({ pod, allocatable: this.opts.config.allocatable, others, now, accepted: t.resize });
   }
 
-  private write(t: Tracked, t0: Instant): void {
+  private write(t: Tracked, t0: Instant, status: PodStatus): void {
     t.writing = true;
-    writePodStatus(this.opts.client, t.pod, (current) => this.render(t, current, t0))
+    writePodStatus(this.opts.client, t.pod, (current) => this.render(t, current, t0), status)
       .then((written) => {
         if (!written || !this.running) return;
-        if (newer(written.after, t.pod)) t.pod = written.after;
+        if (newer(written.after, t.pod)) this.track(t, written.after);
         this.emit(written.before, written.after);
       })
       .catch((e: unknown) => {
@@ -351,8 +370,10 @@ class SimulatedKubelet implements Kubelet {
     if (t.wake) this.opts.timers.cancel(t.wake.id);
     if (t.termination !== undefined) this.opts.timers.cancel(t.termination);
     this.pods.delete(uid);
+    this.held?.remove(uid);
+    this.pendingResize.delete(t);
     // its requests are free now: a Deferred resize may fit (upstream retries pending resizes when a pod goes)
-    if (this.running) for (const other of this.pods.values()) if (other.pod.status?.conditions?.some((c) => c.type === 'PodResizePending') && other.pod.spec?.nodeName) this.sync(other);
+    if (this.running) for (const other of [...this.pendingResize].sort((a, b) => a.seq - b.seq)) this.sync(other);
   }
 
   private report(error: unknown): void {

@@ -17,16 +17,19 @@ export interface StatusWrite {
 /**
  * Writes `render(current)` unless it equals the stored status. Resolves undefined when nothing was
  * written (no change, or the pod is gone); throws other API errors and a Conflict that outlasts the retries.
+ * `rendered`: `render(pod)` already worked out, and known to differ from its status (the first attempt sends it).
  */
 export async function writePodStatus(
   client: ClusterClient,
   pod: Pod,
   render: (current: Pod) => PodStatus,
+  rendered?: PodStatus,
 ): Promise<StatusWrite | undefined> {
   let current = pod;
   for (let attempt = 1; ; attempt++) {
-    const status = render(current);
-    if (deepEqual(current.status, status)) return undefined;
+    const known = attempt === 1 ? rendered : undefined;
+    const status = known ?? render(current);
+    if (known === undefined && deepEqual(current.status, status)) return undefined;
     try {
       const after = await client.updateStatus<Pod>(Resources.pods, { ...current, status });
       return { before: current, after };

@@ -72,6 +72,7 @@ export class ClientView implements MemoryClusterClient {
   }
 
   watch<T extends KubeObject>(res: Resource, namespace: string | undefined, resourceVersion: string, handlers: WatchHandlers<T>): WatchHandle {
+    this.server.counters?.count('api.requests');
     const error = this.faults.failure('watch', res, '');
     if (error) {
       const id = this.timers.at(this.timers.now(), () => handlers.onClose(error), `watch refused ${this.identity}`);
@@ -91,6 +92,7 @@ export class ClientView implements MemoryClusterClient {
   }
 
   private guard(verb: FaultVerb, res: Resource, name: string): void {
+    this.server.counters?.count('api.requests');
     const error = this.faults.failure(verb, res, name);
     if (error) throw error;
   }

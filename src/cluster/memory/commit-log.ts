@@ -9,6 +9,7 @@ import { cloneJson } from '../../api/validation/json.js';
 import type { Resource } from '../../api/client.js';
 import type { KubeObject } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
+import type { WorkCounters } from '../../runtime/work-counters.js';
 import type { ObjectStore } from './object-store.js';
 import type { WatchHub } from './watch-hub.js';
 import type { WriteChange, WriteListener, WriteRecord, WriteVerb } from './memory-types.js';
@@ -22,12 +23,13 @@ export interface WriteContext {
 export class CommitLog {
   private readonly listeners: WriteListener[] = [];
   /** Called after each commit with the stored (or removed) object. */
-  afterCommit: (change: WriteChange, object: KubeObject) => void = () => {};
+  afterCommit: (change: WriteChange, object: KubeObject, res: Resource) => void = () => {};
 
   constructor(
     private readonly timers: Timers,
     private readonly store: ObjectStore,
     private readonly hub: WatchHub,
+    private readonly counters?: WorkCounters,
   ) {}
 
   onWrite(listener: WriteListener): () => void {
@@ -46,6 +48,8 @@ export class CommitLog {
     const change = existed ? 'MODIFIED' : 'ADDED';
     this.hub.publish(ctx.res, { type: change, revision, namespace: next.metadata.namespace, object: next });
     this.report(ctx, change, next);
+    this.counters?.count('api.writes');
+    this.counters?.count('api.copies');
     return cloneJson(next);
   }
 
@@ -57,17 +61,20 @@ export class CommitLog {
     this.store.remove(ctx.res, prev.metadata.namespace, prev.metadata.name ?? '');
     this.hub.publish(ctx.res, { type: 'DELETED', revision, namespace: last.metadata.namespace, object: last });
     this.report(ctx, 'DELETED', last);
+    this.counters?.count('api.writes');
+    this.counters?.count('api.copies', 2);
     return cloneJson(last);
   }
 
   /** A successful request that changed nothing (e.g. an identical update): no new resourceVersion, no event. */
   unchanged(ctx: WriteContext, current: KubeObject): KubeObject {
     this.report(ctx, 'NONE', current);
+    this.counters?.count('api.copies');
     return cloneJson(current);
   }
 
   private report(ctx: WriteContext, change: WriteChange, object: KubeObject): void {
-    if (change !== 'NONE') this.afterCommit(change, object);
+    if (change !== 'NONE') this.afterCommit(change, object, ctx.res);
     if (this.listeners.length === 0) return;
     const record: WriteRecord = {
       actor: ctx.actor,

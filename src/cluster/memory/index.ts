@@ -33,6 +33,7 @@ export function createMemoryCluster(opts: MemoryClusterOptions): MemoryCluster {
     watchHistory: opts.watchHistory ?? 1000,
     gcDelayMs: opts.gcDelayMs ?? 100,
     maxObjects: opts.maxObjects ?? DEFAULT_MAX_OBJECTS,
+    ...(opts.counters ? { counters: opts.counters } : {}),
   });
   return new InMemoryCluster(server, opts.timers, random);
 }

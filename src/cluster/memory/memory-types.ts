@@ -5,6 +5,7 @@ import type { ClusterClient, Resource } from '../../api/client.js';
 import type { Features } from '../../api/features.js';
 import type { Instant, KubeObject } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
+import type { WorkCounters } from '../../runtime/work-counters.js';
 
 export interface MemoryClusterOptions {
   timers: Timers;
@@ -21,6 +22,8 @@ export interface MemoryClusterOptions {
    * so a runaway spec (replicas: 2147483647) ends in failed creates instead of unbounded memory.
    */
   maxObjects?: number;
+  /** Counts requests, writes, copies, watch deliveries and the garbage collector's work (the cost guard). */
+  counters?: WorkCounters;
 }
 
 /** Request verbs as fault selectors. `update` also covers `updateStatus` (both are PUTs). */

@@ -4,6 +4,7 @@
 import type { WatchHandlers } from '../../api/client.js';
 import type { KubeObject } from '../../api/types.js';
 import type { TimerId, Timers } from '../../runtime/clock.js';
+import type { WorkCounters } from '../../runtime/work-counters.js';
 import type { LoggedEvent } from './watch-log.js';
 
 export interface StreamFaults {
@@ -20,6 +21,7 @@ export interface StreamDeps {
   namespace: string | undefined;
   handlers: WatchHandlers<KubeObject>;
   faults: StreamFaults;
+  counters?: WorkCounters;
   /** Unregisters the stream from its hub. */
   detach(stream: WatchStream): void;
 }
@@ -54,6 +56,7 @@ export class WatchStream {
       timers.now() + faults.delayMs,
       () => {
         this.pending.delete(id);
+        this.deps.counters?.count('watch.deliveries');
         this.deps.handlers.onEvent({ type: event.type, object: event.object }); // shared, read-only (commit-log.ts)
       },
       `watch event ${this.deps.identity}`,

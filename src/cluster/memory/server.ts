@@ -9,6 +9,7 @@ import type { Features } from '../../api/features.js';
 import { parseSelectorString } from '../../api/labels.js';
 import { toTimestamp, type KubeObject, type OwnerReference, type Pod, type StorageClass } from '../../api/types.js';
 import type { Timers } from '../../runtime/clock.js';
+import type { WorkCounters } from '../../runtime/work-counters.js';
 import { admitCreate, admitUpdate, hasStatusSubresource, invalid, type WriteMode } from './admission.js';
 import { CommitLog, type WriteContext } from './commit-log.js';
 import { isPodResource, isReadyForRemoval, planDeletion } from './deletion.js';
@@ -35,6 +36,7 @@ export interface ServerConfig {
   gcDelayMs: number;
   /** Most objects of one resource the server stores; creates beyond it are refused like a ResourceQuota's. */
   maxObjects: number;
+  counters?: WorkCounters;
 }
 
 const GENERATE_ATTEMPTS = 8;
@@ -61,22 +63,26 @@ export class ApiServer {
   private readonly gc: GarbageCollector;
   private readonly owners = new FieldOwners();
 
+  readonly counters: WorkCounters | undefined;
+
   constructor(private readonly config: ServerConfig) {
+    this.counters = config.counters;
     this.hub = new WatchHub(config.watchHistory);
-    this.commits = new CommitLog(config.timers, this.store, this.hub);
+    this.commits = new CommitLog(config.timers, this.store, this.hub, config.counters);
     this.names = createNameSource(config.random);
-    this.gc = new GarbageCollector(config.timers, config.gcDelayMs, this.store, {
+    this.gc = new GarbageCollector(config.timers, config.gcDelayMs, this.store, config.counters, {
       deleteObject: (res, obj) =>
         ignoreApiErrors(() => this.delete(GC_ACTOR, res, obj.metadata.namespace, obj.metadata.name ?? '', { uid: obj.metadata.uid })),
       setOwners: (res, obj, owners) => ignoreApiErrors(() => this.setOwners(res, obj, owners)),
     });
-    this.commits.afterCommit = (change, object) => {
+    this.commits.afterCommit = (change, object, res) => {
       if (change === 'DELETED') this.owners.forget(object.metadata.uid ?? '');
-      if (change === 'DELETED' || this.gc.hasDanglingOwner(object)) this.gc.schedule();
+      this.gc.observe(res, change, object);
     };
   }
 
   get(res: Resource, namespace: string | undefined, name: string): KubeObject {
+    this.config.counters?.count('api.copies');
     return cloneJson(this.mustGet(res, namespace, name));
   }
 
@@ -91,12 +97,14 @@ export class ApiServer {
       .list(res, res.namespaced ? namespace : undefined)
       .filter((o) => matches(o.metadata.labels ?? {}))
       .map((o) => cloneJson(o));
+    this.config.counters?.count('api.copies', items.length);
     return { items, resourceVersion: String(this.store.currentRevision()) };
   }
 
   /** `dryRun`: admitted and answered as if stored, but nothing is written or delivered. */
   create(actor: string, res: Resource, obj: KubeObject, dryRun = false): KubeObject {
     if (isBindingResource(res)) return this.bind(actor, res, obj);
+    this.counters?.count('api.copies');
     const draft = cloneJson(obj);
     draft.metadata = { ...draft.metadata };
     const meta = draft.metadata;
@@ -130,6 +138,7 @@ export class ApiServer {
     const { resourceVersion, uid } = obj.metadata;
     if (resourceVersion && resourceVersion !== prev.metadata.resourceVersion) throw staleConflict(res, name);
     if (uid && uid !== prev.metadata.uid) throw uidConflict(res, name, uid, prev.metadata.uid);
+    this.counters?.count('api.copies');
     const next = mode === 'status' ? { ...cloneJson(prev), status: cloneJson(obj['status']) } : mode === 'resize' ? resizeRequest(obj, prev as Pod) : this.carryOver(res, obj, prev);
     const admitted = admitUpdate(res, next, prev, mode, this.config.features, (r, ns, n) => this.store.get(r, ns, n));
     if (dryRun) return cloneJson(sameStoredObject(admitted, prev) ? prev : admitted);
@@ -196,7 +205,7 @@ export class ApiServer {
     const ns = res.namespaced ? namespace : undefined;
     const stream = this.hub.open(
       { res, resourceVersion, current: () => this.store.list(res, ns), forceGone: faults.goneOnResume(resourceVersion) },
-      { identity, timers: this.config.timers, random: this.config.random, namespace: ns, handlers, faults: faults.streamFaults() },
+      { identity, timers: this.config.timers, random: this.config.random, namespace: ns, handlers, faults: faults.streamFaults(), ...(this.config.counters ? { counters: this.config.counters } : {}) },
     );
     return { stop: () => stream.stop() };
   }

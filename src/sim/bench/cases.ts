@@ -1,5 +1,5 @@
 // The benchmark's workloads: a rollout of 1 set × 1,000 replicas and of 1,000 sets × 10 replicas, and the
-// same at other sizes so that growth can be measured (1 × 2,000 / 5,000 / 10,000; 100 × 10), as ordinary
+// same at other sizes so that growth can be measured (1 × 2,000 / 5,000 / 10,000; 100 and 300 × 10), as ordinary
 // scenarios built in code. `scale` shrinks them for quick runs and tests.
 
 import { Resources } from '../../api/client.js';
@@ -49,6 +49,7 @@ export const BENCH_CASES: readonly BenchCase[] = [
   oneSet(5000, 'one-set-5k'),
   oneSet(10000, 'one-set-10k'),
   manySets(100, 'many-sets-100'),
+  manySets(300, 'many-sets-300'),
 ];
 
 /** The case with its pod count divided by `scale`: fewer sets when there are many, else fewer replicas. */
