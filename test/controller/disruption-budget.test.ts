@@ -175,3 +175,27 @@ describe('respectPodDisruptionBudgets: evictions and the process ledger', () => 
     assert.deepEqual(budgetBlockers(held).map((b) => [b.budget, b.pods, b.currentHealthy, b.disruptionsAllowed]), [['web-pdb', ['web-4'], 5, 0]]);
   });
 });
+
+describe('respectPodDisruptionBudgets with minReadySeconds: the stricter of the budget and the rollout', () => {
+  // web-4 is updated and Ready, so the budget's status counts it healthy and allows one disruption; the rollout
+  // does not count it available until minReadySeconds has passed, so no other pod may go yet (a Kafka set went
+  // to 3 of 5 this way under a budget allowing one down)
+  function secondPod(readyFor: number): Plan {
+    const v1 = newSet(5, respecting({ minReadySeconds: 30, policy: 'Parallel' }));
+    const v2 = withImage(v1, 'app:v2');
+    const pods = [0, 1, 2, 3].map((i) => podFor(v1, i)).concat(podFor(v2, 4, { from: v2, readySince: T0 - readyFor * 1000 }));
+    const [r1, r2] = [revisionOf(v1, 1), revisionOf(v2, 2)];
+    const stored = withStatus(v2, { replicas: 5, readyReplicas: 5, currentReplicas: 4, updatedReplicas: 1, currentRevision: r1.metadata.name ?? '', updateRevision: r2.metadata.name ?? '', observedGeneration: 1 });
+    return planStatefulSet({ ...observe(stored, pods, { revisions: [r1, r2] }), disruptionBudgets: observedBudgets([oneAllowed()], pods) }, T0, features);
+  }
+
+  it('a new pod Ready for less than minReadySeconds frees no disruption: the next pod waits, the budget named', () => {
+    const plan = secondPod(10);
+    assert.deepEqual(deleted(plan), []);
+    assert.deepEqual(budgetBlockers(plan).map((b) => b.budget), ['web-pdb']);
+  });
+
+  it('once it has been available minReadySeconds, the next pod goes', () => {
+    assert.deepEqual(deleted(secondPod(40)), [3]);
+  });
+});
