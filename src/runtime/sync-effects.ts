@@ -33,6 +33,7 @@ function cacheOf(caches: Caches, kind: Exclude<Action['kind'], 'deletePod' | 'de
     case 'createPod':
     case 'updatePod':
     case 'relabelPod':
+    case 'annotatePod':
     case 'patchPod':
     case 'adoptPod':
     case 'releasePod':

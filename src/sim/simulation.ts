@@ -129,7 +129,7 @@ export class Simulation {
   }
 
   private onAnalysis(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void {
-    const where = { namespace: set.metadata.namespace ?? '', set: set.metadata.name ?? '', revision: probe.revision, step: probe.step };
+    const where = { namespace: set.metadata.namespace ?? '', set: set.metadata.name ?? '', revision: probe.revision, ...(probe.pod !== undefined ? { pod: probe.pod } : { step: probe.step }) };
     this.emit(tl.analysisRecord(tl.secondsSince(this.origin, result.at), { ...where, url: probe.url, ok: result.ok, message: result.message }));
   }
 

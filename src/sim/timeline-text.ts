@@ -51,7 +51,7 @@ export function formatRecordText(r: TimelineRecord): string {
     case 'action':
       return `${head} ${r.verb} ${r.resource} ${r.namespace}/${r.name}${r.set ? ` (set ${r.set})` : ''}`;
     case 'analysis':
-      return `${head} ${r.namespace}/${r.set} step ${r.step + 1}: GET ${r.url} -> ${r.message} (${r.ok ? 'passed' : 'failed'})`;
+      return `${head} ${r.namespace}/${r.set} ${r.pod !== undefined ? `preUpdate hook of ${r.pod}` : `step ${(r.step ?? 0) + 1}`}: GET ${r.url} -> ${r.message} (${r.ok ? 'passed' : 'failed'})`;
     case 'expect':
       return `${head} #${r.index} ${r.ok ? 'ok' : 'FAILED'}: ${r.message}`;
     case 'failure':

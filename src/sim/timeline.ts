@@ -115,7 +115,10 @@ export interface AnalysisRecord {
   namespace: string;
   set: string;
   revision: string;
-  step: number;
+  /** A step's check: its index. */
+  step?: number;
+  /** A preUpdate hook's call: its pod. */
+  pod?: string;
   url: string;
   ok: boolean;
   message: string;
@@ -272,7 +275,8 @@ export function actionRecord(t: number, a: Omit<ActionRecord, 't' | 'type'>): Ac
 }
 
 export function analysisRecord(t: number, a: Omit<AnalysisRecord, 't' | 'type'>): AnalysisRecord {
-  return { t, type: 'analysis', namespace: a.namespace, set: a.set, revision: a.revision, step: a.step, url: a.url, ok: a.ok, message: a.message };
+  const which = a.pod !== undefined ? { pod: a.pod } : { step: a.step };
+  return { t, type: 'analysis', namespace: a.namespace, set: a.set, revision: a.revision, ...which, url: a.url, ok: a.ok, message: a.message };
 }
 
 export function expectRecord(t: number, index: number, ok: boolean, message: string): ExpectRecord {

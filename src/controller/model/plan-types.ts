@@ -26,13 +26,21 @@ import type {
 } from '../../api/types.js';
 
 
-/** An HTTP check of a step's analysis, due now: the runtime GETs `url` and reports an AnalysisResult. */
+/**
+ * An HTTP check due now — of a step's analysis, or of a pod's preUpdate hook: the runtime GETs `url` and
+ * reports an AnalysisResult.
+ */
 export interface AnalysisProbe {
-  /** `<update revision>/<step index>/<attempt>` (the retry value in effect): the results that count for the step. */
+  /**
+   * A step's: `<update revision>/<step index>/<attempt>` (the retry value in effect); a hook's:
+   * `preUpdate/<pod>/<update revision>`: the results that count for it.
+   */
   key: string;
   revision: string;
-  /** The step's index (0-based). */
-  step: number;
+  /** A step's index (0-based). */
+  step?: number;
+  /** A preUpdate hook's pod. */
+  pod?: string;
   url: string;
   expectedStatus: number;
   timeoutMs: number;
@@ -110,6 +118,8 @@ export type Action = ActionBase &
      * in-place annotation in the same patch.
      */
     | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string; clearsInPlaceUpdate?: true }
+    /** spec.lifecycle.preUpdate: the pod's hook record (and a labels handler's lifecycle-state label) written by merge patch. */
+    | { kind: 'annotatePod'; name: string; uid: string; ordinal: number; annotations: Record<string, string | null>; labels?: Record<string, string | null> }
     /** podUpdatePolicy: the pod's images and template metadata patched to `revision`'s, which its annotation names. */
     /** `resize`: new cpu/memory, sent through pods/resize after `patch` (kube-apiserver's refusal is recorded on the pod). */
     | { kind: 'patchPod'; name: string; uid: string; ordinal: number; revision: string; patch: InPlacePatch; resize?: ResizePatch }
@@ -245,7 +255,13 @@ export type Blocker =
    * to be resumed or retried, for the safety halt to end, for the update budget (`budget`: fewer replicas
    * unavailable), or for a PodDisruptionBudget (the podDisruptionBudget blocker says which).
    */
-  | { kind: 'disruptionWaits'; pod: string; ordinal: number; cause: DisruptionWaitCause; waitsFor: DisruptionWait };
+  | { kind: 'disruptionWaits'; pod: string; ordinal: number; cause: DisruptionWaitCause; waitsFor: DisruptionWait }
+  /**
+   * spec.lifecycle.preUpdate: the pod goes for the update only once its hook has passed (or failed under
+   * failurePolicy Ignore). `state` calling: called since `since`, `target` is the GET or the labels it waits
+   * for, `answer` the last one; failed: it timed out under failurePolicy Fail and the pod is held.
+   */
+  | { kind: 'preUpdateHook'; pod: string; ordinal: number; revision: string; state: 'calling' | 'failed'; handler: 'http' | 'labels'; target: string; since: Instant; answer?: string; timeoutSeconds: number };
 
 /** The cause of a disruption that waits (disruptionWaits). */
 export type DisruptionWaitCause = 'failed' | 'condemned' | 'recreate' | 'update' | 'forced' | 'rollback' | 'inPlaceFallback' | 'inPlaceOvertaken' | 'claimRestart';
@@ -292,7 +308,7 @@ export interface Plan {
   wakeAt?: Instant;
   /** The status as observed (settleStatus compares with it; nothing is written when an `endsSyncOnFailure` action failed, as upstream). */
   previousStatus?: StatefulSetStatus;
-  /** rollingUpdate.steps: HTTP checks due now; the runtime makes them and feeds the results to the next sync. */
+  /** rollingUpdate.steps and preUpdate hooks: HTTP checks due now; the runtime makes them and feeds the results to the next sync. */
   probes?: AnalysisProbe[];
 }
 

@@ -57,6 +57,7 @@ function buildContext(
     revisions: claimed.revisions,
     rollback,
     durations: observed.durations,
+    analysisResults: observed.analysisResults,
   });
 }
 
@@ -120,7 +121,8 @@ function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, abo
     previousStatus: structuredClone(ctx.set.status ?? { replicas: 0 }),
   };
   if (wakeAt !== undefined) plan.wakeAt = wakeAt;
-  if (steps.probe !== undefined && ctx.rollback === undefined) plan.probes = [steps.probe];
+  const probes = [...(steps.probe !== undefined && ctx.rollback === undefined ? [steps.probe] : []), ...(body.probes ?? [])];
+  if (probes.length > 0) plan.probes = probes;
   return plan;
 }
 

@@ -16,7 +16,7 @@ import type { ObservedDurations } from '../model/learned-durations.js';
 import { forecastBand, type ForecastBand } from './slow-rollout.js';
 import { replicaClaims, type ReplicaClaims } from './claim-apply.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
-import type { ObservedDisruptionBudget } from '../model/plan-types.js';
+import type { AnalysisResult, ObservedDisruptionBudget } from '../model/plan-types.js';
 import type { Rollback } from './rollback.js';
 import type { StepPlan } from './rollout-steps.js';
 import type { PlannerCache } from './planner-cache.js';
@@ -67,6 +67,8 @@ export interface SyncContext {
    * step's; `holds` keeps the update phase from updating any pod or claim.
    */
   steps?: StepPlan;
+  /** The HTTP checks the runtime made (analysis steps and preUpdate hooks), oldest first. */
+  analysisResults?: readonly AnalysisResult[] | undefined;
 }
 
 /**
