@@ -1,6 +1,8 @@
-// What the simulated network answers to a staged rollout's HTTP analysis checks: the scenario's
-// `cluster.analysisEndpoints` (URL → status code), changed by `endpoint` steps. A URL not listed refuses the
-// connection. Checks are answered at once, at virtual time, with the same words the real port uses.
+// What the simulated network answers to the controller's HTTP checks — a staged rollout's analysis steps and
+// preUpdate hooks: the scenario's `cluster.analysisEndpoints` (URL → status code), changed by `endpoint` steps.
+// A check's URL is looked up as it is, then without its `revision` parameter, then without its query (a hook's
+// GET carries `?pod=NAME&revision=REV`: one entry may answer every pod, another one pod). A URL not listed
+// refuses the connection. Checks are answered at once, at virtual time, with the same words the real port uses.
 
 import type { AnalysisProbe } from '../controller/model/plan-types.js';
 import type { ProbeOutcome, ProbePort } from '../runtime/analysis-prober.js';
@@ -14,6 +16,21 @@ function hostPort(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** The URL as it is, without its `revision` parameter, and without its query. */
+function lookupKeys(url: string): string[] {
+  if (!URL.canParse(url)) return [url];
+  const u = new URL(url);
+  if (u.search === '') return [url];
+  const keys = [url];
+  if (u.searchParams.has('revision')) {
+    const v = new URL(url);
+    v.searchParams.delete('revision');
+    keys.push(v.toString());
+  }
+  keys.push(`${u.origin}${u.pathname}`);
+  return keys;
 }
 
 export class AnalysisEndpoints {
@@ -30,7 +47,7 @@ export class AnalysisEndpoints {
   }
 
   answer(probe: AnalysisProbe): ProbeOutcome {
-    const status = this.answers.get(probe.url);
+    const status = lookupKeys(probe.url).map((k) => this.answers.get(k)).find((s) => s !== undefined);
     return status === undefined ? { ok: false, message: `connect ECONNREFUSED ${hostPort(probe.url)}` } : statusOutcome(status, probe.expectedStatus);
   }
 

@@ -116,6 +116,7 @@ export class PreUpdateHooks {
       uid,
       ordinal: r.ordinal,
       annotations: { [PodAnnotations.preUpdateHook]: formatHookRecord(record) },
+      hook: { phase: record.phase, seconds: Math.max(0, Math.round((this.now - record.since) / 1000)) },
       ...extra,
       ...(event !== undefined ? { outcome: { succeeded: event } } : {}),
     });

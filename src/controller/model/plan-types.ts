@@ -119,7 +119,16 @@ export type Action = ActionBase &
      */
     | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string; clearsInPlaceUpdate?: true }
     /** spec.lifecycle.preUpdate: the pod's hook record (and a labels handler's lifecycle-state label) written by merge patch. */
-    | { kind: 'annotatePod'; name: string; uid: string; ordinal: number; annotations: Record<string, string | null>; labels?: Record<string, string | null> }
+    | {
+        kind: 'annotatePod';
+        name: string;
+        uid: string;
+        ordinal: number;
+        annotations: Record<string, string | null>;
+        labels?: Record<string, string | null>;
+        /** The hook state it records, and seconds since the hook's first call (metrics). */
+        hook: { phase: 'Calling' | 'Passed' | 'Ignored' | 'Failed'; seconds: number };
+      }
     /** podUpdatePolicy: the pod's images and template metadata patched to `revision`'s, which its annotation names. */
     /** `resize`: new cpu/memory, sent through pods/resize after `patch` (kube-apiserver's refusal is recorded on the pod). */
     | { kind: 'patchPod'; name: string; uid: string; ordinal: number; revision: string; patch: InPlacePatch; resize?: ResizePatch }
