@@ -7,6 +7,8 @@
 import type { AnalysisProbe } from '../controller/model/plan-types.js';
 import type { ProbeOutcome, ProbePort } from '../runtime/analysis-prober.js';
 import { statusOutcome } from '../runtime/http-probe.js';
+import { drawSeconds, type Seconds } from '../cluster/kubelet/config.js';
+import type { Instant } from '../api/types.js';
 
 /** host:port of a URL as Node names it in "connect ECONNREFUSED host:port". */
 function hostPort(url: string): string {
@@ -33,10 +35,22 @@ function lookupKeys(url: string): string[] {
   return keys;
 }
 
+/** cluster.preUpdateHookSeconds: how long a hook no listed URL answers takes, drawn per pod and revision. */
+export interface HookTiming {
+  seconds: Seconds;
+  seed: number;
+  now: () => Instant;
+}
+
 export class AnalysisEndpoints {
   private readonly answers: Map<string, number>;
+  /** A hook's first GET, by probe key (pod and revision): it passes `seconds` after it. */
+  private readonly firstCalls = new Map<string, Instant>();
 
-  constructor(initial: Readonly<Record<string, number>> = {}) {
+  constructor(
+    initial: Readonly<Record<string, number>> = {},
+    private readonly hooks?: HookTiming,
+  ) {
     this.answers = new Map(Object.entries(initial));
   }
 
@@ -47,8 +61,17 @@ export class AnalysisEndpoints {
   }
 
   answer(probe: AnalysisProbe): ProbeOutcome {
-    const status = lookupKeys(probe.url).map((k) => this.answers.get(k)).find((s) => s !== undefined);
+    const status = lookupKeys(probe.url).map((k) => this.answers.get(k)).find((s) => s !== undefined) ?? this.hookAnswer(probe);
     return status === undefined ? { ok: false, message: `connect ECONNREFUSED ${hostPort(probe.url)}` } : statusOutcome(status, probe.expectedStatus);
+  }
+
+  /** A hook's GET no URL answers, under cluster.preUpdateHookSeconds: 503 until its drawn time has passed since its first GET. */
+  private hookAnswer(probe: AnalysisProbe): number | undefined {
+    if (this.hooks === undefined || probe.pod === undefined) return undefined;
+    const now = this.hooks.now();
+    const first = this.firstCalls.get(probe.key) ?? now;
+    this.firstCalls.set(probe.key, first);
+    return now >= first + drawSeconds(this.hooks.seconds, this.hooks.seed, `${probe.key}/hook`) * 1000 ? probe.expectedStatus : 503;
   }
 
   readonly port: ProbePort = (probe) => Promise.resolve(this.answer(probe));

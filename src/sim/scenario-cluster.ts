@@ -45,7 +45,7 @@ function podGlobs(v: unknown, p: string, i: Issues): string[] | undefined {
 }
 const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
 // The keys each block accepts, exported so the scenario docs test can check every one is documented.
-export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage', 'allocatable', 'analysisEndpoints'] as const;
+export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage', 'allocatable', 'analysisEndpoints', 'preUpdateHookSeconds'] as const;
 export const ALLOCATABLE_KEYS = ['cpu', 'memory'] as const;
 export const STORAGE_KEYS = ['bindSeconds', 'expansionSeconds', 'classes'] as const;
 export const STORAGE_CLASS_KEYS = ['expansion', 'expansionSeconds'] as const;
@@ -74,6 +74,8 @@ export function parseCluster(v: unknown, path: string, issues: Issues): ClusterS
   if (storage) spec.storage = storage;
   const endpoints = optional(obj, 'analysisEndpoints', path, issues, parseEndpoints);
   if (endpoints) spec.analysisEndpoints = endpoints;
+  const hookSeconds = optional(obj, 'preUpdateHookSeconds', path, issues, secondsOrSamples);
+  if (hookSeconds !== undefined) spec.preUpdateHookSeconds = hookSeconds;
   const images = optional(obj, 'images', path, issues, objectField) ?? {};
   for (const [key, value] of Object.entries(images)) {
     const image = parseImage(value, at(at(path, 'images'), key), issues);

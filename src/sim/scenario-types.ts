@@ -34,6 +34,11 @@ export interface ClusterSpec {
   allocatable?: Allocatable;
   /** What each URL answers to a staged rollout's HTTP analysis check (a status code); a URL not listed refuses the connection. */
   analysisEndpoints?: Record<string, number>;
+  /**
+   * How long a preUpdate hook whose URL analysisEndpoints does not list takes (a number, or samples each pod and
+   * revision draws one of): its GETs answer 503 until then, then the expected status. Absent: such a URL refuses.
+   */
+  preUpdateHookSeconds?: Seconds;
 }
 
 /** `faults`: applies only to the controller's client. */

@@ -87,7 +87,8 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const { storage: storageConfig } = scenario.cluster;
   const storage = storageConfig && new StorageActor({ client: cluster.client('storage'), timers: clock, random: randomFor(scenario.seed, 'storage'), config: { ...storageConfig, seed: scenario.seed } });
   const metrics = createControllerMetrics();
-  const endpoints = new AnalysisEndpoints(scenario.cluster.analysisEndpoints);
+  const hookSeconds = scenario.cluster.preUpdateHookSeconds;
+  const endpoints = new AnalysisEndpoints(scenario.cluster.analysisEndpoints, hookSeconds === undefined ? undefined : { seconds: hookSeconds, seed: scenario.seed, now: () => clock.now() });
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, hooks.onSend);
   const base = hooks.planner ?? newPlanner();

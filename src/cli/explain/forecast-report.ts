@@ -17,6 +17,8 @@ export interface ForecastView {
   seed: number;
   start: LearnedSeconds;
   termination: LearnedSeconds;
+  /** spec.lifecycle.preUpdate: what a hook costs. */
+  hook?: LearnedSeconds | undefined;
   results: CandidateForecast[];
   /** The release fails (`--fail`, `--fail-at`): how, and on which pod. */
   failure?: { behavior: string; pod: string };
@@ -40,6 +42,7 @@ function assumptions(v: ForecastView): string[] {
   const rows = [
     ['  start (created → Ready)', spread(v.start), v.start.source],
     ['  termination (deletion → gone)', spread(v.termination), v.termination.source],
+    ...(v.hook !== undefined ? [['  preUpdate hook (first call → passed)', spread(v.hook), v.hook.source]] : []),
   ];
   const lines = [`${v.runs} simulated runs per setting (seeds ${v.seed}–${v.seed + v.runs - 1}); each pod draws its durations from`, ...renderTable(['', '', ''], rows).slice(1).map((l) => l.trimEnd())];
   if (v.termination.upperBound) lines.push('  so every duration below is an upper bound: give --termination-seconds, or forecast again after pods were replaced');
@@ -119,6 +122,7 @@ export function forecastData(v: ForecastView): object {
     seed: v.seed,
     podStartSeconds: v.start,
     podTerminationSeconds: v.termination,
+    ...(v.hook !== undefined ? { preUpdateHookSeconds: v.hook } : {}),
     ...(v.failure ? { failure: v.failure } : {}),
     settings: v.results.map(({ medianRecords: _records, runs: _runs, ...r }) => r),
   };

@@ -103,7 +103,7 @@ export class PreUpdateHooks {
     const what = phase === 'Ignored' ? 'ignored (failurePolicy Ignore): the pod goes on' : 'the pod is held (failurePolicy Fail)';
     const event: PlannedEvent | undefined =
       phase === 'Passed' ? undefined : { type: 'Warning', reason: HookReason.failed, message: `preUpdate hook of Pod ${r.name} for revision ${this.revision} in StatefulSet ${this.setName} did not pass within ${seconds}s${answer}: ${what}` };
-    this.write(r, { ...record, phase }, event, labels);
+    this.write(r, { ...record, phase, seconds }, event, labels);
     if (phase === 'Failed') this.wait(r, 'failed', record);
   }
 

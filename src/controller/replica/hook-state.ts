@@ -16,6 +16,8 @@ export interface HookRecord {
   since: Instant;
   /** Ignored, Failed: the last answer before the timeout. */
   message?: string;
+  /** Passed, Ignored, Failed: seconds from the first call to the result (what `forecast` learns a hook's cost from). */
+  seconds?: number;
 }
 
 /** The record of an annotation's value; undefined when absent or unreadable. */
@@ -31,12 +33,18 @@ export function parseHookRecord(value: string | undefined): HookRecord | undefin
   const r = raw as Record<string, unknown>;
   const since = typeof r.since === 'string' ? fromTimestamp(r.since) : undefined;
   if (typeof r.revision !== 'string' || typeof r.phase !== 'string' || !PHASES.includes(r.phase) || since === undefined) return undefined;
-  return { revision: r.revision, phase: r.phase as HookPhase, since, ...(typeof r.message === 'string' ? { message: r.message } : {}) };
+  return {
+    revision: r.revision,
+    phase: r.phase as HookPhase,
+    since,
+    ...(typeof r.message === 'string' ? { message: r.message } : {}),
+    ...(typeof r.seconds === 'number' && Number.isFinite(r.seconds) && r.seconds >= 0 ? { seconds: r.seconds } : {}),
+  };
 }
 
 /** The annotation's value for a record (keys in a fixed order, so equal records are equal strings). */
 export function formatHookRecord(r: HookRecord): string {
-  return JSON.stringify({ revision: r.revision, phase: r.phase, since: toTimestamp(r.since), ...(r.message !== undefined ? { message: r.message } : {}) });
+  return JSON.stringify({ revision: r.revision, phase: r.phase, since: toTimestamp(r.since), ...(r.message !== undefined ? { message: r.message } : {}), ...(r.seconds !== undefined ? { seconds: r.seconds } : {}) });
 }
 
 /** The hook has let the pod go for `revision`: it passed, or its failure was ignored by policy. */
