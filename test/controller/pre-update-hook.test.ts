@@ -132,6 +132,19 @@ describe('preUpdate hook: http', () => {
   });
 });
 
+describe('preUpdate hook: in place', () => {
+  it('patches a pod in place only once its hook passed, and a claim-free relabel never waits', () => {
+    const h = hooked({ http: { url: URL_ } }, (s) => {
+      (s.spec.updateStrategy?.rollingUpdate as { podUpdatePolicy?: string }).podUpdatePolicy = 'InPlaceIfPossible';
+    });
+    h.setImage('app:v2');
+    assert.deepEqual(writes(h.sync()), ['annotatePod web-2']);
+    answer(h, h.sync(), 'web-2', true);
+    assert.deepEqual(writes(h.sync()), ['annotatePod web-2']);
+    assert.deepEqual(writes(h.sync()), ['patchPod web-2']);
+  });
+});
+
 describe('preUpdate hook: labelsHandler', () => {
   it('labels the pod PreparingUpdate, waits for the labels, then removes its own label and deletes the pod', () => {
     const h = hooked({ labelsHandler: { 'db.example/switched-over': 'true' } });
