@@ -1,5 +1,6 @@
 // Lint rules double as architecture rules:
-// - layering: api ← controller ← runtime ← cluster ← sim ← report ← cli, enforced with no-restricted-imports;
+// - layering: api ← controller ← runtime ← cluster ← sim ← report ← cli, enforced with no-restricted-imports,
+//   and inside the controller its stages (CONTROLLER_STAGES), each importing only the ones before it;
 // - an npm allow-list per layer (the planner and the API types import nothing from npm);
 // - ambient time and randomness are banned in all of src/, so the injected clock and PRNG are the only ones.
 //   Real time enters through src/runtime/real-clock.ts alone (EXEMPT below says why each exemption exists).
@@ -41,12 +42,25 @@ const EXEMPT = [
   { files: ['src/sim/virtual-clock.ts'], rules: { 'no-restricted-globals': ambientGlobals(['setTimeout', 'setInterval']) } },
 ];
 
+// model (the plan's vocabulary) → replica (one record per replica) → rollout (the strategy, revisions and holds
+// decided once) → proposals (what each phase would disrupt) → admission (the one place that admits them) →
+// plan (the sync and its status) → checks (the invariants every plan is held to).
+const CONTROLLER_STAGES = ['model', 'replica', 'rollout', 'proposals', 'admission', 'plan', 'checks'];
+
 // Layers, lowest first: each may not import from the folders in `not` (the layers above it, and sibling
 // adapters), nor from node: built-ins if it is pure, nor from npm beyond its `npm` list.
 const LAYERS = [
   // yaml: the one hardened YAML loader (src/api/yaml-loader.ts) parses text, which is pure.
   { dir: 'src/api', not: ['controller', 'runtime', 'cluster', 'sim', 'report', 'cli'], pure: true, npm: ['yaml'] },
   { dir: 'src/controller', not: ['runtime', 'cluster', 'sim', 'report', 'cli'], pure: true, npm: [] },
+  // The planner's stages, in the order a sync runs them: each imports only the stages before it, so the
+  // planner has no import circle and no arrow running back up.
+  ...CONTROLLER_STAGES.map((stage, i) => ({
+    dir: `src/controller/${stage}`,
+    not: ['runtime', 'cluster', 'sim', 'report', 'cli', ...CONTROLLER_STAGES.slice(i + 1)],
+    pure: true,
+    npm: [],
+  })),
   { dir: 'src/runtime', not: ['cluster', 'sim', 'report', 'cli'], npm: ['prom-client'] },
   { dir: 'src/cluster', not: ['sim', 'report', 'cli'], npm: [] },
   { dir: 'src/cluster/memory', not: ['sim', 'report', 'cli', 'kube'], npm: [] },

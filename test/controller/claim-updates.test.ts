@@ -71,6 +71,22 @@ describe('InPlace claim updates in the planner', () => {
     assert.equal(relabel?.kind === 'relabelPod' ? relabel.revision : undefined, newRev);
   });
 
+  it('uses the whole maxUnavailable under OrderedReady: two claims grow beside two relabels (a claim-only change, maxUnavailable 2)', () => {
+    const old = inPlace('1Gi');
+    old.spec.replicas = 5;
+    (old.spec.updateStrategy?.rollingUpdate as { maxUnavailable?: number }).maxUnavailable = 2;
+    const next = structuredClone(old);
+    next.spec.volumeClaimTemplates = inPlace('2Gi').spec.volumeClaimTemplates ?? [];
+    const oldRev = revisionName(old);
+    const newRev = revisionName(next);
+    // the first batch (web-4, web-3) grew; their pods are still labelled with the old revision
+    const claims = [0, 1, 2, 3, 4].map((i) => (i >= 3 ? claim(i, newRev, '2Gi', '2Gi') : claim(i, oldRev, '1Gi', '1Gi')));
+    const stored = withStatus(next, { observedGeneration: 1, replicas: 5, readyReplicas: 5, availableReplicas: 5, currentReplicas: 5, currentRevision: oldRev, updateRevision: newRev });
+    const p = planStatefulSet(observe(stored, readyPods(old, 5), { revisions: [revisionOf(old, 1), revisionOf(next, 2)], claims }), T0, features);
+    assert.equal(stored.spec.podManagementPolicy ?? 'OrderedReady', 'OrderedReady');
+    assert.deepEqual(kinds(p).sort(), ['patchClaim data-web-1', 'patchClaim data-web-2', 'relabelPod web-3', 'relabelPod web-4']);
+  });
+
   it('deletes the pod once its claim has grown, when the pod template changed too', () => {
     const next = inPlace('2Gi', 'app:v2');
     const { plan: p } = plan(next, (claims) => (claims[2] = claim(2, revisionName(next), '2Gi', '2Gi')));

@@ -2,7 +2,8 @@
 // updateStatefulSetAfterInvariantEstablished (an update revision named '' makes every pod old).
 
 import type { Instant, Pod, StatefulSet } from '../../src/api/types.js';
-import { newSyncContext, type SyncContext } from '../../src/controller/rollout/sync-context.js';
+import { type SyncContext } from '../../src/controller/rollout/sync-context.js';
+import { newSyncContext } from '../../src/controller/rollout/new-sync-context.js';
 import { partitionPods } from '../../src/controller/replica/replicas.js';
 import { effectiveStrategy } from '../../src/controller/rollout/effective-strategy.js';
 import { PlannerCache } from '../../src/controller/rollout/planner-cache.js';

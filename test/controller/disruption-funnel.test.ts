@@ -205,3 +205,24 @@ describe('rollout restart under podUpdatePolicy', () => {
     });
   }
 });
+
+describe('an eviction the API server refuses every time', () => {
+  it('is no progress: the rollout runs into progressDeadlineSeconds', () => {
+    const set = newSet(3, { maxUnavailable: 1, claims: false, respectPodDisruptionBudgets: true, progressDeadlineSeconds: 60 });
+    const h = new Harness(set, { autoReady: true });
+    // the budget allows a disruption by its status; kube-apiserver refuses each eviction (429: spent elsewhere)
+    const budget = budgetOver({ disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2 });
+    h.budgets = (pods: Pod[]) => [{ budget, pods }];
+    h.converge();
+    h.setImage('app:v2');
+    const refused = (a: Action): boolean => a.kind === 'deletePod' && a.eviction === true;
+    let last = h.sync(refused);
+    assert.ok(last.actions.some(refused), 'the rollout tries to evict web-2');
+    for (let i = 0; i < 8; i++) {
+      h.advance(10 * SECOND);
+      last = h.sync(refused);
+    }
+    const progressing = last.status.conditions?.find((c) => c.type === 'Progressing');
+    assert.deepEqual([progressing?.status, progressing?.reason], ['False', 'ProgressDeadlineExceeded']);
+  });
+});

@@ -22,6 +22,7 @@ import { progressDeadlineSecondsOf } from '../rollout/progress-deadline.js';
 import { effectiveStrategy, type EffectiveStrategy } from '../rollout/effective-strategy.js';
 import { isRollingBack, movingTo } from '../rollout/rollback.js';
 import { gateOf, isUserPaused, stepPartition, stepsOf } from '../rollout/rollout-steps.js';
+import { disruptionBudgetsRespected } from './budget-invariant.js';
 
 const nameOf = (p: Pod): string => p.metadata.name ?? '';
 const ownPods = (set: StatefulSet, pods: readonly Pod[]): Pod[] =>
@@ -388,6 +389,7 @@ export function checkPlan(observed: ObservedState, plan: Plan, now: Instant, fea
     ...recreateNoMixedRevisions(observed, plan, features),
     ...enforcedHaltRespected(observed, plan, now, features),
     ...stepBoundaryRespected(observed, plan, now, features),
+    ...disruptionBudgetsRespected(observed, plan, now, features),
     ...preUpdateHookRespected(observed, plan),
   ];
 }

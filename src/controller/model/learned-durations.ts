@@ -48,3 +48,18 @@ export function startSecondsOf(pod: Pod): number | undefined {
 
 /** When a terminating pod's deletion was requested: deletionTimestamp − its grace period. */
 export const deletionRequestedAt = (pod: Pod): Instant | undefined => (isTerminating(pod) ? stateSince(pod) : undefined);
+
+/** One step's band: its p50 and p95 (seconds), how many pods it comes from, and when it is out of it. */
+export interface StepBand {
+  p50: number;
+  p95: number;
+  pods: number;
+  /** outOfBandAfter + 1 s: a step that has taken longer is out of its band. */
+  limit: number;
+}
+
+/** The band of each per-pod step (undefined: too few measured). */
+export interface ForecastBand {
+  start?: StepBand;
+  termination?: StepBand;
+}

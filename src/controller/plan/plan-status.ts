@@ -14,7 +14,8 @@ import { abortBlockers, abortStatus, carriedAbortMessage, isRolledBack, type Abo
 import { replicasOf } from '../model/spec.js';
 import { podAvailableAt } from '../model/pod-state.js';
 import { hasProgressed, planProgress, type ProgressInput, type ProgressResult } from './progress.js';
-import { stepStatus, type StepPlan } from '../rollout/rollout-steps.js';
+import { stepStatus } from '../rollout/rollout-steps.js';
+import type { StepPlan } from '../rollout/rollout.js';
 import { checkBand } from '../rollout/slow-rollout.js';
 import { completeUpdate, computeReplicaStatus, newStatus, type ClaimView, type ReplicaCounts } from './status-counters.js';
 import { staleCount } from '../rollout/update-range.js';
@@ -160,7 +161,9 @@ export function planStatus(ctx: SyncContext, body: SyncBody, collisionCount: num
     strategy: ctx.strategy.kind,
     maxUnavailable: ctx.strategy.maxUnavailable,
     complete,
-    progressed: hasProgressed(stored, counters, podWrites),
+    // an eviction the API server may refuse (429, a budget spent elsewhere) is no progress until it happens:
+    // a rollout refused every sync must still run into its deadline
+    progressed: hasProgressed(stored, counters, actions.filter((a) => a.kind === 'createPod' || (a.kind === 'deletePod' && a.eviction !== true)).length),
     ...(conditionsHaveUpdateTime(ctx.set) ? {} : { lastPodProgress: () => latestOf(ctx.slots.index.lastProgress(), lastPodProgress(extra)) }),
     // a rollback that halts (its own pods fail too) stays RolloutAborted; the safetyHalt blocker says where
     ...(aborted ? { aborted } : halted && body.blockers.some((b) => b.kind === 'safetyHalt') ? { halted } : {}),

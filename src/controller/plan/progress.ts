@@ -278,8 +278,9 @@ function completedSeconds(input: ProgressInput, previous: Condition | undefined,
 const progressMarkStart = (c: Condition): Instant | undefined => fromTimestamp(c.lastTransitionTime);
 
 /**
- * Progress, as Deployments define it: the controller created or deleted pods, more pods are updated, ready
- * or available than in the stored status, fewer pods are outdated, or a new update revision appeared.
+ * Progress, as Deployments define it: the controller created or deleted pods (`podWrites`: an eviction is not
+ * counted, as it may be refused), more pods are updated, ready or available than in the stored status, fewer
+ * pods are outdated, or a new update revision appeared.
  */
 export function hasProgressed(stored: StatefulSetStatus | undefined, next: StatefulSetStatus, podWrites: number): boolean {
   const s = stored ?? { replicas: 0 };

@@ -18,7 +18,8 @@ import { inPlacePass } from '../proposals/pod-in-place.js';
 import type { Proposal, Refusal } from '../proposals/proposal.js';
 import { planRecreate, type RecreateDecision } from '../proposals/recreate.js';
 import { replicaPass } from '../proposals/replica-pass.js';
-import { haltBlocker, type HaltCheck } from '../rollout/safety-halt.js';
+import { haltBlocker } from '../rollout/safety-halt.js';
+import type { HaltCheck } from '../rollout/rollout.js';
 import { slotUnavailability, type SyncContext } from '../rollout/sync-context.js';
 
 /** What the status, metrics and wake-up of a sync need to know besides its writes. */

@@ -14,11 +14,11 @@
 import { ClaimAnnotations, fromTimestamp, toTimestamp, type Pod, type StatefulSet } from '../../api/types.js';
 import { carriesClaimTemplates } from '../../api/revision/hash.js';
 import { claimNameFor, claimTemplates } from '../model/claim-identity.js';
-import { claimRevision, type ResizingClaim } from '../replica/claim-state.js';
+import { claimRevision, type ReplicaClaims, type ResizingClaim } from '../replica/claim-state.js';
 import type { Action, Blocker } from '../model/plan-types.js';
 import { isTerminating, parentNameAndOrdinal, podRevision } from '../model/pod-state.js';
 import type { Proposal } from './proposal.js';
-import { claimApply, claimPatches, replicaClaims, type ReplicaClaims } from '../rollout/claim-apply.js';
+import { claimApply, claimPatches, replicaClaims } from '../rollout/claim-apply.js';
 import { setAtRevision, type SyncContext } from '../rollout/sync-context.js';
 
 /**

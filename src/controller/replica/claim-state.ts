@@ -74,3 +74,9 @@ export function claimsAvailableFrom(c: ClaimsReadiness, minReadySeconds: number)
   if (c.resizing !== undefined || c.unrecorded.length > 0) return Number.POSITIVE_INFINITY;
   return c.readySince === undefined ? Number.NEGATIVE_INFINITY : c.readySince + minReadySeconds * 1000;
 }
+
+/** What a replica's claims say about it (InPlace), worked out once per pod and sync. */
+export interface ReplicaClaims extends ClaimsReadiness {
+  /** Its claims are not at the pod's revision and can be, or must grow and cannot: the replica does not count as on that revision yet. */
+  lagging: boolean;
+}

@@ -10,8 +10,8 @@ import { claimNameFor, claimTemplates } from '../model/claim-identity.js';
 import type { Action, Blocker } from '../model/plan-types.js';
 import { parentNameAndOrdinal, podRevision } from '../model/pod-state.js';
 import { fixedFieldMismatch } from '../replica/claim-template-status.js';
-import { claimRevision, claimsReadiness, isClaimDeleting, type ClaimsReadiness } from '../replica/claim-state.js';
-import { setAtRevision, type SyncContext } from './sync-context.js';
+import { claimRevision, claimsReadiness, isClaimDeleting, type ReplicaClaims } from '../replica/claim-state.js';
+import { isOld, setAtRevision, type SyncContext } from './sync-context.js';
 
 /**
  * What the controller applies (server-side apply, its own field manager) to bring a claim to the template of
@@ -81,12 +81,6 @@ export function claimPatches(ctx: SyncContext, pod: Pod, revision: string): Clai
   return out;
 }
 
-/** What a replica's claims say about it (InPlace), worked out once per pod and sync. */
-export interface ReplicaClaims extends ClaimsReadiness {
-  /** Its claims are not at the pod's revision and can be, or must grow and cannot: the replica does not count as on that revision yet. */
-  lagging: boolean;
-}
-
 const NONE: ReplicaClaims = Object.freeze({ unrecorded: [], lagging: false });
 
 /** The replica's claims, worked out once per pod and sync (the budget asks for every slot, often). */
@@ -111,3 +105,6 @@ function readReplicaClaims(ctx: SyncContext, pod: Pod): ReplicaClaims {
   const toPodRevision = claimPatches(ctx, pod, podRevision(pod));
   return { ...readiness, lagging: toPodRevision.actions.length > 0 || toPodRevision.blocked?.kind === 'claimExpansionRefused' };
 }
+
+/** The replica still has to move to the update revision: its pod is old, or (InPlace) its claims lag its pod. */
+export const needsUpdate = (ctx: SyncContext, pod: Pod): boolean => isOld(ctx, pod) || replicaClaims(ctx, pod).lagging;

@@ -4,8 +4,7 @@
 
 import type { FieldIssue } from '../../api/errors.js';
 import { RevisionMemo } from '../../api/revision/hash.js';
-import type { ObservedDurations } from '../model/learned-durations.js';
-import type { ForecastBand } from './slow-rollout.js';
+import type { ForecastBand, ObservedDurations } from '../model/learned-durations.js';
 
 export class PlannerCache {
   /** Revision data, hashes and restored specs (api/revision/hash.ts). */

@@ -3,7 +3,8 @@
 
 import { PROGRESS_DEADLINE_AUTO, type StatefulSet } from '../../api/types.js';
 import { defaultProgressDeadlineSeconds, minReadySecondsOf, terminationGraceSecondsOf } from '../model/spec.js';
-import { autoDeadlineSeconds, type ForecastBand } from './slow-rollout.js';
+import { autoDeadlineSeconds } from './slow-rollout.js';
+import type { ForecastBand } from '../model/learned-durations.js';
 
 /**
  * spec.progressDeadlineSeconds; `auto` ⇒ derived from the set's forecast band (slow-rollout.ts); absent (apps/v1

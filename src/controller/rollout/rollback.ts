@@ -19,7 +19,7 @@ import { claimTemplates } from '../model/claim-identity.js';
 import { conditionsOf, ConditionType, findCondition, progressMark, Reason } from '../model/conditions.js';
 import { checkSafetyHalt } from './safety-halt.js';
 import type { Blocker } from '../model/plan-types.js';
-import type { StepFailure } from './rollout-steps.js';
+import type { Rollback, StepFailure } from './rollout.js';
 import { isOwnedRevision } from './revisions.js';
 import { setAtRevision, type SyncContext } from './sync-context.js';
 
@@ -34,14 +34,6 @@ export type RolloutFailure =
   | { kind: 'progressDeadlineExceeded'; since: Instant }
   /** rollingUpdate.steps: a step's analysis failed, or the user aborted the rollout (rollout-steps.ts). */
   | StepFailure;
-
-/** A rollback under way: the pods move from `aborted` (and any other revision) to `target`. */
-export interface Rollback {
-  /** The spec's update revision, aborted: status.updateRevision keeps naming it. */
-  aborted: string;
-  /** The revision every pod goes back to. */
-  target: string;
-}
 
 export type AbortDecision =
   /** No abort: the rollout (if any) goes on as the strategy says. `retry`: the annotation value just acted on. */

@@ -31,43 +31,12 @@ import { conditionsOf, ConditionType, findCondition, Reason } from '../model/con
 import { declaredStrategy } from '../model/spec.js';
 import { downIndices, type SyncContext } from './sync-context.js';
 import { staleCount } from './update-range.js';
+import type { StepFailure, StepPlan } from './rollout.js';
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
 /** Between an HTTP analysis' checks (its `interval`, default 10s). */
 export const analysisIntervalMs = (http: HttpAnalysis | undefined): number => durationMs(http?.interval, 10_000);
-
-/** Why a step failed the rollout (rollback.ts's RolloutFailure reads it). */
-export interface StepFailure {
-  kind: 'analysisFailed' | 'aborted';
-  /** The step's index (0-based); absent for an abort of a rollout without steps. */
-  step?: number;
-  message: string;
-}
-
-export interface StepPlan {
-  /** The declared steps (empty: none, or not an apps.ordinal.dev/v1 rolling strategy). */
-  steps: readonly RolloutStep[];
-  /** The current step (steps.length: every step passed). */
-  index: number;
-  state: StepState;
-  since: Instant;
-  /** The partition every phase works to this sync, when a step holds the rollout below spec's. */
-  partition?: number;
-  /** No pod or claim is updated this sync: the user's pause, or a failed step. */
-  holds: boolean;
-  analysis?: StepAnalysisStatus;
-  /** An HTTP check due now (the runtime makes it and reports an AnalysisResult). */
-  probe?: AnalysisProbe;
-  failure?: StepFailure;
-  wakeAt?: Instant;
-  events: PlannedEvent[];
-  blockers: Blocker[];
-  /** Pauses besides SafetyHalt (plan-status adds it). */
-  pauses: PauseCondition[];
-  /** The rollout-retry annotation value this sync acted on. */
-  retry?: string;
-}
 
 /** The declared rolling block (rollingUpdate, or enforcedRollingUpdate) of an apps.ordinal.dev/v1 set. */
 function rollingBlock(set: StatefulSet): { paused?: boolean; steps?: RolloutStep[] } | undefined {

@@ -3,10 +3,10 @@
 // `strategy`), the revisions pods move between, every knob a feature reads, and the holds. Phases and the
 // admission read these values; none of them reads a strategy knob from the spec again.
 
-import type { PodUpdatePolicy, StatefulSet } from '../../api/types.js';
+import type { Instant, PauseCondition, Pod, PodUpdatePolicy, RolloutStep, StatefulSet, StepAnalysisStatus, StepState } from '../../api/types.js';
+import type { AnalysisProbe, Blocker, PlannedEvent } from '../model/plan-types.js';
 import { podUpdatePolicyOf, respectsBudgets } from '../model/spec.js';
 import type { StrategyKind } from './effective-strategy.js';
-import type { HaltCheck } from './safety-halt.js';
 
 /** The knobs of the rolling update, as they apply to the strategy that runs (each off for the others). */
 export interface RolloutKnobs {
@@ -56,3 +56,91 @@ export function knobsOf(set: StatefulSet, kind: StrategyKind): RolloutKnobs {
 
 /** Whether anything holds the update phase (the user's pause, a failed step). */
 export const updateHeld = (h: Holds): boolean => h.userPause || h.stepFailed;
+
+// The parts of the record each feature decides (in the files named), typed here so the context that carries
+// them (sync-context.ts) needs none of the files that decide them.
+
+/** EnforcedRollingUpdate's safety check of the highest new pod (safety-halt.ts). */
+export interface HaltCheck {
+  halted?: { pod: Pod; ordinal: number; reason: string };
+  /** When the highest new pod would count as failed by the deadline (for wakeAt). */
+  failsAt?: Instant;
+}
+
+/** A rollback under way: the pods move from `aborted` (and any other revision) to `target`. */
+export interface Rollback {
+  /** The spec's update revision, aborted: status.updateRevision keeps naming it. */
+  aborted: string;
+  /** The revision every pod goes back to. */
+  target: string;
+}
+
+/** rollingUpdate.steps and paused this sync (rollout-steps.ts). */
+/** Why a step failed the rollout (rollback.ts's RolloutFailure reads it). */
+export interface StepFailure {
+  kind: 'analysisFailed' | 'aborted';
+  /** The step's index (0-based); absent for an abort of a rollout without steps. */
+  step?: number;
+  message: string;
+}
+
+/** Where a staged rollout is this sync (rollout-steps.ts planSteps). */
+export interface StepPlan {
+  /** The declared steps (empty: none, or not an apps.ordinal.dev/v1 rolling strategy). */
+  steps: readonly RolloutStep[];
+  /** The current step (steps.length: every step passed). */
+  index: number;
+  state: StepState;
+  since: Instant;
+  /** The partition every phase works to this sync, when a step holds the rollout below spec's. */
+  partition?: number;
+  /** No pod or claim is updated this sync: the user's pause, or a failed step. */
+  holds: boolean;
+  analysis?: StepAnalysisStatus;
+  /** An HTTP check due now (the runtime makes it and reports an AnalysisResult). */
+  probe?: AnalysisProbe;
+  failure?: StepFailure;
+  wakeAt?: Instant;
+  events: PlannedEvent[];
+  blockers: Blocker[];
+  /** Pauses besides SafetyHalt (plan-status adds it). */
+  pauses: PauseCondition[];
+  /** The rollout-retry annotation value this sync acted on. */
+  retry?: string;
+}
+
+/** A zone, or null for a pod whose node, or the node's label, is not known (unscheduled, or a node without it). */
+export type Zone = string | null;
+
+/** What this sync's update does under rollingUpdate.topologyKey (zone-order.ts). */
+export interface ZoneRollout {
+  topologyKey: string;
+  /** Every zone the set's pods run in, in update order. */
+  order: Zone[];
+  /** The zone that moves now. */
+  zone: Zone;
+  /** Whether the replica at this index is in `zone` (only those are update candidates). */
+  moves(index: number): boolean;
+  /** Replicas still to update in later zones. */
+  heldBack: number;
+  /**
+   * Another zone with unavailable replicas: no available pod of `zone` goes until it is whole. Null: replicas
+   * whose zone is not known yet (missing, unscheduled) while a known zone moves: they may be a zone's last batch.
+   */
+  disrupted?: { zone: Zone; pods: string[] };
+}
+
+/** What this sync's update does under updateOrder Priority (update-order.ts). */
+export interface PriorityRollout {
+  label: string;
+  /** The label's values from the first updated to the last; a rank of 0 is a pod without a listed value. */
+  values: string[];
+  /** The stale replicas this sync may choose from (the zone that moves, if any), in update order. */
+  order: number[];
+  /** Whether the replica at this index is of the priority that moves now (only those are update candidates). */
+  moves(index: number): boolean;
+  /** Stale replicas of higher priorities that wait. */
+  heldBack: number;
+  /** A higher priority waits for these unavailable replicas (names, bounded) before its first pod goes. */
+  waitingFor?: string[];
+}

@@ -8,15 +8,10 @@ import type { Blocker } from '../model/plan-types.js';
 import { isRunningAndReady, isUnavailable, podAvailableAt, readyCondition, stuckReason } from '../model/pod-state.js';
 import { unavailable, type SyncContext } from './sync-context.js';
 import { oldCount } from './update-range.js';
+import type { HaltCheck } from './rollout.js';
 
 /** The pod itself is down (a replica waiting only for its claims to expand is in flight, not stuck). */
 export const isStuck = (ctx: SyncContext, pod: Pod): boolean => isUnavailable(pod, ctx.minReadySeconds, ctx.now);
-
-export interface HaltCheck {
-  halted?: { pod: Pod; ordinal: number; reason: string };
-  /** When the highest new pod would count as failed by the deadline (for wakeAt). */
-  failsAt?: Instant;
-}
 
 /** Seed 001's "broken": why an unavailable pod has failed, or else when it will count as failed. */
 export interface Failure {

@@ -14,7 +14,7 @@
 
 import type { Instant } from '../../api/types.js';
 import type { LateStep } from '../model/plan-types.js';
-import { percentile, sortedSamples, type ObservedDurations } from '../model/learned-durations.js';
+import { percentile, sortedSamples, type ForecastBand, type ObservedDurations, type StepBand } from '../model/learned-durations.js';
 import { stateSince } from '../model/pod-state.js';
 import type { SyncContext } from './sync-context.js';
 
@@ -26,21 +26,6 @@ const TIMESTAMP_SLACK_SECONDS = 1;
 export const AUTO_DEADLINE_FLOOR_SECONDS = 60;
 /** The auto deadline is this many times one step at p95 (termination + start + minReadySeconds). */
 const AUTO_DEADLINE_STEPS = 2;
-
-/** One step's band: its p50 and p95 (seconds), how many pods it comes from, and when it is out of it. */
-export interface StepBand {
-  p50: number;
-  p95: number;
-  pods: number;
-  /** outOfBandAfter + 1 s: a step that has taken longer is out of its band. */
-  limit: number;
-}
-
-/** The band of each per-pod step (undefined: too few measured). */
-export interface ForecastBand {
-  start?: StepBand;
-  termination?: StepBand;
-}
 
 /** How long a step may take before it is out of its band: its p95 plus the band's width. */
 const outOfBandAfter = (p50: number, p95: number): number => p95 + (p95 - p50);

@@ -4,24 +4,16 @@ import type { Features } from '../../api/features.js';
 import { appliedRevision } from '../../api/revision/hash.js';
 import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, StatefulSet, StorageClass } from '../../api/types.js';
 import { newVersionedStatefulSetPod } from '../model/identity.js';
+import type { ForecastBand } from '../model/learned-durations.js';
 import { mergeAscending } from '../model/merge.js';
+import type { AnalysisResult, ObservedDisruptionBudget } from '../model/plan-types.js';
 import { isUnavailable, podOrdinal, podRevision } from '../model/pod-state.js';
+import type { ReplicaClaims } from '../replica/claim-state.js';
 import { countsUnavailable } from '../replica/replica.js';
 import { unavailability, type Slots, type Unavailability } from '../replica/replicas.js';
-import { isParallel, minReadySecondsOf } from '../model/spec.js';
-import { knobsOf, type Holds, type Rollout } from './rollout.js';
-import { checkSafetyHalt } from './safety-halt.js';
-import { progressDeadlineSecondsOf } from './progress-deadline.js';
-import type { ObservedDurations } from '../model/learned-durations.js';
-import { forecastBand, type ForecastBand } from './slow-rollout.js';
-import { replicaClaims, type ReplicaClaims } from './claim-apply.js';
 import type { EffectiveStrategy } from './effective-strategy.js';
-import type { AnalysisResult, ObservedDisruptionBudget } from '../model/plan-types.js';
-import type { Rollback } from './rollback.js';
-import type { StepPlan } from './rollout-steps.js';
 import type { PlannerCache } from './planner-cache.js';
-import type { PriorityRollout } from './update-order.js';
-import type { ZoneRollout } from './zone-order.js';
+import type { PriorityRollout, Rollback, Rollout, StepPlan, ZoneRollout } from './rollout.js';
 
 export interface SyncContext {
   /** The live set. */
@@ -83,56 +75,10 @@ export interface SyncMemo {
   replicaClaims?: Map<Pod, ReplicaClaims>;
   /** Whether a revision's pod template is the update revision's, by revision name. */
   sameTemplate?: Map<string, boolean>;
-  /** podUpdatePolicy: the in-range pods moving in place. */
-  moving?: Pod[];
   /** rollingUpdate.topologyKey: the zone this sync moves (zone-order.ts); null when the set has no topologyKey. */
   zones?: ZoneRollout | null;
   /** rollingUpdate.updateOrder Priority: the priority that moves this sync (update-order.ts); null when none. */
   priority?: PriorityRollout | null;
-}
-
-/** What the caller supplies; the rest of SyncContext is derived from the set. */
-export type ContextInput = Omit<SyncContext, 'minReadySeconds' | 'monotonic' | 'claims' | 'memo' | 'rollout' | 'storageClasses' | 'revisions' | 'rollback' | 'band' | 'progressDeadlineSeconds'> & {
-  durations?: ObservedDurations | undefined;
-  rollback?: Rollback | undefined;
-  claims: readonly PersistentVolumeClaim[] | ReadonlyMap<string, PersistentVolumeClaim>;
-  storageClasses?: readonly StorageClass[] | undefined;
-  revisions?: readonly ControllerRevision[];
-};
-
-export function newSyncContext(input: ContextInput): SyncContext {
-  const { storageClasses, revisions, rollback, durations, ...rest } = input;
-  const band = durations === undefined ? forecastBand(undefined) : memoBand(rest.cache, durations);
-  const ctx: SyncContext = {
-    ...rest,
-    ...(rollback === undefined ? {} : { rollback, strategy: { ...rest.strategy, partition: 0 } }),
-    revisions: new Map((revisions ?? []).map((r) => [r.metadata.name ?? '', r])),
-    ...(storageClasses === undefined ? {} : { storageClasses: new Map(storageClasses.map((c) => [c.metadata.name ?? '', c])) }),
-    minReadySeconds: minReadySecondsOf(input.set),
-    monotonic: !isParallel(input.set),
-    claims: input.claims instanceof Map ? input.claims : new Map((input.claims as readonly PersistentVolumeClaim[]).map((c) => [c.metadata.name ?? '', c])),
-    band,
-    progressDeadlineSeconds: progressDeadlineSecondsOf(input.set, band),
-    rollout: { knobs: knobsOf(input.set, input.strategy.kind), holds: { userPause: false, stepFailed: false }, halt: {} },
-    memo: {},
-  };
-  return withHolds(ctx, ctx.rollout.holds);
-}
-
-/**
- * The context with the rollout's holds: the user's pause and a failed step (rollout-steps.ts), and the safety
- * halt, checked here once (EnforcedRollingUpdate, and a rollback's way back).
- */
-export function withHolds(ctx: SyncContext, holds: Pick<Holds, 'userPause' | 'stepFailed'>): SyncContext {
-  const halt = ctx.strategy.kind === 'EnforcedRollingUpdate' || ctx.rollback !== undefined ? checkSafetyHalt(ctx) : {};
-  const all: Holds = { ...holds, ...(halt.halted !== undefined ? { safetyHalt: halt.halted } : {}) };
-  return { ...ctx, rollout: { ...ctx.rollout, holds: all, halt } };
-}
-
-function memoBand(cache: PlannerCache, durations: ObservedDurations): ForecastBand {
-  let band = cache.bands.get(durations);
-  if (band === undefined) cache.bands.set(durations, (band = forecastBand(durations)));
-  return band;
 }
 
 /** podUpdatePolicy moves pods in place (InPlaceIfPossible, InPlaceOnly) under the RollingUpdate that runs. */
@@ -152,8 +98,6 @@ export function setAtRevision(ctx: SyncContext, revision: string): StatefulSet |
 }
 
 export const isOld = (ctx: SyncContext, pod: Pod): boolean => podRevision(pod) !== ctx.updateRevision;
-/** The replica still has to move to the update revision: its pod is old, or (InPlace) its claims lag its pod. */
-export const needsUpdate = (ctx: SyncContext, pod: Pod): boolean => isOld(ctx, pod) || replicaClaims(ctx, pod).lagging;
 /**
  * The replica is unavailable at `now` (replica.ts availability: its pod, its claims, its in-place move). A pod
  * that holds no slot (a name that lost its ordinal) is judged by itself.

@@ -13,21 +13,7 @@ import { missingIndices } from '../replica/replicas.js';
 import { downIndices, type SyncContext } from './sync-context.js';
 import { staleDescending } from './update-range.js';
 import { zoneRollout } from './zone-order.js';
-
-/** What this sync's update does under updateOrder Priority. */
-export interface PriorityRollout {
-  label: string;
-  /** The label's values from the first updated to the last; a rank of 0 is a pod without a listed value. */
-  values: string[];
-  /** The stale replicas this sync may choose from (the zone that moves, if any), in update order. */
-  order: number[];
-  /** Whether the replica at this index is of the priority that moves now (only those are update candidates). */
-  moves(index: number): boolean;
-  /** Stale replicas of higher priorities that wait. */
-  heldBack: number;
-  /** A higher priority waits for these unavailable replicas (names, bounded) before its first pod goes. */
-  waitingFor?: string[];
-}
+import type { PriorityRollout } from './rollout.js';
 
 /** The rank of a pod: 1 + the position of its label value in `values`, 0 when it has no listed value. */
 export const priorityRank = (pod: Pod | undefined, label: string, values: readonly string[]): number => {

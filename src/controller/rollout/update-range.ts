@@ -1,9 +1,9 @@
 // The pods a rolling update still has to move, read from the replica index's classes: top-down from the
 // highest index, without visiting the pods already on the update revision.
 
-import { replicaClaims } from './claim-apply.js';
+import { needsUpdate, replicaClaims } from './claim-apply.js';
 import { mergeDescending } from '../model/merge.js';
-import { alsoDown, needsUpdate, type SyncContext } from './sync-context.js';
+import { alsoDown, type SyncContext } from './sync-context.js';
 
 /** InPlace: ordinals on the update revision whose claims are not (so the replica still moves). */
 export function laggingOrdinals(ctx: SyncContext): number[] {

@@ -10,27 +10,7 @@ import type { Blocker } from '../model/plan-types.js';
 import { missingIndices } from '../replica/replicas.js';
 import { downIndices, type SyncContext } from './sync-context.js';
 import { staleDescending } from './update-range.js';
-
-/** A zone, or null for a pod whose node, or the node's label, is not known (unscheduled, or a node without it). */
-export type Zone = string | null;
-
-/** What this sync's update does under rollingUpdate.topologyKey. */
-export interface ZoneRollout {
-  topologyKey: string;
-  /** Every zone the set's pods run in, in update order. */
-  order: Zone[];
-  /** The zone that moves now. */
-  zone: Zone;
-  /** Whether the replica at this index is in `zone` (only those are update candidates). */
-  moves(index: number): boolean;
-  /** Replicas still to update in later zones. */
-  heldBack: number;
-  /**
-   * Another zone with unavailable replicas: no available pod of `zone` goes until it is whole. Null: replicas
-   * whose zone is not known yet (missing, unscheduled) while a known zone moves: they may be a zone's last batch.
-   */
-  disrupted?: { zone: Zone; pods: string[] };
-}
+import type { Zone, ZoneRollout } from './rollout.js';
 
 /** The set's rollingUpdate.topologyKey; undefined when unset or empty. */
 export const topologyKeyOf = (ctx: SyncContext): string | undefined => ctx.set.spec.updateStrategy?.rollingUpdate?.topologyKey || undefined;
