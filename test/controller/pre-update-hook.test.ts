@@ -163,6 +163,20 @@ describe('preUpdate hook: labelsHandler', () => {
   });
 });
 
+describe('preUpdate hook: labelsHandler in place', () => {
+  it('clears the agent\'s labels when it calls the hook for a new revision, so an old answer does not pass it', () => {
+    const h = hooked({ labelsHandler: { 'db.example/switched-over': 'true' } }, (s) => {
+      (s.spec.updateStrategy?.rollingUpdate as { podUpdatePolicy?: string }).podUpdatePolicy = 'InPlaceIfPossible';
+    });
+    const pod = h.must('web-2');
+    pod.metadata.labels = { ...pod.metadata.labels, 'db.example/switched-over': 'true' };
+    h.setImage('app:v2');
+    h.sync();
+    assert.equal(h.must('web-2').metadata.labels?.['db.example/switched-over'], undefined);
+    assert.deepEqual(writes(h.sync()), [], 'waits for the agent to answer again');
+  });
+});
+
 describe('preUpdate hook: keys', () => {
   it('keys its GETs by pod and revision', () => assert.equal(hookProbeKey('db-0', 'db-1a2b'), 'preUpdate/db-0/db-1a2b'));
 });

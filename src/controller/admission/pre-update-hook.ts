@@ -69,7 +69,10 @@ export class PreUpdateHooks {
   /** First call for the revision: the record Calling (and the PreparingUpdate label), then PreUpdateHookCalled. */
   private call(r: PodFacts): void {
     const since = Math.floor(this.now / 1000) * 1000;
-    const labels = this.hook.handler.kind === 'labels' ? { labels: { ...PREPARING_LABEL } } : {};
+    // a labels handler's own labels are cleared with the call: a pod patched in place keeps its labels, and the
+    // agent's answer for an earlier revision must not pass this one
+    const handler = this.hook.handler;
+    const labels = handler.kind === 'labels' ? { labels: { ...Object.fromEntries(Object.keys(handler.labels).map((k) => [k, null])), ...PREPARING_LABEL } } : {};
     const message = `preUpdate hook of Pod ${r.name} for revision ${this.revision} in StatefulSet ${this.setName}: ${this.hook.handler.kind === 'http' ? this.target(r) : `labelled PreparingUpdate, waiting for ${this.target(r)}`}`;
     this.write(r, { revision: this.revision, phase: 'Calling', since }, { type: 'Normal', reason: HookReason.called, message }, labels);
     this.wait(r, 'calling', { revision: this.revision, phase: 'Calling', since });
