@@ -365,6 +365,38 @@ export interface StatefulSetUpdateStrategy {
 }
 
 export type PodManagementPolicy = 'OrderedReady' | 'Parallel';
+
+/** Ordinal extension: the set's lifecycle hooks (OpenKruise's Advanced StatefulSet `lifecycle`). */
+export interface StatefulSetLifecycle {
+  preUpdate?: PreUpdateHook;
+}
+
+export const HOOK_FAILURE_POLICIES = ['Fail', 'Ignore'] as const;
+export type HookFailurePolicy = (typeof HOOK_FAILURE_POLICIES)[number];
+
+/**
+ * Before the controller disrupts a pod for an update (a deletion, an in-place restart, a claim restart): an
+ * HTTP GET the controller repeats until it answers `expectedStatus`, or labels something else sets on the pod.
+ * Called once per pod per update revision; its result is kept in the pod's annotation (PodAnnotations.preUpdateHook).
+ */
+export interface PreUpdateHook {
+  http?: PreUpdateHttp;
+  /** The controller labels the pod lifecycle-state=PreparingUpdate and waits until every KEY=VALUE is on it. */
+  labelsHandler?: Record<string, string>;
+  /** How long the hook may take before failurePolicy applies (default 300). */
+  timeoutSeconds?: number;
+  /** Fail (default): the pod stays held; Ignore: the pod goes on. */
+  failurePolicy?: HookFailurePolicy | string;
+}
+
+export interface PreUpdateHttp {
+  /** An http:// or https:// URL; the controller adds `pod` and `revision` to its query. */
+  url: string;
+  /** Default 200. */
+  expectedStatus?: number;
+  /** Per request (default 5). */
+  timeoutSeconds?: number;
+}
 export type PersistentVolumeClaimRetentionPolicyType = 'Retain' | 'Delete';
 
 export interface StatefulSetSpec {
@@ -386,6 +418,8 @@ export interface StatefulSetSpec {
   progressDeadlineSeconds?: number | typeof PROGRESS_DEADLINE_AUTO;
   /** Ordinal extension (KEP-4650): OnDelete (default: only new claims follow the template) or InPlace (claims patched in rollout order). */
   volumeClaimUpdatePolicy?: VolumeClaimUpdatePolicy | string;
+  /** Ordinal extension (apps.ordinal.dev/v1): what must happen before the controller disrupts a pod. */
+  lifecycle?: StatefulSetLifecycle;
   [key: string]: unknown;
 }
 
@@ -538,7 +572,13 @@ export const PodAnnotations = {
    * allocatable can never hold it): the refusal, which the controller treats as the kubelet's `Infeasible`.
    */
   resizeRefused: 'apps.ordinal.dev/resize-refused',
+  /** spec.lifecycle.preUpdate: the hook's state for one update revision (JSON: replica/hook-state.ts). */
+  preUpdateHook: 'apps.ordinal.dev/pre-update-hook',
 } as const;
+
+/** spec.lifecycle.preUpdate.labelsHandler: the label the controller sets while a pod's hook runs. */
+export const LIFECYCLE_STATE_LABEL = 'apps.ordinal.dev/lifecycle-state';
+export const PREPARING_UPDATE = 'PreparingUpdate';
 
 /** kubectl's `rollout restart` stamp on the pod template (the time): a new value replaces every pod. */
 export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';

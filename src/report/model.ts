@@ -190,6 +190,8 @@ function addRecord(model: ReportModel, rows: Map<string, OpenRow>, podRows: Map<
     case 'failure':
       return void model.failures.push({ t: r.t, index: r.index, message: r.message });
     case 'analysis': {
+      // a preUpdate hook's calls show in its events; the report's checks are the steps'
+      if (r.step === undefined) return;
       const group = `${r.namespace}/${r.set}`;
       const check = { t: r.t, ...(r.step !== undefined ? { step: r.step } : {}), revision: r.revision, ok: r.ok, target: analysisTarget(r), outcome: analysisOutcome(r), message: r.message };
       return void model.analysisChecks.set(group, [...(model.analysisChecks.get(group) ?? []), check]);

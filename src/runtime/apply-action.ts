@@ -70,6 +70,8 @@ export async function applyAction(action: Action, client: ClusterClient, ctx: Ac
     }
     case 'patchPod':
       return patchInPlace(action, client, ns);
+    case 'annotatePod':
+      return client.patch(Resources.pods, ns, action.name, { metadata: { uid: action.uid, annotations: action.annotations, ...(action.labels !== undefined ? { labels: action.labels } : {}) } });
   }
 }
 

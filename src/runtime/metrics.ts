@@ -5,6 +5,7 @@
 // `statefulset_controller`, labels `statefulset_namespace`, `statefulset_name`), so one query reads both; every
 // per-set metric takes those labels, which a scrape's own `namespace` target label cannot clobber.
 
+import type { HookPhase } from '../controller/replica/hook-state.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { claimCapacity, type Condition, type Instant, type PersistentVolumeClaim, type StatefulSet } from '../api/types.js';
 import { compareQuantities } from '../api/validation/quantity.js';
@@ -57,6 +58,8 @@ export interface ControllerMetrics {
   claimExpansionRefused(set: StatefulSet, claim: string, request: string): void;
   /** A check of a staged rollout's analysis came back (analysis-prober.ts); `gate`: its kind, as a step's gate names it. */
   observeAnalysisCheck(set: StatefulSet, gate: AnalysisGate, ok: boolean, inconclusive?: boolean): void;
+  /** spec.lifecycle.preUpdate: a pod's hook record was written — Calling (called), or its result after `seconds`. */
+  observePreUpdateHook(set: StatefulSet, phase: HookPhase, seconds: number): void;
   /** Deletes every series of the set (it was deleted). */
   forgetSet(namespace: string, name: string): void;
   /** Work-queue metrics (`workqueue_*{name}`) in this registry. */
@@ -112,6 +115,8 @@ function build(registry: Registry) {
       'Checks of staged rollouts\' analyses, by gate (http, prometheus) and result (success: the expected status, or the successCondition held; failure: not; inconclusive: a Prometheus check with no verdict)',
       ['statefulset_namespace', 'statefulset_name', 'gate', 'result'],
     ),
+    hooks: labelled('ordinal_preupdate_hooks_total', 'preUpdate hooks by result: calling (called for a pod and revision), passed, ignored (timed out under failurePolicy Ignore), failed (timed out under Fail: the pod is held)', [...labelNames, 'result']),
+    hookDuration: histogram('ordinal_preupdate_hook_duration_seconds', 'From a preUpdate hook\'s first call to its result (passed, ignored or failed)', labelNames),
     evictions: labelled('ordinal_evictions_total', 'Evictions of pods the controller sent (respectPodDisruptionBudgets update deletions), by result (evicted, refused: a PodDisruptionBudget answered 429, failed)', ['result']),
     eventsDropped: labelled('ordinal_events_dropped_total', 'Events not written because too many were waiting to be (client-go drops them alike), by type', ['type']),
   };
@@ -274,6 +279,13 @@ class PromControllerMetrics implements ControllerMetrics {
     this.m.analysisChecks.inc({ statefulset_namespace: labels.statefulset_namespace, statefulset_name: labels.statefulset_name, gate, result: ok ? 'success' : inconclusive ? 'inconclusive' : 'failure' });
   }
 
+  observePreUpdateHook(set: StatefulSet, phase: HookPhase, seconds: number): void {
+    const labels = this.labelsOf(set);
+    this.seenOf(labels);
+    this.m.hooks.inc({ ...labels, result: phase.toLowerCase() });
+    if (phase !== 'Calling') this.m.hookDuration.observe(labels, Math.max(0, seconds));
+  }
+
   forgetSet(namespace: string, name: string): void {
     const seen = this.seen.get(`${namespace}/${name}`);
     if (seen === undefined) return;
@@ -285,6 +297,8 @@ class PromControllerMetrics implements ControllerMetrics {
       const labels = { statefulset_namespace: namespace, statefulset_name: name, pod_management_policy: policy };
       for (const metric of perSet) metric.remove(labels);
       for (const reason of seen.claimFailures) claimResizeFailures.remove({ ...labels, reason });
+      for (const result of ['calling', 'passed', 'ignored', 'failed']) this.m.hooks.remove({ ...labels, result });
+      this.m.hookDuration.remove(labels);
     }
     for (const [key, resize] of this.resizes) if (resize.labels.statefulset_namespace === namespace && resize.labels.statefulset_name === name) this.resizes.delete(key);
     for (const [key, r] of this.refused) if (key.startsWith(`${namespace}/`) && r.statefulset === name) this.refused.delete(key);

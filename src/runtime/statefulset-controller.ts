@@ -123,7 +123,8 @@ export class StatefulSetController {
 
   /** A check came back: counted, and the set synced again to fold it into its step's analysis. */
   private analysisResult(key: string, set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void {
-    this.deps.metrics.observeAnalysisCheck(set, probe.kind, result.ok, result.inconclusive !== undefined);
+    // a preUpdate hook's GET has its own metrics (ordinal_preupdate_hooks_total), from the pod's hook record
+    if (probe.pod === undefined) this.deps.metrics.observeAnalysisCheck(set, probe.kind, result.ok, result.inconclusive !== undefined);
     this.deps.onAnalysisResult?.(set, probe, result);
     this.queue.add(key);
   }

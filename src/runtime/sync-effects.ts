@@ -33,6 +33,7 @@ function cacheOf(caches: Caches, kind: Exclude<Action['kind'], 'deletePod' | 'de
     case 'createPod':
     case 'updatePod':
     case 'relabelPod':
+    case 'annotatePod':
     case 'patchPod':
     case 'adoptPod':
     case 'releasePod':
@@ -84,6 +85,7 @@ export function recordSyncMetrics(metrics: ControllerMetrics, set: StatefulSet, 
   for (const action of result.executed) {
     if (action.kind === 'deletePod' && action.stuckSeconds !== undefined) metrics.observeStuckPod(set, action.stuckSeconds);
     if (action.kind === 'patchClaim' && action.growsTo !== undefined) metrics.claimResizeStarted(set, action.name, action.growsTo, now);
+    if (action.kind === 'annotatePod') metrics.observePreUpdateHook(set, action.hook.phase, action.hook.seconds);
   }
   for (const { action } of result.failures) if (action.kind === 'patchClaim' && action.growsTo !== undefined) metrics.claimPatchRefused(set);
   for (const r of evictionResults(result)) metrics.observeEviction(r);

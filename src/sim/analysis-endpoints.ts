@@ -1,10 +1,13 @@
-// What the simulated network answers to a staged rollout's analysis checks: an HTTP check by the scenario's
-// `cluster.analysisEndpoints` (URL → status code), changed by `endpoint` steps, a URL not listed refusing the
-// connection; a Prometheus check by the simulated Prometheus (simulated-prometheus.ts) over `cluster.metrics`,
-// which scrapes the pods that run. Checks are answered at once, at virtual time, with the same words and the
-// same judgement (prometheus-verdict.ts) as the real ports.
+// What the simulated network answers to the controller's checks — a staged rollout's analyses and preUpdate
+// hooks: an HTTP check by the scenario's `cluster.analysisEndpoints` (URL → status code), changed by `endpoint`
+// steps, its URL looked up as it is, then without its `revision` parameter, then without its query (a hook's GET
+// carries `?pod=NAME&revision=REV`: one entry may answer every pod, another one pod), a URL not listed refusing
+// the connection; a Prometheus check by the simulated Prometheus (simulated-prometheus.ts) over
+// `cluster.metrics`, which scrapes the pods that run. Checks are answered at once, at virtual time, with the
+// same words and the same judgement (prometheus-verdict.ts) as the real ports.
 
-import type { Pod } from '../api/types.js';
+import type { Instant, Pod } from '../api/types.js';
+import { drawSeconds, type Seconds } from '../cluster/kubelet/config.js';
 import type { AnalysisProbe, PrometheusProbe } from '../controller/model/plan-types.js';
 import type { ProbeOutcome, ProbePort } from '../runtime/analysis-prober.js';
 import { statusOutcome } from '../runtime/http-probe.js';
@@ -23,14 +26,43 @@ function hostPort(url: string): string {
   }
 }
 
+/** The URL as it is, without its `revision` parameter, and without its query. */
+function lookupKeys(url: string): string[] {
+  if (!URL.canParse(url)) return [url];
+  const u = new URL(url);
+  if (u.search === '') return [url];
+  const keys = [url];
+  if (u.searchParams.has('revision')) {
+    const v = new URL(url);
+    v.searchParams.delete('revision');
+    keys.push(v.toString());
+  }
+  keys.push(`${u.origin}${u.pathname}`);
+  return keys;
+}
+
+/** cluster.preUpdateHookSeconds: how long a hook no listed URL answers takes, drawn per pod and revision. */
+export interface HookTiming {
+  seconds: Seconds;
+  seed: number;
+  now: () => Instant;
+}
+
 export class AnalysisEndpoints {
   private readonly answers: Map<string, number>;
   /** Running pods by namespace/name, kept from the cluster's writes (see `sawWrite`). */
   private readonly running = new Map<string, ScrapedPod>();
   private readonly prometheus: SimulatedPrometheus;
   private readonly conditions = new ConditionCache();
+  /** A hook's first GET, by probe key (pod and revision): it passes `seconds` after it. */
+  private readonly firstCalls = new Map<string, Instant>();
 
-  constructor(initial: Readonly<Record<string, number>> = {}, metrics: readonly MetricSeriesSpec[] = [], private readonly now: () => number = () => 0) {
+  constructor(
+    initial: Readonly<Record<string, number>> = {},
+    metrics: readonly MetricSeriesSpec[] = [],
+    private readonly now: () => number = () => 0,
+    private readonly hooks?: HookTiming,
+  ) {
     this.answers = new Map(Object.entries(initial));
     this.prometheus = new SimulatedPrometheus(metrics, () => [...this.running.values()]);
   }
@@ -54,7 +86,7 @@ export class AnalysisEndpoints {
 
   answer(probe: AnalysisProbe): ProbeOutcome {
     if (probe.kind === 'prometheus') return this.judgeQuery(probe);
-    const status = this.answers.get(probe.url);
+    const status = lookupKeys(probe.url).map((k) => this.answers.get(k)).find((s) => s !== undefined) ?? this.hookAnswer(probe);
     return status === undefined ? { ok: false, message: `connect ECONNREFUSED ${hostPort(probe.url)}` } : statusOutcome(status, probe.expectedStatus);
   }
 
@@ -71,6 +103,15 @@ export class AnalysisEndpoints {
     if (probe.known !== undefined) return { ok: false, inconclusive: probe.known.inconclusive, message: probe.known.message };
     const baseline = probe.baselineQuery === undefined ? undefined : this.ask(probe.baselineQuery, 'baselineQuery');
     return judge(probe, this.ask(probe.query, 'query'), baseline, this.conditions);
+  }
+
+  /** A hook's GET no URL answers, under cluster.preUpdateHookSeconds: 503 until its drawn time has passed since its first GET. */
+  private hookAnswer(probe: Extract<AnalysisProbe, { kind: 'http' }>): number | undefined {
+    if (this.hooks === undefined || probe.pod === undefined) return undefined;
+    const now = this.hooks.now();
+    const first = this.firstCalls.get(probe.key) ?? now;
+    this.firstCalls.set(probe.key, first);
+    return now >= first + drawSeconds(this.hooks.seconds, this.hooks.seed, `${probe.key}/hook`) * 1000 ? probe.expectedStatus : 503;
   }
 
   readonly port: ProbePort = (probe) => Promise.resolve(this.answer(probe));

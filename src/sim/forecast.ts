@@ -30,6 +30,8 @@ export interface ForecastInput {
   termination: Seconds;
   /** How long a claim's expansion takes (default: the simulated storage's). */
   expansion?: Seconds;
+  /** How long a preUpdate hook takes to pass (the set's hook; default: its GETs are refused and the rollout waits). */
+  hook?: Seconds;
   /** The most runs per setting; a setting stops earlier once its band holds still (forecast-band.ts). */
   runs: number;
   /** Make every one of `runs`, band still or not (the forecast calibration bench reads them all). */
@@ -146,7 +148,12 @@ const WORKERS_MIN_PODS = 1000;
  * not given); a candidate that cannot be applied to the live set (its note) starts from the set recreated with it.
  */
 export async function forecastRollout(input: ForecastInput): Promise<CandidateForecast[]> {
-  const timing = { podStartSeconds: input.start, podTerminationSeconds: input.termination, ...(input.expansion !== undefined ? { expansionSeconds: input.expansion } : {}) };
+  const timing = {
+    podStartSeconds: input.start,
+    podTerminationSeconds: input.termination,
+    ...(input.expansion !== undefined ? { expansionSeconds: input.expansion } : {}),
+    ...(input.hook !== undefined ? { hookSeconds: input.hook } : {}),
+  };
   // a manual pause or an HTTP analysis the runs cannot wait for (forecast-steps.ts)
   const base = forecastableStart(input.from ?? (await createdState(input.name, input.manifests, timing)));
   const candidates: Candidate[] = [{ label: 'current', set: [] }, ...input.candidates];

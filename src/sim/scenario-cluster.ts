@@ -46,7 +46,7 @@ function podGlobs(v: unknown, p: string, i: Issues): string[] | undefined {
 }
 const rate = (v: unknown, p: string, i: Issues) => numberField(v, p, i, { min: 0, max: 1 });
 // The keys each block accepts, exported so the scenario docs test can check every one is documented.
-export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage', 'allocatable', 'analysisEndpoints', 'metrics'] as const;
+export const CLUSTER_KEYS = ['podStartSeconds', 'podTerminationSeconds', 'images', 'maxObjects', 'storage', 'allocatable', 'analysisEndpoints', 'metrics', 'preUpdateHookSeconds'] as const;
 export const ALLOCATABLE_KEYS = ['cpu', 'memory'] as const;
 export const STORAGE_KEYS = ['bindSeconds', 'expansionSeconds', 'classes'] as const;
 export const STORAGE_CLASS_KEYS = ['expansion', 'expansionSeconds'] as const;
@@ -77,6 +77,8 @@ export function parseCluster(v: unknown, path: string, issues: Issues): ClusterS
   if (endpoints) spec.analysisEndpoints = endpoints;
   const metrics = optional(obj, 'metrics', path, issues, parseMetrics);
   if (metrics) spec.metrics = metrics;
+  const hookSeconds = optional(obj, 'preUpdateHookSeconds', path, issues, secondsOrSamples);
+  if (hookSeconds !== undefined) spec.preUpdateHookSeconds = hookSeconds;
   const images = optional(obj, 'images', path, issues, objectField) ?? {};
   for (const [key, value] of Object.entries(images)) {
     const image = parseImage(value, at(at(path, 'images'), key), issues);

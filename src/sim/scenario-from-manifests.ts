@@ -37,6 +37,8 @@ export interface ManifestTiming {
   allocatable?: Allocatable;
   /** How long a claim's expansion takes, when the sets have claim templates (default: the simulator's, 10 s). */
   expansionSeconds?: Seconds;
+  /** How long a set's preUpdate hook takes to pass (cluster.preUpdateHookSeconds). */
+  hookSeconds?: Seconds;
 }
 
 type Obj = Record<string, unknown>;
@@ -187,6 +189,7 @@ export function scenarioFromManifests(name: string, manifests: readonly unknown[
   if (timing.podStartSeconds !== undefined) cluster.podStartSeconds = timing.podStartSeconds;
   if (timing.podTerminationSeconds !== undefined) cluster.podTerminationSeconds = timing.podTerminationSeconds;
   cluster.allocatable = { ...(timing.allocatable ?? DEFAULT_ALLOCATABLE) };
+  if (timing.hookSeconds !== undefined) cluster.preUpdateHookSeconds = timing.hookSeconds;
   // Claims need storage to bind and grow, and a class that lets them grow.
   const classNames = [...byKey.values()].filter(isStatefulSet).flatMap(claimClassNames);
   if (classNames.length > 0) {

@@ -36,6 +36,11 @@ export interface ClusterSpec {
   analysisEndpoints?: Record<string, number>;
   /** The series the simulated Prometheus holds for Prometheus analyses (scenario-metrics.ts). */
   metrics?: MetricSeriesSpec[];
+  /**
+   * How long a preUpdate hook whose URL analysisEndpoints does not list takes (a number, or samples each pod and
+   * revision draws one of): its GETs answer 503 until then, then the expected status. Absent: such a URL refuses.
+   */
+  preUpdateHookSeconds?: Seconds;
 }
 
 /** One metric every running pod exports (`cluster.metrics`): a counter's rate per second, or a gauge's value. */

@@ -163,7 +163,7 @@ export class Simulation {
   }
 
   private onAnalysis(set: StatefulSet, probe: AnalysisProbe, result: AnalysisResult): void {
-    const where = { namespace: set.metadata.namespace ?? '', set: set.metadata.name ?? '', revision: probe.revision, ...(probe.step !== undefined ? { step: probe.step } : {}) };
+    const where = { namespace: set.metadata.namespace ?? '', set: set.metadata.name ?? '', revision: probe.revision, ...(probe.step !== undefined ? { step: probe.step } : {}), ...(probe.pod !== undefined ? { pod: probe.pod } : {}) };
     const check = probe.kind === 'http' ? { url: probe.url } : { query: probe.query, ...(probe.baselineQuery !== undefined ? { baselineQuery: probe.baselineQuery } : {}) };
     const verdict = { ok: result.ok, ...(result.inconclusive !== undefined ? { inconclusive: result.inconclusive } : {}), message: result.message };
     this.emit(tl.analysisRecord(tl.secondsSince(this.origin, result.at), { ...where, ...check, ...verdict }));

@@ -51,6 +51,7 @@ export function formatRecordText(r: TimelineRecord): string {
     case 'action':
       return `${head} ${r.verb} ${r.resource} ${r.namespace}/${r.name}${r.set ? ` (set ${r.set})` : ''}`;
     case 'analysis':
+      if (r.pod !== undefined) return `${head} ${r.namespace}/${r.set} preUpdate hook of ${r.pod}: GET ${r.url ?? ''} -> ${r.message} (${r.ok ? 'passed' : 'failed'})`;
       return `${head} ${r.namespace}/${r.set} ${analysisCheckText(r)} -> ${r.message} (${analysisOutcome(r)})`;
     case 'expect':
       return `${head} #${r.index} ${r.ok ? 'ok' : 'FAILED'}: ${r.message}`;

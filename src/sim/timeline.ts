@@ -118,7 +118,10 @@ export interface AnalysisRecord {
   namespace: string;
   set: string;
   revision: string;
+  /** A step's check: its index (absent: the rollout's background analysis, or a hook). */
   step?: number;
+  /** A preUpdate hook's call: its pod. */
+  pod?: string;
   url?: string;
   query?: string;
   baselineQuery?: string;
@@ -286,6 +289,7 @@ export function analysisRecord(t: number, a: Omit<AnalysisRecord, 't' | 'type'>)
     set: a.set,
     revision: a.revision,
     ...(a.step !== undefined ? { step: a.step } : {}),
+    ...(a.pod !== undefined ? { pod: a.pod } : {}),
     ...check,
     ok: a.ok,
     ...(a.inconclusive !== undefined ? { inconclusive: a.inconclusive } : {}),

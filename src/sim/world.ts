@@ -73,6 +73,13 @@ export interface World {
 
 type Controller = ReturnType<typeof createStatefulSetController>;
 
+/** What the simulated network answers to analysis checks and preUpdate hooks (cluster.analysisEndpoints, .metrics, .preUpdateHookSeconds). */
+function analysisEndpoints(scenario: Scenario, clock: VirtualClock): AnalysisEndpoints {
+  const seconds = scenario.cluster.preUpdateHookSeconds;
+  const hooks = seconds === undefined ? undefined : { seconds, seed: scenario.seed, now: () => clock.now() };
+  return new AnalysisEndpoints(scenario.cluster.analysisEndpoints, scenario.cluster.metrics, () => clock.now(), hooks);
+}
+
 /** `start`: the instant virtual time starts at (default SIM_EPOCH). */
 export function buildWorld(scenario: Scenario, features: Features, hooks: WorldHooks, start: Instant = SIM_EPOCH): World {
   const clock = createVirtualClock({ start, stepBudget: 50_000_000 });
@@ -92,7 +99,7 @@ export function buildWorld(scenario: Scenario, features: Features, hooks: WorldH
   const { storage: storageConfig } = scenario.cluster;
   const storage = storageConfig && new StorageActor({ client: cluster.client('storage'), timers: clock, random: randomFor(scenario.seed, 'storage'), config: { ...storageConfig, seed: scenario.seed } });
   const metrics = createControllerMetrics();
-  const endpoints = new AnalysisEndpoints(scenario.cluster.analysisEndpoints, scenario.cluster.metrics, () => clock.now());
+  const endpoints = analysisEndpoints(scenario, clock);
   cluster.onWrite((w) => endpoints.sawWrite(w));
   const apiCalls = newCounter();
   const controllerClient = recordingClient(cluster.client(CONTROLLER_ACTOR, scenario.faults), apiCalls, countedSends(hooks.onSend, counters));

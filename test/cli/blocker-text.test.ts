@@ -47,7 +47,35 @@ const heldBroken = ctxFor(
   true,
 );
 
+const HOOK = { kind: 'preUpdateHook', pod: 'web-4', ordinal: 4, revision: 'web-2', handler: 'http', target: 'GET http://op.example/switch?pod=web-4&revision=web-2', timeoutSeconds: 120 } as const;
+
 const cases: Case[] = [
+  {
+    desc: 'a preUpdate hook that answered 503: the GET, the answer and for how long',
+    ctx: pending,
+    blocker: { ...HOOK, state: 'calling', since: T0 - 40 * SECOND, answer: 'HTTP 503, expected 200' },
+    want: 'web-4 waits for its preUpdate hook: GET http://op.example/switch?pod=web-4&revision=web-2 answered HTTP 503, expected 200 for 40s',
+  },
+  {
+    desc: 'a preUpdate hook not answered yet',
+    ctx: pending,
+    blocker: { ...HOOK, state: 'calling', since: T0 },
+    want: 'web-4 waits for its preUpdate hook: GET http://op.example/switch?pod=web-4&revision=web-2 called 0s ago, no answer yet',
+  },
+  {
+    desc: 'a labels handler: the label it set and the labels it waits for',
+    ctx: pending,
+    blocker: { ...HOOK, handler: 'labels', target: 'db.example/switched-over=true', state: 'calling', since: T0 - 12 * SECOND },
+    want: 'web-4 waits for its preUpdate hook: labelled apps.ordinal.dev/lifecycle-state=PreparingUpdate 12s ago, waiting for db.example/switched-over=true',
+  },
+  {
+    desc: 'a failed preUpdate hook: held, and how to call it again',
+    ctx: pending,
+    blocker: { ...HOOK, state: 'failed', since: T0 - 200 * SECOND, answer: 'HTTP 503, expected 200' },
+    want:
+      'web-4 is held by its preUpdate hook (GET http://op.example/switch?pod=web-4&revision=web-2), which did not pass within 120s (last: HTTP 503, expected 200) (failurePolicy Fail); ' +
+      "the rollout stalls into its progress deadline: remove the pod's annotation apps.ordinal.dev/pre-update-hook to call the hook again",
+  },
   {
     desc: 'a Ready pod inside minReadySeconds: the seconds left',
     ctx: minReady,

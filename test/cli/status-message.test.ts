@@ -209,3 +209,31 @@ describe('rolloutState of a staged rollout', () => {
     });
   }
 });
+
+describe('rolloutState: spec.lifecycle.preUpdate', () => {
+  const hooked = (): StatefulSet => ({
+    ...withStatus(set(), { updateRevision: 'web-2', updatedReplicas: 2, currentReplicas: 1 }),
+    apiVersion: 'apps.ordinal.dev/v1',
+    spec: { ...set().spec, lifecycle: { preUpdate: { http: { url: 'http://op.example/switch' }, timeoutSeconds: 120 } } },
+  });
+  const recorded = (phase: string, message?: string) => {
+    const p = pod(0);
+    p.metadata.annotations = { 'apps.ordinal.dev/pre-update-hook': JSON.stringify({ revision: 'web-2', phase, since: '2026-01-01T00:00:00Z', ...(message ? { message } : {}) }) };
+    return [p, pod(1, { revision: 'web-2' }), pod(2, { revision: 'web-2' })];
+  };
+  it('says which pod waits for its hook, the GET, and since when', () => {
+    assert.deepEqual(rolloutState(hooked(), recorded('Calling'), T0 + 40_000), {
+      kind: 'progressing',
+      message: 'Waiting for the preUpdate hook of web-0 (GET http://op.example/switch?pod=web-0&revision=web-2), called 40s ago...',
+    });
+  });
+  it('says a failed hook holds the pod, and how to call it again', () => {
+    assert.deepEqual(rolloutState(hooked(), recorded('Failed', 'HTTP 503, expected 200'), T0 + 200_000), {
+      kind: 'progressing',
+      message: 'web-0 is held: its preUpdate hook (GET http://op.example/switch?pod=web-0&revision=web-2) did not pass within 120s (last: HTTP 503, expected 200); remove its annotation apps.ordinal.dev/pre-update-hook to call it again',
+    });
+  });
+  it('says nothing of a hook that passed', () => {
+    assert.equal(rolloutState(hooked(), recorded('Passed'), T0).message, 'waiting for statefulset rolling update to complete 2 pods at revision web-2...');
+  });
+});

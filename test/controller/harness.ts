@@ -8,7 +8,7 @@ import { Labels, PodAnnotations, toTimestamp, type ControllerRevision, type Inst
 import { checkPlan, noDuplicateOrdinal } from '../../src/controller/checks/invariants.js';
 import { planStatefulSet } from '../../src/controller/plan/plan-statefulset.js';
 import type { ObservedDurations } from '../../src/controller/model/learned-durations.js';
-import type { Action, ObservedDisruptionBudget, Plan } from '../../src/controller/model/plan-types.js';
+import type { Action, AnalysisResult, ObservedDisruptionBudget, Plan } from '../../src/controller/model/plan-types.js';
 import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 import { podOrdinal, podRevision } from '../../src/controller/model/pod-state.js';
 import { settleStatus } from '../../src/runtime/settle-status.js';
@@ -37,6 +37,8 @@ export class Harness {
   durations: ObservedDurations | undefined;
   /** The PodDisruptionBudgets the runtime would observe, over the pods as they are (respectPodDisruptionBudgets). */
   budgets: ((pods: Pod[]) => ObservedDisruptionBudget[]) | undefined;
+  /** The HTTP checks the runtime made (analysis steps, preUpdate hooks). */
+  analysisResults: AnalysisResult[] = [];
   private seq = 0;
 
   constructor(
@@ -57,6 +59,7 @@ export class Harness {
       revisions: [...this.revisions.values()].map((r) => structuredClone(r)),
       ...(this.durations ? { durations: this.durations } : {}),
       ...(this.budgets ? { disruptionBudgets: this.budgets(pods) } : {}),
+      ...(this.analysisResults.length > 0 ? { analysisResults: [...this.analysisResults] } : {}),
     };
   }
 
@@ -129,6 +132,15 @@ export class Harness {
         const live = this.pods.get(a.name);
         if (live) live.metadata.labels = { ...live.metadata.labels, [Labels.revisionHash]: a.revision };
         if (live && a.clearsInPlaceUpdate) delete live.metadata.annotations?.[PodAnnotations.inPlaceUpdateRevision];
+        return;
+      }
+      case 'annotatePod': {
+        const live = this.pods.get(a.name);
+        if (live?.metadata.uid !== a.uid) return;
+        const merged = (map: Record<string, string> | undefined, patch: Record<string, string | null> = {}) =>
+          Object.fromEntries(Object.entries({ ...map, ...patch }).filter((e): e is [string, string] => e[1] !== null));
+        live.metadata.annotations = merged(live.metadata.annotations, a.annotations);
+        live.metadata.labels = merged(live.metadata.labels, a.labels);
         return;
       }
       case 'patchPod': {

@@ -93,9 +93,18 @@ const ANALYSIS_PORT = 20_000 + (process.pid % 20_000);
 const answers = new Map<string, number | null>();
 let analysisServer: Server | undefined;
 
+/** A request's path as listed (with its query), without its `revision` parameter, without its query: as the simulator looks it up. */
+function answerOf(path: string): number | null | undefined {
+  const u = new URL(path, 'http://local');
+  const withoutRevision = new URL(u);
+  withoutRevision.searchParams.delete('revision');
+  const keys = [path, `${withoutRevision.pathname}${withoutRevision.search}`, u.pathname];
+  return keys.map((k) => answers.get(k)).find((s) => s !== undefined);
+}
+
 function serveAnalysis(): Promise<void> {
   const server = createServer((req, res) => {
-    const status = answers.get(req.url ?? '');
+    const status = answerOf(req.url ?? '');
     if (status === undefined || status === null) return void req.socket.destroy();
     res.writeHead(status).end();
   });
@@ -103,14 +112,23 @@ function serveAnalysis(): Promise<void> {
   return new Promise((resolve, reject) => void server.once('error', reject).listen(ANALYSIS_PORT, '127.0.0.1', () => resolve()));
 }
 
-/** The example's analysis URLs, each to its own path on the local server. */
+/** The example's analysis and hook URLs, each to its own path on the local server (the query kept: a hook's answer per pod). */
 function analysisUrls(slug: string): (url: unknown) => unknown {
   const local = new Map<string, string>();
   return (url) => {
     if (typeof url !== 'string') return url;
-    if (!local.has(url)) local.set(url, `http://127.0.0.1:${ANALYSIS_PORT}/${slug}/${local.size}`);
-    return local.get(url);
+    const u = new URL(url);
+    const base = `${u.origin}${u.pathname}`;
+    if (!local.has(base)) local.set(base, `http://127.0.0.1:${ANALYSIS_PORT}/${slug}/${local.size}`);
+    return `${local.get(base) ?? ''}${u.search}`;
   };
+}
+
+/** spec.lifecycle.preUpdate's http hook on the local server. */
+function realTimeLifecycle(lifecycle: Raw, url: (u: unknown) => unknown): Raw {
+  const hook = lifecycle.preUpdate as Raw | undefined;
+  const http = hook?.http as Raw | undefined;
+  return http === undefined ? lifecycle : { ...lifecycle, preUpdate: { ...hook, http: { ...http, url: url(http.url) } } };
 }
 
 /** A duration of a staged rollout's step, at most 5 s. */
@@ -154,7 +172,7 @@ function realTimeStory(text: string, source: string): Scenario {
   const url = analysisUrls(slug);
   if (cluster.analysisEndpoints !== undefined) {
     cluster.analysisEndpoints = Object.fromEntries(Object.entries(cluster.analysisEndpoints as Record<string, number>).map(([u, status]) => [url(u), status]));
-    for (const [u, status] of Object.entries(cluster.analysisEndpoints as Record<string, number>)) answers.set(new URL(u).pathname, status);
+    for (const [u, status] of Object.entries(cluster.analysisEndpoints as Record<string, number>)) answers.set(`${new URL(u).pathname}${new URL(u).search}`, status);
   }
   const classes = ((raw.objects as Raw[] | undefined) ?? []).filter((o) => o.kind === 'StorageClass');
   const names = new Map(classes.map((o) => [String((o.metadata as Raw).name), `${String((o.metadata as Raw).name)}-${slug}-${RUN}`]));
@@ -166,6 +184,7 @@ function realTimeStory(text: string, source: string): Scenario {
       if (typeof spec.minReadySeconds === 'number') spec.minReadySeconds = Math.min(spec.minReadySeconds, 5);
       if (typeof spec.progressDeadlineSeconds === 'number') spec.progressDeadlineSeconds = Math.min(spec.progressDeadlineSeconds, 20);
       if (spec.updateStrategy !== undefined) spec.updateStrategy = realTimeSteps(spec.updateStrategy as Raw, url);
+      if (spec.lifecycle !== undefined) spec.lifecycle = realTimeLifecycle(spec.lifecycle as Raw, url);
       return { ...o, apiVersion: ORDINAL_API, spec };
     });
   const objects = renameClasses<Raw[]>([...classes, ...sets], names).map((o) => (o.kind === 'StorageClass' ? { ...o, metadata: { name: names.get(String((o.metadata as Raw).name)) } } : o));
@@ -321,7 +340,7 @@ async function runStep(client: KubeClient, ns: string, observer: NamespaceObserv
     case 'expect':
       return;
     case 'endpoint':
-      return void answers.set(new URL(step.url).pathname, step.status);
+      return void answers.set(`${new URL(step.url).pathname}${new URL(step.url).search}`, step.status);
     case 'apply':
     case 'delete':
     case 'restartController':

@@ -26,6 +26,7 @@ export interface Schema {
   pattern?: string;
   maxItems?: number;
   maxProperties?: number;
+  minProperties?: number;
   'x-kubernetes-int-or-string'?: true;
   'x-kubernetes-preserve-unknown-fields'?: true;
   'x-kubernetes-map-type'?: 'atomic' | 'granular';

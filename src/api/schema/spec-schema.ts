@@ -24,6 +24,7 @@ import { MAX_CLAIM_TEMPLATES } from '../validation/claim-template-update.js';
 import { templatePodSpecSchema } from './template-schema.js';
 import { SELECTOR_BOUNDS } from '../validation/selector.js';
 import { disruptionAwareSchema, UPDATE_ORDER_RULES } from './disruption-aware-schema.js';
+import { lifecycleSchema } from './lifecycle-schema.js';
 import { objectMetaSchema } from './object-meta-schema.js';
 import { stepsSchema } from './steps-schema.js';
 import { int32, intOrString, list, obj, opaque, rules, str, stringMap, type Schema } from './schema-dsl.js';
@@ -170,6 +171,7 @@ export const specSchema: Schema = rules(
         enum: ['OnDelete', 'InPlace'],
         default: 'OnDelete',
       }),
+      lifecycle: lifecycleSchema,
       progressDeadlineSeconds: { ...rules(intOrString('Ordinal extension: seconds without progress before Progressing=False with reason ProgressDeadlineExceeded (detection only), or auto: derived from the durations the controller learned from the set\'s pods (at least 60).'), ...PROGRESS_DEADLINE_RULES), default: 600 },
     },
     { required: ['selector', 'template'] },

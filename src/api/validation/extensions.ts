@@ -7,6 +7,7 @@ import { MAX_CLAIM_TEMPLATES } from './claim-template-update.js';
 import { child, forbidden, invalid, NEGATIVE, notSupported, tooMany, type IssueList } from './field.js';
 import { isAbsent, type JsonObject } from './json.js';
 import { forbidDisruptionAware, validateDisruptionAware } from './disruption-aware-update.js';
+import { forbidLifecycle, validateLifecycle } from './lifecycle.js';
 import { forbidSteps, validateSteps } from './rollout-steps.js';
 import { rejectRollingUpdate, STRATEGY_PATH, validateRollingParams } from './rolling-update.js';
 import { validateSelectorBounds } from './selector.js';
@@ -52,6 +53,7 @@ export function validateEnforcedStrategy(strategy: JsonObject, ctx: SpecContext,
 function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, rollingUpdate: JsonObject | undefined, out: IssueList): void {
   if (!isAbsent(spec.progressDeadlineSeconds)) out.add(forbidden(DEADLINE_PATH, EXTENSION_ONLY));
   if (!isAbsent(spec.volumeClaimUpdatePolicy)) out.add(forbidden(CLAIM_POLICY_PATH, EXTENSION_ONLY));
+  forbidLifecycle(spec, out);
   if (strategy && !isAbsent(strategy.enforcedRollingUpdate)) out.add(forbidden(ENFORCED_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.batchStartPolicy)) out.add(forbidden(BATCH_PATH, EXTENSION_ONLY));
   if (rollingUpdate) forbidDisruptionAware(rollingUpdate, out);
@@ -95,6 +97,7 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
   validateOnFailure(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   validateProgressDeadline(spec, out);
   validateEnum(spec.volumeClaimUpdatePolicy, CLAIM_POLICY_PATH, VOLUME_CLAIM_UPDATE_POLICIES, out);
+  validateLifecycle(spec, out);
   // the CRD's bound (crd-rules.ts MAX_CLAIM_TEMPLATES), which its claim template update rules need
   const claims = spec.volumeClaimTemplates;
   if (Array.isArray(claims) && claims.length > MAX_CLAIM_TEMPLATES) out.add(tooMany('spec.volumeClaimTemplates', claims.length, MAX_CLAIM_TEMPLATES));

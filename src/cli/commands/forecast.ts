@@ -30,6 +30,7 @@ import { ownedBy } from '../rollout/rollout-status.js';
 import { assignmentAt, collect, parseImage, parseSet, secondsList, wholeNumber } from '../explain/change-flags.js';
 import { ManifestFileError, readManifestFile } from '../explain/manifest-docs.js';
 import { learnLiveDurations } from '../explain/live-durations.js';
+import { learnHookSeconds } from '../explain/hook-durations.js';
 import { observedStart, podNodes, type ObservedStart } from '../explain/observed-start.js';
 
 export interface ForecastOptions {
@@ -39,6 +40,8 @@ export interface ForecastOptions {
   filename?: string;
   podStartSeconds?: number[];
   terminationSeconds?: number[];
+  /** spec.lifecycle.preUpdate: seconds a hook takes to pass. */
+  hookSeconds?: number[];
   /** Settings to compare instead of the default candidates; `candidates: false` compares none. */
   candidate?: string[];
   candidates?: boolean;
@@ -113,12 +116,22 @@ function changeToForecast(subject: string, set: StatefulSet, opts: ForecastOptio
   return failure === undefined ? change : { ...change, failure };
 }
 
+/** A hooked set's hook cost: `--hook-seconds`, else what its pods' records say (or the default); none without a hook. */
+function hookSecondsOf(set: StatefulSet, opts: ForecastOptions, pods: readonly Pod[]): LearnedSeconds | undefined {
+  const learned = learnHookSeconds(set, pods);
+  if (learned === undefined) {
+    if (opts.hookSeconds !== undefined) throw new ForecastInputError('--hook-seconds: the set has no spec.lifecycle.preUpdate hook');
+    return undefined;
+  }
+  return given(opts.hookSeconds, '--hook-seconds') ?? learned;
+}
+
 /** Runs the forecast for `set` as it is (manifests) with the durations, and prints it. */
 async function forecastSet(
   subject: string,
   set: StatefulSet,
   manifests: unknown[],
-  durations: { start: LearnedSeconds; termination: LearnedSeconds },
+  durations: { start: LearnedSeconds; termination: LearnedSeconds; hook?: LearnedSeconds | undefined },
   opts: ForecastOptions,
   replacements: unknown[],
   io: CommandIO,
@@ -144,6 +157,7 @@ async function forecastSet(
       candidates,
       ...(observed ? { from: observed.from } : {}),
       ...(observed?.expansion ? { expansion: { samples: observed.expansion.samples } } : {}),
+      ...(durations.hook ? { hook: { samples: durations.hook.samples } } : {}),
     });
   } catch (e) {
     if (!(e instanceof StartStateError)) throw e;
@@ -191,6 +205,7 @@ export function forecastCommand(deps: CommandDeps, name: string, opts: ForecastO
       const durations = {
         start: given(opts.podStartSeconds, '--pod-start-seconds') ?? learned.start,
         termination: given(opts.terminationSeconds, '--termination-seconds') ?? learned.termination,
+        hook: hookSecondsOf(set, opts, pods),
       };
       const replacements = opts.filename !== undefined ? readManifestFile(opts.filename) : [];
       const live = { ...set, apiVersion: apiVersionOf(resource), kind: 'StatefulSet' };
@@ -212,6 +227,7 @@ export function forecastManifestCommand(file: string, opts: ForecastOptions, io:
     const durations = {
       start: given(opts.podStartSeconds, '--pod-start-seconds') ?? { samples: [1], source: 'the default; give --pod-start-seconds' },
       termination: given(opts.terminationSeconds, '--termination-seconds') ?? { samples: [1], source: 'the default; give --termination-seconds' },
+      hook: hookSecondsOf(sets[0] as StatefulSet, opts, []),
     };
     return forecastSet(basename(file), sets[0] as StatefulSet, manifests, durations, opts, [], io);
   });
@@ -232,6 +248,7 @@ export function register(program: Command): void {
     .option('-f, --filename <file>', 'with NAME: the new version of the set (the change); without NAME: the manifest to forecast, offline')
     .option('--pod-start-seconds <s>', 'seconds from creation to Ready, one or comma-separated samples (default: learned from the set\'s pods)', secondsList('--pod-start-seconds'))
     .option('--termination-seconds <s>', 'seconds a deleted pod takes to go, one or comma-separated samples (default: learned from the controller\'s events, else the grace period)', secondsList('--termination-seconds'))
+    .option('--hook-seconds <s>', 'seconds a spec.lifecycle.preUpdate hook takes to pass, one or comma-separated samples (default: what the pods\' hook records say)', secondsList('--hook-seconds'))
     .option('--candidate <setting=value>', 'compare this setting instead of the default candidates: maxUnavailable=2, batchStartPolicy=Together, podManagementPolicy=Parallel or a dotted path (repeatable)', collect(String), [])
     .option('--no-candidates', 'forecast the current setting only')
     .option('--runs <n>', 'simulated runs per setting', wholeNumber('--runs', 1), 20)

@@ -41,6 +41,8 @@ export function describeAction(a: Action): string {
       return a.clearsInPlaceUpdate
         ? `relabel Pod ${a.name} to revision ${a.revision} (its kubelet reports the images it was updated to in place)`
         : `relabel Pod ${a.name} to revision ${a.revision} (its template is unchanged; only its claims changed)`;
+    case 'annotatePod':
+      return `annotate Pod ${a.name} with its preUpdate hook's state`;
     case 'patchPod':
       return `patch Pod ${a.name} in place to revision ${a.revision}'s images and metadata (podUpdatePolicy)`;
     case 'updatePod':
@@ -69,6 +71,8 @@ export function actionNote(a: Action): { pod: string; note: string } | undefined
       return { pod: a.name, note: 'next: relabel to the update revision' };
     case 'patchPod':
       return { pod: a.name, note: 'next: update in place' };
+    case 'annotatePod':
+      return { pod: a.name, note: 'next: record its preUpdate hook' };
     case 'adoptPod':
       return { pod: nameOf(a.pod), note: 'next: adopt' };
     case 'releasePod':

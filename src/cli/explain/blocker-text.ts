@@ -1,7 +1,7 @@
 // Blocker values (controller/plan-types.ts) as sentences for `why`. Pure: everything a sentence needs is in
 // the ExplainContext, so each kind is tested by a table (test/cli/blocker-text.test.ts).
 
-import type { Instant, Pod, StatefulSet, StepAnalysisStatus } from '../../api/types.js';
+import { LIFECYCLE_STATE_LABEL, PodAnnotations, PREPARING_UPDATE, type Instant, type Pod, type StatefulSet, type StepAnalysisStatus } from '../../api/types.js';
 import type { Blocker } from '../../controller/model/plan-types.js';
 import { parentNameAndOrdinal } from '../../controller/model/pod-state.js';
 import { INT32_MAX } from '../../controller/model/spec.js';
@@ -242,6 +242,17 @@ function rolloutAnalysis(b: Of<'rolloutAnalysis'>): string {
   return b.paused ? `${what}; its last check gave no verdict and its policy is Pause: no pod is updated until a check gives one` : what;
 }
 
+/** What the pod's preUpdate hook is doing or did, for how long, and (failed) how to call it again. */
+function preUpdateHook(b: Of<'preUpdateHook'>, ctx: ExplainContext): string {
+  if (b.state === 'failed') {
+    return `${b.pod} is held by its preUpdate hook (${b.target}), which did not pass within ${b.timeoutSeconds}s${b.answer !== undefined ? ` (last: ${b.answer})` : ''} (failurePolicy Fail); ` +
+      `the rollout stalls into its progress deadline: remove the pod's annotation ${PodAnnotations.preUpdateHook} to call the hook again`;
+  }
+  const since = humanDuration(Math.max(0, ctx.now - b.since));
+  if (b.handler === 'labels') return `${b.pod} waits for its preUpdate hook: labelled ${LIFECYCLE_STATE_LABEL}=${PREPARING_UPDATE} ${since} ago, waiting for ${b.target}`;
+  return b.answer === undefined ? `${b.pod} waits for its preUpdate hook: ${b.target} called ${since} ago, no answer yet` : `${b.pod} waits for its preUpdate hook: ${b.target} answered ${b.answer} for ${since}`;
+}
+
 const internalError = (b: Of<'internalError'>): string =>
   `internal error in the planner: ${b.message}; this is a bug in Ordinal, please report it with the log line`;
 
@@ -311,6 +322,7 @@ const SENTENCES: Sentences = {
   overlappingDisruptionBudgets: (b) =>
     `${b.pod} is selected by more than one PodDisruptionBudget (${b.budgets.join(', ')}): the Eviction API refuses to evict such a pod, so it waits until only one budget selects it`,
   disruptionWaits: (b, ctx) => `${b.pod} ${DISRUPTION_WHAT[b.cause]} ${disruptionWaitText(b.waitsFor, ctx.set.metadata.name ?? '')}`,
+  preUpdateHook,
 };
 
 /** What a waiting disruption would do to its pod. */

@@ -18,6 +18,8 @@ export interface ForecastView {
   seed: number;
   start: LearnedSeconds;
   termination: LearnedSeconds;
+  /** spec.lifecycle.preUpdate: what a hook costs. */
+  hook?: LearnedSeconds | undefined;
   results: CandidateForecast[];
   /** The release fails (`--fail`, `--fail-at`): how, and on which pod. */
   failure?: { behavior: string; pod: string };
@@ -41,6 +43,7 @@ function assumptions(v: ForecastView): string[] {
   const rows = [
     ['  start (created → Ready)', spread(v.start), v.start.source],
     ['  termination (deletion → gone)', spread(v.termination), v.termination.source],
+    ...(v.hook !== undefined ? [['  preUpdate hook (first call → passed)', spread(v.hook), v.hook.source]] : []),
   ];
   const all = v.results.every((r) => r.runs.length === v.runs);
   const made = all
@@ -133,6 +136,7 @@ export function forecastData(v: ForecastView): object {
     seed: v.seed,
     podStartSeconds: v.start,
     podTerminationSeconds: v.termination,
+    ...(v.hook !== undefined ? { preUpdateHookSeconds: v.hook } : {}),
     ...(v.failure ? { failure: v.failure } : {}),
     settings: v.results.map(({ medianRecords: _records, runs, ...r }) => ({ ...r, runs: runs.length })),
   };

@@ -138,6 +138,8 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return heldBack(ctx);
     case 'overlappingDisruptionBudgets':
       return [{ pod: b.pod, note: `selected by ${b.budgets.length} PodDisruptionBudgets: cannot be evicted` }];
+    case 'preUpdateHook':
+      return [{ pod: b.pod, note: b.state === 'failed' ? 'preUpdate hook failed: held' : `waits for its preUpdate hook${b.answer !== undefined ? ` (${b.answer})` : ''}` }];
     case 'disruptionWaits':
       return [{ pod: b.pod, note: `${b.cause === 'inPlaceFallback' ? 'recreation' : b.cause === 'claimRestart' ? 'restart' : 'update'} waits (${b.waitsFor === 'disruptionBudget' ? 'PodDisruptionBudget' : b.waitsFor})` }];
   }

@@ -99,6 +99,15 @@ const ROWS: Array<{ title: string; panels: PanelSpec[] }> = [
         type: 'timeseries',
         queries: [q(`sum by (result) (increase(ordinal_evictions_total{${JOB}}[${RATE}]))`, '{{result}}')],
       },
+      {
+        title: 'preUpdate hooks: results and how long they took (p90)',
+        description: 'spec.lifecycle.preUpdate: hooks called, passed, ignored and failed; from the first call to the result',
+        type: 'timeseries',
+        queries: [
+          q(`sum by (statefulset_namespace, statefulset_name, result) (increase(ordinal_preupdate_hooks_total{${SET}}[${RATE}]))`, '{{result}} {{statefulset_namespace}}/{{statefulset_name}}'),
+          q(quantile(0.9, 'ordinal_preupdate_hook_duration_seconds', SET), 'p90 duration'),
+        ],
+      },
     ],
   },
   {

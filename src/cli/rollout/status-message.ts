@@ -16,6 +16,7 @@ import { isUserPaused, stepPartition, stepsOf, stepUnderWay } from '../../contro
 import { formatWait } from '../explain/durations.js';
 import { minReadySecondsOf, replicasOf } from '../../controller/model/spec.js';
 import { convergence } from '../../sim/converged.js';
+import { hookWait } from './hook-wait.js';
 
 export type RolloutState =
   | { kind: 'progressing'; message: string }
@@ -199,6 +200,8 @@ export function rolloutState(set: StatefulSet, pods: readonly Pod[], now: Instan
   if (observing !== undefined) return { kind: 'progressing', message: observing };
   const held = userPause(set) ?? stepState(set, now);
   if (held !== undefined) return held;
+  const hook = hookWait(set, pods, now);
+  if (hook !== undefined) return { kind: 'progressing', message: hook };
   const waiting = waitingMessage(set);
   if (waiting !== undefined) return { kind: 'progressing', message: waiting };
   const c = convergence(set, pods, now);

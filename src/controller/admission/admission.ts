@@ -1,7 +1,8 @@
 // The one place that admits a pod going down. Every phase that wants a disruption — an update deletion, an
 // in-place patch, claims grown, an in-place fallback, a claim restart, a Recreate deletion, a failed pod's
 // replacement, a scale-down — proposes it (proposals/proposal.ts); `admit` applies the rules of its cause
-// (disruption-rules.ts) in one fixed order — holds → update order → budget → PodDisruptionBudgets — and builds
+// (disruption-rules.ts) in one fixed order — holds → update order → budget → PodDisruptionBudgets → the preUpdate
+// hook (pre-update-hook.ts) — and builds
 // the action. No other code builds a deletePod or a patchPod. (OpenKruise's rollingUpdateStatefulsetPods and
 // its single deletePod are the anchor.) The update order is the walk's (update-walk.ts): it offers candidates in
 // that order, and the admission sees each once.
@@ -10,10 +11,13 @@ import type { Pod } from '../../api/types.js';
 import type { Action, Blocker } from '../model/plan-types.js';
 import { isPodReady, podOrdinal, podRevision } from '../model/pod-state.js';
 import { isAvailable } from '../replica/replica.js';
+import { podFacts } from '../replica/pod-facts.js';
 import type { Admit, Proposal, Verdict } from '../proposals/proposal.js';
 import type { SyncContext } from '../rollout/sync-context.js';
 import { updateHeld } from '../rollout/rollout.js';
 import { DisruptionLedger } from './disruption-budget.js';
+import { preUpdateHookOf } from '../model/lifecycle.js';
+import { PreUpdateHooks, type HookWork } from './pre-update-hook.js';
 import { DISRUPTION_RULES } from './disruption-rules.js';
 import { updateBudget, type UpdateBudget } from './update-budget.js';
 
@@ -30,6 +34,7 @@ function strictHealth(ctx: SyncContext): (pod: Pod) => boolean {
 export class Admission implements Admit {
   private budgetState: UpdateBudget | undefined;
   private readonly ledger: DisruptionLedger | undefined;
+  private readonly hooks: PreUpdateHooks | undefined;
 
   /** `budget`: the update budget of the walk (EnforcedRollingUpdate's leaves out old pods it replaces anyway). */
   constructor(
@@ -39,6 +44,8 @@ export class Admission implements Admit {
     this.budgetState = budget;
     const knobs = ctx.rollout.knobs;
     this.ledger = knobs.respectDisruptionBudgets ? DisruptionLedger.of(ctx.disruptionBudgets ?? [], ctx.now, strictHealth(ctx)) : undefined;
+    const hook = preUpdateHookOf(ctx.set);
+    this.hooks = hook && new PreUpdateHooks(hook, ctx.set.metadata.name ?? '', ctx.updateRevision, ctx.now, ctx.analysisResults ?? []);
   }
 
   /** maxUnavailable, the replicas unavailable before this sync, and what this sync may still take (`slot` charges). */
@@ -62,7 +69,21 @@ export class Admission implements Admit {
     if (!this.hasBudget(p)) return { admitted: false, refusal: 'budget' };
     if (rules.budgets && this.ledger !== undefined && !this.ledger.admit(p.pod)) return { admitted: false, refusal: 'disruptionBudget' };
     if (p.charge === 'slot') this.budget.remaining--;
+    // a pod whose hook runs keeps the slot and the PodDisruptionBudget's disruption it was given: the walk
+    // offers the next pod only as if this one were going
+    if (!this.hookLetsGo(p)) return { admitted: false, refusal: 'preUpdateHook' };
     return { admitted: true, actions: this.actionsOf(p) };
+  }
+
+  /** What the preUpdate hooks need this sync: records to write, GETs due, the pods they hold. */
+  hookWork(): HookWork | undefined {
+    return this.hooks?.result();
+  }
+
+  private hookLetsGo(p: Proposal): boolean {
+    if (this.hooks === undefined || !DISRUPTION_RULES[p.cause].hooked || p.disruption.via === 'claims') return true;
+    const replica = this.ctx.slots.index.member(p.ordinal);
+    return this.hooks.letsGo(replica?.pod === p.pod ? replica : podFacts(p.pod));
   }
 
   /** The PodDisruptionBudgets that refused a disruption this sync. */

@@ -10,6 +10,11 @@
 //   upstream.
 // - PodDisruptionBudgets (respectPodDisruptionBudgets): every disruption of an update, an in-place restart and a
 //   claim restart included; never scale-down or a failed pod (upstream deletes those without asking).
+// - the preUpdate hook (spec.lifecycle.preUpdate, pre-update-hook.ts): what moves a pod to the update revision
+//   — an update deletion or in-place patch, an in-place fallback or move on, a claim restart — waits until the
+//   pod's hook passed; a growth of claims alone restarts nothing and does not wait. Failed pods, scale-down,
+//   Recreate, forced replacements and a rollback's way back do not call it: they replace what is broken or
+//   undo a failure, and a hook that could hold them would keep the set broken.
 
 import type { DeleteCause } from '../model/plan-types.js';
 import type { DisruptionCause } from '../proposals/proposal.js';
@@ -25,16 +30,18 @@ export interface DisruptionRules {
   deleteCause: DeleteCause;
   /** Upstream counts an update deletion out of currentReplicas at once (undone if it fails). */
   decrementsCurrent: boolean;
+  /** Waits for the pod's preUpdate hook (spec.lifecycle), unless it only grows the pod's claims. */
+  hooked: boolean;
 }
 
 export const DISRUPTION_RULES: Readonly<Record<DisruptionCause, DisruptionRules>> = {
-  failed: { held: false, halted: false, budgets: false, deleteCause: 'failed', decrementsCurrent: false },
-  condemned: { held: false, halted: false, budgets: false, deleteCause: 'condemned', decrementsCurrent: false },
-  recreate: { held: false, halted: false, budgets: false, deleteCause: 'recreate', decrementsCurrent: false },
-  update: { held: true, halted: true, budgets: true, deleteCause: 'update', decrementsCurrent: true },
-  forced: { held: false, halted: true, budgets: true, deleteCause: 'forced', decrementsCurrent: true },
-  rollback: { held: false, halted: true, budgets: true, deleteCause: 'rollback', decrementsCurrent: true },
-  inPlaceFallback: { held: true, halted: false, budgets: true, deleteCause: 'update', decrementsCurrent: false },
-  inPlaceOvertaken: { held: true, halted: false, budgets: true, deleteCause: 'update', decrementsCurrent: false },
-  claimRestart: { held: true, halted: false, budgets: true, deleteCause: 'update', decrementsCurrent: false },
+  failed: { held: false, halted: false, budgets: false, deleteCause: 'failed', decrementsCurrent: false, hooked: false },
+  condemned: { held: false, halted: false, budgets: false, deleteCause: 'condemned', decrementsCurrent: false, hooked: false },
+  recreate: { held: false, halted: false, budgets: false, deleteCause: 'recreate', decrementsCurrent: false, hooked: false },
+  update: { held: true, halted: true, budgets: true, deleteCause: 'update', decrementsCurrent: true, hooked: true },
+  forced: { held: false, halted: true, budgets: true, deleteCause: 'forced', decrementsCurrent: true, hooked: false },
+  rollback: { held: false, halted: true, budgets: true, deleteCause: 'rollback', decrementsCurrent: true, hooked: false },
+  inPlaceFallback: { held: true, halted: false, budgets: true, deleteCause: 'update', decrementsCurrent: false, hooked: true },
+  inPlaceOvertaken: { held: true, halted: false, budgets: true, deleteCause: 'update', decrementsCurrent: false, hooked: true },
+  claimRestart: { held: true, halted: false, budgets: true, deleteCause: 'update', decrementsCurrent: false, hooked: true },
 };

@@ -3,6 +3,7 @@
 // single controller deletion against the world as the simulator sees it. Tests, fast-check and the
 // simulator all call these.
 
+import { preUpdateHookRespected } from './hook-invariant.js';
 import { parseGoDuration } from '../../api/duration.js';
 import type { Features } from '../../api/features.js';
 import { fromTimestamp, PromoteAnnotation, PROGRESS_DEADLINE_AUTO, type Instant, type RolloutStep, type PersistentVolumeClaim, type Pod, type StatefulSet, type StatefulSetStatus } from '../../api/types.js';
@@ -390,6 +391,7 @@ export function checkPlan(observed: ObservedState, plan: Plan, now: Instant, fea
     ...enforcedHaltRespected(observed, plan, now, features),
     ...stepBoundaryRespected(observed, plan, now, features),
     ...disruptionBudgetsRespected(observed, plan, now, features),
+    ...preUpdateHookRespected(observed, plan),
   ];
 }
 

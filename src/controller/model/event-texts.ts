@@ -47,6 +47,9 @@ function outcomeEvents(action: Action, set: string): OutcomeEvents | undefined {
     case 'relabelPod':
     case 'patchPod':
       return podEvents('update', action.name, set);
+    case 'annotatePod':
+      // the hook's own event (PreUpdateHookCalled, PreUpdateHookFailed) once its record is written
+      return action.outcome;
     case 'createRevision':
     case 'updateRevision':
     case 'deleteRevision':

@@ -37,8 +37,10 @@ interface ProbeBase {
   /** `<update revision>/<step index, or "rollout">/<attempt>` (the retry value in effect): the results that count for the analysis. */
   key: string;
   revision: string;
-  /** The step's index (0-based); absent for the rollout's background analysis (rollingUpdate.analysis). */
+  /** The step's index (0-based); absent for the rollout's background analysis (rollingUpdate.analysis) and a hook. */
   step?: number;
+  /** A preUpdate hook's pod (its key: `preUpdate/<pod>/<update revision>`). */
+  pod?: string;
   timeoutMs: number;
 }
 
@@ -133,6 +135,17 @@ export type Action = ActionBase &
      * in-place annotation in the same patch.
      */
     | { kind: 'relabelPod'; name: string; uid: string; ordinal: number; revision: string; clearsInPlaceUpdate?: true }
+    /** spec.lifecycle.preUpdate: the pod's hook record (and a labels handler's lifecycle-state label) written by merge patch. */
+    | {
+        kind: 'annotatePod';
+        name: string;
+        uid: string;
+        ordinal: number;
+        annotations: Record<string, string | null>;
+        labels?: Record<string, string | null>;
+        /** The hook state it records, and seconds since the hook's first call (metrics). */
+        hook: { phase: 'Calling' | 'Passed' | 'Ignored' | 'Failed'; seconds: number };
+      }
     /** podUpdatePolicy: the pod's images and template metadata patched to `revision`'s, which its annotation names. */
     /** `resize`: new cpu/memory, sent through pods/resize after `patch` (kube-apiserver's refusal is recorded on the pod). */
     | { kind: 'patchPod'; name: string; uid: string; ordinal: number; revision: string; patch: InPlacePatch; resize?: ResizePatch }
@@ -283,7 +296,13 @@ export type Blocker =
    * to be resumed or retried, for the safety halt to end, for the update budget (`budget`: fewer replicas
    * unavailable), or for a PodDisruptionBudget (the podDisruptionBudget blocker says which).
    */
-  | { kind: 'disruptionWaits'; pod: string; ordinal: number; cause: DisruptionWaitCause; waitsFor: DisruptionWait };
+  | { kind: 'disruptionWaits'; pod: string; ordinal: number; cause: DisruptionWaitCause; waitsFor: DisruptionWait }
+  /**
+   * spec.lifecycle.preUpdate: the pod goes for the update only once its hook has passed (or failed under
+   * failurePolicy Ignore). `state` calling: called since `since`, `target` is the GET or the labels it waits
+   * for, `answer` the last one; failed: it timed out under failurePolicy Fail and the pod is held.
+   */
+  | { kind: 'preUpdateHook'; pod: string; ordinal: number; revision: string; state: 'calling' | 'failed'; handler: 'http' | 'labels'; target: string; since: Instant; answer?: string; timeoutSeconds: number };
 
 /** The cause of a disruption that waits (disruptionWaits). */
 export type DisruptionWaitCause = 'failed' | 'condemned' | 'recreate' | 'update' | 'forced' | 'rollback' | 'inPlaceFallback' | 'inPlaceOvertaken' | 'claimRestart';
@@ -330,7 +349,7 @@ export interface Plan {
   wakeAt?: Instant;
   /** The status as observed (settleStatus compares with it; nothing is written when an `endsSyncOnFailure` action failed, as upstream). */
   previousStatus?: StatefulSetStatus;
-  /** rollingUpdate.steps and .analysis: checks due now; the runtime makes them and feeds the results to the next sync. */
+  /** rollingUpdate.steps and .analysis, and preUpdate hooks: checks due now; the runtime makes them and feeds the results to the next sync. */
   probes?: AnalysisProbe[];
 }
 

@@ -59,6 +59,7 @@ function buildContext(
     revisions: claimed.revisions,
     rollback,
     durations: observed.durations,
+    analysisResults: observed.analysisResults,
   });
 }
 
@@ -122,7 +123,8 @@ function assemble(ctx: SyncContext, body: SyncBody, revisions: RevisionPlan, abo
     previousStatus: structuredClone(ctx.set.status ?? { replicas: 0 }),
   };
   if (wakeAt !== undefined) plan.wakeAt = wakeAt;
-  if (steps.probes.length > 0 && ctx.rollback === undefined) plan.probes = steps.probes;
+  const probes = [...(ctx.rollback === undefined ? steps.probes : []), ...(body.probes ?? [])];
+  if (probes.length > 0) plan.probes = probes;
   return plan;
 }
 

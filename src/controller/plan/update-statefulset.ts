@@ -9,7 +9,7 @@ import { enforcedBudget, noWalkBlockers, walkKind, walkUpdate } from '../admissi
 import { BatchWriter, type Item } from '../model/batches.js';
 import { claimBlockedEvent } from '../model/event-texts.js';
 import { earliest } from '../model/instants.js';
-import type { Action, Blocker, DisruptionWait, PlannedEvent } from '../model/plan-types.js';
+import type { Action, AnalysisProbe, Blocker, DisruptionWait, PlannedEvent } from '../model/plan-types.js';
 import { recordResizes, resizingBlocker, restartForClaims } from '../proposals/claim-updates.js';
 import { replicaClaims } from '../rollout/claim-apply.js';
 import { condemnedPass } from '../proposals/condemned.js';
@@ -31,8 +31,10 @@ export interface SyncFacts {
   recreate?: RecreateDecision;
   /** statefulset_unavailable_replicas, when the gate-on rolling-update path ran. */
   unavailablePods?: number;
-  /** When an old pod below the partition will count as broken (EnforcedRollingUpdate: the pass stops waiting for it). */
+  /** When an old pod below the partition will count as broken (EnforcedRollingUpdate: the pass stops waiting for it); when a hook is due again. */
   wakeAt?: Instant;
+  /** spec.lifecycle.preUpdate: the hooks' GETs due now. */
+  probes?: AnalysisProbe[];
 }
 
 /** Writes of one phase, in the order it runs them: by pod management policy, one after another, or slow start. */
@@ -103,7 +105,7 @@ function condemnedPhase(ctx: SyncContext, admission: Admission): PhaseResult {
 }
 
 /** What a refused disruption of a pod waits for (`why`), by the rule that refused it. */
-const WAITS_FOR: Record<Refusal, DisruptionWait> = { held: 'resume', halted: 'halt', budget: 'budget', disruptionBudget: 'disruptionBudget' };
+const WAITS_FOR: Record<Exclude<Refusal, 'preUpdateHook'>, DisruptionWait> = { held: 'resume', halted: 'halt', budget: 'budget', disruptionBudget: 'disruptionBudget' };
 
 /** A phase's admitted writes (one item each, in proposal order), the blockers of what waits, the events. */
 interface Admitted {
@@ -120,6 +122,8 @@ function admitInto(ctx: SyncContext, admission: Admission, p: Proposal, out: Adm
     if (p.event !== undefined) out.events.push(p.event);
     return;
   }
+  // the hook's own blocker (preUpdateHook) says what the pod waits for
+  if (verdict.refusal === 'preUpdateHook') return;
   const waitsFor = verdict.refusal === 'held' && ctx.rollout.holds.stepFailed && !ctx.rollout.holds.userPause ? 'retry' : WAITS_FOR[verdict.refusal];
   out.blockers.push({ kind: 'disruptionWaits', pod: p.pod.metadata.name ?? '', ordinal: p.ordinal, cause: p.cause, waitsFor });
 }
@@ -170,6 +174,15 @@ function updatePhase(ctx: SyncContext, admission: Admission): PhaseResult {
   return result({ work: [{ order: 'sequential', items: walked.items }], blockers: walked.blockers, events: walked.events, facts });
 }
 
+/** spec.lifecycle.preUpdate: what the admission's hook rule asked for this sync — records, GETs, the pods it holds. */
+function hookPhase(admission: Admission): PhaseResult {
+  const work = admission.hookWork();
+  if (work === undefined) return result({});
+  const items = work.actions.map((a, position): Item => ({ position, steps: [[a]] }));
+  const facts: Partial<SyncFacts> = { ...(work.probes.length > 0 ? { probes: work.probes } : {}), ...(work.wakeAt !== undefined ? { wakeAt: work.wakeAt } : {}) };
+  return result({ work: [{ order: 'slowStart', items }], blockers: work.blockers, facts });
+}
+
 /** The writes, blockers, events and facts of the phases run so far, in order. */
 class SyncFold {
   private readonly writer = new BatchWriter(1);
@@ -201,6 +214,7 @@ export function planSync(ctx: SyncContext): SyncBody {
   // one admission for the sync: every phase's disruptions spend the same budget and PodDisruptionBudgets
   const admission = new Admission(ctx);
   const done = (): SyncBody => {
+    fold.add(hookPhase(admission));
     body.blockers.push(...admission.disruptionBudgetBlockers());
     body.events.push(...body.blockers.flatMap((b) => claimBlockedEvent(ctx.set, b) ?? []));
     return body;

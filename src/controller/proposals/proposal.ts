@@ -47,7 +47,7 @@ export interface Proposal {
 }
 
 /** Which rule of the admission refused a proposal. */
-export type Refusal = 'held' | 'halted' | 'budget' | 'disruptionBudget';
+export type Refusal = 'held' | 'halted' | 'budget' | 'disruptionBudget' | 'preUpdateHook';
 
 export type Verdict = { admitted: true; actions: Action[] } | { admitted: false; refusal: Refusal };
 

@@ -4,6 +4,7 @@
 
 import { fromTimestamp, Labels, PodAnnotations, type Instant, type Pod } from '../../api/types.js';
 import { parentNameAndOrdinal, readyCondition } from '../model/pod-state.js';
+import { parseHookRecord, type HookRecord } from './hook-state.js';
 
 export interface PodFacts {
   readonly pod: Pod;
@@ -24,6 +25,8 @@ export interface PodFacts {
   readonly created: Instant | undefined;
   /** The revision its in-place annotation names (podUpdatePolicy: the pod is moving there), if any. */
   readonly movingTo: string | undefined;
+  /** spec.lifecycle.preUpdate: what its annotation says of its hook (hook-state.ts), if anything. */
+  readonly preUpdateHook: HookRecord | undefined;
 }
 
 /** Facts by pod object, for one owner (a controller instance, a planner call): never module state. */
@@ -60,6 +63,7 @@ export function podFacts(pod: Pod): PodFacts {
     terminating: typeof deletion === 'string' && deletion !== '',
     created: fromTimestamp(pod.metadata.creationTimestamp),
     movingTo: pod.metadata.annotations?.[PodAnnotations.inPlaceUpdateRevision],
+    preUpdateHook: parseHookRecord(pod.metadata.annotations?.[PodAnnotations.preUpdateHook]),
   };
 }
 

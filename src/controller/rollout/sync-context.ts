@@ -6,7 +6,7 @@ import type { ControllerRevision, Instant, PersistentVolumeClaim, Pod, StatefulS
 import { newVersionedStatefulSetPod } from '../model/identity.js';
 import type { ForecastBand } from '../model/learned-durations.js';
 import { mergeAscending } from '../model/merge.js';
-import type { ObservedDisruptionBudget } from '../model/plan-types.js';
+import type { AnalysisResult, ObservedDisruptionBudget } from '../model/plan-types.js';
 import { isUnavailable, podOrdinal, podRevision } from '../model/pod-state.js';
 import type { ReplicaClaims } from '../replica/claim-state.js';
 import { countsUnavailable } from '../replica/replica.js';
@@ -59,6 +59,8 @@ export interface SyncContext {
    * step's; `holds` keeps the update phase from updating any pod or claim.
    */
   steps?: StepPlan;
+  /** The HTTP checks the runtime made (analysis steps and preUpdate hooks), oldest first. */
+  analysisResults?: readonly AnalysisResult[] | undefined;
 }
 
 /**
