@@ -345,6 +345,8 @@ function disruptionWaitText(w: Extract<Blocker, { kind: 'disruptionWaits' }>['wa
       return `once the rollout is resumed (\`kubectl ordinal rollout resume ${set}\`)`;
     case 'retry':
       return `once the failed rollout is retried (\`kubectl ordinal rollout retry ${set}\`)`;
+    case 'verdict':
+      return 'once an analysis check gives a verdict';
     case 'halt':
       return 'once the safety halt ends (a new template)';
     case 'budget':

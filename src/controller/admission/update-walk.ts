@@ -30,6 +30,7 @@ import { isStuck } from '../rollout/safety-halt.js';
 import { oldCount, staleCount, staleDescending, staleDownDescending } from '../rollout/update-range.js';
 import type { Admission } from './admission.js';
 import { priorityBlocker, priorityRollout } from '../rollout/update-order.js';
+import { updateHeld } from '../rollout/rollout.js';
 import { updateBudget, type UpdateBudget } from './update-budget.js';
 import { zoneBlocker, zoneRollout } from '../rollout/zone-order.js';
 
@@ -306,7 +307,7 @@ function heldWalk(ctx: SyncContext, moves: Moves): WalkResult {
 export function walkKind(ctx: SyncContext): WalkKind | undefined {
   const holds = ctx.rollout.holds;
   if (ctx.rollback !== undefined) return holds.safetyHalt === undefined ? 'downFirst' : undefined;
-  if (holds.userPause || holds.stepFailed) return ctx.strategy.kind === 'EnforcedRollingUpdate' && holds.safetyHalt === undefined ? 'held' : undefined;
+  if (updateHeld(holds)) return ctx.strategy.kind === 'EnforcedRollingUpdate' && holds.safetyHalt === undefined ? 'held' : undefined;
   switch (ctx.strategy.kind) {
     case 'OnDelete':
       return undefined;

@@ -307,7 +307,7 @@ export type Blocker =
 /** The cause of a disruption that waits (disruptionWaits). */
 export type DisruptionWaitCause = 'failed' | 'condemned' | 'recreate' | 'update' | 'forced' | 'rollback' | 'inPlaceFallback' | 'inPlaceOvertaken' | 'claimRestart';
 /** What a waiting disruption waits for. */
-export type DisruptionWait = 'resume' | 'retry' | 'halt' | 'budget' | 'disruptionBudget';
+export type DisruptionWait = 'resume' | 'retry' | 'verdict' | 'halt' | 'budget' | 'disruptionBudget';
 
 export type BlockerKind = Blocker['kind'];
 

@@ -82,7 +82,10 @@ function syncContext(
     const partition = steps.partition ?? base.strategy.partition;
     // the step's partition changes what the phases see (zones, priorities), so they start from a fresh memo
     const staged = partition === base.strategy.partition ? { ...base, steps } : { ...base, steps, strategy: { ...base.strategy, partition }, memo: {} };
-    return { ctx: withHolds(staged, { userPause: isUserPaused(observed.set), stepFailed: steps.failure !== undefined }), abort, steps };
+    const userPause = isUserPaused(observed.set);
+    const stepFailed = steps.failure !== undefined;
+    // what else holds the steps' plan: an analysis check without a verdict under a Pause policy
+    return { ctx: withHolds(staged, { userPause, stepFailed, analysisPaused: steps.holds && !userPause && !stepFailed }), abort, steps };
   }
   const target = abort.targetRevision;
   return { ctx: buildContext(observed, claimed, { current: target, update: target }, now, features, cache, abort.rollback), abort, steps };

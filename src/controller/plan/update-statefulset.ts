@@ -124,7 +124,8 @@ function admitInto(ctx: SyncContext, admission: Admission, p: Proposal, out: Adm
   }
   // the hook's own blocker (preUpdateHook) says what the pod waits for
   if (verdict.refusal === 'preUpdateHook') return;
-  const waitsFor = verdict.refusal === 'held' && ctx.rollout.holds.stepFailed && !ctx.rollout.holds.userPause ? 'retry' : WAITS_FOR[verdict.refusal];
+  const { userPause, stepFailed } = ctx.rollout.holds;
+  const waitsFor = verdict.refusal !== 'held' || userPause ? WAITS_FOR[verdict.refusal] : stepFailed ? 'retry' : 'verdict';
   out.blockers.push({ kind: 'disruptionWaits', pod: p.pod.metadata.name ?? '', ordinal: p.ordinal, cause: p.cause, waitsFor });
 }
 

@@ -33,7 +33,7 @@ export function newSyncContext(input: ContextInput): SyncContext {
     claims: input.claims instanceof Map ? input.claims : new Map((input.claims as readonly PersistentVolumeClaim[]).map((c) => [c.metadata.name ?? '', c])),
     band,
     progressDeadlineSeconds: progressDeadlineSecondsOf(input.set, band),
-    rollout: { knobs: knobsOf(input.set, input.strategy.kind), holds: { userPause: false, stepFailed: false }, halt: {} },
+    rollout: { knobs: knobsOf(input.set, input.strategy.kind), holds: { userPause: false, stepFailed: false, analysisPaused: false }, halt: {} },
     memo: {},
   };
   return withHolds(ctx, ctx.rollout.holds);
@@ -43,7 +43,7 @@ export function newSyncContext(input: ContextInput): SyncContext {
  * The context with the rollout's holds: the user's pause and a failed step (rollout-steps.ts), and the safety
  * halt, checked here once (EnforcedRollingUpdate, and a rollback's way back).
  */
-export function withHolds(ctx: SyncContext, holds: Pick<Holds, 'userPause' | 'stepFailed'>): SyncContext {
+export function withHolds(ctx: SyncContext, holds: Pick<Holds, 'userPause' | 'stepFailed' | 'analysisPaused'>): SyncContext {
   const halt = ctx.strategy.kind === 'EnforcedRollingUpdate' || ctx.rollback !== undefined ? checkSafetyHalt(ctx) : {};
   const all: Holds = { ...holds, ...(halt.halted !== undefined ? { safetyHalt: halt.halted } : {}) };
   return { ...ctx, rollout: { ...ctx.rollout, holds: all, halt } };

@@ -29,6 +29,8 @@ export interface RolloutKnobs {
 export interface Holds {
   userPause: boolean;
   stepFailed: boolean;
+  /** An analysis check gave no verdict under a Pause policy (AnalysisInconclusive): nothing is updated until one does. */
+  analysisPaused: boolean;
   /** The highest pod of the revision pods move to has failed (EnforcedRollingUpdate, and a rollback's way back). */
   safetyHalt?: NonNullable<HaltCheck['halted']>;
 }
@@ -54,8 +56,8 @@ export function knobsOf(set: StatefulSet, kind: StrategyKind): RolloutKnobs {
   };
 }
 
-/** Whether anything holds the update phase (the user's pause, a failed step). */
-export const updateHeld = (h: Holds): boolean => h.userPause || h.stepFailed;
+/** Whether anything holds the update phase (the user's pause, a failed step, an analysis without a verdict). */
+export const updateHeld = (h: Holds): boolean => h.userPause || h.stepFailed || h.analysisPaused;
 
 // The parts of the record each feature decides (in the files named), typed here so the context that carries
 // them (sync-context.ts) needs none of the files that decide them.
