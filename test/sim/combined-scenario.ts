@@ -5,15 +5,13 @@
 // deletions and controller restarts.
 
 import fc from 'fast-check';
-import { Resources } from '../../src/api/client.js';
-import { pausePatch, promotePatch } from '../../src/api/rollout-signals.js';
-import type { Instant, StatefulSet } from '../../src/api/types.js';
+import type { Instant } from '../../src/api/types.js';
 import type { Plan } from '../../src/controller/model/plan-types.js';
-import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { storageClass } from './claim-scenario.js';
 import { apiFaults, faultsLine } from './fault-cases.js';
+import { playSignals, tappedPlanner, type Sync } from './user-signals.js';
 
 const signal = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 1, max: 10 }).map((s) => ({ kind: 'advance' as const, seconds: s })) },
@@ -116,59 +114,17 @@ ${[...roles, `  - patch: {kind: StatefulSet, name: web, merge: ${change(c)}}`, .
 `;
 }
 
-/** One sync of the set web: when, whether it saw the user's pause, and what it disrupted for an update. */
-export interface Sync {
-  at: Instant;
-  paused: boolean;
-  updates: string[];
-}
-
 /** The plan's update disruptions: update deletions (in-place fallbacks and claim restarts included) and in-place patches. */
 const updates = (plan: Plan): string[] =>
   plan.actions.flatMap((a) => (a.kind === 'deletePod' && a.cause === 'update' ? [`delete ${a.name}`] : a.kind === 'patchPod' ? [`patch ${a.name}`] : []));
 
 export async function run(c: Case): Promise<{ sim: Simulation; syncs: Sync[]; pauses: { at: Instant; paused: boolean }[] }> {
   const syncs: Sync[] = [];
-  const base = newPlanner();
-  const block = c.enforced ? 'enforcedRollingUpdate' : 'rollingUpdate';
-  const planner = {
-    plan: (observed: Parameters<typeof base.plan>[0], now: Instant, features: Parameters<typeof base.plan>[2]) => {
-      const plan = base.plan(observed, now, features);
-      if (observed.set.metadata.name === 'web') syncs.push({ at: now, paused: observed.set.spec.updateStrategy?.[block]?.paused === true, updates: updates(plan) });
-      return plan;
-    },
-  };
+  const planner = tappedPlanner(c.enforced ? 'enforcedRollingUpdate' : 'rollingUpdate', updates, syncs);
   const sim = new Simulation(parseScenario(scenario(c), 'combined property'), { planner });
   await sim.start();
   await sim.runSteps();
-  const user = sim.world.user;
-  const read = () => user.get<StatefulSet>(Resources.ordinalStatefulSets, 'default', 'web');
-  const pauses = [{ at: sim.now(), paused: c.startPaused }];
-  for (const s of c.signals) {
-    await sim.runFor(sim.now());
-    switch (s.kind) {
-      case 'advance':
-        await sim.runFor(sim.now() + s.seconds * 1000);
-        break;
-      case 'pause':
-      case 'resume':
-        await user.patch(Resources.ordinalStatefulSets, 'default', 'web', pausePatch(await read(), s.kind === 'pause'));
-        pauses.push({ at: sim.now(), paused: s.kind === 'pause' });
-        break;
-      case 'promote': {
-        const patch = promotePatch((await read()).status, s.full);
-        if (patch !== undefined) await user.patch(Resources.ordinalStatefulSets, 'default', 'web', patch);
-        break;
-      }
-      case 'deletePod':
-        await user.delete(Resources.pods, 'default', `web-${s.ordinal}`).catch(() => undefined);
-        break;
-      case 'restart':
-        await sim.world.stopController();
-        await sim.world.startController();
-        break;
-    }
-  }
+  const pauses = await playSignals(sim, c.signals, c.startPaused);
   await sim.runFor(sim.now() + 60_000);
   return { sim, syncs, pauses };
 }

@@ -3,15 +3,13 @@
 // src/api/rollout-signals.ts), scales, pod deletions and controller restarts made between stretches of time.
 
 import fc from 'fast-check';
-import { Resources } from '../../src/api/client.js';
-import { pausePatch, promotePatch } from '../../src/api/rollout-signals.js';
-import type { Instant, StatefulSet } from '../../src/api/types.js';
+import type { Instant } from '../../src/api/types.js';
 import type { Plan } from '../../src/controller/model/plan-types.js';
-import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { apiFaults, faultsLine } from './fault-cases.js';
 import { storageClass } from './claim-scenario.js';
+import { playSignals, tappedPlanner, type Sync } from './user-signals.js';
 
 const gate = fc.constantFrom('', 'pause: {}', 'pause: {duration: 5s}', 'analysis: {readiness: {duration: 4s}}', 'analysis: {readiness: {duration: 3s, failureLimit: 1}}');
 const step = fc.record({
@@ -89,13 +87,6 @@ ${change}
 `;
 }
 
-/** One sync as the controller planned it: when, whether it saw the user's pause, and what it updated. */
-interface Sync {
-  at: Instant;
-  paused: boolean;
-  updates: string[];
-}
-
 /**
  * The plan's writes that update a pod or claim: update deletions, in-place patches, claim growth (but for the
  * claims of a pod the plan creates: a missing pod is created on the update revision, paused or not).
@@ -112,51 +103,11 @@ function updates(plan: Plan): string[] {
 
 export async function run(c: Case, keepRecords = false): Promise<{ sim: Simulation; syncs: Sync[]; pauses: { at: Instant; paused: boolean }[] }> {
   const syncs: Sync[] = [];
-  const base = newPlanner();
-  const planner = {
-    plan: (observed: Parameters<typeof base.plan>[0], now: Instant, features: Parameters<typeof base.plan>[2]) => {
-      const plan = base.plan(observed, now, features);
-      if (observed.set.metadata.name === 'web') syncs.push({ at: now, paused: observed.set.spec.updateStrategy?.[c.enforced ? 'enforcedRollingUpdate' : 'rollingUpdate']?.paused === true, updates: updates(plan) });
-      return plan;
-    },
-  };
+  const planner = tappedPlanner(c.enforced ? 'enforcedRollingUpdate' : 'rollingUpdate', updates, syncs);
   const sim = new Simulation(parseScenario(scenario(c), 'steps property'), { planner, keepRecords });
   await sim.start();
   await sim.runSteps();
-  const user = sim.world.user;
-  const read = () => user.get<StatefulSet>(Resources.ordinalStatefulSets, 'default', 'web');
-  const pauses = [{ at: sim.now(), paused: c.startPaused }];
-  for (const s of c.signals) {
-    // what the last signal set off at this instant runs first (a pod deleted in the very instant of a sync is
-    // the same race)
-    await sim.runFor(sim.now());
-    switch (s.kind) {
-      case 'advance':
-        await sim.runFor(sim.now() + s.seconds * 1000);
-        break;
-      case 'pause':
-      case 'resume':
-        await user.patch(Resources.ordinalStatefulSets, 'default', 'web', pausePatch(await read(), s.kind === 'pause'));
-        pauses.push({ at: sim.now(), paused: s.kind === 'pause' });
-        break;
-      case 'promote': {
-        const patch = promotePatch((await read()).status, s.full);
-        if (patch !== undefined) await user.patch(Resources.ordinalStatefulSets, 'default', 'web', patch);
-        break;
-      }
-      case 'scale':
-        await user.patch(Resources.ordinalStatefulSets, 'default', 'web', { spec: { replicas: s.replicas } });
-        break;
-      case 'deletePod':
-        await user.delete(Resources.pods, 'default', `web-${s.ordinal}`).catch(() => undefined);
-        break;
-      case 'restart':
-        await sim.world.stopController();
-        await sim.world.startController();
-        break;
-    }
-  }
+  const pauses = await playSignals(sim, c.signals, c.startPaused);
   await sim.runFor(sim.now() + 20_000);
   return { sim, syncs, pauses };
 }
-
