@@ -120,7 +120,7 @@ describe('dashboard on kube-apiserver, in headless Chromium', { skip }, () => {
     await a.page.fill('#forecast-image', 'app:3');
     const started = Date.now();
     await a.page.click('#forecast-run');
-    const forecast = a.page.locator('#forecast-answer', { hasText: /SETTING\s+P5\s+P50\s+P95/ });
+    const forecast = a.page.locator('#forecast-answer', { hasText: /SETTING\s+RUNS\s+P5\s+P50\s+P95/ });
     await forecast.waitFor({ timeout: 120_000 });
     env.note(`the forecast panel answered in ${Date.now() - started} ms`);
     assert.match(await forecast.innerText(), /^kubectl ordinal forecast statefulset\.apps\.ordinal\.dev\/web -n \S+ --image app=app:3\n\nForecast for statefulset\.apps\.ordinal\.dev\/web: image app=app:3\n/);
