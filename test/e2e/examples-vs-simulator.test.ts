@@ -154,6 +154,9 @@ function realTimeSteps(strategy: Raw, url: (u: unknown) => unknown): Raw {
   return out;
 }
 
+/** The example's cluster declares metrics for Prometheus analyses. */
+const usesPrometheus = (yaml: string): boolean => (parse(yaml) as { cluster?: { metrics?: unknown } }).cluster?.metrics !== undefined;
+
 /** The example as a story both sides can run in about a minute of real time (see the header). */
 function realTimeStory(text: string, source: string): Scenario {
   const original = parseScenario(text, source);
@@ -406,7 +409,9 @@ function sideBySide(sim: readonly string[], real: readonly string[]): string {
 }
 
 describe('examples: the simulator and the real API server make the same batches', () => {
-  const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.yaml')).sort();
+  // a Prometheus analysis (cluster.metrics) needs a Prometheus the real controller can query: those examples are
+  // checked against a real one in prometheus-analysis.test.ts, not here
+  const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.yaml') && !usesPrometheus(readFileSync(new URL(f, EXAMPLES), 'utf8'))).sort();
   const stories = files.map((f) => realTimeStory(readFileSync(new URL(f, EXAMPLES), 'utf8'), `examples/${f}`));
   let real: (Segments | Error)[] | undefined;
   let notRun = 'the first test did not run';
