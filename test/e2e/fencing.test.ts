@@ -63,17 +63,17 @@ function webSet(env: TestEnv): StatefulSet {
   };
 }
 
-/** The user agent of a controller process (its identity is on its first log line). */
+/** The end of a controller process's user agent, `ordinal-controller/VERSION (IDENTITY)` (its identity is on its first log line). */
 async function userAgentOf(c: ControllerProcess): Promise<string> {
   const line = await c.waitForLog('starting ordinal controller', 30_000);
-  return `ordinal-controller (${String(line.identity)})`;
+  return ` (${String(line.identity)})`;
 }
 
 function auditWrites(cp: ControlPlane, userAgent: string, where: (e: AuditEvent) => boolean = () => true): AuditEvent[] {
   // the log is being written: a last line without its newline is not complete yet
   const text = readFileSync(join(cp.dir, 'audit.log'), 'utf8');
   const events = parseAuditLog(text.slice(0, text.lastIndexOf('\n') + 1));
-  return events.filter((e) => e.stage === 'ResponseComplete' && e.userAgent === userAgent && WRITES.has(e.verb) && where(e));
+  return events.filter((e) => e.stage === 'ResponseComplete' && (e.userAgent ?? '').startsWith('ordinal-controller/') && (e.userAgent ?? '').endsWith(userAgent) && WRITES.has(e.verb) && where(e));
 }
 
 const describeWrite = (e: AuditEvent) => `${e.requestReceivedTimestamp} ${e.verb} ${e.objectRef?.resource ?? ''}/${e.objectRef?.name ?? ''} ${e.responseStatus?.code ?? ''}`;

@@ -95,7 +95,8 @@ class ControllerProcess {
     this.timers = deps.timers ?? realTimers();
     this.random = deps.random ?? realRandom;
     this.identity = `${deps.hostname}_${randomUUID()}`;
-    const tuning = { userAgent: `ordinal-controller (${this.identity})` };
+    // kube-apiserver names a write's field manager after the user agent up to its first '/': ordinal-controller
+    const tuning = { userAgent: `ordinal-controller/${deps.version ?? 'dev'} (${this.identity})` };
     const clientOpts: KubeClientOptions = { qps: config.qps, burst: config.burst, timers: this.timers, random: this.random, logger: this.log, tuning };
     if (config.kubeconfig !== undefined) clientOpts.kubeconfig = config.kubeconfig;
     this.client = (deps.createClient ?? createKubeClient)(clientOpts);
