@@ -6,7 +6,7 @@ import { EXTENSION_ONLY } from './context.js';
 import { child, forbidden, invalid, key, notSupported, required, tooMany, type IssueList } from './field.js';
 import { isAbsent, type JsonObject } from './json.js';
 import { isQualifiedName, isValidLabelValue } from './names.js';
-import { HTTP_STATUS_MESSAGE, HTTP_URL_MESSAGE } from './rollout-steps.js';
+import { validateHttpTarget } from './rollout-steps.js';
 import { int32At, objectAt, stringAt, stringMapAt } from './values.js';
 
 export const LIFECYCLE_PATH = 'spec.lifecycle';
@@ -30,13 +30,7 @@ function secondsAt(v: unknown, path: string, out: IssueList): void {
 function validateHttp(v: unknown, path: string, out: IssueList): void {
   const http = objectAt(v, path, out);
   if (http === undefined) return;
-  const urlPath = child(path, 'url');
-  const url = stringAt(http.url, urlPath, out);
-  if (url === undefined) out.add(required(urlPath));
-  else if (!/^https?:\/\//.test(url) || !URL.canParse(url)) out.add(invalid(urlPath, url, HTTP_URL_MESSAGE));
-  const statusPath = child(path, 'expectedStatus');
-  const status = int32At(http.expectedStatus, statusPath, out);
-  if (status !== undefined && (status < 100 || status > 599)) out.add(invalid(statusPath, status, HTTP_STATUS_MESSAGE));
+  validateHttpTarget(http, path, out);
   secondsAt(http.timeoutSeconds, child(path, 'timeoutSeconds'), out);
 }
 

@@ -49,9 +49,8 @@ function validateTiming(check: JsonObject, path: string, out: IssueList, backgro
   nonNegativeAt(check.failureLimit, child(path, 'failureLimit'), out);
 }
 
-function validateHttp(v: unknown, path: string, out: IssueList, background = false): void {
-  const http = objectAt(v, path, out);
-  if (http === undefined) return;
+/** An HTTP check's target, shared by analyses and preUpdate hooks: `url` (required, http or https) and `expectedStatus`. */
+export function validateHttpTarget(http: JsonObject, path: string, out: IssueList): void {
   const urlPath = child(path, 'url');
   const url = stringAt(http.url, urlPath, out);
   if (url === undefined) out.add(required(urlPath));
@@ -59,6 +58,12 @@ function validateHttp(v: unknown, path: string, out: IssueList, background = fal
   const statusPath = child(path, 'expectedStatus');
   const status = int32At(http.expectedStatus, statusPath, out);
   if (status !== undefined && (status < 100 || status > 599)) out.add(invalid(statusPath, status, HTTP_STATUS_MESSAGE));
+}
+
+function validateHttp(v: unknown, path: string, out: IssueList, background = false): void {
+  const http = objectAt(v, path, out);
+  if (http === undefined) return;
+  validateHttpTarget(http, path, out);
   validateTiming(http, path, out, background);
 }
 
