@@ -1,3 +1,4 @@
+// run-tests: alone (it compares wall times or lease timings: another file beside it would skew them)
 // One set cannot starve another: beside a Parallel set of 10^9 replicas creating pods as fast as the client's
 // budget allows (kube-controller-manager's default 20 QPS, burst 30), a normal set rolls out within 1.5x of
 // the time it takes alone; once the huge set is deleted, its pending creates are dropped at once. The huge set

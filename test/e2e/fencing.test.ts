@@ -1,3 +1,4 @@
+// run-tests: alone (it compares wall times or lease timings: another file beside it would skew them)
 // A deposed leader writes nothing, on a kube-apiserver of this file's own with an audit log: two
 // `ordinal controller --leader-elect` processes (each its own user agent), a rollout under way, and the
 // leader either frozen past its Lease (SIGSTOP, then SIGCONT once the other has taken over and written) or cut

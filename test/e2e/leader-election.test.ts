@@ -1,3 +1,4 @@
+// run-tests: alone (it compares wall times or lease timings: another file beside it would skew them)
 // Two `ordinal controller --leader-elect` processes on a real kube-apiserver: only the Lease holder
 // reconciles; when it is killed, the other takes over within the lease duration (plus one jittered
 // retry) and carries on; a graceful stop releases the Lease so the standby takes over at once.
