@@ -80,6 +80,16 @@ describe('claim templates added or removed: pods are replaced', () => {
     assert.deepEqual(plan.blockers.find((b) => b.kind === 'inPlaceUpdateImpossible'), { kind: 'inPlaceUpdateImpossible', pod: 'web-1', ordinal: 1, fields: ['spec.volumeClaimTemplates'] });
   });
 
+  it('reordered templates change no pod\'s volumes: claims brought to the new revision, the pod relabelled, none deleted', () => {
+    const h = converged();
+    h.update(addWal);
+    h.opts.autoReady = true;
+    h.converge();
+    h.update((s) => void s.spec.volumeClaimTemplates?.reverse());
+    assert.deepEqual(writes(h.sync()), ['patchClaim wal-web-1', 'patchClaim data-web-1']);
+    assert.deepEqual(writes(h.sync()), ['relabelPod web-1', 'patchClaim wal-web-0', 'patchClaim data-web-0']);
+  });
+
   it('a pod on the old revision is not repaired for the added template (its volumes cannot change)', () => {
     const h = converged({ strategy: undefined });
     h.update((s) => {
