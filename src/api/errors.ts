@@ -45,8 +45,8 @@ export class GoneError extends ApiError {
 export interface FieldIssue {
   /** Field path as upstream prints it, e.g. `spec.updateStrategy.rollingUpdate.maxUnavailable`. */
   path: string;
-  /** field.ErrorType: Required, Invalid, NotSupported, Forbidden, Duplicate, TooLong, TooMany. */
-  type: 'Required' | 'Invalid' | 'NotSupported' | 'Forbidden' | 'Duplicate' | 'TooLong' | 'TooMany';
+  /** field.ErrorType: Required, Invalid, NotSupported, Forbidden, Duplicate, NotFound, TooLong, TooMany. */
+  type: 'Required' | 'Invalid' | 'NotSupported' | 'Forbidden' | 'Duplicate' | 'NotFound' | 'TooLong' | 'TooMany';
   /** The offending value, when upstream prints one. */
   value?: unknown;
   detail: string;

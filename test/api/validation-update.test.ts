@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StatefulSet } from '../../src/api/types.js';
 import { ENFORCED_GATED, RECREATE_GATED, validateStatefulSetUpdate } from '../../src/api/validation/index.js';
+import { DNS1123_LABEL_MESSAGE } from '../../src/api/schema/crd-rules.js';
 import { features, gates, messages, validOrdinalSet, validSet, withFields } from './fixtures.js';
 
 const updateMessages = (prev: StatefulSet, fields: Record<string, unknown>, f = features): string[] =>
@@ -108,5 +109,48 @@ describe('validateStatefulSetUpdate: malformed input', () => {
       'spec.podManagementPolicy: Required value',
     ]);
     assert.doesNotThrow(() => validateStatefulSetUpdate(validSet(), null as unknown as StatefulSet, features));
+  });
+});
+
+describe('validateStatefulSetUpdate: claim templates added and removed (apps.ordinal.dev/v1)', () => {
+  const inPlace = (): StatefulSet => withFields(validOrdinalSet(), { 'spec.volumeClaimUpdatePolicy': 'InPlace' });
+  const data = () => structuredClone(validOrdinalSet().spec.volumeClaimTemplates?.[0]);
+  const wal = { metadata: { name: 'wal' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+  const FIXED =
+    'spec.volumeClaimTemplates: Forbidden: claim templates may be added, removed, renamed or reordered only with spec.volumeClaimUpdatePolicy: InPlace ' +
+    '(the change is then a new revision that replaces the pods in rollout order); set it in the same update, or keep the templates by name and order';
+
+  it('refuses a list that changes under OnDelete, at the list', () => {
+    assert.deepEqual(updateMessages(validOrdinalSet(), { 'spec.volumeClaimTemplates': [data(), wal] }), [FIXED]);
+    assert.deepEqual(updateMessages(validOrdinalSet(), { 'spec.volumeClaimTemplates': [] }), [FIXED]);
+    assert.deepEqual(updateMessages(inPlace(), { 'spec.volumeClaimTemplates': [data(), wal], 'spec.volumeClaimUpdatePolicy': 'OnDelete' }), [FIXED]);
+  });
+
+  it('allows adding, removing, renaming and reordering under InPlace (set in the same update too)', () => {
+    assert.deepEqual(updateMessages(inPlace(), { 'spec.volumeClaimTemplates': [data(), wal] }), []);
+    assert.deepEqual(updateMessages(validOrdinalSet(), { 'spec.volumeClaimTemplates': [wal, data()], 'spec.volumeClaimUpdatePolicy': 'InPlace' }), []);
+    assert.deepEqual(updateMessages(inPlace(), { 'spec.volumeClaimTemplates': [wal] }), []);
+    assert.deepEqual(updateMessages(inPlace(), { 'spec.volumeClaimTemplates': undefined }), []);
+  });
+
+  it('checks a kept template against its stored version by name, wherever it moved', () => {
+    const moved = { ...data(), spec: { ...data()?.spec, storageClassName: 'fast' } };
+    assert.deepEqual(updateMessages(inPlace(), { 'spec.volumeClaimTemplates': [wal, moved] }), ['spec.volumeClaimTemplates[1].spec.storageClassName: Invalid value: "fast": field is immutable']);
+  });
+
+  it('validates an added template as on create, and refuses two of one name', () => {
+    const bare = { metadata: { name: 'Wal' }, spec: { resources: { requests: {} } } };
+    assert.deepEqual(updateMessages(inPlace(), { 'spec.volumeClaimTemplates': [data(), bare] }), [
+      `spec.volumeClaimTemplates[1].metadata.name: Invalid value: "Wal": ${DNS1123_LABEL_MESSAGE}`,
+      'spec.volumeClaimTemplates[1].spec.accessModes: Required value: at least 1 access mode is required',
+      'spec.volumeClaimTemplates[1].spec.resources[storage]: Required value',
+    ]);
+    assert.deepEqual(updateMessages(inPlace(), { 'spec.volumeClaimTemplates': [data(), data()] }), ['spec.volumeClaimTemplates[1].metadata.name: Duplicate value: "data"']);
+  });
+
+  it('refuses a volumeMount of a removed template unless a pod volume of its name exists', () => {
+    const prev = withFields(inPlace(), { 'spec.volumeClaimTemplates': [data(), wal], 'spec.template.spec.containers.0.volumeMounts': [{ name: 'wal', mountPath: '/wal' }] });
+    assert.deepEqual(updateMessages(prev, { 'spec.volumeClaimTemplates': [data()] }), ['spec.template.spec.containers[0].volumeMounts[0].name: Not found: "wal"']);
+    assert.deepEqual(updateMessages(prev, { 'spec.volumeClaimTemplates': [data()], 'spec.template.spec.volumes': [{ name: 'wal', emptyDir: {} }] }), []);
   });
 });

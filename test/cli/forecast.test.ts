@@ -228,6 +228,17 @@ describe('forecast', () => {
     assert.ok((live?.p5 ?? 0) >= 55 && (live?.p95 ?? 0) <= 65, `${live?.p5}–${live?.p95}`);
   });
 
+  it('an added claim template, offline: every pod is replaced, highest first (its volumes change)', async () => {
+    const added = parse(`[${claimTemplates('1Gi', 'standard').slice(1, -1)}, {metadata: {name: wal}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 1Gi}}}}]`);
+    const manifest = join(dir, 'db-wal.yaml');
+    writeFileSync(manifest, dbManifest({ replicas: 2, volumeClaimUpdatePolicy: 'InPlace', className: 'standard' }));
+    const io = bufferIO();
+    assert.equal(await forecastManifestCommand(manifest, { set: [{ path: 'spec.volumeClaimTemplates', value: added }], runs: 2, candidates: false, output: 'json' }, io), 0, io.err);
+    const [current] = (JSON.parse(io.out) as { settings: Setting[] }).settings;
+    assert.equal(current?.converged, 2);
+    assert.deepEqual(current?.median.batches.map((b) => [...b.deleted, ...b.created.map((c) => `+${c}`)]), [['db-1'], ['+db-1'], ['db-0'], ['+db-0']]);
+  });
+
   it('a set that moves by zone, offline with its Nodes and live on its pods\' nodes: the zone order\'s cost against the same rollout by ordinal only', async () => {
     const nodes = ['a', 'b', 'c'].map((z) => `apiVersion: v1\nkind: Node\nmetadata: {name: node-${z}, labels: {topology.kubernetes.io/zone: zone-${z}}}\n`);
     const spec = '      podManagementPolicy: Parallel\n      updateStrategy: {rollingUpdate: {maxUnavailable: 3, topologyKey: topology.kubernetes.io/zone}}\n';

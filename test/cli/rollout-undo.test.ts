@@ -75,4 +75,24 @@ describe('rollout undo of an InPlace set', () => {
     assert.deepEqual(take(w), { out: '', err: `Error from server (Invalid): ${message}\n` });
     assert.equal((await w.sim.world.user.get<StatefulSet>(RES, 'default', 'web')).metadata.resourceVersion, set.metadata.resourceVersion);
   });
+
+  it('takes back a removed claim template: the revision\'s list comes back, the kept template as stored, the removed one as the revision holds it', async () => {
+    const objects = `  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: standard}, provisioner: simulated, allowVolumeExpansion: true}
+${setYaml({ apiVersion: 'apps.ordinal.dev/v1', replicas: 2, spec: `      volumeClaimUpdatePolicy: InPlace\n      volumeClaimTemplates: [${claims('1Gi', 'bronze').slice(1, -1)}, {metadata: {name: wal}, spec: {accessModes: [ReadWriteOnce], storageClassName: standard, resources: {requests: {storage: 1Gi}}}}]\n` })}`;
+    const w = await startWorld(objects, 'cluster: {podStartSeconds: 2, storage: {}}\n');
+    assert.ok(await converge(w));
+    const before = await w.sim.world.user.get<StatefulSet>(RES, 'default', 'web');
+    await w.sim.world.user.patch(RES, 'default', 'web', { spec: { volumeClaimTemplates: before.spec.volumeClaimTemplates?.slice(0, 1) } });
+    assert.ok(await converge(w));
+    const sent: KubeObject[] = [];
+    const stored = asCrdStores(await w.sim.world.user.get<StatefulSet>(RES, 'default', 'web'));
+    assert.equal(await drive(w, rolloutUndoCommand({ ...w.deps, client: crdClient(w.sim.world.user, sent) }, 'osts/web', {})), 0);
+    const update = sent[0] as StatefulSet;
+    assert.deepEqual(update.spec.volumeClaimTemplates?.map((t) => t.metadata.name), ['data', 'wal']);
+    assert.deepEqual(update.spec.volumeClaimTemplates?.[0], stored.spec.volumeClaimTemplates?.[0]);
+    assert.deepEqual(validateStatefulSetUpdate(update, stored, defaultFeatures()), []);
+    assert.ok(await converge(w));
+    const pods = (await w.sim.world.user.list<{ metadata: { name?: string }; spec: { volumes?: { name: string }[] } } & KubeObject>(Resources.pods, 'default')).items;
+    assert.deepEqual(pods.map((p) => p.spec.volumes?.map((v) => v.name)), [['data', 'wal'], ['data', 'wal']]);
+  });
 });

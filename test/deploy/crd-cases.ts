@@ -35,6 +35,17 @@ function withClaims(s: Mutable): void {
     { metadata: { name: 'data', labels: { tier: 'db' } }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'standard', resources: { requests: { storage: '1Gi' } } } },
   ];
 }
+const LOGS = { metadata: { name: 'logs' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+/** withClaims and a second template `logs`. */
+function withTwoClaims(s: Mutable): void {
+  withClaims(s);
+  s.spec.volumeClaimTemplates.push(structuredClone(LOGS));
+}
+/** The stored set of `base` with volumeClaimUpdatePolicy: InPlace. */
+const inPlace = (base: (s: Mutable) => void) => (s: Mutable): void => {
+  base(s);
+  s.spec.volumeClaimUpdatePolicy = 'InPlace';
+};
 const claim = (s: Mutable): Mutable => s.spec.volumeClaimTemplates[0];
 const claimTemplates = (n: number): Mutable[] =>
   Array.from({ length: n }, (_, i) => ({ metadata: { name: `d${i}` }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }));
@@ -260,11 +271,66 @@ export const UPDATE_CASES: UpdateCase[] = [
   },
   { desc: 'a claim template access mode', base: withClaims, mutate: (s) => (claim(s).spec.accessModes = ['ReadWriteMany']), path: 'spec.volumeClaimTemplates[0].spec.accessModes', crdPath: 'spec.volumeClaimTemplates' },
   { desc: 'a removed claim storage request', base: withClaims, mutate: (s) => (claim(s).spec.resources = {}), path: STORAGE, crdPath: 'spec.volumeClaimTemplates' },
-  { desc: 'a renamed claim template', base: withClaims, mutate: (s) => (claim(s).metadata.name = 'logs'), path: 'spec.volumeClaimTemplates', says: 'may not be added, removed, renamed or reordered' },
+  { desc: 'a renamed claim template', base: withClaims, mutate: (s) => (claim(s).metadata.name = 'logs'), path: 'spec.volumeClaimTemplates', says: 'only with spec.volumeClaimUpdatePolicy: InPlace' },
   {
     desc: 'a second claim template',
     base: withClaims,
-    mutate: (s) => s.spec.volumeClaimTemplates.push({ metadata: { name: 'logs' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }),
+    mutate: (s) => s.spec.volumeClaimTemplates.push(LOGS),
     path: 'spec.volumeClaimTemplates',
+    says: 'only with spec.volumeClaimUpdatePolicy: InPlace',
+  },
+  { desc: 'a removed claim template', base: withClaims, mutate: (s) => (s.spec.volumeClaimTemplates = []), path: 'spec.volumeClaimTemplates', says: 'only with spec.volumeClaimUpdatePolicy: InPlace' },
+  { desc: 'reordered claim templates', base: withTwoClaims, mutate: (s) => s.spec.volumeClaimTemplates.reverse(), path: 'spec.volumeClaimTemplates', says: 'only with spec.volumeClaimUpdatePolicy: InPlace' },
+  { desc: 'a claim template added while switching to InPlace', base: withClaims, mutate: (s) => ((s.spec.volumeClaimUpdatePolicy = 'InPlace'), s.spec.volumeClaimTemplates.push(LOGS)) },
+  // volumeClaimUpdatePolicy: InPlace: the templates are part of the revision, so they may come and go
+  { desc: 'a second claim template (InPlace)', base: inPlace(withClaims), mutate: (s) => s.spec.volumeClaimTemplates.push(LOGS) },
+  { desc: 'a first claim template (InPlace)', base: inPlace(() => {}), mutate: (s) => (s.spec.volumeClaimTemplates = [LOGS]) },
+  { desc: 'a removed claim template (InPlace)', base: inPlace(withTwoClaims), mutate: (s) => s.spec.volumeClaimTemplates.pop() },
+  { desc: 'every claim template removed (InPlace)', base: inPlace(withClaims), mutate: (s) => delete s.spec.volumeClaimTemplates },
+  { desc: 'a renamed claim template (InPlace)', base: inPlace(withClaims), mutate: (s) => (claim(s).metadata.name = 'logs') },
+  { desc: 'reordered claim templates (InPlace)', base: inPlace(withTwoClaims), mutate: (s) => s.spec.volumeClaimTemplates.reverse() },
+  { desc: 'a claim template added while switching to OnDelete', base: inPlace(withClaims), mutate: (s) => ((s.spec.volumeClaimUpdatePolicy = 'OnDelete'), s.spec.volumeClaimTemplates.push(LOGS)), path: 'spec.volumeClaimTemplates', says: 'only with spec.volumeClaimUpdatePolicy: InPlace' },
+  {
+    desc: 'a kept template with another storageClassName, moved to the second place (InPlace)',
+    base: inPlace(withTwoClaims),
+    mutate: (s) => ((s.spec.volumeClaimTemplates = [s.spec.volumeClaimTemplates[1], s.spec.volumeClaimTemplates[0]]), (s.spec.volumeClaimTemplates[1].spec.storageClassName = 'fast')),
+    path: 'spec.volumeClaimTemplates[1].spec.storageClassName',
+    crdPath: 'spec.volumeClaimTemplates',
+    says: 'field is immutable',
+  },
+  {
+    desc: 'a smaller kept template beside a new one (InPlace)',
+    base: inPlace(withClaims),
+    mutate: (s) => (s.spec.volumeClaimTemplates = [LOGS, { ...claim(s), spec: { ...claim(s).spec, resources: { requests: { storage: '512Mi' } } } }]),
+    path: 'spec.volumeClaimTemplates[1].spec.resources.requests[storage]',
+    crdPath: 'spec.volumeClaimTemplates',
+    says: 'delete the claim and its pod',
+  },
+  {
+    desc: 'an added claim template without accessModes (InPlace)',
+    base: inPlace(withClaims),
+    mutate: (s) => s.spec.volumeClaimTemplates.push({ metadata: { name: 'logs' }, spec: { resources: { requests: { storage: '1Gi' } } } }),
+    path: 'spec.volumeClaimTemplates[1].spec.accessModes',
+    controllerOnly: 'an added template is checked as on create; the CRD has no create-time rules for a template (apps/v1 checks them in code)',
+  },
+  {
+    desc: 'two claim templates of one name (InPlace)',
+    base: inPlace(withClaims),
+    mutate: (s) => s.spec.volumeClaimTemplates.push(structuredClone(claim(s))),
+    path: 'spec.volumeClaimTemplates[1].metadata.name',
+    controllerOnly: 'a CEL rule on the list cannot name the item, and one on the item cannot see the others',
+  },
+  {
+    desc: 'a volumeMount of a removed claim template (InPlace)',
+    base: inPlace((s) => (withTwoClaims(s), (s.spec.template.spec.containers[0].volumeMounts = [{ name: 'logs', mountPath: '/logs' }]))),
+    mutate: (s) => s.spec.volumeClaimTemplates.pop(),
+    path: 'spec.template.spec.containers[0].volumeMounts[0].name',
+    says: 'Not found: "logs"',
+    controllerOnly: 'the CRD leaves volumeMount references to the pod\'s own validation, as on create',
+  },
+  {
+    desc: 'a volumeMount of a removed claim template that a pod volume now serves (InPlace)',
+    base: inPlace((s) => (withTwoClaims(s), (s.spec.template.spec.containers[0].volumeMounts = [{ name: 'logs', mountPath: '/logs' }]))),
+    mutate: (s) => (s.spec.volumeClaimTemplates.pop(), (s.spec.template.spec.volumes = [{ name: 'logs', emptyDir: {} }])),
   },
 ];

@@ -84,17 +84,24 @@ describe('PVC retention with the garbage collector of kube-controller-manager', 
     assert.equal(kept.metadata.ownerReferences?.length ?? 0, 0, `a retained claim has no owner: ${JSON.stringify(kept.metadata.ownerReferences)}`);
   });
 
-  e2eTest('whenDeleted: Delete removes every claim with the set; whenScaled: Retain keeps them on scale-down', {
+  e2eTest('whenDeleted: Delete removes every claim with the set, a removed template\'s too; whenScaled: Retain keeps them on scale-down', {
     timeout: 150_000,
     kubelet,
   }, async (env) => {
-    await env.createConverged(withClaims(env, 2, { whenDeleted: 'Delete', whenScaled: 'Retain' }));
+    // InPlace, with a second template `wal` that is removed before the set is deleted
+    const set = withClaims(env, 2, { whenDeleted: 'Delete', whenScaled: 'Retain' });
+    set.spec.volumeClaimUpdatePolicy = 'InPlace';
+    set.spec.volumeClaimTemplates?.push({ metadata: { name: 'wal' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    await env.createConverged(set);
     await env.patch('web', { spec: { replicas: 1 } });
     await env.waitConverged('web', 60_000);
     await pause(3000);
-    await waitClaims(env, ['data-web-0', 'data-web-1'], 1000);
+    await waitClaims(env, ['data-web-0', 'data-web-1', 'wal-web-0', 'wal-web-1'], 1000);
+    await env.modify('web', (s) => void s.spec.volumeClaimTemplates?.pop());
+    await env.waitConverged('web', 60_000);
+    await waitClaims(env, ['data-web-0', 'data-web-1', 'wal-web-0', 'wal-web-1'], 1000);
 
     await deleteSet(env);
-    await waitClaimsRemoved(env, ['data-web-0', 'data-web-1'], 60_000);
+    await waitClaimsRemoved(env, ['data-web-0', 'data-web-1', 'wal-web-0', 'wal-web-1'], 60_000);
   });
 });

@@ -5,7 +5,7 @@
 // unique in a list (a CEL rule cannot name the item it finds), and feature-gated strategies.
 // test/deploy/crd-validation.test.ts and template-contract.test.ts check both agree.
 
-import { CLAIM_TEMPLATES_FIXED, CLAIMS_ONLY_GROW } from '../validation/claim-template-update.js';
+import { CLAIM_TEMPLATE_FIELDS, CLAIM_TEMPLATES_FIXED, CLAIMS_ONLY_GROW } from '../validation/claim-template-update.js';
 import { SELECTOR_MISMATCH } from '../validation/selector.js';
 import { NON_NEGATIVE, type CelRule } from './schema-dsl.js';
 
@@ -67,41 +67,51 @@ const FIXED_CLAIM_SPEC: ReadonlyArray<[path: string, zero?: string]> = [
   ['dataSourceRef'],
   ['resources.limits'],
 ];
-/** The same projection of every template, old and new, in order (rule 0 has made the names and order equal). */
-const sameInOrder = (expr: (v: string) => string): string => `self.map(t, ${expr('t')}) == oldSelf.map(t, ${expr('t')})`;
 const storageOf = (v: string): string => claimSpec(v, 'resources.requests.storage');
+/** `t` and `o` (a template and its stored version, matched by name) agree in the spec fields that never change. */
+const sameFixedFields = (t: string, o: string): string =>
+  [
+    ...FIXED_CLAIM_SPEC.map(([f, zero]) => (zero === undefined ? `${claimSpec(t, f)} == ${claimSpec(o, f)}` : `${claimSpec(t, f)}.orValue(${zero}) == ${claimSpec(o, f)}.orValue(${zero})`)),
+    `${storageOf(t)}.hasValue() == ${storageOf(o)}.hasValue()`,
+  ].join(' && ');
+
+const bothTemplates = '!has(oldObject.spec.volumeClaimTemplates) || !has(object.spec.volumeClaimTemplates) || ';
+/** Every pair of a template and its stored version, matched by name (16 × 16 at most), satisfies `holds(t, o)`. */
+const byName = (holds: (t: string, o: string) => string): string =>
+  `${bothTemplates}object.spec.volumeClaimTemplates.all(t, oldObject.spec.volumeClaimTemplates.all(o, ${claimName('o')} != ${claimName('t')} || (${holds('t', 'o')})))`;
 
 /**
- * apps.ordinal.dev/v1 claim template updates, as validation/claim-template-update.ts checks them: the same
- * templates in the same order; per template only labels, annotations, volumeAttributesClassName and the
- * storage request change. Reported at the list (a CEL fieldPath cannot name a list index). Left to the
- * controller's validation: the template's other metadata and request keys besides storage, which no claim
- * uses. That the storage only grows is CLAIM_STORAGE_GROWS, in an admission policy: comparing two
- * int-or-string quantities exceeds the CRD's estimated cost budget (its estimate cannot bound an
- * int-or-string); an admission policy is held to a cost limit when it runs instead.
+ * apps.ordinal.dev/v1 claim template updates, as validation/claim-template-update.ts checks them, as an
+ * admission policy expression on `object` / `oldObject`: per template matched by name, only labels,
+ * annotations, volumeAttributesClassName and the storage request change. In the CRD's own CEL this pairing
+ * exceeds the estimated cost budget more than a hundredfold (its estimate cannot bound the selector and data
+ * source objects it compares); an admission policy is held to a cost limit when it runs instead. Left to the
+ * controller's validation: the template's other metadata and request keys besides storage, which no claim uses,
+ * two templates of one name, and an added template's own fields (checked as on create). Whether templates may
+ * come and go is CLAIM_TEMPLATE_LIST, in the CRD (it needs volumeClaimUpdatePolicy).
  */
-export const CLAIM_TEMPLATE_RULES: CelRule[] = [
-  { rule: `size(self) == size(oldSelf) && ${sameInOrder(claimName)}`, message: CLAIM_TEMPLATES_FIXED },
-  {
-    rule: [...FIXED_CLAIM_SPEC.map(([f, zero]) => sameInOrder((v) => (zero === undefined ? claimSpec(v, f) : `${claimSpec(v, f)}.orValue(${zero})`))), sameInOrder((v) => `${storageOf(v)}.hasValue()`)].join(' && '),
-    message: `${IMMUTABLE_MESSAGE}: ${CLAIM_TEMPLATES_FIXED}`,
-  },
-];
+export const CLAIM_FIXED_FIELDS = {
+  expression: byName(sameFixedFields),
+  message: `spec.volumeClaimTemplates: ${IMMUTABLE_MESSAGE}: ${CLAIM_TEMPLATE_FIELDS}`,
+};
+
+const templateNames = (v: string): string => `(has(${v}.volumeClaimTemplates) ? ${v}.volumeClaimTemplates.map(t, ${claimName('t')}) : [])`;
+
+/** On `spec`: templates are added, removed, renamed or reordered only under volumeClaimUpdatePolicy InPlace (the new spec's). */
+export const CLAIM_TEMPLATE_LIST: CelRule = {
+  rule: `(has(self.volumeClaimUpdatePolicy) && self.volumeClaimUpdatePolicy == 'InPlace') || ${templateNames('self')} == ${templateNames('oldSelf')}`,
+  message: CLAIM_TEMPLATES_FIXED,
+  fieldPath: '.volumeClaimTemplates',
+  reason: 'FieldValueForbidden',
+};
 
 const quantityText = (v: string): string => `string(${storageOf(v)}.value())`;
 
-/** The claim templates' storage requests do not decrease, as an admission policy expression on `object` / `oldObject`. */
+/** The claim templates' storage requests do not decrease (the same policy: comparing quantities exceeds the CRD's budget too). */
 export const CLAIM_STORAGE_GROWS = {
-  expression:
-    '!has(oldObject.spec.volumeClaimTemplates) || !has(object.spec.volumeClaimTemplates) || ' +
-    `object.spec.volumeClaimTemplates.all(t, oldObject.spec.volumeClaimTemplates.all(o, ${[
-      `${claimName('o')} != ${claimName('t')}`,
-      `!${storageOf('t')}.hasValue()`,
-      `!${storageOf('o')}.hasValue()`,
-      `!isQuantity(${quantityText('t')})`,
-      `!isQuantity(${quantityText('o')})`,
-      `quantity(${quantityText('t')}).compareTo(quantity(${quantityText('o')})) >= 0`,
-    ].join(' || ')}))`,
+  expression: byName((t, o) =>
+    [`!${storageOf(t)}.hasValue()`, `!${storageOf(o)}.hasValue()`, `!isQuantity(${quantityText(t)})`, `!isQuantity(${quantityText(o)})`, `quantity(${quantityText(t)}).compareTo(quantity(${quantityText(o)})) >= 0`].join(' || '),
+  ),
   message: `spec.volumeClaimTemplates: a template's spec.resources.requests[storage] may not decrease: ${CLAIMS_ONLY_GROW}`,
 };
 
@@ -138,11 +148,7 @@ export const SPEC_RULES: CelRule[] = [
   SELECTOR_MATCHES_TEMPLATE,
   samePresence('serviceName', ''),
   samePresence('podManagementPolicy', 'OrderedReady'),
-  {
-    rule: 'has(self.volumeClaimTemplates) && size(self.volumeClaimTemplates) > 0 ? has(oldSelf.volumeClaimTemplates) : !has(oldSelf.volumeClaimTemplates) || size(oldSelf.volumeClaimTemplates) == 0',
-    message: IMMUTABLE_MESSAGE,
-    fieldPath: '.volumeClaimTemplates',
-  },
+  CLAIM_TEMPLATE_LIST,
   {
     rule: '!has(self.progressDeadlineSeconds) || type(self.progressDeadlineSeconds) == string || self.progressDeadlineSeconds > (has(self.minReadySeconds) ? self.minReadySeconds : 0)',
     message: 'must be greater than minReadySeconds',

@@ -9,7 +9,6 @@
 
 import {
   DNS1123_LABEL_MESSAGE,
-  CLAIM_TEMPLATE_RULES,
   IMMUTABLE,
   MAX_UNAVAILABLE_RULES,
   NOT_SUPPORTED_ACTIVE_DEADLINE,
@@ -149,10 +148,7 @@ export const specSchema: Schema = rules(
       replicas: int32('Desired number of pods (default 1).', { nonNegative: true, default: 1 }),
       selector: labelSelectorSchema,
       template: podTemplate,
-      volumeClaimTemplates: rules(
-        list('Claims that pods may reference. Only labels, annotations, volumeAttributesClassName and a growing storage request may change.', claimTemplate, { 'x-kubernetes-list-type': 'atomic', maxItems: MAX_CLAIM_TEMPLATES }),
-        ...CLAIM_TEMPLATE_RULES,
-      ),
+      volumeClaimTemplates: list('Claims that pods may reference. A template keeps its fields but labels, annotations, volumeAttributesClassName and a growing storage request; templates come and go only with volumeClaimUpdatePolicy InPlace.', claimTemplate, { 'x-kubernetes-list-type': 'atomic', maxItems: MAX_CLAIM_TEMPLATES }),
       // Immutability of serviceName and podManagementPolicy is a SPEC_RULES rule, which also sees them appear or go.
       serviceName: rules(str('The governing headless Service; pods get DNS names under it. Immutable.'), {
         rule: "self == '' || (size(self) <= 63 && self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))",

@@ -1,11 +1,14 @@
-// apps.ordinal.dev/v1: what an update may change in spec.volumeClaimTemplates (after KEP-4650). The list
-// keeps its templates (same names, same order); in each, metadata.labels, metadata.annotations,
-// spec.volumeAttributesClassName and spec.resources.requests.storage may change, the storage only upward;
-// everything else stays immutable, as in apps/v1. Claims that already exist are not changed by this: a new
-// claim (a scale-up, or a claim deleted with its pod) is created from the template as it is then.
+// apps.ordinal.dev/v1: what an update may change in spec.volumeClaimTemplates (after KEP-4650). A template
+// that keeps its name (matched by name, not by index) may change metadata.labels, metadata.annotations,
+// spec.volumeAttributesClassName and spec.resources.requests.storage, the storage only upward; everything else
+// stays immutable, as in apps/v1. Templates may be added, removed, renamed (one removed, one added) or
+// reordered only when the updated spec has volumeClaimUpdatePolicy: InPlace: the templates are then part of the
+// revision, so the change is a new revision that replaces the pods in rollout order (and `rollout undo` takes it
+// back). With OnDelete the list stays as it is (same names, same order), so revision names stay upstream's.
 
-import { child, forbidden, index, invalid, IMMUTABLE, key, type IssueList } from './field.js';
+import { child, duplicate, forbidden, index, invalid, IMMUTABLE, key, type IssueList } from './field.js';
 import { deepEqual, isObject, type JsonObject } from './json.js';
+import { validateAddedClaimTemplate } from './claims.js';
 import { compareQuantities, validateQuantity } from './quantity.js';
 
 const PATH = 'spec.volumeClaimTemplates';
@@ -13,9 +16,14 @@ const PATH = 'spec.volumeClaimTemplates';
 /** Claim templates per apps.ordinal.dev/v1 set: the CRD's update rules compare them, and CEL's cost budget needs a bound. */
 export const MAX_CLAIM_TEMPLATES = 16;
 
+/** What a template that keeps its name may change. */
+export const CLAIM_TEMPLATE_FIELDS =
+  'only metadata.labels, metadata.annotations, spec.resources.requests.storage (grow only) and spec.volumeAttributesClassName of a template may change';
+
+/** Why a changed list of templates is refused under OnDelete. */
 export const CLAIM_TEMPLATES_FIXED =
-  'claim templates may not be added, removed, renamed or reordered; only metadata.labels, metadata.annotations, ' +
-  'spec.resources.requests.storage (grow only) and spec.volumeAttributesClassName of a template may change';
+  'claim templates may be added, removed, renamed or reordered only with spec.volumeClaimUpdatePolicy: InPlace ' +
+  '(the change is then a new revision that replaces the pods in rollout order); set it in the same update, or keep the templates by name and order';
 
 export const CLAIMS_ONLY_GROW = 'claims only grow; to shrink one, delete the claim and its pod, and the controller creates both again from the template';
 const shrinkDetail = (previous: unknown): string => `may not be less than the previous value ${String(previous)}: ${CLAIMS_ONLY_GROW}`;
@@ -63,13 +71,27 @@ function validateTemplateUpdate(next: JsonObject, prev: JsonObject, path: string
   if (compareQuantities(String(storage), String(previous)) === -1) out.add(forbidden(storagePath, shrinkDetail(previous)));
 }
 
-// KEP-4650 (sig-apps, "Update volumeClaimTemplates"): the fields a claim may change in place
-export function validateClaimTemplatesUpdate(next: unknown, prev: unknown, out: IssueList): void {
+/** The templates keep their names and their order. */
+const sameList = (templates: unknown[], old: unknown[]): boolean => templates.length === old.length && templates.every((t, i) => deepEqual(nameOf(t), nameOf(old[i])));
+
+/**
+ * KEP-4650 (sig-apps, "Update volumeClaimTemplates"): the fields a claim may change in place, per template
+ * matched by name; `inPlace`: the updated spec has volumeClaimUpdatePolicy InPlace, so templates may come and
+ * go (a new one is validated as on create).
+ */
+export function validateClaimTemplatesUpdate(next: unknown, prev: unknown, inPlace: boolean, out: IssueList): void {
   const templates = Array.isArray(next) ? next : [];
   const old = Array.isArray(prev) ? prev : [];
-  if (templates.length !== old.length || templates.some((t, i) => !deepEqual(nameOf(t), nameOf(old[i])))) {
+  const changed = !sameList(templates, old);
+  if (!inPlace && changed) {
     if (!deepEqual(next ?? null, prev ?? null)) out.add(forbidden(PATH, CLAIM_TEMPLATES_FIXED));
     return;
   }
-  templates.forEach((t, i) => validateTemplateUpdate(objectOf(t), objectOf(old[i]), index(PATH, i), out));
+  templates.forEach((t, i) => {
+    const before = old.find((o) => deepEqual(nameOf(o), nameOf(t)));
+    // two templates of one name would be one pod volume (matched by name, they would also share the old one)
+    if (changed && templates.slice(0, i).some((o) => deepEqual(nameOf(o), nameOf(t)))) out.add(duplicate(child(index(PATH, i), 'metadata.name'), nameOf(t)));
+    else if (before === undefined) validateAddedClaimTemplate(t, index(PATH, i), out);
+    else validateTemplateUpdate(objectOf(t), objectOf(before), index(PATH, i), out);
+  });
 }

@@ -109,6 +109,12 @@ export function validateClaimTemplateShapes(value: unknown, out: IssueList): voi
   decodeTemplates(value, out);
 }
 
+/** One template added by an update (apps.ordinal.dev/v1, InPlace), validated as on create at its own index. */
+export function validateAddedClaimTemplate(value: unknown, path: string, out: IssueList): void {
+  const template = decodeTemplate(value, path, out);
+  if (template) validateClaimTemplate(template, out);
+}
+
 // upstream: apps/validation ValidateVolumeClaimTemplates
 export function validateClaimTemplates(value: unknown, out: IssueList): void {
   for (const template of decodeTemplates(value, out)) {

@@ -39,6 +39,7 @@ export const invalid = (path: string, value: unknown, detail: string): FieldIssu
 });
 export const forbidden = (path: string, detail: string): FieldIssue => ({ path, type: 'Forbidden', detail });
 export const duplicate = (path: string, value: unknown): FieldIssue => ({ path, type: 'Duplicate', value, detail: '' });
+export const notFound = (path: string, value: unknown): FieldIssue => ({ path, type: 'NotFound', value, detail: '' });
 export const tooLong = (path: string, maxBytes: number): FieldIssue => ({
   path,
   type: 'TooLong',
@@ -66,6 +67,7 @@ const TYPE_TEXT: Record<FieldIssue['type'], string> = {
   NotSupported: 'Unsupported value',
   Forbidden: 'Forbidden',
   Duplicate: 'Duplicate value',
+  NotFound: 'Not found',
   TooLong: 'Too long',
   TooMany: 'Too many',
 };

@@ -10,7 +10,7 @@ import type { FieldIssue } from '../errors.js';
 import type { Features } from '../features.js';
 import type { StatefulSet } from '../types.js';
 import type { SpecContext } from './context.js';
-import { IMMUTABLE, invalid, IssueList } from './field.js';
+import { child, IMMUTABLE, index, invalid, IssueList, notFound } from './field.js';
 import { deepEqual, type JsonObject } from './json.js';
 import { validateObjectMetaUpdate } from './metadata.js';
 import { validatePodSpec } from './pod-template.js';
@@ -30,13 +30,37 @@ export const IMMUTABLE_SPEC_FIELDS: ReadonlyArray<[field: string, zero: unknown]
 // upstream: apps/validation ValidateStatefulSetUpdate (ValidateImmutableField per field)
 function validateImmutableFields(spec: JsonObject, old: JsonObject, ordinal: boolean, out: IssueList): void {
   for (const [field, zero] of IMMUTABLE_SPEC_FIELDS) {
-    // apps.ordinal.dev/v1 lets claim templates grow and relabel (claim-template-update.ts)
+    // apps.ordinal.dev/v1 lets claim templates grow and relabel, and come and go under InPlace (claim-template-update.ts)
     if (ordinal && field === 'volumeClaimTemplates') {
-      validateClaimTemplatesUpdate(spec[field], old[field], out);
+      validateClaimTemplatesUpdate(spec[field], old[field], spec.volumeClaimUpdatePolicy === 'InPlace', out);
+      validateRemovedClaimMounts(spec, old, out);
       continue;
     }
     const now = spec[field] ?? zero;
     if (!deepEqual(now, old[field] ?? zero)) out.add(invalid(`spec.${field}`, now, IMMUTABLE));
+  }
+}
+
+/**
+ * A container's volumeMount of a claim template the update removes, when no pod volume has its name: the
+ * pods of the new revision would have no such volume (upstream's pod validation: `Not found`). Mounts of
+ * other names are left to the pod's own validation, as on create.
+ */
+function validateRemovedClaimMounts(spec: JsonObject, old: JsonObject, out: IssueList): void {
+  const kept = claimNames(spec.volumeClaimTemplates);
+  const removed = [...claimNames(old.volumeClaimTemplates)].filter((n) => !kept.has(n));
+  if (removed.length === 0) return;
+  const podSpec = asObject(asObject(spec.template)?.spec) ?? {};
+  const volumes = new Set((Array.isArray(podSpec.volumes) ? podSpec.volumes : []).map((v) => asObject(v)?.name));
+  for (const list of ['containers', 'initContainers']) {
+    const containers = Array.isArray(podSpec[list]) ? podSpec[list] : [];
+    containers.forEach((c, i) => {
+      const mounts = asObject(c)?.volumeMounts;
+      (Array.isArray(mounts) ? mounts : []).forEach((m, j) => {
+        const name = asObject(m)?.name;
+        if (typeof name === 'string' && removed.includes(name) && !volumes.has(name)) out.add(notFound(child(index(child(index(`spec.template.spec.${list}`, i), 'volumeMounts'), j), 'name'), name));
+      });
+    });
   }
 }
 

@@ -1,10 +1,10 @@
-// The ValidatingAdmissionPolicy that refuses a smaller storage request in an apps.ordinal.dev/v1 claim
-// template on the API server (the one claim template rule the CRD's own CEL cannot hold within its cost
-// budget, api/schema/crd-rules.ts). It ships with the CRD (deploy/crd.yaml, the chart's crds/): it belongs to
+// The ValidatingAdmissionPolicy that holds the apps.ordinal.dev/v1 claim template rules the CRD's own CEL
+// cannot hold within its cost budget (api/schema/crd-rules.ts): per template matched by name, the fixed fields
+// stay and the storage request does not decrease. It ships with the CRD (deploy/crd.yaml, the chart's crds/): it belongs to
 // the API, not to a release of the controller.
 
 import { Resources } from '../../api/client.js';
-import { CLAIM_STORAGE_GROWS } from '../../api/schema/crd-rules.js';
+import { CLAIM_FIXED_FIELDS, CLAIM_STORAGE_GROWS } from '../../api/schema/crd-rules.js';
 
 export const CLAIM_POLICY_NAME = 'statefulsets.apps.ordinal.dev-claim-storage';
 
@@ -19,7 +19,7 @@ export function buildClaimPolicy(labels: Record<string, string>): object[] {
       spec: {
         failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [res.group], apiVersions: [res.version], operations: ['UPDATE'], resources: [res.plural] }] },
-        validations: [{ ...CLAIM_STORAGE_GROWS, reason: 'Invalid' }],
+        validations: [CLAIM_FIXED_FIELDS, CLAIM_STORAGE_GROWS].map((v) => ({ ...v, reason: 'Invalid' })),
       },
     },
     {

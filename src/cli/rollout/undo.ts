@@ -8,7 +8,7 @@
 import type { ClusterClient, Resource } from '../../api/client.js';
 import { Resources } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
-import { applyRevision } from '../../api/revision/hash.js';
+import { applyRevision, carriesClaimTemplates } from '../../api/revision/hash.js';
 import { claimRequest, type ControllerRevision, type PersistentVolumeClaim, type StatefulSet } from '../../api/types.js';
 import { deepEqual } from '../../api/validation/json.js';
 import { compareQuantities, largerQuantity } from '../../api/validation/quantity.js';
@@ -53,19 +53,22 @@ function revisionClaimTemplates(set: StatefulSet, rev: ControllerRevision): Clai
 }
 
 /**
- * InPlace: each of the set's claim templates with what may change taken from `rev`'s — its labels,
+ * InPlace: `rev`'s claim templates, by name and in its order (an undo takes back templates added or removed).
+ * A template the set still has keeps what it stores, with what may change taken from `rev`'s — its labels,
  * annotations and volumeAttributesClassName, and the larger of the two storage requests (a claim template
- * may not shrink, and no claim does); undefined when their number differs from the set's. The rest stays
- * as stored: the revision holds the templates as the controller defaulted them (volumeMode: Filesystem),
- * which a CRD does not add, and its rule that a template's fixed fields never change would take the added
- * default for a change.
+ * may not shrink, and no claim does): the revision holds the templates as the controller defaulted them
+ * (volumeMode: Filesystem), which a CRD does not add, and the rule that a template's fixed fields never
+ * change would take the added default for a change. A template the set no longer has comes back as `rev`
+ * holds it, and mounts the claims its removal kept.
  */
 function restoredClaimTemplates(set: StatefulSet, rev: ControllerRevision): ClaimTemplates | undefined {
-  if (set.spec.volumeClaimUpdatePolicy !== 'InPlace') return undefined;
-  const restored = revisionClaimTemplates(set, rev);
+  // a revision from before the set was InPlace holds no claim templates: the set keeps its own
+  if (set.spec.volumeClaimUpdatePolicy !== 'InPlace' || !carriesClaimTemplates(rev)) return undefined;
   const current = set.spec.volumeClaimTemplates ?? [];
-  if (restored.length !== current.length) return undefined;
-  return current.map((now, i) => mutableFrom(now, restored[i] as PersistentVolumeClaim));
+  return revisionClaimTemplates(set, rev).map((was) => {
+    const now = current.find((t) => t.metadata?.name === was.metadata?.name);
+    return now === undefined ? was : mutableFrom(now, was);
+  });
 }
 
 /** `now` with the fields a claim template may change taken from `was` (the storage only when larger). */

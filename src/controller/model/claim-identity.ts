@@ -22,6 +22,27 @@ export function claimNameFor(set: StatefulSet, template: PersistentVolumeClaim, 
   return `${template.metadata.name ?? ''}-${set.metadata.name ?? ''}-${ordinal}`;
 }
 
+/**
+ * The volumes of `pod` that mount its ordinal's claim of a template of that name (`<volume>-<set>-<ordinal>`),
+ * by name: the claim templates the pod was created with, whatever the set's templates are now.
+ */
+export function mountedClaimTemplates(set: StatefulSet, pod: Pod): Set<string> {
+  const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
+  const prefix = `-${set.metadata.name ?? ''}-${ordinal}`;
+  return new Set((pod.spec.volumes ?? []).filter((v) => v.persistentVolumeClaim?.claimName === `${v.name}${prefix}`).map((v) => v.name));
+}
+
+/**
+ * The pod mounts the claims of exactly `set`'s templates (in any order): it can run `set`'s revision without
+ * new volumes. A pod of a revision with other templates (one added or removed under volumeClaimUpdatePolicy
+ * InPlace) must be replaced: a pod's volumes never change.
+ */
+export function claimVolumesMatch(set: StatefulSet, pod: Pod): boolean {
+  const mounted = mountedClaimTemplates(set, pod);
+  const names = new Set(claimTemplates(set).map((t) => t.metadata.name ?? ''));
+  return mounted.size === names.size && [...names].every((n) => mounted.has(n));
+}
+
 const ORDINAL_TEXT = /^(0|[1-9][0-9]*)$/;
 
 /** The ordinal whose claim of `template` is called `claimName`, or undefined when the template would not name it. */

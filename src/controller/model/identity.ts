@@ -116,14 +116,21 @@ export function identityMatches(set: StatefulSet, pod: Pod): boolean {
   );
 }
 
+/**
+ * Every claim template is mounted as the ordinal's claim. volumeClaimUpdatePolicy InPlace lets templates be
+ * added: a pod created before has no claim volume of the new one, and is replaced by the rollout (a pod's
+ * volumes cannot be updated), not repaired, so only a claim volume it has is checked.
+ */
 // upstream: stateful_set_utils.go storageMatches
 export function storageMatches(set: StatefulSet, pod: Pod): boolean {
   const ordinal = parentNameAndOrdinal(pod.metadata.name).ordinal;
   if (ordinal < 0) return false;
   const volumes = new Map((pod.spec.volumes ?? []).map((v) => [v.name, v]));
+  const inPlace = set.spec.volumeClaimUpdatePolicy === 'InPlace';
   return claimTemplates(set).every((t) => {
     const claim = volumes.get(t.metadata.name ?? '')?.persistentVolumeClaim;
-    return claim !== undefined && claim !== null && claim.claimName === claimNameFor(set, t, ordinal);
+    if (claim === undefined || claim === null) return inPlace;
+    return claim.claimName === claimNameFor(set, t, ordinal);
   });
 }
 

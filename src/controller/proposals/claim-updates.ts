@@ -13,7 +13,7 @@
 
 import { ClaimAnnotations, fromTimestamp, toTimestamp, type Pod, type StatefulSet } from '../../api/types.js';
 import { carriesClaimTemplates } from '../../api/revision/hash.js';
-import { claimNameFor, claimTemplates } from '../model/claim-identity.js';
+import { claimNameFor, claimTemplates, claimVolumesMatch } from '../model/claim-identity.js';
 import { claimRevision, type ReplicaClaims, type ResizingClaim } from '../replica/claim-state.js';
 import type { Action, Blocker } from '../model/plan-types.js';
 import { isTerminating, parentNameAndOrdinal, podRevision } from '../model/pod-state.js';
@@ -44,9 +44,11 @@ export function resizingBlocker(pod: string, r: ResizingClaim): Blocker {
 }
 
 /**
- * The pod already runs the update revision's pod template, and the two revisions differ only in claim
- * templates: moving it needs its label (and its claims), never a restart. Decided by the pod template alone;
- * revisions that never carried claim templates (every apps/v1 set) keep upstream's replace.
+ * The pod already runs the update revision's pod template and mounts the claims of its templates, and the two
+ * revisions differ only in claim templates: moving it needs its label (and its claims), never a restart.
+ * Decided by the pod template and the pod's claim volumes: a template added or removed changes the pod's
+ * volumes, so the pod is replaced. Revisions that never carried claim templates (every apps/v1 set) keep
+ * upstream's replace.
  */
 export function onlyLabelChanges(ctx: SyncContext, pod: Pod): boolean {
   const revision = podRevision(pod);
@@ -55,7 +57,7 @@ export function onlyLabelChanges(ctx: SyncContext, pod: Pod): boolean {
   const own = ctx.revisions.get(revision);
   const update = ctx.revisions.get(ctx.updateRevision);
   const claimsInvolved = ctx.rollout.knobs.claimsInPlace || (own !== undefined && carriesClaimTemplates(own)) || (update !== undefined && carriesClaimTemplates(update));
-  return claimsInvolved && sameTemplate(ctx, revision, at);
+  return claimsInvolved && sameTemplate(ctx, revision, at) && claimVolumesMatch(ctx.updateSet, pod);
 }
 
 function sameTemplate(ctx: SyncContext, revision: string, at: StatefulSet): boolean {

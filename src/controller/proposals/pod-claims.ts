@@ -24,11 +24,12 @@ export function createMissingClaims(ctx: SyncContext, pod: Pod): ClaimCreation {
   const podName = pod.metadata.name ?? '';
   const out: ClaimCreation = { actions: [] };
   const ordinal = parentNameAndOrdinal(podName).ordinal;
-  const names = claimNamesForOrdinal(ctx.set, ordinal);
-  if (names.every((n) => ctx.claims.has(n) && !isDeleting(ctx.claims.get(n) as PersistentVolumeClaim))) return out;
-  // InPlace: a claim is created from the templates of its pod's revision, and records that revision
+  // InPlace: a claim is created from the templates of its pod's revision, and records that revision; a
+  // template only another revision has (added above a partition, or removed) neither is created nor blocks
   const revision = podRevision(pod);
   const source = ctx.rollout.knobs.claimsInPlace ? (setAtRevision(ctx, revision) ?? ctx.set) : ctx.set;
+  const names = claimNamesForOrdinal(source, ordinal);
+  if (names.every((n) => ctx.claims.has(n) && !isDeleting(ctx.claims.get(n) as PersistentVolumeClaim))) return out;
   for (const claim of claimsForOrdinal(source, ordinal)) {
     const existing = ctx.claims.get(claim.metadata.name ?? '');
     if (existing === undefined) {

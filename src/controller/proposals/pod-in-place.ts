@@ -11,7 +11,7 @@
 
 import { containerResources, cpuMemoryOnly, podQOSClass, removedResources, sameCpuMemory } from '../../api/pod-resources.js';
 import { Labels, PodAnnotations, RESTARTED_AT_ANNOTATION, type Container, type Instant, type Pod, type PodTemplateSpec, type StatefulSet } from '../../api/types.js';
-import { claimTemplates } from '../model/claim-identity.js';
+import { claimTemplates, claimVolumesMatch } from '../model/claim-identity.js';
 import { onlyLabelChanges } from './claim-updates.js';
 import type { Action, Blocker, InPlacePatch, PlannedEvent, ResizePatch } from '../model/plan-types.js';
 import { inPlaceFallbackEvent } from '../model/event-texts.js';
@@ -21,6 +21,7 @@ import { setAtRevision, usesInPlaceUpdates, type SyncContext } from '../rollout/
 import { containersNotReported, pendingResize, type PendingResize } from '../replica/in-place-state.js';
 
 const TEMPLATE = 'spec.template';
+const CLAIMS_FIELD = 'spec.volumeClaimTemplates';
 
 /** Fields of `a` and `b` (objects) that differ, but for `except`, as paths under `path`. */
 function differingKeys(a: object, b: object, path: string, except: readonly string[]): string[] {
@@ -68,7 +69,7 @@ export function notInPlaceFields(ctx: SyncContext, from: StatefulSet, to: Statef
     ...differingKeys(a.spec ?? {}, b.spec ?? {}, `${TEMPLATE}.spec`, ['containers']),
     ...containerFields(a, b, `${TEMPLATE}.spec.containers`),
   ];
-  if (ctx.rollout.knobs.claimsInPlace && JSON.stringify(claimTemplates(from)) !== JSON.stringify(claimTemplates(to))) out.push('spec.volumeClaimTemplates');
+  if (ctx.rollout.knobs.claimsInPlace && JSON.stringify(claimTemplates(from)) !== JSON.stringify(claimTemplates(to))) out.push(CLAIMS_FIELD);
   if (restartedAt(from) !== restartedAt(to)) out.push(RESTART_FIELD);
   return out;
 }
@@ -126,6 +127,8 @@ function moveStep(ctx: SyncContext, pod: Pod, fromRevision: string, toRevision: 
   const to = setAtRevision(ctx, toRevision);
   if (from === undefined || to === undefined) return undefined;
   const fields = notInPlaceFields(ctx, from, to);
+  // a template added or removed: the pod's claim volumes are not `to`'s, and volumes never change in place
+  if (ctx.rollout.knobs.claimsInPlace && !fields.includes(CLAIMS_FIELD) && !claimVolumesMatch(to, pod)) fields.push(CLAIMS_FIELD);
   if (fields.length === 0) return { kind: 'patch', move: inPlaceMove(pod, from, to, toRevision) };
   // a restart recreates the pod under every podUpdatePolicy (InPlaceOnly included): that is what it asks for
   if (ctx.rollout.knobs.podUpdatePolicy !== 'InPlaceOnly' || fields.includes(RESTART_FIELD)) return undefined;
