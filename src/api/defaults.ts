@@ -49,13 +49,15 @@ function defaultCounts(spec: JsonObject): void {
   if (isAbsent(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
 }
 
-/** apps.ordinal.dev/v1 only: batchStartPolicy, podUpdatePolicy, onFailure, progressDeadlineSeconds, volumeClaimUpdatePolicy and the enforcedRollingUpdate block. */
+/** apps.ordinal.dev/v1 only: batchStartPolicy, podUpdatePolicy, inPlaceUpdateStrategy.gracePeriodSeconds, onFailure, progressDeadlineSeconds, volumeClaimUpdatePolicy and the enforcedRollingUpdate block. */
 function defaultExtensions(spec: JsonObject): void {
   const strategy = objectAt(spec, 'updateStrategy');
   const rollingUpdate = strategy && objectAt(strategy, 'rollingUpdate');
   if (rollingUpdate && isEmptyString(rollingUpdate.batchStartPolicy)) rollingUpdate.batchStartPolicy = 'Ordered';
   if (rollingUpdate && isEmptyString(rollingUpdate.podUpdatePolicy)) rollingUpdate.podUpdatePolicy = 'Recreate';
   if (rollingUpdate && isEmptyString(rollingUpdate.onFailure)) rollingUpdate.onFailure = 'Halt';
+  const inPlace = rollingUpdate && objectAt(rollingUpdate, 'inPlaceUpdateStrategy');
+  if (inPlace && isAbsent(inPlace.gracePeriodSeconds)) inPlace.gracePeriodSeconds = 0;
   if (isAbsent(spec.progressDeadlineSeconds)) spec.progressDeadlineSeconds = DEFAULT_PROGRESS_DEADLINE_SECONDS;
   if (isAbsent(spec.volumeClaimUpdatePolicy)) spec.volumeClaimUpdatePolicy = 'OnDelete';
   if (strategy?.type !== 'EnforcedRollingUpdate') return;

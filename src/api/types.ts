@@ -81,6 +81,8 @@ export interface PodSpec {
   hostname?: string;
   subdomain?: string;
   nodeName?: string;
+  /** Conditions the kubelet requires True, beside its containers' readiness, to count the pod Ready. */
+  readinessGates?: { conditionType: string }[];
   [key: string]: unknown;
 }
 
@@ -207,6 +209,8 @@ export interface RollingUpdateStatefulSetStrategy {
   priority?: UpdatePriority;
   /** Ordinal extension (apps.ordinal.dev/v1): whether a pod moves to a new revision by recreation or in place. */
   podUpdatePolicy?: PodUpdatePolicy | string;
+  /** Ordinal extension (apps.ordinal.dev/v1): how a pod is drained before its in-place restart (podUpdatePolicy InPlace*). */
+  inPlaceUpdateStrategy?: InPlaceUpdateStrategy;
   /** Ordinal extension (apps.ordinal.dev/v1): what a failed rollout does (default Halt). */
   onFailure?: OnFailurePolicy | string;
   /** Ordinal extension (apps.ordinal.dev/v1): the user's pause: no pod or claim is updated while true. */
@@ -215,6 +219,14 @@ export interface RollingUpdateStatefulSetStrategy {
   steps?: RolloutStep[];
   /** Ordinal extension (apps.ordinal.dev/v1): a check made all through the rollout, from its first updated pod to its end. */
   analysis?: RolloutAnalysis;
+}
+
+/**
+ * rollingUpdate.inPlaceUpdateStrategy (OpenKruise's InPlaceUpdateStrategy): before an in-place restart the pod is
+ * made NotReady through the readiness gate IN_PLACE_READINESS_GATE for `gracePeriodSeconds` (0: no drain).
+ */
+export interface InPlaceUpdateStrategy {
+  gracePeriodSeconds?: number;
 }
 
 /** rollingUpdate.analysis: a background check of the whole rollout (an HTTP check or a Prometheus query; no `count`). */
@@ -575,6 +587,15 @@ export const PodAnnotations = {
   /** spec.lifecycle.preUpdate: the hook's state for one update revision (JSON: replica/hook-state.ts). */
   preUpdateHook: 'apps.ordinal.dev/pre-update-hook',
 } as const;
+
+/**
+ * rollingUpdate.inPlaceUpdateStrategy: the readiness gate (and pod condition) pods the set creates carry when
+ * a drain applies; the controller writes it False before an in-place restart, True after (OpenKruise's
+ * InPlaceUpdateReady).
+ */
+export const IN_PLACE_READINESS_GATE = 'apps.ordinal.dev/InPlaceUpdateReady';
+/** The reason of the gate's False condition: the drain before an in-place restart began. */
+export const DRAIN_REASON = 'StartInPlaceUpdate';
 
 /** spec.lifecycle.preUpdate.labelsHandler: the label the controller sets while a pod's hook runs. */
 export const LIFECYCLE_STATE_LABEL = 'apps.ordinal.dev/lifecycle-state';

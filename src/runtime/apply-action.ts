@@ -72,7 +72,30 @@ export async function applyAction(action: Action, client: ClusterClient, ctx: Ac
       return patchInPlace(action, client, ns);
     case 'annotatePod':
       return client.patch(Resources.pods, ns, action.name, { metadata: { uid: action.uid, annotations: action.annotations, ...(action.labels !== undefined ? { labels: action.labels } : {}) } });
+    case 'setPodCondition':
+      return setPodCondition(action, client, ns);
   }
+}
+
+/**
+ * The readiness gate's condition written through pods/status: the pod read, its condition of that type
+ * replaced (or added) and the whole status sent with the pod's resourceVersion, so the kubelet's conditions
+ * written meanwhile are never lost — a Conflict re-reads and retries, as the other writes. A merge patch would
+ * replace the whole conditions list. A pod gone or recreated under its name (another uid) is not written.
+ */
+async function setPodCondition(action: Of<'setPodCondition'>, client: ClusterClient, ns: string | undefined): Promise<Applied> {
+  return retryOnConflict(async () => {
+    let pod: Pod;
+    try {
+      pod = await client.get<Pod>(Resources.pods, ns, action.name);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+    if (pod.metadata.uid !== action.uid || pod.metadata.deletionTimestamp !== undefined) return undefined;
+    const others = (pod.status?.conditions ?? []).filter((c) => c.type !== action.condition.type);
+    return client.updateStatus<Pod>(Resources.pods, { ...pod, status: { ...pod.status, conditions: [...others, action.condition] } });
+  });
 }
 
 /**

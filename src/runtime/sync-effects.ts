@@ -34,6 +34,7 @@ function cacheOf(caches: Caches, kind: Exclude<Action['kind'], 'deletePod' | 'de
     case 'updatePod':
     case 'relabelPod':
     case 'annotatePod':
+    case 'setPodCondition':
     case 'patchPod':
     case 'adoptPod':
     case 'releasePod':

@@ -70,6 +70,7 @@ const KEEPS_PODS: ReadonlySet<Action['kind']> = new Set([
   'createPod',
   'relabelPod',
   'patchPod',
+  'setPodCondition',
   'updatePod',
 ]);
 const mayDeletePods = (a: Action): boolean => !KEEPS_PODS.has(a.kind);

@@ -13,6 +13,7 @@ const RPDB = 'spec.updateStrategy.rollingUpdate.respectPodDisruptionBudgets';
 const TK = 'spec.updateStrategy.rollingUpdate.topologyKey';
 const UO = 'spec.updateStrategy.rollingUpdate.updateOrder';
 const PR = 'spec.updateStrategy.rollingUpdate.priority';
+const IPS = 'spec.updateStrategy.rollingUpdate.inPlaceUpdateStrategy';
 const byRole = { [UO]: 'Priority', [PR]: { label: 'role', values: ['replica', 'primary'] } };
 
 describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden', () => {
@@ -22,6 +23,7 @@ describe('validateStatefulSet: extension fields in apps/v1 objects are Forbidden
     ['an enforcedRollingUpdate block', { [ENF]: { partition: 0 } }, [`${ENF}: Forbidden: ${EXTENSION_ONLY}`]],
     ['batchStartPolicy', { 'spec.updateStrategy.rollingUpdate.batchStartPolicy': 'Together' }, [`spec.updateStrategy.rollingUpdate.batchStartPolicy: Forbidden: ${EXTENSION_ONLY}`]],
     ['podUpdatePolicy', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible' }, [`spec.updateStrategy.rollingUpdate.podUpdatePolicy: Forbidden: ${EXTENSION_ONLY}`]],
+    ['inPlaceUpdateStrategy', { [IPS]: { gracePeriodSeconds: 30 } }, [`${IPS}: Forbidden: ${EXTENSION_ONLY}`]],
     ['type EnforcedRollingUpdate', { 'spec.updateStrategy': { type: 'EnforcedRollingUpdate' } }, [`spec.updateStrategy.type: Forbidden: EnforcedRollingUpdate ${EXTENSION_ONLY}`]],
     ['respectPodDisruptionBudgets', { [RPDB]: true }, [`${RPDB}: Forbidden: ${EXTENSION_ONLY}`]],
     ['respectPodDisruptionBudgets false', { [RPDB]: false }, [`${RPDB}: Forbidden: ${EXTENSION_ONLY}`]],
@@ -60,6 +62,12 @@ describe('validateStatefulSet: extensions in apps.ordinal.dev/v1', () => {
       { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlace' },
       ['spec.updateStrategy.rollingUpdate.podUpdatePolicy: Unsupported value: "InPlace": supported values: "Recreate", "InPlaceIfPossible", "InPlaceOnly"'],
     ],
+    ['a drain of 30 s', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceIfPossible', [IPS]: { gracePeriodSeconds: 30 } }, []],
+    ['a drain of 0 s', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 'InPlaceOnly', [IPS]: { gracePeriodSeconds: 0 } }, []],
+    ['a drain under Recreate (accepted, does nothing)', { [IPS]: { gracePeriodSeconds: 30 } }, []],
+    ['a negative drain', { [IPS]: { gracePeriodSeconds: -1 } }, [`${IPS}.gracePeriodSeconds: Invalid value: -1: must be greater than or equal to 0`]],
+    ['a drain not an integer', { [IPS]: { gracePeriodSeconds: '30s' } }, [`${IPS}.gracePeriodSeconds: Invalid value: "30s": must be of type integer`]],
+    ['inPlaceUpdateStrategy not an object', { [IPS]: 30 }, [`${IPS}: Invalid value: 30: must be of type object`]],
     ['podUpdatePolicy not a string', { 'spec.updateStrategy.rollingUpdate.podUpdatePolicy': 1 }, ['spec.updateStrategy.rollingUpdate.podUpdatePolicy: Invalid value: 1: must be of type string']],
     ['onFailure Rollback', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Rollback' }, []],
     ['onFailure unknown', { 'spec.updateStrategy.rollingUpdate.onFailure': 'Retry' }, ['spec.updateStrategy.rollingUpdate.onFailure: Unsupported value: "Retry": supported values: "Halt", "Rollback"']],

@@ -51,6 +51,20 @@ const HOOK = { kind: 'preUpdateHook', pod: 'web-4', ordinal: 4, revision: 'web-2
 
 const cases: Case[] = [
   {
+    desc: 'a drain before an in-place restart: how far it is',
+    ctx: pending,
+    blocker: { kind: 'inPlaceDraining', pod: 'web-1', ordinal: 1, revision: 'web-2', since: T0 - 12 * SECOND, graceSeconds: 30 },
+    want: 'web-1 drains before its in-place restart: NotReady for 12s of 30s (readiness gate apps.ordinal.dev/InPlaceUpdateReady False, so endpoints send it no traffic); then it is restarted in place to revision web-2',
+  },
+  {
+    desc: 'InPlaceOnly at a pod created without the drain\'s readiness gate: delete it once',
+    ctx: pending,
+    blocker: { kind: 'inPlaceUpdateImpossible', pod: 'web-1', ordinal: 1, fields: ['spec.readinessGates'] },
+    want:
+      'web-1 is not updated: podUpdatePolicy InPlaceOnly drains a pod through its readiness gate apps.ordinal.dev/InPlaceUpdateReady before an in-place restart (inPlaceUpdateStrategy.gracePeriodSeconds), ' +
+      'but web-1 was created without the gate; delete it once so it is created with the gate (nothing is deleted until then)',
+  },
+  {
     desc: 'a preUpdate hook that answered 503: the GET, the answer and for how long',
     ctx: pending,
     blocker: { ...HOOK, state: 'calling', since: T0 - 40 * SECOND, answer: 'HTTP 503, expected 200' },

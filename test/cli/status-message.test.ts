@@ -237,3 +237,23 @@ describe('rolloutState: spec.lifecycle.preUpdate', () => {
     assert.equal(rolloutState(hooked(), recorded('Passed'), T0).message, 'waiting for statefulset rolling update to complete 2 pods at revision web-2...');
   });
 });
+
+describe('rolloutState: inPlaceUpdateStrategy.gracePeriodSeconds', () => {
+  const draining = (): StatefulSet => ({
+    ...withStatus(set(), { updateRevision: 'web-2', updatedReplicas: 2, currentReplicas: 1 }),
+    apiVersion: 'apps.ordinal.dev/v1',
+    spec: { ...set().spec, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', inPlaceUpdateStrategy: { gracePeriodSeconds: 30 } } } },
+  });
+  const gated = (status: 'True' | 'False') => {
+    const p = pod(0);
+    p.spec.readinessGates = [{ conditionType: 'apps.ordinal.dev/InPlaceUpdateReady' }];
+    p.status = { ...p.status, conditions: [...(p.status?.conditions ?? []), { type: 'apps.ordinal.dev/InPlaceUpdateReady', status, lastTransitionTime: '2026-01-01T00:00:00Z' }] };
+    return [p, pod(1, { revision: 'web-2' }), pod(2, { revision: 'web-2' })];
+  };
+  it('says which pod drains before its in-place restart, and how far', () => {
+    assert.deepEqual(rolloutState(draining(), gated('False'), T0 + 12_000), { kind: 'progressing', message: 'Waiting for web-0 to drain before its in-place restart: NotReady for 12s of 30s...' });
+  });
+  it('says nothing of a pod whose gate is True', () => {
+    assert.equal(rolloutState(draining(), gated('True'), T0).message, 'waiting for statefulset rolling update to complete 2 pods at revision web-2...');
+  });
+});

@@ -4,7 +4,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
-import type { Pod } from '../../src/api/types.js';
+import { IN_PLACE_READINESS_GATE, type Pod, type StatefulSet } from '../../src/api/types.js';
+import { gateCondition } from '../../src/controller/model/readiness-gate.js';
+import { applyAction } from '../../src/runtime/apply-action.js';
 import { createKubelet, type KubeletConfig, type PodLifecycleEvent } from '../../src/cluster/kubelet/index.js';
 import type { WriteRecord } from '../../src/cluster/memory/index.js';
 import { EPOCH } from './fake-timers.js';
@@ -43,6 +45,34 @@ describe('simulated kubelet lifecycle', () => {
     assert.equal(condition(p, 'ContainersReady')?.status, 'True');
     assert.equal(p.status?.startTime, '2026-01-01T00:00:00Z');
     assert.deepEqual(k.timeline(), ['0s Scheduled web-0', '2s Running web-0', '2s Ready web-0']);
+  });
+
+  it('counts a pod Ready only while every readiness gate\'s condition is True; the controller\'s pods/status write keeps the kubelet\'s conditions', async () => {
+    const k = await withKubelet({ podStartSeconds: 1 });
+    const gated = pod('web-0');
+    gated.spec.readinessGates = [{ conditionType: IN_PLACE_READINESS_GATE }];
+    await k.cluster.create(Resources.pods, gated);
+    await k.clock.advance(1_000);
+    let p = await getPod(k, 'web-0');
+    assert.deepEqual([condition(p, 'ContainersReady')?.status, condition(p, 'Ready')?.status, condition(p, 'Ready')?.reason], ['True', 'False', 'ReadinessGatesNotReady']);
+    assert.equal(condition(p, 'Ready')?.message, `corresponding condition of pod readiness gate "${IN_PLACE_READINESS_GATE}" does not exist.`);
+    const write = (ready: boolean) =>
+      applyAction({ kind: 'setPodCondition', batch: 0, name: 'web-0', uid: p.metadata.uid ?? '', ordinal: 0, condition: gateCondition(ready, k.clock.now()) }, k.cluster.client('controller'), {
+        set: { metadata: { namespace: 'default' } } as StatefulSet,
+        resource: Resources.statefulSets,
+        canAdopt: async () => undefined,
+      });
+    await write(true);
+    await k.clock.flush();
+    p = await getPod(k, 'web-0');
+    assert.deepEqual([condition(p, IN_PLACE_READINESS_GATE)?.status, condition(p, 'Ready')?.status, condition(p, 'PodScheduled')?.status], ['True', 'True', 'True']);
+    await k.clock.advance(2_000);
+    await write(false);
+    await k.clock.flush();
+    p = await getPod(k, 'web-0');
+    assert.deepEqual([condition(p, IN_PLACE_READINESS_GATE)?.reason, condition(p, 'Ready')?.status, condition(p, 'ContainersReady')?.status], ['StartInPlaceUpdate', 'False', 'True']);
+    assert.equal(condition(p, 'Ready')?.message, `the status of pod readiness gate "${IN_PLACE_READINESS_GATE}" is not "True", but False`);
+    assert.deepEqual(k.timeline(), ['0s Scheduled web-0', '1s Running web-0', '1s Ready web-0', '3s NotReady web-0']);
   });
 
   it('keeps lastTransitionTime of conditions whose status did not change', async () => {

@@ -154,6 +154,18 @@ export class Harness {
         if (a.resize !== undefined) live.spec.containers = structuredClone(a.resize.spec.containers);
         return;
       }
+      case 'setPodCondition': {
+        // pods/status: the condition replaced, the others kept; the kubelet then recomputes Ready from the gates
+        const live = this.pods.get(a.name);
+        if (live?.metadata.uid !== a.uid) return;
+        const others = (live.status?.conditions ?? []).filter((c) => c.type !== a.condition.type);
+        // its containers are ready when Ready is True, or False only for the gates
+        const ready = others.find((c) => c.type === 'Ready');
+        const containersReady = ready?.status === 'True' || ready?.reason === GATES_NOT_READY;
+        const conditions = others.map((c) => (c.type === 'Ready' && containersReady ? { type: 'Ready', status: 'True' as const, lastTransitionTime: c.status === 'True' ? c.lastTransitionTime : toTimestamp(this.now) } : c));
+        live.status = gatedStatus(live, { ...live.status, conditions: [...conditions, structuredClone(a.condition)] }, this.now);
+        return;
+      }
       case 'patchClaim': {
         // server-side apply of the fields the controller owns onto the live claim
         const live = this.claims.get(a.name);
@@ -190,7 +202,7 @@ export class Harness {
   }
 
   private withReady(pod: Pod, since: Instant): Pod {
-    return { ...pod, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: toTimestamp(since) }] } };
+    return { ...pod, status: gatedStatus(pod, { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: toTimestamp(since) }] }, this.now) };
   }
 
   private terminate(name: string): void {
@@ -214,11 +226,11 @@ export class Harness {
   /** Pod is Running but not Ready (e.g. CrashLoopBackOff). */
   notReady(name: string, waiting?: string): void {
     const pod = this.must(name);
-    pod.status = {
+    pod.status = gatedStatus(pod, {
       phase: waiting === 'ImagePullBackOff' ? 'Pending' : 'Running',
       conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: toTimestamp(this.now) }],
       containerStatuses: [{ name: 'app', ready: false, restartCount: 1, ...(waiting ? { state: { waiting: { reason: waiting } } } : {}) }],
-    };
+    }, this.now);
   }
 
   /**
@@ -229,21 +241,21 @@ export class Harness {
     const pod = this.must(name);
     const at = toTimestamp(this.now);
     const pending = opts.pending ? [{ type: 'PodResizePending', status: 'True' as const, lastTransitionTime: at, ...opts.pending }] : [];
-    pod.status = {
+    pod.status = gatedStatus(pod, {
       phase: 'Running',
       conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at }, ...pending],
       containerStatuses: pod.spec.containers.map((c) => ({ name: c.name, image: c.image ?? '', ready: true, restartCount: 0, state: { running: {} }, resources: opts.resources ?? c['resources'] })),
-    };
+    }, this.now);
   }
 
   /** The kubelet restarted the pod's containers on their spec's images (in place); Ready again only if `ready`. */
   runsSpecImages(name: string, ready = false): void {
     const pod = this.must(name);
-    pod.status = {
+    pod.status = gatedStatus(pod, {
       phase: 'Running',
       conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: toTimestamp(this.now) }],
       containerStatuses: pod.spec.containers.map((c) => ({ name: c.name, image: c.image ?? '', ready, restartCount: 1, state: ready ? { running: {} } : { waiting: { reason: 'ContainerCreating' } } })),
-    };
+    }, this.now);
   }
 
   phase(name: string, phase: 'Failed' | 'Succeeded' | 'Pending'): void {
@@ -261,13 +273,14 @@ export class Harness {
   /** Makes every existing non-terminating pod Running and Ready (since now) unless it already is. */
   readyAll(): void {
     for (const [name, pod] of this.pods) {
-      const ready = pod.status?.phase === 'Running' && pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      // containers ready: Ready, or not Ready only for its readiness gates (which the controller owns)
+      const ready = pod.status?.phase === 'Running' && pod.status.conditions?.some((c) => c.type === 'Ready' && (c.status === 'True' || c.reason === GATES_NOT_READY));
       if (!pod.metadata.deletionTimestamp && !ready) this.ready(name);
     }
   }
 
   private unreadyCount(): number {
-    return [...this.pods.values()].filter((p) => !(p.status?.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))).length;
+    return [...this.pods.values()].filter((p) => !(p.status?.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && (c.status === 'True' || c.reason === GATES_NOT_READY)))).length;
   }
 
   advance(ms: number): void {
@@ -340,4 +353,22 @@ export function runSyncs(h: Harness, syncs: number, broken: (name: string) => st
     h.advance(SECOND);
   }
   return plans;
+}
+
+const GATES_NOT_READY = 'ReadinessGatesNotReady';
+
+/**
+ * The status the kubelet reports, given one whose Ready says whether the containers are ready: the
+ * controller's readiness-gate conditions kept from the pod's status, and Ready False while a readiness gate's
+ * condition is not True (as the real kubelet computes it).
+ */
+function gatedStatus(pod: Pod, status: NonNullable<Pod['status']>, now: number): NonNullable<Pod['status']> {
+  const gates = (pod.spec.readinessGates ?? []).map((g) => g.conditionType);
+  if (gates.length === 0) return status;
+  const kept = (pod.status?.conditions ?? []).filter((c) => gates.includes(c.type) && !(status.conditions ?? []).some((x) => x.type === c.type));
+  const conditions = [...(status.conditions ?? []), ...kept];
+  const met = gates.every((g) => conditions.some((c) => c.type === g && c.status === 'True'));
+  const ready = conditions.find((c) => c.type === 'Ready');
+  if (met || ready?.status !== 'True') return { ...status, conditions };
+  return { ...status, conditions: conditions.map((c) => (c.type === 'Ready' ? { type: 'Ready', status: 'False' as const, reason: GATES_NOT_READY, lastTransitionTime: toTimestamp(now) } : c)) };
 }

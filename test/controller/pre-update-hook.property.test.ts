@@ -4,7 +4,11 @@
 // update overtaking the first: no pod is deleted or patched in place for an update before its hook passed or was
 // ignored by policy for that revision (the planner invariant, checked on every plan by the harness: checks/
 // hook-invariant.ts); the hook is called (its Calling record written) at most once per pod and revision, and it
-// passes at most once; no GET is asked for a hook that already passed. Seeds from the commit (property-seed.ts).
+// passes at most once; no GET is asked for a hook that already passed. In place, with a drain
+// (inPlaceUpdateStrategy.gracePeriodSeconds): no gated pod is patched before
+// its readiness gate has been False for gracePeriodSeconds (checks/drain-invariant.ts, on every plan), and the
+// drain comes after the hook (in-place-drain.property.test.ts covers drains without hooks, many more of them).
+// Seeds from the commit (property-seed.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -34,6 +38,7 @@ const cases = fc.record({
   parallel: fc.boolean(),
   maxUnavailable: fc.integer({ min: 1, max: 3 }),
   inPlace: fc.boolean(),
+  drainSeconds: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 30 })),
   labels: fc.boolean(),
   timeoutSeconds: fc.integer({ min: 10, max: 120 }),
   ignore: fc.boolean(),
@@ -45,7 +50,9 @@ function harnessOf(c: Case): Harness {
   const set = newSet(c.replicas, { maxUnavailable: c.maxUnavailable, claims: false, policy: c.parallel ? 'Parallel' : 'OrderedReady' });
   const hook: PreUpdateHook = { ...(c.labels ? { labelsHandler: { 'db.example/ready': 'yes' } } : { http: { url: URL_ } }), timeoutSeconds: c.timeoutSeconds, failurePolicy: c.ignore ? 'Ignore' : 'Fail' };
   set.spec.lifecycle = { preUpdate: hook };
-  if (c.inPlace) (set.spec.updateStrategy?.rollingUpdate as { podUpdatePolicy?: string }).podUpdatePolicy = 'InPlaceIfPossible';
+  const rollingUpdate = set.spec.updateStrategy?.rollingUpdate ?? {};
+  if (c.inPlace) rollingUpdate.podUpdatePolicy = 'InPlaceIfPossible';
+  if (c.inPlace && c.drainSeconds > 0) rollingUpdate.inPlaceUpdateStrategy = { gracePeriodSeconds: c.drainSeconds };
   const h = new Harness(set, { autoReady: true, autoDelete: true });
   h.converge();
   h.setImage('app:v2');
@@ -67,6 +74,10 @@ function run(c: Case): string[] {
   let version = 2;
   const count = (a: Action): void => {
     if ((a.kind === 'deletePod' && a.cause === 'update') || a.kind === 'patchPod') seen.disrupted++;
+    if (a.kind === 'setPodCondition' && a.drain !== undefined) {
+      const record = recordOf(h, a.name);
+      if (!hookLetsGo(record, a.drain.revision)) problems.push(`${a.name} drained for ${a.drain.revision} before its hook passed`);
+    }
     if (a.kind !== 'annotatePod') return;
     seen[a.hook.phase === 'Calling' ? 'called' : a.hook.phase === 'Passed' ? 'passed' : a.hook.phase === 'Failed' ? 'failed' : 'ignored']++;
     const r = parseHookRecord(a.annotations[PodAnnotations.preUpdateHook] ?? undefined);

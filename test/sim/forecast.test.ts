@@ -68,6 +68,19 @@ describe('forecast runs', () => {
     assert.ok(defaultCandidates(inPlaceSet).some((c) => c.label === 'podUpdatePolicy Recreate'), 'a set that updates in place is compared with Recreate');
   });
 
+  it('a drain before each in-place restart (inPlaceUpdateStrategy) costs its gracePeriodSeconds per pod', async () => {
+    const inPlace = (grace: number): StatefulSet => ({
+      ...set,
+      apiVersion: 'apps.ordinal.dev/v1',
+      spec: { ...set.spec, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', inPlaceUpdateStrategy: { gracePeriodSeconds: grace } } } },
+    });
+    const [plain] = await forecastRollout({ ...input, manifests: [inPlace(0)], candidates: [], threads: 1, runs: 2 });
+    const [drained] = await forecastRollout({ ...input, manifests: [inPlace(20)], candidates: [], threads: 1, runs: 2 });
+    assert.deepEqual([plain?.converged, drained?.converged], [2, 2]);
+    const extra = (drained?.p50 ?? 0) - (plain?.p50 ?? 0);
+    assert.ok(extra >= 5 * 20 && extra <= 5 * 20 + 10, `5 pods one at a time, 20 s each: ${extra} s more`);
+  });
+
   it('a release that fails at an ordinal under onFailure: Rollback: detected at the deadline, back within the batches it needs', async () => {
     const rollback: StatefulSet = {
       ...set,

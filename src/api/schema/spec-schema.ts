@@ -124,6 +124,12 @@ const updateStrategy = rules(
           'Ordinal extension: Recreate (default) deletes a pod to update it; InPlaceIfPossible patches its container images, labels and annotations when that is all the new revision changes, else recreates it; InPlaceOnly never recreates it and halts instead.',
           { enum: ['Recreate', 'InPlaceIfPossible', 'InPlaceOnly'], default: 'Recreate' },
         ),
+        inPlaceUpdateStrategy: obj('Ordinal extension: with podUpdatePolicy InPlaceIfPossible or InPlaceOnly, how a pod is drained before its in-place restart (ignored under Recreate).', {
+          gracePeriodSeconds: int32(
+            'Seconds the pod is NotReady (its readiness gate apps.ordinal.dev/InPlaceUpdateReady False) before it is restarted in place, so endpoints stop sending it traffic; 0 (default): no drain, and pods get no gate.',
+            { nonNegative: true, default: 0 },
+          ),
+        }),
         onFailure,
         ...stepsSchema,
       }), ...UPDATE_ORDER_RULES),

@@ -1,5 +1,5 @@
 // Ordinal's extension fields: the EnforcedRollingUpdate strategy, rollingUpdate
-// .batchStartPolicy and .podUpdatePolicy, onFailure (of either block) and spec.progressDeadlineSeconds, and the bounds (claim templates, selector, pod template lists) the CRD's CEL rules need. They exist only in apps.ordinal.dev/v1; in an apps/v1
+// .batchStartPolicy, .podUpdatePolicy and .inPlaceUpdateStrategy, onFailure (of either block) and spec.progressDeadlineSeconds, and the bounds (claim templates, selector, pod template lists) the CRD's CEL rules need. They exist only in apps.ordinal.dev/v1; in an apps/v1
 // object each is Forbidden with a message pointing at the right apiVersion.
 
 import { EXTENSION_ONLY, type SpecContext } from './context.js';
@@ -12,7 +12,7 @@ import { forbidSteps, validateSteps } from './rollout-steps.js';
 import { rejectRollingUpdate, STRATEGY_PATH, validateRollingParams } from './rolling-update.js';
 import { validateSelectorBounds } from './selector.js';
 import { validateTemplateBounds } from './template-rules.js';
-import { asObject, int32At, stringAt } from './values.js';
+import { asObject, int32At, objectAt, stringAt } from './values.js';
 import { PROGRESS_DEADLINE_AUTO } from '../types.js';
 import { PROGRESS_DEADLINE_MESSAGE } from '../schema/crd-rules.js';
 
@@ -20,6 +20,7 @@ const TYPE_PATH = child(STRATEGY_PATH, 'type');
 const ENFORCED_PATH = child(STRATEGY_PATH, 'enforcedRollingUpdate');
 const BATCH_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'batchStartPolicy');
 const POD_UPDATE_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'podUpdatePolicy');
+const IN_PLACE_STRATEGY_PATH = child(STRATEGY_PATH, 'rollingUpdate', 'inPlaceUpdateStrategy');
 const ON_FAILURE = 'onFailure';
 const DEADLINE_PATH = 'spec.progressDeadlineSeconds';
 const CLAIM_POLICY_PATH = 'spec.volumeClaimUpdatePolicy';
@@ -59,7 +60,21 @@ function forbidExtensions(spec: JsonObject, strategy: JsonObject | undefined, ro
   if (rollingUpdate) forbidDisruptionAware(rollingUpdate, out);
   if (rollingUpdate) forbidSteps(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   if (rollingUpdate && !isAbsent(rollingUpdate.podUpdatePolicy)) out.add(forbidden(POD_UPDATE_PATH, EXTENSION_ONLY));
+  if (rollingUpdate && !isAbsent(rollingUpdate.inPlaceUpdateStrategy)) out.add(forbidden(IN_PLACE_STRATEGY_PATH, EXTENSION_ONLY));
   if (rollingUpdate && !isAbsent(rollingUpdate.onFailure)) out.add(forbidden(child(STRATEGY_PATH, 'rollingUpdate', ON_FAILURE), EXTENSION_ONLY));
+}
+
+/**
+ * rollingUpdate.inPlaceUpdateStrategy: gracePeriodSeconds, an int32 ≥ 0. Under podUpdatePolicy Recreate it is
+ * accepted and does nothing, as OpenKruise accepts it beside ReCreate (a policy switched back keeps it).
+ */
+function validateInPlaceUpdateStrategy(rollingUpdate: JsonObject, out: IssueList): void {
+  if (isAbsent(rollingUpdate.inPlaceUpdateStrategy)) return;
+  const block = objectAt(rollingUpdate.inPlaceUpdateStrategy, IN_PLACE_STRATEGY_PATH, out);
+  if (block === undefined) return;
+  const path = child(IN_PLACE_STRATEGY_PATH, 'gracePeriodSeconds');
+  const grace = int32At(block.gracePeriodSeconds, path, out);
+  if (grace !== undefined && grace < 0) out.add(invalid(path, grace, NEGATIVE));
 }
 
 /** A string field that must be one of `supported`. */
@@ -91,6 +106,7 @@ export function validateExtensions(spec: JsonObject, ctx: SpecContext, out: Issu
   if (rollingUpdate) {
     validateEnum(rollingUpdate.batchStartPolicy, BATCH_PATH, BATCH_START_POLICIES, out);
     validateEnum(rollingUpdate.podUpdatePolicy, POD_UPDATE_PATH, POD_UPDATE_POLICIES, out);
+    validateInPlaceUpdateStrategy(rollingUpdate, out);
     validateDisruptionAware(rollingUpdate, out);
     validateSteps(rollingUpdate, child(STRATEGY_PATH, 'rollingUpdate'), out);
   }

@@ -43,6 +43,10 @@ export function describeAction(a: Action): string {
         : `relabel Pod ${a.name} to revision ${a.revision} (its template is unchanged; only its claims changed)`;
     case 'annotatePod':
       return `annotate Pod ${a.name} with its preUpdate hook's state`;
+    case 'setPodCondition':
+      return a.drain !== undefined
+        ? `set Pod ${a.name} condition ${a.condition.type}=False: it drains for ${a.drain.graceSeconds}s before its in-place restart to revision ${a.drain.revision}`
+        : `set Pod ${a.name} condition ${a.condition.type}=${a.condition.status} (its readiness gate: ready for traffic)`;
     case 'patchPod':
       return `patch Pod ${a.name} in place to revision ${a.revision}'s images and metadata (podUpdatePolicy)`;
     case 'updatePod':
@@ -73,6 +77,8 @@ export function actionNote(a: Action): { pod: string; note: string } | undefined
       return { pod: a.name, note: 'next: update in place' };
     case 'annotatePod':
       return { pod: a.name, note: 'next: record its preUpdate hook' };
+    case 'setPodCondition':
+      return { pod: a.name, note: a.drain !== undefined ? `next: drain for ${a.drain.graceSeconds}s` : 'next: readiness gate True' };
     case 'adoptPod':
       return { pod: nameOf(a.pod), note: 'next: adopt' };
     case 'releasePod':

@@ -1,10 +1,11 @@
 // Blocker values (controller/plan-types.ts) as sentences for `why`. Pure: everything a sentence needs is in
 // the ExplainContext, so each kind is tested by a table (test/cli/blocker-text.test.ts).
 
-import { LIFECYCLE_STATE_LABEL, PodAnnotations, PREPARING_UPDATE, type Instant, type Pod, type StatefulSet, type StepAnalysisStatus } from '../../api/types.js';
+import { IN_PLACE_READINESS_GATE, LIFECYCLE_STATE_LABEL, PodAnnotations, PREPARING_UPDATE, type Instant, type Pod, type StatefulSet, type StepAnalysisStatus } from '../../api/types.js';
 import type { Blocker } from '../../controller/model/plan-types.js';
 import { parentNameAndOrdinal } from '../../controller/model/pod-state.js';
 import { INT32_MAX } from '../../controller/model/spec.js';
+import { GATE_FIELD } from '../../controller/model/readiness-gate.js';
 import { lateStepText } from '../../controller/rollout/slow-rollout.js';
 import type { EffectiveStrategy } from '../../controller/rollout/effective-strategy.js';
 import { formatSecondsLeft, humanDuration } from './durations.js';
@@ -305,6 +306,10 @@ const SENTENCES: Sentences = {
   podUpdatingInPlace: (b) =>
     `${b.pod} was updated in place to revision ${b.revision}; the rollout waits for its kubelet to report the new image and resources of ${b.containers.join(', ')} (the pod counts as unavailable until then)`,
   inPlaceUpdateImpossible: (b) =>
+    b.fields.includes(GATE_FIELD)
+      ? `${b.pod} is not updated: podUpdatePolicy InPlaceOnly drains a pod through its readiness gate ${IN_PLACE_READINESS_GATE} before an in-place restart (inPlaceUpdateStrategy.gracePeriodSeconds), ` +
+        `but ${b.pod} was created without the gate; delete it once so it is created with the gate (nothing is deleted until then)`
+      :
     `${b.pod} is not updated: podUpdatePolicy InPlaceOnly, but the new revision changes ${b.fields.join(', ')}, which a running pod cannot take; ` +
     'change only container images, cpu/memory (keeping the QoS class), labels and annotations, or set podUpdatePolicy InPlaceIfPossible to have it recreated (nothing is deleted)',
   podResizeDeferred: (b, ctx) =>
@@ -323,6 +328,9 @@ const SENTENCES: Sentences = {
     `${b.pod} is selected by more than one PodDisruptionBudget (${b.budgets.join(', ')}): the Eviction API refuses to evict such a pod, so it waits until only one budget selects it`,
   disruptionWaits: (b, ctx) => `${b.pod} ${DISRUPTION_WHAT[b.cause]} ${disruptionWaitText(b.waitsFor, ctx.set.metadata.name ?? '')}`,
   preUpdateHook,
+  inPlaceDraining: (b, ctx) =>
+    `${b.pod} drains before its in-place restart: NotReady for ${Math.max(0, Math.floor((ctx.now - b.since) / 1000))}s of ${b.graceSeconds}s ` +
+    `(readiness gate ${IN_PLACE_READINESS_GATE} False, so endpoints send it no traffic); then it is restarted in place to revision ${b.revision}`,
 };
 
 /** What a waiting disruption would do to its pod. */
@@ -336,6 +344,7 @@ const DISRUPTION_WHAT: Record<Extract<Blocker, { kind: 'disruptionWaits' }>['cau
   inPlaceFallback: 'is to be recreated (its in-place resize does not proceed)',
   inPlaceOvertaken: 'is to move on to the new update revision (it was moving in place)',
   claimRestart: 'is to be restarted (its claim waits for it to finish an offline expansion)',
+  drained: 'is to be restarted in place (its drain is over)',
 };
 
 /** What a waiting disruption waits for, in words. */

@@ -3,6 +3,7 @@
 
 import type { Blocker, Plan } from '../../controller/model/plan-types.js';
 import { isTerminating, parentNameAndOrdinal, podRevision } from '../../controller/model/pod-state.js';
+import { GATE_FIELD } from '../../controller/model/readiness-gate.js';
 import { actionNote } from './action-text.js';
 import { budgetInUse, type ExplainContext } from './blocker-text.js';
 import { formatSecondsLeft } from './durations.js';
@@ -49,7 +50,7 @@ function inPlaceNote(b: InPlaceBlocker): string {
     case 'podUpdatingInPlace':
       return `updated in place: waits for its kubelet to run ${b.containers.join(', ')}`;
     case 'inPlaceUpdateImpossible':
-      return 'cannot be updated in place (InPlaceOnly): held';
+      return b.fields.includes(GATE_FIELD) ? 'has no readiness gate to drain it (InPlaceOnly): held; delete it once' : 'cannot be updated in place (InPlaceOnly): held';
     case 'podResizeDeferred':
       return `resize Deferred: ${b.message}`;
     case 'podResizeImpossible':
@@ -138,6 +139,8 @@ function blockerNotes(b: Blocker, ctx: ExplainContext): Note[] {
       return heldBack(ctx);
     case 'overlappingDisruptionBudgets':
       return [{ pod: b.pod, note: `selected by ${b.budgets.length} PodDisruptionBudgets: cannot be evicted` }];
+    case 'inPlaceDraining':
+      return [{ pod: b.pod, note: `drains before its in-place restart: NotReady for ${Math.max(0, Math.floor((ctx.now - b.since) / 1000))}s of ${b.graceSeconds}s` }];
     case 'preUpdateHook':
       return [{ pod: b.pod, note: b.state === 'failed' ? 'preUpdate hook failed: held' : `waits for its preUpdate hook${b.answer !== undefined ? ` (${b.answer})` : ''}` }];
     case 'disruptionWaits':

@@ -17,6 +17,7 @@ import { formatWait } from '../explain/durations.js';
 import { minReadySecondsOf, replicasOf } from '../../controller/model/spec.js';
 import { convergence } from '../../sim/converged.js';
 import { hookWait } from './hook-wait.js';
+import { drainWait } from './drain-wait.js';
 
 export type RolloutState =
   | { kind: 'progressing'; message: string }
@@ -202,6 +203,8 @@ export function rolloutState(set: StatefulSet, pods: readonly Pod[], now: Instan
   if (held !== undefined) return held;
   const hook = hookWait(set, pods, now);
   if (hook !== undefined) return { kind: 'progressing', message: hook };
+  const drain = drainWait(set, pods, now);
+  if (drain !== undefined) return { kind: 'progressing', message: drain };
   const waiting = waitingMessage(set);
   if (waiting !== undefined) return { kind: 'progressing', message: waiting };
   const c = convergence(set, pods, now);

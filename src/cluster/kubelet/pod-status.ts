@@ -26,6 +26,28 @@ const isReady = (c: ContainerView): boolean => c.state.kind === 'running' && c.s
 /** Started once: a container restarting in place keeps its pod Running. */
 const isStarted = (c: ContainerView): boolean => c.state.kind === 'running' || c.state.kind === 'crashLoop' || c.plan.restart !== undefined;
 
+/**
+ * Why the pod's readiness gates keep it from Ready (each gate's condition must be True), as the kubelet words
+ * it; undefined when every gate is met.
+ */
+// upstream: pkg/kubelet/status/generate.go GeneratePodReadyCondition (the readiness gates)
+function unmetGates(pod: Pod): string | undefined {
+  const conditions = pod.status?.conditions ?? [];
+  const unmet = (pod.spec.readinessGates ?? []).flatMap((g) => {
+    const c = conditions.find((x) => x.type === g.conditionType);
+    if (c === undefined) return [`corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`];
+    return c.status === 'True' ? [] : [`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`];
+  });
+  return unmet.length === 0 ? undefined : unmet.join(', ');
+}
+
+/** The Ready condition: the containers' readiness first, then the pod's readiness gates. */
+function readyCondition(pod: Pod, ready: boolean, notReady: { reason: string; message: string }): PodCondition {
+  if (!ready) return { type: 'Ready', status: 'False', ...notReady };
+  const gates = unmetGates(pod);
+  return gates === undefined ? { type: 'Ready', status: 'True' } : { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: gates };
+}
+
 // upstream: pkg/kubelet/status/generate.go GeneratePodReadyCondition
 export function renderPodStatus(pod: Pod, containers: ContainerView[], t0: Instant, now: Instant, resize?: ResizeView): PodStatus {
   const prev = pod.status ?? {};
@@ -35,7 +57,7 @@ export function renderPodStatus(pod: Pod, containers: ContainerView[], t0: Insta
   const want: PodCondition[] = [
     { type: 'PodReadyToStartContainers', status: 'True' },
     { type: 'Initialized', status: 'True' },
-    ready ? { type: 'Ready', status: 'True' } : { type: 'Ready', status: 'False', ...notReady },
+    readyCondition(pod, ready, notReady),
     ready ? { type: 'ContainersReady', status: 'True' } : { type: 'ContainersReady', status: 'False', ...notReady },
     { type: 'PodScheduled', status: 'True' },
     ...(resize?.condition ? [resize.condition] : []),

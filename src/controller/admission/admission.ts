@@ -2,8 +2,7 @@
 // in-place patch, claims grown, an in-place fallback, a claim restart, a Recreate deletion, a failed pod's
 // replacement, a scale-down — proposes it (proposals/proposal.ts); `admit` applies the rules of its cause
 // (disruption-rules.ts) in one fixed order — holds → update order → budget → PodDisruptionBudgets → the preUpdate
-// hook (pre-update-hook.ts) — and builds
-// the action. No other code builds a deletePod or a patchPod. (OpenKruise's rollingUpdateStatefulsetPods and
+// hook (pre-update-hook.ts) → the drain before an in-place restart (in-place-drain.ts) — and builds the action. No other code builds a deletePod or a patchPod. (OpenKruise's rollingUpdateStatefulsetPods and
 // its single deletePod are the anchor.) The update order is the walk's (update-walk.ts): it offers candidates in
 // that order, and the admission sees each once.
 
@@ -19,6 +18,8 @@ import { DisruptionLedger } from './disruption-budget.js';
 import { preUpdateHookOf } from '../model/lifecycle.js';
 import { PreUpdateHooks, type HookWork } from './pre-update-hook.js';
 import { DISRUPTION_RULES } from './disruption-rules.js';
+import { InPlaceDrains, type DrainWork } from './in-place-drain.js';
+import { drainSecondsOf } from '../model/spec.js';
 import { updateBudget, type UpdateBudget } from './update-budget.js';
 
 
@@ -35,6 +36,7 @@ export class Admission implements Admit {
   private budgetState: UpdateBudget | undefined;
   private readonly ledger: DisruptionLedger | undefined;
   private readonly hooks: PreUpdateHooks | undefined;
+  private readonly drains: InPlaceDrains | undefined;
 
   /** `budget`: the update budget of the walk (EnforcedRollingUpdate's leaves out old pods it replaces anyway). */
   constructor(
@@ -46,6 +48,8 @@ export class Admission implements Admit {
     this.ledger = knobs.respectDisruptionBudgets ? DisruptionLedger.of(ctx.disruptionBudgets ?? [], ctx.now, strictHealth(ctx)) : undefined;
     const hook = preUpdateHookOf(ctx.set);
     this.hooks = hook && new PreUpdateHooks(hook, ctx.set.metadata.name ?? '', ctx.updateRevision, ctx.now, ctx.analysisResults ?? []);
+    const grace = drainSecondsOf(ctx.set);
+    this.drains = grace > 0 ? new InPlaceDrains(ctx, grace) : undefined;
   }
 
   /** maxUnavailable, the replicas unavailable before this sync, and what this sync may still take (`slot` charges). */
@@ -72,7 +76,16 @@ export class Admission implements Admit {
     // a pod whose hook runs keeps the slot and the PodDisruptionBudget's disruption it was given: the walk
     // offers the next pod only as if this one were going
     if (!this.hookLetsGo(p)) return { admitted: false, refusal: 'preUpdateHook' };
+    // the drain is the in-place restart's disruption: it takes the slot, and the patch follows it
+    const drain = p.disruption.via === 'inPlace' && this.drains !== undefined ? this.drains.judge(p, p.disruption.revision) : undefined;
+    if (drain?.kind === 'wait') return { admitted: false, refusal: 'draining' };
+    if (drain?.kind === 'drain') return { admitted: true, actions: drain.actions };
     return { admitted: true, actions: this.actionsOf(p) };
+  }
+
+  /** The pods that drain before their in-place restart this sync, and when the first drain ends. */
+  drainWork(): DrainWork | undefined {
+    return this.drains?.result();
   }
 
   /** What the preUpdate hooks need this sync: records to write, GETs due, the pods they hold. */

@@ -15,6 +15,9 @@
 //   pod's hook passed; a growth of claims alone restarts nothing and does not wait. Failed pods, scale-down,
 //   Recreate, forced replacements and a rollback's way back do not call it: they replace what is broken or
 //   undo a failure, and a hook that could hold them would keep the set broken.
+// - drained (inPlaceUpdateStrategy): the in-place restart of a pod whose drain is over. The drain was the
+//   disruption, admitted by every rule; the restart follows it whatever arrives meanwhile (a pause, a step,
+//   the budget, a PodDisruptionBudget): the pod is out of traffic already. A new revision's hook is called.
 
 import type { DeleteCause } from '../model/plan-types.js';
 import type { DisruptionCause } from '../proposals/proposal.js';
@@ -44,4 +47,5 @@ export const DISRUPTION_RULES: Readonly<Record<DisruptionCause, DisruptionRules>
   inPlaceFallback: { held: true, halted: false, budgets: true, deleteCause: 'update', decrementsCurrent: false, hooked: true },
   inPlaceOvertaken: { held: true, halted: false, budgets: true, deleteCause: 'update', decrementsCurrent: false, hooked: true },
   claimRestart: { held: true, halted: false, budgets: true, deleteCause: 'update', decrementsCurrent: false, hooked: true },
+  drained: { held: false, halted: false, budgets: false, deleteCause: 'update', decrementsCurrent: false, hooked: true },
 };

@@ -82,12 +82,13 @@ class Moves {
     const ordinal = podOrdinal(pod);
     const verdict = this.admission.admit({ cause: move.cause, pod, ordinal, disruption: move.disruption, charge, ...(move.stuckSeconds !== undefined ? { stuckSeconds: move.stuckSeconds } : {}) });
     if (!verdict.admitted) {
-      if (verdict.refusal !== 'preUpdateHook') return verdict.refusal;
-      // a pod whose hook runs holds its place in the walk, as it would going down
+      if (verdict.refusal !== 'preUpdateHook' && verdict.refusal !== 'draining') return verdict.refusal;
+      // a pod whose hook runs (or that drains) holds its place in the walk, as it would going down
       this.taken++;
       return 'taken';
     }
     this.items.push({ position: this.items.length, steps: [verdict.actions] });
+    if (move.event !== undefined) this.events.push(move.event);
     if (move.cause === 'forced') {
       this.forced.push(pod);
       this.events.push(forcedReplacementEvent(this.ctx.set, pod));

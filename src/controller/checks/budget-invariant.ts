@@ -9,20 +9,31 @@ import type { Instant, Pod } from '../../api/types.js';
 import { budgetSelects, isBudgetHealthy } from '../model/budget-pods.js';
 import type { Action, ObservedDisruptionBudget, Plan } from '../model/plan-types.js';
 import { respectsBudgets } from '../model/spec.js';
+import { gateState } from '../model/readiness-gate.js';
+import { observedPods } from '../replica/replica-index.js';
 import type { ObservedState } from '../replica/observed-state.js';
 import { effectiveStrategy } from '../rollout/effective-strategy.js';
 
 /** Deletions a budget never governs (upstream deletes these without asking): failed pods, scale-down, Recreate. */
 const UNGOVERNED: ReadonlySet<string> = new Set(['failed', 'condemned', 'recreate']);
 
-/** The pod names this plan disrupts for an update: budget-governed deletions and in-place patches (a restart). */
-function disrupted(actions: readonly Action[]): Set<string> {
+/**
+ * The pod names this plan disrupts for an update: budget-governed deletions, in-place patches (a restart) of
+ * pods that were not drained, and drains (inPlaceUpdateStrategy: the drain is the restart's disruption).
+ */
+function disrupted(actions: readonly Action[], pods: ReadonlyMap<string, Pod>): Set<string> {
   const out = new Set<string>();
   for (const a of actions) {
-    if ((a.kind === 'deletePod' && !UNGOVERNED.has(a.cause)) || a.kind === 'patchPod') out.add(a.name);
+    if (a.kind === 'deletePod' && !UNGOVERNED.has(a.cause)) out.add(a.name);
+    else if (a.kind === 'setPodCondition' && a.drain !== undefined) out.add(a.name);
+    else if (a.kind === 'patchPod') {
+      const pod = pods.get(a.name);
+      if (pod === undefined || gateState(pod)?.status !== 'False') out.add(a.name);
+    }
   }
   return out;
 }
+
 
 function breaches({ budget, pods, inFlight = [] }: ObservedDisruptionBudget, planned: ReadonlySet<string>, now: Instant): string[] {
   const selects = budgetSelects(budget);
@@ -52,7 +63,7 @@ function breaches({ budget, pods, inFlight = [] }: ObservedDisruptionBudget, pla
 export function disruptionBudgetsRespected(observed: ObservedState, plan: Plan, now: Instant, features: Features): string[] {
   const set = observed.set;
   if (!respectsBudgets(set) || effectiveStrategy(set, features).kind !== 'RollingUpdate') return [];
-  const planned = disrupted(plan.actions);
+  const planned = disrupted(plan.actions, new Map(observedPods(observed).map((p) => [p.metadata.name ?? '', p])));
   if (planned.size === 0) return [];
   return (observed.disruptionBudgets ?? []).flatMap((b) => breaches(b, planned, now));
 }

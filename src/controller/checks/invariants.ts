@@ -23,6 +23,8 @@ import { effectiveStrategy, type EffectiveStrategy } from '../rollout/effective-
 import { isRollingBack, movingTo } from '../rollout/rollback.js';
 import { gateOf, isUserPaused, stepPartition, stepsOf } from '../rollout/rollout-steps.js';
 import { disruptionBudgetsRespected } from './budget-invariant.js';
+import { drainRespected } from './drain-invariant.js';
+import { gateState } from '../model/readiness-gate.js';
 
 const nameOf = (p: Pod): string => p.metadata.name ?? '';
 const ownPods = (set: StatefulSet, pods: readonly Pod[]): Pod[] =>
@@ -144,11 +146,12 @@ function world(observed: ObservedState, plan: Plan, now: Instant, features: Feat
   const set = observed.set;
   const index = observed.replicas?.forSet(set) ?? ReplicaIndex.of(set, ownPods(set, observed.pods), observed.claims);
   const held = claims ? claimHeldOrdinals(set, index.claimsByName.values(), now) : new Set<number>();
-  // podUpdatePolicy may move the set's pods in place (they are unavailable while they move)
+  // podUpdatePolicy may move the set's pods in place (they are unavailable while they move, and from their
+  // drain on: inPlaceUpdateStrategy)
   if (claims && podUpdatePolicyOf(set) !== 'Recreate') {
     for (const o of index.ordinals.ascending()) {
       const pod = index.member(o)?.pod;
-      if (pod !== undefined && inPlaceTarget(pod) !== undefined) held.add(o);
+      if (pod !== undefined && (inPlaceTarget(pod) !== undefined || gateState(pod)?.status === 'False')) held.add(o);
     }
   }
   return { set, ...moving(set, plan.status, features), index, now, held, deadlineSeconds: deadlineOf(set, observed) };
@@ -240,7 +243,8 @@ export function maxUnavailableBudget(observed: ObservedState, plan: Plan, now: I
   const updates = deletes(plan).filter((d) => d.cause === 'update' || d.cause === 'forced' || d.cause === 'rollback');
   if (w.strategy.kind === 'RollingUpdate' && w.strategy.legacy && !w.rollback) return updates.length > 1 ? [`legacy rolling update deleted ${updates.length} pods in one sync`] : [];
   const grown = plan.actions.flatMap((a) => (a.kind === 'patchClaim' && a.growsTo !== undefined ? [parentNameAndOrdinal(a.podName).ordinal] : []));
-  const patched = plan.actions.flatMap((a) => (a.kind === 'patchPod' ? [a.ordinal] : []));
+  // an in-place restart's disruption is its patch, or (inPlaceUpdateStrategy) the drain before it
+  const patched = plan.actions.flatMap((a) => (a.kind === 'patchPod' || (a.kind === 'setPodCondition' && a.drain !== undefined) ? [a.ordinal] : []));
   const touched = new Set([...updates.map((d) => d.ordinal), ...grown, ...patched]);
   const madeUnavailable = [...touched].filter((o) => inRange(w, o) && healthy(w, podAt(w, o))).length;
   const budget = Math.max(0, w.strategy.maxUnavailable - unavailableBefore(w));
@@ -299,7 +303,11 @@ function updateWrites(w: World, observed: ObservedState, plan: Plan): UpdateWrit
       const pod = podAt(w, a.ordinal);
       const brokenOld = a.cause === 'forced' && pod !== undefined && podRevision(pod) !== w.updateRevision && !healthy(w, pod);
       out.push({ ordinal: a.ordinal, what: `update deletion of ${a.name}`, whileHeld: brokenOld });
-    } else if (a.kind === 'patchPod') out.push({ ordinal: a.ordinal, what: `in-place patch of ${a.name}`, whileHeld: false });
+    } else if (a.kind === 'patchPod') {
+      // the restart of a drained pod follows its drain whatever the rollout does (inPlaceUpdateStrategy)
+      const pod = podAt(w, a.ordinal);
+      out.push({ ordinal: a.ordinal, what: `in-place patch of ${a.name}`, whileHeld: pod !== undefined && gateState(pod)?.status === 'False' });
+    } else if (a.kind === 'setPodCondition' && a.drain !== undefined) out.push({ ordinal: a.ordinal, what: `drain of ${a.name}`, whileHeld: false });
     else if (a.kind === 'relabelPod' && a.revision === w.updateRevision && a.clearsInPlaceUpdate !== true) out.push({ ordinal: a.ordinal, what: `relabel of ${a.name} to the update revision`, whileHeld: false });
     else if (a.kind === 'createPod' && rolling && podRevision(a.pod) === w.updateRevision) out.push({ ordinal: a.ordinal, what: `creation of ${a.pod.metadata.name ?? ''} on the update revision`, whileHeld: true });
     else if (a.kind === 'patchClaim') {
@@ -392,6 +400,7 @@ export function checkPlan(observed: ObservedState, plan: Plan, now: Instant, fea
     ...stepBoundaryRespected(observed, plan, now, features),
     ...disruptionBudgetsRespected(observed, plan, now, features),
     ...preUpdateHookRespected(observed, plan),
+    ...drainRespected(observed, plan, now),
   ];
 }
 

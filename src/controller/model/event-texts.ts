@@ -1,7 +1,7 @@
 // Event texts. Per-action events are upstream's exact formats, attached to each
 // action here and recorded by the runtime after it ran the action; transitions are planned events.
 
-import type { Pod, StatefulSet } from '../../api/types.js';
+import { IN_PLACE_READINESS_GATE, type Pod, type StatefulSet } from '../../api/types.js';
 import type { Action, Blocker, OutcomeEvents, PlannedEvent } from './plan-types.js';
 import { describePodState, podRevision } from './pod-state.js';
 
@@ -50,6 +50,9 @@ function outcomeEvents(action: Action, set: string): OutcomeEvents | undefined {
     case 'annotatePod':
       // the hook's own event (PreUpdateHookCalled, PreUpdateHookFailed) once its record is written
       return action.outcome;
+    case 'setPodCondition':
+      // the drain's InPlaceUpdateDraining once its condition is written
+      return action.outcome;
     case 'createRevision':
     case 'updateRevision':
     case 'deleteRevision':
@@ -86,6 +89,7 @@ export const EventReason = {
   claimResizeFailed: 'ClaimResizeFailed',
   claimIncompatible: 'ClaimIncompatible',
   inPlaceFallback: 'InPlaceFallback',
+  inPlaceUpdateDraining: 'InPlaceUpdateDraining',
 } as const;
 
 /** InPlace: the Warning for a replica held by its claim (a class that cannot expand, other fixed fields, a failed resize). */
@@ -136,6 +140,24 @@ export function inPlaceFallbackEvent(set: StatefulSet, pod: string, reason: stri
     type: 'Warning',
     reason: EventReason.inPlaceFallback,
     message: `Recreating pod ${pod} of StatefulSet ${set.metadata.name ?? ''} at revision ${revision}: its in-place resize does not proceed (${why})`,
+  };
+}
+
+/** inPlaceUpdateStrategy: a pod without the readiness gate a drain needs is recreated (InPlaceIfPossible), and comes back with it. */
+export function noGateFallbackEvent(set: StatefulSet, pod: string, revision: string): PlannedEvent {
+  return {
+    type: 'Warning',
+    reason: EventReason.inPlaceFallback,
+    message: `Recreating pod ${pod} of StatefulSet ${set.metadata.name ?? ''} at revision ${revision}: it has no readiness gate ${IN_PLACE_READINESS_GATE} to drain it before an in-place restart (it was created before inPlaceUpdateStrategy.gracePeriodSeconds was set)`,
+  };
+}
+
+/** inPlaceUpdateStrategy: the drain before a pod's in-place restart began (its readiness gate False). */
+export function drainEvent(set: StatefulSet, pod: string, revision: string, graceSeconds: number): PlannedEvent {
+  return {
+    type: 'Normal',
+    reason: EventReason.inPlaceUpdateDraining,
+    message: `Draining pod ${pod} of StatefulSet ${set.metadata.name ?? ''} for ${graceSeconds}s (readiness gate ${IN_PLACE_READINESS_GATE} False) before its in-place restart to revision ${revision}`,
   };
 }
 

@@ -2,11 +2,12 @@
 // and how an existing pod is checked and repaired. Pure: every function returns a new object.
 
 import { controllerRefTo } from '../../api/controller-ref.js';
-import { Labels, type Pod, type StatefulSet, type Volume } from '../../api/types.js';
+import { IN_PLACE_READINESS_GATE, Labels, type Pod, type StatefulSet, type Volume } from '../../api/types.js';
+import { hasDrainGate } from './readiness-gate.js';
 import { claimNameFor, claimTemplates } from './claim-identity.js';
 import { parentNameAndOrdinal } from './pod-state.js';
 import { partitionOf } from '../../api/intstr.js';
-import { startOrdinal } from './spec.js';
+import { drainSecondsOf, startOrdinal } from './spec.js';
 
 // upstream: stateful_set_utils.go getPodName
 export function podName(set: StatefulSet, ordinal: number): string {
@@ -69,7 +70,18 @@ export function newStatefulSetPod(set: StatefulSet, ordinal: number): Pod {
   // initIdentity overwrites the template's subdomain, also with an empty serviceName
   if (set.spec.serviceName) pod.spec.subdomain = set.spec.serviceName;
   else delete pod.spec.subdomain;
-  return updateStorage(set, updateIdentity(set, pod));
+  return updateStorage(set, updateIdentity(set, withDrainGate(set, pod)));
+}
+
+/**
+ * inPlaceUpdateStrategy.gracePeriodSeconds > 0 (podUpdatePolicy InPlace*): the pod gets the readiness gate the
+ * drain before an in-place restart works through (readiness-gate.ts). Not part of the template, so not of the
+ * revision hash, and not a field the in-place check compares (it compares templates).
+ */
+function withDrainGate(set: StatefulSet, pod: Pod): Pod {
+  if (drainSecondsOf(set) === 0 || hasDrainGate(pod)) return pod;
+  const gates = [...(pod.spec.readinessGates ?? []), { conditionType: IN_PLACE_READINESS_GATE }];
+  return { ...pod, spec: { ...pod.spec, readinessGates: gates } };
 }
 
 /**

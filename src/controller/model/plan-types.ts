@@ -21,6 +21,7 @@ import type {
   StepState,
   PersistentVolumeClaim,
   Pod,
+  PodCondition,
   PodDisruptionBudget,
   StatefulSetStatus,
 } from '../../api/types.js';
@@ -146,6 +147,12 @@ export type Action = ActionBase &
         /** The hook state it records, and seconds since the hook's first call (metrics). */
         hook: { phase: 'Calling' | 'Passed' | 'Ignored' | 'Failed'; seconds: number };
       }
+    /**
+     * inPlaceUpdateStrategy: the pod's readiness-gate condition apps.ordinal.dev/InPlaceUpdateReady written through
+     * pods/status (the other conditions kept): True once a gated pod exists or its restart is done, False for the
+     * drain before an in-place restart (`drain`: the drain's grace, for events and `why`).
+     */
+    | { kind: 'setPodCondition'; name: string; uid: string; ordinal: number; condition: PodCondition; drain?: { revision: string; graceSeconds: number } }
     /** podUpdatePolicy: the pod's images and template metadata patched to `revision`'s, which its annotation names. */
     /** `resize`: new cpu/memory, sent through pods/resize after `patch` (kube-apiserver's refusal is recorded on the pod). */
     | { kind: 'patchPod'; name: string; uid: string; ordinal: number; revision: string; patch: InPlacePatch; resize?: ResizePatch }
@@ -248,7 +255,15 @@ export type Blocker =
   | { kind: 'updateOrder'; label: string; values: string[]; order: string[]; heldBack: number; waitingFor?: string[] }
   /** podUpdatePolicy: the pod was patched to `revision` in place; the kubelet has not reported the new images of `containers` yet. */
   | { kind: 'podUpdatingInPlace'; pod: string; ordinal: number; revision: string; containers: string[] }
-  /** podUpdatePolicy InPlaceOnly: the new revision changes `fields`, which a live pod cannot take: the rollout halts at this pod. */
+  /**
+   * inPlaceUpdateStrategy: the pod drains before its in-place restart to `revision`: NotReady (its readiness gate
+   * False) since `since`, restarted once `graceSeconds` have passed.
+   */
+  | { kind: 'inPlaceDraining'; pod: string; ordinal: number; revision: string; since: Instant; graceSeconds: number }
+  /**
+   * podUpdatePolicy InPlaceOnly: the new revision changes `fields`, which a live pod cannot take: the rollout
+   * halts at this pod (`spec.readinessGates`: a drain applies and the pod was created without the gate).
+   */
   | { kind: 'inPlaceUpdateImpossible'; pod: string; ordinal: number; fields: string[] }
   /** podUpdatePolicy: the kubelet defers the pod's resize (it fits the node, not now): waited for until `fallbackAt`. */
   | { kind: 'podResizeDeferred'; pod: string; ordinal: number; message: string; fallbackAt: Instant }
@@ -305,7 +320,7 @@ export type Blocker =
   | { kind: 'preUpdateHook'; pod: string; ordinal: number; revision: string; state: 'calling' | 'failed'; handler: 'http' | 'labels'; target: string; since: Instant; answer?: string; timeoutSeconds: number };
 
 /** The cause of a disruption that waits (disruptionWaits). */
-export type DisruptionWaitCause = 'failed' | 'condemned' | 'recreate' | 'update' | 'forced' | 'rollback' | 'inPlaceFallback' | 'inPlaceOvertaken' | 'claimRestart';
+export type DisruptionWaitCause = 'failed' | 'condemned' | 'recreate' | 'update' | 'forced' | 'rollback' | 'inPlaceFallback' | 'inPlaceOvertaken' | 'claimRestart' | 'drained';
 /** What a waiting disruption waits for. */
 export type DisruptionWait = 'resume' | 'retry' | 'verdict' | 'halt' | 'budget' | 'disruptionBudget';
 

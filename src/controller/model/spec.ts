@@ -84,3 +84,13 @@ export function podUpdatePolicyOf(set: StatefulSet): PodUpdatePolicy {
 
 /** Whether the set's update disruptions wait on PodDisruptionBudgets (rollingUpdate.respectPodDisruptionBudgets). */
 export const respectsBudgets = (set: StatefulSet): boolean => set.spec.updateStrategy?.rollingUpdate?.respectPodDisruptionBudgets === true;
+
+/**
+ * rollingUpdate.inPlaceUpdateStrategy.gracePeriodSeconds, in effect only while pods move in place
+ * (podUpdatePolicy InPlaceIfPossible/InPlaceOnly under RollingUpdate); 0 otherwise, and when unset.
+ */
+export function drainSecondsOf(set: StatefulSet): number {
+  if (podUpdatePolicyOf(set) === 'Recreate') return 0;
+  const grace = set.spec.updateStrategy?.rollingUpdate?.inPlaceUpdateStrategy?.gracePeriodSeconds;
+  return typeof grace === 'number' && Number.isInteger(grace) && grace > 0 ? grace : 0;
+}

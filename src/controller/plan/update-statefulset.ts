@@ -15,6 +15,7 @@ import { replicaClaims } from '../rollout/claim-apply.js';
 import { condemnedPass } from '../proposals/condemned.js';
 import { brokenBelowPartition } from '../proposals/enforced-rolling-update.js';
 import { inPlacePass } from '../proposals/pod-in-place.js';
+import { drainPass } from '../proposals/drain-pass.js';
 import type { Proposal, Refusal } from '../proposals/proposal.js';
 import { planRecreate, type RecreateDecision } from '../proposals/recreate.js';
 import { replicaPass } from '../proposals/replica-pass.js';
@@ -105,7 +106,7 @@ function condemnedPhase(ctx: SyncContext, admission: Admission): PhaseResult {
 }
 
 /** What a refused disruption of a pod waits for (`why`), by the rule that refused it. */
-const WAITS_FOR: Record<Exclude<Refusal, 'preUpdateHook'>, DisruptionWait> = { held: 'resume', halted: 'halt', budget: 'budget', disruptionBudget: 'disruptionBudget' };
+const WAITS_FOR: Record<Exclude<Refusal, 'preUpdateHook' | 'draining'>, DisruptionWait> = { held: 'resume', halted: 'halt', budget: 'budget', disruptionBudget: 'disruptionBudget' };
 
 /** A phase's admitted writes (one item each, in proposal order), the blockers of what waits, the events. */
 interface Admitted {
@@ -122,8 +123,8 @@ function admitInto(ctx: SyncContext, admission: Admission, p: Proposal, out: Adm
     if (p.event !== undefined) out.events.push(p.event);
     return;
   }
-  // the hook's own blocker (preUpdateHook) says what the pod waits for
-  if (verdict.refusal === 'preUpdateHook') return;
+  // the hook's own blocker (preUpdateHook), or the drain's (inPlaceDraining), says what the pod waits for
+  if (verdict.refusal === 'preUpdateHook' || verdict.refusal === 'draining') return;
   const { userPause, stepFailed } = ctx.rollout.holds;
   const waitsFor = verdict.refusal !== 'held' || userPause ? WAITS_FOR[verdict.refusal] : stepFailed ? 'retry' : 'verdict';
   out.blockers.push({ kind: 'disruptionWaits', pod: p.pod.metadata.name ?? '', ordinal: p.ordinal, cause: p.cause, waitsFor });
@@ -136,7 +137,7 @@ function admitInto(ctx: SyncContext, admission: Admission, p: Proposal, out: Adm
 function inPlacePhase(ctx: SyncContext, admission: Admission): PhaseResult {
   const pass = inPlacePass(ctx);
   const out: Admitted = { items: [], blockers: [], events: [] };
-  for (const m of pass.moves) {
+  for (const m of [...pass.moves, ...drainPass(ctx)]) {
     if (m.action !== undefined) out.items.push({ position: out.items.length, steps: [[m.action]] });
     else admitInto(ctx, admission, m.proposal, out);
   }
@@ -184,6 +185,13 @@ function hookPhase(admission: Admission): PhaseResult {
   return result({ work: [{ order: 'slowStart', items }], blockers: work.blockers, facts });
 }
 
+/** inPlaceUpdateStrategy: the pods the admission's drain rule has draining, and when the first drain ends. */
+function drainPhase(admission: Admission): PhaseResult {
+  const work = admission.drainWork();
+  if (work === undefined) return result({});
+  return result({ blockers: work.blockers, ...(work.wakeAt !== undefined ? { facts: { wakeAt: work.wakeAt } } : {}) });
+}
+
 /** The writes, blockers, events and facts of the phases run so far, in order. */
 class SyncFold {
   private readonly writer = new BatchWriter(1);
@@ -216,6 +224,7 @@ export function planSync(ctx: SyncContext): SyncBody {
   const admission = new Admission(ctx);
   const done = (): SyncBody => {
     fold.add(hookPhase(admission));
+    fold.add(drainPhase(admission));
     body.blockers.push(...admission.disruptionBudgetBlockers());
     body.events.push(...body.blockers.flatMap((b) => claimBlockedEvent(ctx.set, b) ?? []));
     return body;

@@ -14,7 +14,9 @@ import { Labels, PodAnnotations, RESTARTED_AT_ANNOTATION, type Container, type I
 import { claimTemplates, claimVolumesMatch } from '../model/claim-identity.js';
 import { onlyLabelChanges } from './claim-updates.js';
 import type { Action, Blocker, InPlacePatch, PlannedEvent, ResizePatch } from '../model/plan-types.js';
-import { inPlaceFallbackEvent } from '../model/event-texts.js';
+import { inPlaceFallbackEvent, noGateFallbackEvent } from '../model/event-texts.js';
+import { GATE_FIELD, gateState, hasDrainGate } from '../model/readiness-gate.js';
+import { drainSecondsOf } from '../model/spec.js';
 import type { Proposal } from './proposal.js';
 import { inPlaceTarget, podOrdinal, podRevision } from '../model/pod-state.js';
 import { setAtRevision, usesInPlaceUpdates, type SyncContext } from '../rollout/sync-context.js';
@@ -119,10 +121,13 @@ function inPlaceMove(pod: Pod, from: StatefulSet, to: StatefulSet, revision: str
   return { revision, patch, ...(changed ? { resize: { metadata: { uid }, spec: { containers: resized } } } : {}) };
 }
 
-/** How an old pod chosen for update moves in place; undefined when podUpdatePolicy leaves it to the recreate path. */
-export type InPlaceStep = { kind: 'patch'; move: InPlaceMove } | { kind: 'wait'; blocker: Blocker } | { kind: 'none' };
+/**
+ * How an old pod chosen for update moves in place; undefined when podUpdatePolicy leaves it to the recreate
+ * path; `recreate`: it could move in place but has no readiness gate for the drain (InPlaceIfPossible).
+ */
+export type InPlaceStep = { kind: 'patch'; move: InPlaceMove } | { kind: 'wait'; blocker: Blocker } | { kind: 'recreate'; event: PlannedEvent } | { kind: 'none' };
 
-function moveStep(ctx: SyncContext, pod: Pod, fromRevision: string, toRevision: string): InPlaceStep | undefined {
+export function moveStep(ctx: SyncContext, pod: Pod, fromRevision: string, toRevision: string): InPlaceStep | undefined {
   const from = setAtRevision(ctx, fromRevision);
   const to = setAtRevision(ctx, toRevision);
   if (from === undefined || to === undefined) return undefined;
@@ -145,11 +150,25 @@ export function inPlaceStep(ctx: SyncContext, pod: Pod): InPlaceStep | undefined
   if (inPlaceTarget(pod) !== undefined) return { kind: 'none' };
   // on the update revision already (its claims lag), or only its claim templates changed: claim-updates.ts
   if (podRevision(pod) === ctx.updateRevision || onlyLabelChanges(ctx, pod)) return undefined;
-  return moveStep(ctx, pod, podRevision(pod), ctx.updateRevision);
+  // draining (its gate False): the drain pass owns it (drain-pass.ts)
+  if (gateState(pod)?.status === 'False') return { kind: 'none' };
+  const step = moveStep(ctx, pod, podRevision(pod), ctx.updateRevision);
+  return step?.kind === 'patch' && drainSecondsOf(ctx.set) > 0 && !hasDrainGate(pod) ? gatelessStep(ctx, pod) : step;
+}
+
+/**
+ * A pod that must drain before its in-place restart but was created without the readiness gate (before the
+ * drain was set): recreated (InPlaceIfPossible: it comes back with the gate), or the rollout halts at it
+ * (InPlaceOnly) until someone deletes it once.
+ */
+function gatelessStep(ctx: SyncContext, pod: Pod): InPlaceStep {
+  const name = pod.metadata.name ?? '';
+  if (ctx.rollout.knobs.podUpdatePolicy === 'InPlaceOnly') return { kind: 'wait', blocker: { kind: 'inPlaceUpdateImpossible', pod: name, ordinal: podOrdinal(pod), fields: [GATE_FIELD] } };
+  return { kind: 'recreate', event: noGateFallbackEvent(ctx.set, name, ctx.updateRevision) };
 }
 
 /** Where a moving pod should end: the update revision, unless the partition now holds it at its own. */
-const destination = (ctx: SyncContext, pod: Pod): string => (podOrdinal(pod) - ctx.slots.start < ctx.strategy.partition ? podRevision(pod) : ctx.updateRevision);
+export const destination = (ctx: SyncContext, pod: Pod): string => (podOrdinal(pod) - ctx.slots.start < ctx.strategy.partition ? podRevision(pod) : ctx.updateRevision);
 
 /** The cpu/memory of the pod's containers are not `revision`'s template's (compared as quantities: the API server may write them otherwise). */
 function unresized(ctx: SyncContext, pod: Pod, revision: string): boolean {

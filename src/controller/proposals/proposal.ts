@@ -13,7 +13,9 @@ import type { Action, DisruptionWaitCause, InPlacePatch, PlannedEvent, ResizePat
  * replaces a stuck old pod; `rollback` — onFailure: Rollback brings a pod back; `inPlaceFallback` — a pod moving
  * in place whose resize does not proceed is recreated (InPlaceIfPossible); `inPlaceOvertaken` — a pod moving in
  * place that a newer revision overtook and that cannot follow in place; `claimRestart` — an updated pod
- * restarted to finish its claim's offline expansion (InPlace claims). Which rules apply to each is one table
+ * restarted to finish its claim's offline expansion (InPlace claims); `drained` — the in-place restart (or, when
+ * the revision it now goes to cannot be reached in place, the recreation) of a pod whose drain is over
+ * (inPlaceUpdateStrategy). Which rules apply to each is one table
  * (admission/disruption-rules.ts).
  */
 export type DisruptionCause = DisruptionWaitCause;
@@ -47,7 +49,7 @@ export interface Proposal {
 }
 
 /** Which rule of the admission refused a proposal. */
-export type Refusal = 'held' | 'halted' | 'budget' | 'disruptionBudget' | 'preUpdateHook';
+export type Refusal = 'held' | 'halted' | 'budget' | 'disruptionBudget' | 'preUpdateHook' | 'draining';
 
 export type Verdict = { admitted: true; actions: Action[] } | { admitted: false; refusal: Refusal };
 

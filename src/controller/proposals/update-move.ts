@@ -3,7 +3,7 @@
 // cannot move), or nothing. The update walk (admission/update-walk.ts) proposes the disruptions.
 
 import type { Pod } from '../../api/types.js';
-import type { Action, Blocker } from '../model/plan-types.js';
+import type { Action, Blocker, PlannedEvent } from '../model/plan-types.js';
 import { stuckSince } from '../rollout/safety-halt.js';
 import { isOld, type SyncContext } from '../rollout/sync-context.js';
 import { updateStep } from './claim-updates.js';
@@ -12,7 +12,7 @@ import { inPlaceStep } from './pod-in-place.js';
 import type { Disruption, DisruptionCause } from './proposal.js';
 
 export type UpdateMove =
-  | { kind: 'disrupt'; cause: DisruptionCause; disruption: Disruption; stuckSeconds?: number }
+  | { kind: 'disrupt'; cause: DisruptionCause; disruption: Disruption; stuckSeconds?: number; event?: PlannedEvent }
   | { kind: 'relabel'; action: Action }
   | { kind: 'wait'; blocker: Blocker }
   | { kind: 'none' };
@@ -32,6 +32,8 @@ function causeOf(ctx: SyncContext, pod: Pod, forClaims: boolean): DisruptionCaus
 export function updateMove(ctx: SyncContext, pod: Pod): UpdateMove {
   const inPlace = inPlaceStep(ctx, pod);
   if (inPlace?.kind === 'patch') return { kind: 'disrupt', cause: causeOf(ctx, pod, false), disruption: { via: 'inPlace', ...inPlace.move } };
+  // a pod without the drain's readiness gate is recreated, and comes back with it
+  if (inPlace?.kind === 'recreate') return { kind: 'disrupt', cause: causeOf(ctx, pod, false), disruption: { via: 'delete' }, event: inPlace.event };
   if (inPlace !== undefined) return inPlace;
   const step = updateStep(ctx, pod, ctx.strategy.kind !== 'RollingUpdate');
   switch (step.kind) {

@@ -5,6 +5,7 @@
 import { fromTimestamp, Labels, PodAnnotations, type Instant, type Pod } from '../../api/types.js';
 import { parentNameAndOrdinal, readyCondition } from '../model/pod-state.js';
 import { parseHookRecord, type HookRecord } from './hook-state.js';
+import { gateState, type GateState } from '../model/readiness-gate.js';
 
 export interface PodFacts {
   readonly pod: Pod;
@@ -27,6 +28,8 @@ export interface PodFacts {
   readonly movingTo: string | undefined;
   /** spec.lifecycle.preUpdate: what its annotation says of its hook (hook-state.ts), if anything. */
   readonly preUpdateHook: HookRecord | undefined;
+  /** inPlaceUpdateStrategy: its readiness gate's condition (model/readiness-gate.ts); undefined without the gate. */
+  readonly gate: GateState | undefined;
 }
 
 /** Facts by pod object, for one owner (a controller instance, a planner call): never module state. */
@@ -64,6 +67,7 @@ export function podFacts(pod: Pod): PodFacts {
     created: fromTimestamp(pod.metadata.creationTimestamp),
     movingTo: pod.metadata.annotations?.[PodAnnotations.inPlaceUpdateRevision],
     preUpdateHook: parseHookRecord(pod.metadata.annotations?.[PodAnnotations.preUpdateHook]),
+    gate: gateState(pod),
   };
 }
 

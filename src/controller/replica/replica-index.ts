@@ -106,6 +106,8 @@ export class ReplicaIndex {
   private readonly notCountedReadySet = new OrdinalSet();
   /** Moving in place (podUpdatePolicy). */
   private readonly movingSet = new OrdinalSet();
+  /** inPlaceUpdateStrategy: a readiness gate whose condition is not True (absent, or False: draining). */
+  private readonly gateSet = new OrdinalSet();
   /** The latest creation or Ready transition of each member (apps/v1's progress mark). */
   private readonly progress = new TimedSet();
 
@@ -286,13 +288,18 @@ export class ReplicaIndex {
     return this.movingSet;
   }
 
+  /** inPlaceUpdateStrategy: pods whose readiness gate's condition is not True (the controller writes it). */
+  get gated(): OrdinalSet {
+    return this.gateSet;
+  }
+
   /** The latest pod creation or Ready transition among the members (apps/v1's progress mark). */
   lastProgress(): Instant | undefined {
     return this.progress.latest();
   }
 
   private classes(): OrdinalSet[] {
-    return [this.all, this.terminatingSet, this.downSet, this.notRunningReadySet, this.pendingSet, this.finishedSet, this.repairSet, this.notCountedReadySet, this.movingSet];
+    return [this.all, this.terminatingSet, this.downSet, this.notRunningReadySet, this.pendingSet, this.finishedSet, this.repairSet, this.notCountedReadySet, this.movingSet, this.gateSet];
   }
 
   private clearClasses(): void {
@@ -390,6 +397,7 @@ export class ReplicaIndex {
     if (f.runningReady && f.availableFrom > Number.NEGATIVE_INFINITY) this.availability.set(o, f.availableFrom);
     this.notCountedReadySet.set(o, f.runningReady && !f.countsReady);
     this.movingSet.set(o, f.movingTo !== undefined && !f.terminating);
+    this.gateSet.set(o, f.gate !== undefined && f.gate.status !== 'True' && !f.terminating);
     const progress = Math.max(finite(f.created), finite(f.ready ? f.readySince : undefined));
     if (progress !== Number.NEGATIVE_INFINITY) this.progress.set(o, progress);
   }

@@ -10,7 +10,9 @@
 //   for minReadySeconds; (podUpdatePolicy InPlaceIfPossible/InPlaceOnly) the pod is not moving in place — from
 //   the patch until its kubelet reports the new images and resources and it is relabelled, the replica counts
 //   as disrupted, as a deleted pod does while it terminates (a pod whose resize was refused is no exception:
-//   the budget spent on it stays spent until the move ends, one way or the other);
+//   the budget spent on it stays spent until the move ends, one way or the other); (inPlaceUpdateStrategy) its
+//   readiness gate's condition is not False — from the drain before an in-place restart until the restart is
+//   done and the condition True again, the replica counts as disrupted, whatever its Ready condition says yet;
 // - ready (status.readyReplicas): Running and Ready, and no claim expanding (KEP-4650); a pod moving in place
 //   counts as ready while its kubelet says so, as upstream counts Ready pods;
 // - a terminating pod that is still Ready counts in status as ready and available (upstream's
@@ -47,7 +49,7 @@ export interface Replica extends PodFacts {
 }
 
 /** Why a replica is not available. */
-export type UnavailableReason = 'notRunningAndReady' | 'minReadySeconds' | 'claimResizing' | 'claimSettling' | 'movingInPlace';
+export type UnavailableReason = 'notRunningAndReady' | 'minReadySeconds' | 'claimResizing' | 'claimSettling' | 'movingInPlace' | 'draining';
 
 export type Availability = { available: true; since: Instant } | { available: false; why: UnavailableReason; at?: Instant };
 
@@ -61,15 +63,19 @@ export function toReplica(facts: PodFacts, rules: ReplicaRules, claims: readonly
   // upstream's isPodAvailable: without minReadySeconds a Ready pod is available whatever its times say
   const podFrom = !facts.runningReady ? NEVER : mrs <= 0 ? Number.NEGATIVE_INFINITY : (availableAt(facts, mrs) ?? NEVER);
   const claimsFrom = readiness === undefined ? Number.NEGATIVE_INFINITY : claimsAvailableFrom(readiness, mrs);
-  const availableFrom = movingTo !== undefined ? NEVER : Math.max(podFrom, claimsFrom);
+  const availableFrom = movingTo !== undefined || isDraining(facts) ? NEVER : Math.max(podFrom, claimsFrom);
   return { ...facts, movingTo, claims: readiness, countsReady: facts.runningReady && readiness?.resizing === undefined, podAvailableFrom: podFrom, availableFrom };
 }
+
+/** Its readiness gate's condition is False: the drain before an in-place restart, or the restart not done yet. */
+export const isDraining = (f: PodFacts): boolean => f.gate?.status === 'False';
 
 /** Whether the replica is available at `now`, since when, or why not (and when it will be, if that is known). */
 export function availability(r: Replica, now: Instant): Availability {
   if (r.availableFrom <= now) return { available: true, since: r.availableFrom };
   if (!r.runningReady) return { available: false, why: 'notRunningAndReady' };
   if (r.movingTo !== undefined) return { available: false, why: 'movingInPlace' };
+  if (isDraining(r)) return { available: false, why: 'draining' };
   if (r.claims?.resizing !== undefined) return { available: false, why: 'claimResizing' };
   const at = Number.isFinite(r.availableFrom) ? { at: r.availableFrom } : {};
   return { available: false, why: r.podAvailableFrom <= now ? 'claimSettling' : 'minReadySeconds', ...at };
