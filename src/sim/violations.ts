@@ -22,7 +22,9 @@ import {
 } from '../controller/checks/invariants.js';
 import type { Plan } from '../controller/model/plan-types.js';
 import type { ObservedState } from '../controller/replica/observed-state.js';
-import { isPodReady, isTerminating, isUnavailable, podOrdinal, podRevision } from '../controller/model/pod-state.js';
+import { isPodReady, isTerminating, podOrdinal, podRevision } from '../controller/model/pod-state.js';
+import { podFacts } from '../controller/replica/pod-facts.js';
+import { countsUnavailable, replicaRules, toReplica } from '../controller/replica/replica.js';
 import type { Planner } from '../runtime/planner-port.js';
 import { rangeOf } from './converged.js';
 
@@ -132,18 +134,21 @@ export function checkBudgetBreach(set: StatefulSet, budgets: readonly PodDisrupt
  * The controller deleted `victim` of `set`, which moves by zone (rollingUpdate.topologyKey), to update it: a
  * breach of the zone order when the victim was available and a pod of the set in another zone (`zoneOf` its
  * node, known zones only) was unavailable then (`pods`: the set's, just before): two zones disrupted at once.
+ * Available is the replica record's (replica.ts), as the planner's zone order reads it: a pod moving in place or
+ * draining is disrupted already, so recreating it instead (an in-place fallback) disrupts no new zone.
  */
 export function checkZoneOrder(set: StatefulSet, pods: readonly Pod[], victim: Pod, zoneOf: (pod: Pod) => string | undefined, now: Instant): Found[] {
   if (!set.spec.updateStrategy?.rollingUpdate?.topologyKey) return [];
   const { start, replicas } = rangeOf(set);
   const ordinal = podOrdinal(victim);
-  const minReady = set.spec.minReadySeconds ?? 0;
+  const rules = replicaRules(set);
+  const unavailable = (p: Pod): boolean => countsUnavailable(toReplica(podFacts(p), rules, []), now);
   const updated = set.status?.updateRevision !== undefined && podRevision(victim) === set.status.updateRevision;
-  if (ordinal < start || ordinal >= start + replicas || updated || isUnavailable(victim, minReady, now)) return [];
+  if (ordinal < start || ordinal >= start + replicas || updated || unavailable(victim)) return [];
   const zone = zoneOf(victim);
   const elsewhere = pods.filter((p) => {
     const z = zoneOf(p);
-    return z !== undefined && z !== zone && isUnavailable(p, minReady, now);
+    return z !== undefined && z !== zone && unavailable(p);
   });
   if (elsewhere.length === 0) return [];
   const names = elsewhere.map((p) => `${p.metadata.name ?? ''} (${zoneOf(p) ?? ''})`).join(', ');

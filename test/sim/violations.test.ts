@@ -5,7 +5,7 @@ import type { Plan } from '../../src/controller/model/plan-types.js';
 import type { ObservedState } from '../../src/controller/replica/observed-state.js';
 import { newPlanner } from '../../src/runtime/statefulset-controller-factory.js';
 import { SetTracker } from '../../src/sim/set-tracker.js';
-import type { Pod, PodDisruptionBudget, StatefulSet } from '../../src/api/types.js';
+import { PodAnnotations, type Pod, type PodDisruptionBudget, type StatefulSet } from '../../src/api/types.js';
 import { checkBudgetBreach, checkControllerDelete, checkControllerWrite, checkPods, checkZoneOrder, checkedPlanner, type Found } from '../../src/sim/violations.js';
 import { T0, convergedStatus, pod, set } from './fixtures.js';
 
@@ -54,6 +54,20 @@ describe('checkZoneOrder', () => {
     assert.deepEqual(checkZoneOrder(zoned, [placed(0), placed(1, { ready: false }), placed(2, { ready: false }), placed(3)], placed(2, { ready: false }), zoneOf, T0), []);
     assert.deepEqual(checkZoneOrder(zoned, [placed(0), pod(1, { ready: false }), placed(2), placed(3)], placed(2), zoneOf, T0), []);
     assert.deepEqual(checkZoneOrder(rolling({ maxUnavailable: 2 }, 4), [placed(0), placed(1, { ready: false }), placed(2), placed(3)], placed(2), zoneOf, T0), []);
+  });
+
+  it('reads availability from the replica record: a pod moving in place is disrupted already, so its in-place fallback disrupts no new zone', () => {
+    const inPlace = set({ replicas: 4, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2, topologyKey: 'zone', podUpdatePolicy: 'InPlaceIfPossible' } }, status: { replicas: 4, updateRevision: 'web-2' } });
+    const moving = (i: number) => {
+      const p = placed(i);
+      return { ...p, metadata: { ...p.metadata, annotations: { [PodAnnotations.inPlaceUpdateRevision]: 'web-2' } } };
+    };
+    const others = [placed(0), placed(1, { terminating: true }), placed(3)];
+    assert.deepEqual(checkZoneOrder(inPlace, [...others, moving(2)], moving(2), zoneOf, T0), []);
+    // the same pod not moving is an available pod of a second zone
+    assert.deepEqual(checkZoneOrder(inPlace, [...others, placed(2)], placed(2), zoneOf, T0).map((f) => f.invariant), ['zoneOrder']);
+    // and a pod moving in place in another zone is unavailable there
+    assert.deepEqual(checkZoneOrder(inPlace, [placed(0), moving(1), placed(2), placed(3)], placed(2), zoneOf, T0).map((f) => f.invariant), ['zoneOrder']);
   });
 });
 

@@ -18,7 +18,7 @@ import { OrdinalSet } from '../model/ordinal-set.js';
 import { minReadySecondsOf, podUpdatePolicyOf, retentionPolicyOf, slotCountOf, startOrdinal } from '../model/spec.js';
 import { TimedSet } from '../model/timed-set.js';
 import { PodFactsCache, type PodFacts } from './pod-facts.js';
-import { toReplica, type Replica, type ReplicaRules } from './replica.js';
+import { replicaRules, toReplica, type Replica, type ReplicaRules } from './replica.js';
 
 /** What the classes of a set's pods are relative to. */
 function shapeKey(set: StatefulSet): string {
@@ -39,13 +39,6 @@ function shapeKey(set: StatefulSet): string {
     podUpdatePolicyOf(set),
   ]);
 }
-
-/** How the set's replicas are judged (replica.ts). */
-const rulesOf = (set: StatefulSet): ReplicaRules => ({
-  minReadySeconds: minReadySecondsOf(set),
-  claimsInPlace: set.spec.volumeClaimUpdatePolicy === 'InPlace',
-  podsInPlace: podUpdatePolicyOf(set) !== 'Recreate',
-});
 
 /** The set's selector compiled once per shape; a nil or invalid selector matches nothing (as selectorMatches). */
 function selects(set: StatefulSet): (labels: Readonly<Record<string, string>> | undefined) => boolean {
@@ -163,7 +156,7 @@ export class ReplicaIndex {
       this.shape.set = set;
       return this;
     }
-    this.shape = { key, set, rules: rulesOf(set), matches: selects(set) };
+    this.shape = { key, set, rules: replicaRules(set), matches: selects(set) };
     this.clearClasses();
     // by name, so that of two pods carrying one ordinal the later name wins, as upstream's partition
     for (const f of [...this.pods.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) this.classify(f);

@@ -22,7 +22,8 @@
 // gates upstream applies to one pod (OrderedReady creation, a condemned pod's deletion) read the pod's own
 // readiness, as kube-controller-manager does.
 
-import type { Instant, PersistentVolumeClaim } from '../../api/types.js';
+import type { Instant, PersistentVolumeClaim, StatefulSet } from '../../api/types.js';
+import { minReadySecondsOf, podUpdatePolicyOf } from '../model/spec.js';
 import { availableAt, type PodFacts } from './pod-facts.js';
 import { claimsAvailableFrom, claimsReadiness, type ClaimsReadiness } from './claim-state.js';
 
@@ -34,6 +35,13 @@ export interface ReplicaRules {
   /** podUpdatePolicy InPlaceIfPossible / InPlaceOnly: pods move in place, and a move counts. */
   podsInPlace: boolean;
 }
+
+/** How `set`'s replicas are judged. */
+export const replicaRules = (set: StatefulSet): ReplicaRules => ({
+  minReadySeconds: minReadySecondsOf(set),
+  claimsInPlace: set.spec.volumeClaimUpdatePolicy === 'InPlace',
+  podsInPlace: podUpdatePolicyOf(set) !== 'Recreate',
+});
 
 export interface Replica extends PodFacts {
   /** podUpdatePolicy: the revision its pod is being moved to in place (undefined: none, or the set moves no pod in place). */
