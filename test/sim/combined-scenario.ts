@@ -5,13 +5,12 @@
 // deletions and controller restarts.
 
 import fc from 'fast-check';
-import type { Instant } from '../../src/api/types.js';
 import type { Plan } from '../../src/controller/model/plan-types.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { storageClass } from './claim-scenario.js';
 import { apiFaults, faultsLine } from './fault-cases.js';
-import { playSignals, tappedPlanner, type Sync } from './user-signals.js';
+import { playSignals, tappedPlanner, type PauseSignal, type Sync } from './user-signals.js';
 
 const signal = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 1, max: 10 }).map((s) => ({ kind: 'advance' as const, seconds: s })) },
@@ -118,7 +117,7 @@ ${[...roles, `  - patch: {kind: StatefulSet, name: web, merge: ${change(c)}}`, .
 const updates = (plan: Plan): string[] =>
   plan.actions.flatMap((a) => (a.kind === 'deletePod' && a.cause === 'update' ? [`delete ${a.name}`] : a.kind === 'patchPod' ? [`patch ${a.name}`] : []));
 
-export async function run(c: Case): Promise<{ sim: Simulation; syncs: Sync[]; pauses: { at: Instant; paused: boolean }[] }> {
+export async function run(c: Case): Promise<{ sim: Simulation; syncs: Sync[]; pauses: PauseSignal[] }> {
   const syncs: Sync[] = [];
   const planner = tappedPlanner(c.enforced ? 'enforcedRollingUpdate' : 'rollingUpdate', updates, syncs);
   const sim = new Simulation(parseScenario(scenario(c), 'combined property'), { planner });

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { propertySeed, RUNS_VARIABLE } from '../property-seed.js';
 import { cases, run } from './combined-scenario.js';
+import { assertPausesHold } from './user-signals.js';
 
 /** ORDINAL_PROPERTY_RUNS overrides the count, as for every property. */
 const RUNS = Number(process.env[RUNS_VARIABLE] || 1000);
@@ -25,13 +26,7 @@ describe('every disruption through one admission (property)', () => {
       assert.equal(sim.failed, false, what);
       assert.deepEqual(summary.violations, [], what);
       if (c.watchDelay > 0 || c.enforced) continue;
-      pauses.forEach((p, i) => {
-        const until = pauses[i + 1]?.at ?? Number.POSITIVE_INFINITY;
-        if (!p.paused) return;
-        for (const s of syncs.filter((x) => x.at > p.at && x.at < until && x.paused)) {
-          assert.deepEqual(s.updates, [], `${what}: a sync at ${s.at} after the pause at ${p.at}`);
-        }
-      });
+      assertPausesHold(pauses, syncs, false, what);
     }
   });
 });

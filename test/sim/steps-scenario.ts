@@ -3,13 +3,12 @@
 // src/api/rollout-signals.ts), scales, pod deletions and controller restarts made between stretches of time.
 
 import fc from 'fast-check';
-import type { Instant } from '../../src/api/types.js';
 import type { Plan } from '../../src/controller/model/plan-types.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { apiFaults, faultsLine } from './fault-cases.js';
 import { storageClass } from './claim-scenario.js';
-import { playSignals, tappedPlanner, type Sync } from './user-signals.js';
+import { playSignals, tappedPlanner, type PauseSignal, type Sync } from './user-signals.js';
 
 const gate = fc.constantFrom('', 'pause: {}', 'pause: {duration: 5s}', 'analysis: {readiness: {duration: 4s}}', 'analysis: {readiness: {duration: 3s, failureLimit: 1}}');
 const step = fc.record({
@@ -101,7 +100,7 @@ function updates(plan: Plan): string[] {
   });
 }
 
-export async function run(c: Case, keepRecords = false): Promise<{ sim: Simulation; syncs: Sync[]; pauses: { at: Instant; paused: boolean }[] }> {
+export async function run(c: Case, keepRecords = false): Promise<{ sim: Simulation; syncs: Sync[]; pauses: PauseSignal[] }> {
   const syncs: Sync[] = [];
   const planner = tappedPlanner(c.enforced ? 'enforcedRollingUpdate' : 'rollingUpdate', updates, syncs);
   const sim = new Simulation(parseScenario(scenario(c), 'steps property'), { planner, keepRecords });

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { propertySeed, RUNS_VARIABLE } from '../property-seed.js';
 import { cases, run } from './steps-scenario.js';
+import { assertPausesHold } from './user-signals.js';
 
 /** ORDINAL_PROPERTY_RUNS overrides the count, as for every property. */
 const RUNS = Number(process.env[RUNS_VARIABLE] || 1000);
@@ -28,14 +29,7 @@ describe('rollingUpdate.steps and paused (property)', () => {
       // without watch delays the controller sees a patch at once: every sync after a pause and before the
       // resume saw it, and updated nothing
       if (c.watchDelay > 0) continue;
-      pauses.forEach((p, i) => {
-        const until = pauses[i + 1]?.at ?? Number.POSITIVE_INFINITY;
-        if (!p.paused) return;
-        for (const s of syncs.filter((x) => x.at > p.at && x.at < until)) {
-          assert.ok(s.paused, `${what}: a sync at ${s.at} after the pause at ${p.at} did not see it`);
-          assert.deepEqual(s.updates, [], `${what}: a sync at ${s.at} after the pause at ${p.at}`);
-        }
-      });
+      assertPausesHold(pauses, syncs, true, what);
     }
   });
 });

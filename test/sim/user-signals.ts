@@ -3,6 +3,7 @@
 // src/api/rollout-signals.ts, as the plugin sends them), scale, pod deletions, controller restarts; and the
 // planner tap that records what each of web's syncs saw and updated.
 
+import assert from 'node:assert/strict';
 import { Resources } from '../../src/api/client.js';
 import { pausePatch, promotePatch } from '../../src/api/rollout-signals.js';
 import type { Instant, StatefulSet } from '../../src/api/types.js';
@@ -40,8 +41,30 @@ export function tappedPlanner(block: 'rollingUpdate' | 'enforcedRollingUpdate', 
   };
 }
 
+/** A pause or resume the user sent, and when. */
+export interface PauseSignal {
+  at: Instant;
+  paused: boolean;
+}
+
+/**
+ * A pause holds from the next sync: every sync of web after a pause and before the next resume updated
+ * nothing. `mustSee`: each of those syncs also saw the pause (no watch delays and no controller restarts in
+ * between); without it only the syncs that saw it are held to it.
+ */
+export function assertPausesHold(pauses: readonly PauseSignal[], syncs: readonly Sync[], mustSee: boolean, what: string): void {
+  pauses.forEach((p, i) => {
+    const until = pauses[i + 1]?.at ?? Number.POSITIVE_INFINITY;
+    if (!p.paused) return;
+    for (const s of syncs.filter((x) => x.at > p.at && x.at < until && (mustSee || x.paused))) {
+      if (mustSee) assert.ok(s.paused, `${what}: a sync at ${s.at} after the pause at ${p.at} did not see it`);
+      assert.deepEqual(s.updates, [], `${what}: a sync at ${s.at} after the pause at ${p.at}`);
+    }
+  });
+}
+
 /** Plays `signals` on the running simulation; the pauses and resumes, with when they were sent. */
-export async function playSignals(sim: Simulation, signals: readonly Signal[], startPaused: boolean): Promise<{ at: Instant; paused: boolean }[]> {
+export async function playSignals(sim: Simulation, signals: readonly Signal[], startPaused: boolean): Promise<PauseSignal[]> {
   const user = sim.world.user;
   const set = Resources.ordinalStatefulSets;
   const read = () => user.get<StatefulSet>(set, 'default', 'web');
