@@ -14,6 +14,7 @@ import { bandOf, madeEnough, nextLook, type Band } from '../src/sim/forecast-ban
 import { forecastRollout } from '../src/sim/forecast.js';
 import { percentile } from '../src/controller/model/learned-durations.js';
 import type { StatefulSet } from '../src/api/types.js';
+import { manifest } from '../src/cli/commands/bench-forecast.js';
 
 interface Case {
   name: string;
@@ -21,20 +22,6 @@ interface Case {
   start: number[];
   termination: number[];
 }
-
-const set = (replicas: number, policy: 'OrderedReady' | 'Parallel', maxUnavailable?: number): StatefulSet => ({
-  apiVersion: 'apps/v1',
-  kind: 'StatefulSet',
-  metadata: { name: 'web', namespace: 'default' },
-  spec: {
-    replicas,
-    podManagementPolicy: policy,
-    serviceName: 'web',
-    selector: { matchLabels: { app: 'web' } },
-    template: { metadata: { labels: { app: 'web' } }, spec: { terminationGracePeriodSeconds: 3, containers: [{ name: 'app', image: 'bench/app:1' }] } },
-    ...(maxUnavailable === undefined ? {} : { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable } } }),
-  },
-});
 
 /** 20 quantiles of a log-normal law (median 10 s, σ 0.2), one decimal: start times as a cluster shows them. */
 const LOG_NORMAL = [7.2, 7.9, 8.3, 8.6, 8.9, 9.1, 9.4, 9.6, 9.8, 9.9, 10.1, 10.3, 10.5, 10.7, 11, 11.3, 11.6, 12.1, 12.7, 13.9];
@@ -45,11 +32,11 @@ const LOG_NORMAL = [7.2, 7.9, 8.3, 8.6, 8.9, 9.1, 9.4, 9.6, 9.8, 9.9, 10.1, 10.3
  * end-to-end test's 8 pods whose 1.5 s durations the whole-second timestamps widen to 1–2 s.
  */
 const CASES: Case[] = [
-  { name: 'ordered-30', set: set(30, 'OrderedReady'), start: [5, 8, 12], termination: [3] },
-  { name: 'parallel-30-maxUnavailable-5', set: set(30, 'Parallel', 5), start: [5, 8, 12], termination: [3] },
-  { name: 'ordered-30-log-normal', set: set(30, 'OrderedReady'), start: LOG_NORMAL, termination: [2] },
-  { name: 'ordered-8-e2e', set: set(8, 'OrderedReady'), start: [1, 1.5, 2], termination: [1, 1.5, 2] },
-  { name: 'ordered-100', set: set(100, 'OrderedReady'), start: [5, 8, 12], termination: [3] },
+  { name: 'ordered-30', set: manifest(30, 'OrderedReady'), start: [5, 8, 12], termination: [3] },
+  { name: 'parallel-30-maxUnavailable-5', set: manifest(30, 'Parallel', 5), start: [5, 8, 12], termination: [3] },
+  { name: 'ordered-30-log-normal', set: manifest(30, 'OrderedReady'), start: LOG_NORMAL, termination: [2] },
+  { name: 'ordered-8-e2e', set: manifest(8, 'OrderedReady'), start: [1, 1.5, 2], termination: [1, 1.5, 2] },
+  { name: 'ordered-100', set: manifest(100, 'OrderedReady'), start: [5, 8, 12], termination: [3] },
 ];
 
 const RUNS = 20;

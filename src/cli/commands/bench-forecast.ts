@@ -71,7 +71,8 @@ export const FORECAST_CASES: readonly ForecastCase[] = [
 /** The issue's command: its image change and durations. */
 const FORECAST_ARGS = ['--image', 'app=bench/app:2', '--pod-start-seconds', '5,8,12', '--termination-seconds', '3'];
 
-function manifest(replicas: number, policy: Policy): StatefulSet {
+/** The benchmark's set (also bench/forecast-calibration.ts's): `web`, image bench/app:1, 3 s grace; `maxUnavailable` when given. */
+export function manifest(replicas: number, policy: Policy, maxUnavailable?: number): StatefulSet {
   return {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
@@ -82,6 +83,7 @@ function manifest(replicas: number, policy: Policy): StatefulSet {
       serviceName: 'web',
       selector: { matchLabels: { app: 'web' } },
       template: { metadata: { labels: { app: 'web' } }, spec: { terminationGracePeriodSeconds: 3, containers: [{ name: 'app', image: 'bench/app:1' }] } },
+      ...(maxUnavailable === undefined ? {} : { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable } } }),
     },
   };
 }
