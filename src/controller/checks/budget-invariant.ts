@@ -9,7 +9,7 @@ import type { Instant, Pod } from '../../api/types.js';
 import { budgetSelects, isBudgetHealthy } from '../model/budget-pods.js';
 import type { Action, ObservedDisruptionBudget, Plan } from '../model/plan-types.js';
 import { respectsBudgets } from '../model/spec.js';
-import { gateState } from '../model/readiness-gate.js';
+import { isDrainedPod } from '../model/readiness-gate.js';
 import { observedPods } from '../replica/replica-index.js';
 import type { ObservedState } from '../replica/observed-state.js';
 import { effectiveStrategy } from '../rollout/effective-strategy.js';
@@ -28,12 +28,11 @@ function disrupted(actions: readonly Action[], pods: ReadonlyMap<string, Pod>): 
     else if (a.kind === 'setPodCondition' && a.drain !== undefined) out.add(a.name);
     else if (a.kind === 'patchPod') {
       const pod = pods.get(a.name);
-      if (pod === undefined || gateState(pod)?.status !== 'False') out.add(a.name);
+      if (pod === undefined || !isDrainedPod(pod)) out.add(a.name);
     }
   }
   return out;
 }
-
 
 function breaches({ budget, pods, inFlight = [] }: ObservedDisruptionBudget, planned: ReadonlySet<string>, now: Instant): string[] {
   const selects = budgetSelects(budget);

@@ -24,7 +24,7 @@ import { isRollingBack, movingTo } from '../rollout/rollback.js';
 import { gateOf, isUserPaused, stepPartition, stepsOf } from '../rollout/rollout-steps.js';
 import { disruptionBudgetsRespected } from './budget-invariant.js';
 import { drainRespected } from './drain-invariant.js';
-import { gateState } from '../model/readiness-gate.js';
+import { isDrainedPod } from '../model/readiness-gate.js';
 
 const nameOf = (p: Pod): string => p.metadata.name ?? '';
 const ownPods = (set: StatefulSet, pods: readonly Pod[]): Pod[] =>
@@ -151,7 +151,7 @@ function world(observed: ObservedState, plan: Plan, now: Instant, features: Feat
   if (claims && podUpdatePolicyOf(set) !== 'Recreate') {
     for (const o of index.ordinals.ascending()) {
       const pod = index.member(o)?.pod;
-      if (pod !== undefined && (inPlaceTarget(pod) !== undefined || gateState(pod)?.status === 'False')) held.add(o);
+      if (pod !== undefined && (inPlaceTarget(pod) !== undefined || isDrainedPod(pod))) held.add(o);
     }
   }
   return { set, ...moving(set, plan.status, features), index, now, held, deadlineSeconds: deadlineOf(set, observed) };
@@ -306,7 +306,7 @@ function updateWrites(w: World, observed: ObservedState, plan: Plan): UpdateWrit
     } else if (a.kind === 'patchPod') {
       // the restart of a drained pod follows its drain whatever the rollout does (inPlaceUpdateStrategy)
       const pod = podAt(w, a.ordinal);
-      out.push({ ordinal: a.ordinal, what: `in-place patch of ${a.name}`, whileHeld: pod !== undefined && gateState(pod)?.status === 'False' });
+      out.push({ ordinal: a.ordinal, what: `in-place patch of ${a.name}`, whileHeld: pod !== undefined && isDrainedPod(pod) });
     } else if (a.kind === 'setPodCondition' && a.drain !== undefined) out.push({ ordinal: a.ordinal, what: `drain of ${a.name}`, whileHeld: false });
     else if (a.kind === 'relabelPod' && a.revision === w.updateRevision && a.clearsInPlaceUpdate !== true) out.push({ ordinal: a.ordinal, what: `relabel of ${a.name} to the update revision`, whileHeld: false });
     else if (a.kind === 'createPod' && rolling && podRevision(a.pod) === w.updateRevision) out.push({ ordinal: a.ordinal, what: `creation of ${a.pod.metadata.name ?? ''} on the update revision`, whileHeld: true });

@@ -25,6 +25,12 @@ export function gateState(pod: Pod): GateState | undefined {
   return { status: 'False', since: fromTimestamp(c.lastTransitionTime) ?? Number.NEGATIVE_INFINITY };
 }
 
+/** The gate's condition is False: from the drain before an in-place restart until the restart is done. */
+export const drains = (gate: GateState | undefined): boolean => gate?.status === 'False';
+
+/** The pod drains, or is drained (drains of its gateState). */
+export const isDrainedPod = (pod: Pod): boolean => drains(gateState(pod));
+
 /**
  * The gate's condition as the controller writes it: True (ready for traffic), or False from `at` (the drain).
  * The time is rounded up to a whole second, as the API stores it: the drain is never shorter than it says.

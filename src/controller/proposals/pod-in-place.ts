@@ -15,7 +15,7 @@ import { claimTemplates, claimVolumesMatch } from '../model/claim-identity.js';
 import { onlyLabelChanges } from './claim-updates.js';
 import type { Action, Blocker, InPlacePatch, PlannedEvent, ResizePatch } from '../model/plan-types.js';
 import { inPlaceFallbackEvent, noGateFallbackEvent } from '../model/event-texts.js';
-import { GATE_FIELD, gateState, hasDrainGate } from '../model/readiness-gate.js';
+import { GATE_FIELD, hasDrainGate, isDrainedPod } from '../model/readiness-gate.js';
 import { drainSecondsOf } from '../model/spec.js';
 import type { Proposal } from './proposal.js';
 import { inPlaceTarget, podOrdinal, podRevision } from '../model/pod-state.js';
@@ -151,7 +151,7 @@ export function inPlaceStep(ctx: SyncContext, pod: Pod): InPlaceStep | undefined
   // on the update revision already (its claims lag), or only its claim templates changed: claim-updates.ts
   if (podRevision(pod) === ctx.updateRevision || onlyLabelChanges(ctx, pod)) return undefined;
   // draining (its gate False): the drain pass owns it (drain-pass.ts)
-  if (gateState(pod)?.status === 'False') return { kind: 'none' };
+  if (isDrainedPod(pod)) return { kind: 'none' };
   const step = moveStep(ctx, pod, podRevision(pod), ctx.updateRevision);
   return step?.kind === 'patch' && drainSecondsOf(ctx.set) > 0 && !hasDrainGate(pod) ? gatelessStep(ctx, pod) : step;
 }

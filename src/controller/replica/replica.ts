@@ -24,6 +24,7 @@
 
 import type { Instant, PersistentVolumeClaim, StatefulSet } from '../../api/types.js';
 import { minReadySecondsOf, podUpdatePolicyOf } from '../model/spec.js';
+import { drains } from '../model/readiness-gate.js';
 import { availableAt, type PodFacts } from './pod-facts.js';
 import { claimsAvailableFrom, claimsReadiness, type ClaimsReadiness } from './claim-state.js';
 
@@ -76,7 +77,7 @@ export function toReplica(facts: PodFacts, rules: ReplicaRules, claims: readonly
 }
 
 /** Its readiness gate's condition is False: the drain before an in-place restart, or the restart not done yet. */
-export const isDraining = (f: PodFacts): boolean => f.gate?.status === 'False';
+export const isDraining = (f: PodFacts): boolean => drains(f.gate);
 
 /** Whether the replica is available at `now`, since when, or why not (and when it will be, if that is known). */
 export function availability(r: Replica, now: Instant): Availability {
